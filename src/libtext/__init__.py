@@ -1,0 +1,116 @@
+"""libtext: Hebrew religious texts, from a library work or a PDF to a linked, stored document.
+
+Everything public is importable from here::
+
+    from libtext import Outliner, Translator, LibraryClient, TextStore
+
+Names are loaded on first use, so ``import libtext`` stays fast and does not pull in
+litellm, SQLModel or FastAPI.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    # models
+    "DocumentOutline": "libtext.models",
+    "EnrichedSegment": "libtext.models",
+    "ErrorResponse": "libtext.models",
+    "ExtractedDocument": "libtext.models",
+    "ExtractedLine": "libtext.models",
+    "ExtractedPage": "libtext.models",
+    "Footnote": "libtext.models",
+    "HealthResponse": "libtext.models",
+    "LibraryPage": "libtext.models",
+    "NavSearchResultsResponse": "libtext.models",
+    "OutlineComparison": "libtext.models",
+    "OutlineSegment": "libtext.models",
+    "PaginatedTextsResponse": "libtext.models",
+    "PaginationInfo": "libtext.models",
+    "ProcessedDocument": "libtext.models",
+    "SearchResultsResponse": "libtext.models",
+    "Section": "libtext.models",
+    "SourceMetadata": "libtext.models",
+    "TextListItem": "libtext.models",
+    "TranslatedSegment": "libtext.models",
+    "TranslationData": "libtext.models",
+    "WorkByIdResponse": "libtext.models",
+    # errors
+    "ConfigurationError": "libtext.errors",
+    "InvalidInputError": "libtext.errors",
+    "LibraryError": "libtext.errors",
+    "LibtextError": "libtext.errors",
+    "NotFoundError": "libtext.errors",
+    "ProviderError": "libtext.errors",
+    "StoreError": "libtext.errors",
+    # capabilities
+    "aextract_pdf": "libtext.pdf",
+    "extract_pdf": "libtext.pdf",
+    "offline_outline": "libtext.headings",
+    "Outliner": "libtext.outline",
+    "FunctionProvider": "libtext.providers.function",
+    "Translator": "libtext.translate",
+    "Citation": "libtext.sefaria",
+    "find_citations": "libtext.sefaria",
+    "ref_url": "libtext.sefaria",
+    "translate_citation": "libtext.sefaria",
+    "LibraryClient": "libtext.library",
+    "TextStore": "libtext.store",
+    "process_document": "libtext.process",
+    "aprocess_document": "libtext.process",
+}
+
+__all__ = sorted([*_EXPORTS, "__version__"])
+
+if TYPE_CHECKING:  # pragma: no cover
+    from libtext.errors import (
+        ConfigurationError,
+        InvalidInputError,
+        LibraryError,
+        LibtextError,
+        NotFoundError,
+        ProviderError,
+        StoreError,
+    )
+    from libtext.models import (
+        DocumentOutline,
+        EnrichedSegment,
+        ErrorResponse,
+        ExtractedDocument,
+        ExtractedLine,
+        ExtractedPage,
+        Footnote,
+        HealthResponse,
+        LibraryPage,
+        NavSearchResultsResponse,
+        OutlineComparison,
+        OutlineSegment,
+        PaginatedTextsResponse,
+        PaginationInfo,
+        ProcessedDocument,
+        SearchResultsResponse,
+        Section,
+        SourceMetadata,
+        TextListItem,
+        TranslatedSegment,
+        TranslationData,
+        WorkByIdResponse,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'libtext' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -1,0 +1,243 @@
+"""The library calls behind the HTTP routes, one method per route.
+
+Routes stay a few lines (parse, await one method here, return the model); this
+class owns what the routes share: the lazily made store and library client, the
+provider choice, the timeouts and the page limit. Objects passed in by the
+caller are used as they are and never closed here; objects made here are closed
+by :meth:`Backend.aclose` (the app's shutdown).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import anyio
+
+from libtext import __version__
+from libtext._asgi_errors import RequestTimeoutError
+from libtext._asgi_settings import Settings
+from libtext.errors import LibtextError
+from libtext.models import (
+    DocumentOutline,
+    EnrichedSegment,
+    ExtractedDocument,
+    HealthResponse,
+    OutlineComparison,
+    PaginatedTextsResponse,
+    ProcessedDocument,
+    ProcessRequest,
+    ProcessResponse,
+    SearchResultsResponse,
+    TranslatedSegment,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from libtext.library import LibraryClient
+    from libtext.models import LibraryStatus
+    from libtext.outline import Outliner
+    from libtext.providers.base import Provider
+    from libtext.store import TextStore
+    from libtext.translate import Translator
+
+__all__ = ["Backend"]
+
+T = TypeVar("T")
+
+
+def _unwrap(exc: BaseException) -> BaseException:
+    """The one libtext error inside task-group exception groups, if that is all there is."""
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc
+
+
+class Backend:
+    """What the routes call. Made by :func:`libtext.asgi.create_app`."""
+
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        store: TextStore | None = None,
+        outliner: Outliner | None = None,
+        translator: Translator | None = None,
+        library: LibraryClient | None = None,
+    ) -> None:
+        self.settings = settings
+        self._store = store
+        self._library = library
+        self._outliner = outliner
+        self._translator = translator
+        self._owned: list[Any] = []
+        self._lock = anyio.Lock()
+
+    # --- resources ---------------------------------------------------------------
+
+    async def store(self) -> TextStore:
+        """The store given to ``create_app``, or one made from ``settings.store_url``."""
+        if self._store is None:
+            async with self._lock:
+                if self._store is None:
+                    from libtext.store import TextStore
+
+                    url = self.settings.store_url
+                    store = await anyio.to_thread.run_sync(lambda: TextStore(url))
+                    self._owned.append(store)
+                    self._store = store
+        return self._store
+
+    def library(self) -> LibraryClient:
+        """The library client given to ``create_app``, or a default one."""
+        if self._library is None:
+            from libtext.library import LibraryClient
+
+            self._library = LibraryClient(timeout=self.settings.request_timeout)
+            self._owned.append(self._library)
+        return self._library
+
+    def outliner(self, names: tuple[str, ...] = ()) -> Outliner:
+        """The configured outliner, or one for the providers a request names."""
+        if not names and self._outliner is not None:
+            return self._outliner
+        chosen = self.settings.pick_providers(names)
+        from libtext.outline import Outliner
+
+        outliner = Outliner(providers=chosen, policy=self.settings.retry)
+        if not names:
+            self._outliner = outliner
+        return outliner
+
+    def translator(self, name: str | None = None) -> Translator:
+        """The configured translator, or one for the provider a request names."""
+        if name is None and self._translator is not None:
+            return self._translator
+        provider: str | Provider = self.settings.pick_providers((name,) if name else ())[0]
+        from libtext.translate import Translator
+
+        translator = Translator(provider=provider, policy=self.settings.retry)
+        if name is None:
+            self._translator = translator
+        return translator
+
+    async def aclose(self) -> None:
+        """Close what this backend made (not what the caller passed in)."""
+        owned, self._owned = self._owned, []
+        for obj in reversed(owned):
+            aclose = getattr(obj, "aclose", None)
+            if aclose is not None:
+                await aclose()
+            else:
+                await anyio.to_thread.run_sync(obj.close)
+
+    # --- calls -------------------------------------------------------------------
+
+    async def _call(self, timeout: float, fn: Callable[[], Awaitable[T]]) -> T:
+        try:
+            with anyio.fail_after(timeout):
+                return await fn()
+        except TimeoutError:
+            raise RequestTimeoutError(
+                f"The operation did not finish within {timeout:g} s; retry later or with a "
+                "smaller document.",
+                details={"timeout_s": timeout},
+            ) from None
+        except BaseExceptionGroup as group:
+            inner = _unwrap(group)
+            if isinstance(inner, LibtextError):
+                raise inner from None
+            raise
+
+    async def _extract(self, data: bytes) -> ExtractedDocument:
+        from libtext.pdf import aextract_pdf
+
+        return await aextract_pdf(
+            data,
+            max_pages=self.settings.max_pdf_pages,
+            max_bytes=self.settings.max_upload_bytes,
+        )
+
+    async def health(self) -> HealthResponse:
+        """Version, store reachability and the providers on offer."""
+        state: Any = "ok"
+        try:
+            with anyio.fail_after(min(self.settings.request_timeout, 5.0)):
+                store = await self.store()
+                if not await store.aping():
+                    state = "unavailable"
+        except ImportError:
+            state = "not_configured"
+        except Exception:
+            state = "unavailable"
+        return HealthResponse(
+            status="ok" if state != "unavailable" else "degraded",
+            version=__version__,
+            store=state,
+            providers=list(self.settings.provider_names),
+        )
+
+    async def search(self, query: str, page: int) -> SearchResultsResponse:
+        return await self._call(
+            self.settings.request_timeout, lambda: self.library().asearch(query, page=page)
+        )
+
+    async def library_test(self) -> LibraryStatus:
+        return await self._call(self.settings.request_timeout, lambda: self.library().atest())
+
+    async def list_texts(self, page: int, page_size: int) -> PaginatedTextsResponse:
+        async def call() -> PaginatedTextsResponse:
+            return await (await self.store()).alist(page=page, page_size=page_size)
+
+        return await self._call(self.settings.request_timeout, call)
+
+    async def get_text(self, slug: str) -> ProcessedDocument:
+        async def call() -> ProcessedDocument:
+            return await (await self.store()).aget(slug)
+
+        return await self._call(self.settings.request_timeout, call)
+
+    async def extract(self, data: bytes) -> ExtractedDocument:
+        return await self._call(self.settings.processing_timeout, lambda: self._extract(data))
+
+    async def outline(
+        self, data: bytes, names: tuple[str, ...]
+    ) -> DocumentOutline | OutlineComparison:
+        """One provider gives its outline; several give the comparison."""
+        outliner = self.outliner(names)
+
+        async def call() -> DocumentOutline | OutlineComparison:
+            doc = await self._extract(data)
+            if len(names) > 1:
+                return await outliner.acompare(doc)
+            return await outliner.aoutline(doc)
+
+        return await self._call(self.settings.processing_timeout, call)
+
+    async def process(
+        self, source: bytes | ProcessRequest, names: tuple[str, ...]
+    ) -> ProcessResponse:
+        """Outline, translate and store a PDF or a library work; return it with its slug."""
+        outliner = self.outliner(names)
+        translator = self.translator(names[0] if names else None)
+        from libtext.process import aprocess_document
+
+        limit = self.settings.max_pdf_pages
+
+        async def call() -> ProcessResponse:
+            doc_source: Any
+            if isinstance(source, bytes):
+                doc_source = await self._extract(source)
+            else:
+                max_pages = min(source.max_pages or limit, limit)
+                doc_source = await self.library().aget_work(source.work_id, max_pages=max_pages)
+            document = await aprocess_document(doc_source, outliner=outliner, translator=translator)
+            item = await (await self.store()).asave(document)
+            return ProcessResponse(slug=item.slug, document=document.public())
+
+        return await self._call(self.settings.processing_timeout, call)
+
+    async def translate(self, segment: EnrichedSegment, name: str | None) -> TranslatedSegment:
+        translator = self.translator(name)
+        return await self._call(
+            self.settings.processing_timeout, lambda: translator.atranslate(segment)
+        )

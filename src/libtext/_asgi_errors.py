@@ -1,0 +1,202 @@
+"""The one place where errors become HTTP responses.
+
+Every error body is an :class:`~libtext.models.ErrorResponse`. The status comes
+from the first class in :data:`STATUS_MAP` the exception is an instance of, so a
+new subclass in ``libtext.errors`` inherits its parent's status. Anything that is
+not a :class:`~libtext.errors.LibtextError` is a bug: 500 with a fixed message,
+the traceback goes to the ``libtext.asgi`` logger only.
+"""
+
+from __future__ import annotations
+
+import logging
+from http import HTTPStatus
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from libtext.errors import (
+    ConfigurationError,
+    InputTooLargeError,
+    InvalidInputError,
+    LibraryTimeoutError,
+    LibtextError,
+    NotFoundError,
+    ProviderTimeoutError,
+    RateLimitError,
+    StoreError,
+    TooManyPagesError,
+    UnsupportedMediaError,
+    UpstreamError,
+)
+from libtext.models import ErrorDetail, ErrorResponse
+
+__all__ = [
+    "STATUS_MAP",
+    "BodyTooLarge",
+    "RequestTimeoutError",
+    "UnauthorizedError",
+    "error_json",
+    "install_error_handlers",
+    "status_for",
+]
+
+logger = logging.getLogger("libtext.asgi")
+
+
+class UnauthorizedError(LibtextError):
+    """The request lacks the API key the server is configured with."""
+
+    code = "unauthorized"
+
+
+class RequestTimeoutError(LibtextError):
+    """The library call behind a route passed the configured timeout."""
+
+    code = "timeout"
+
+
+class BodyTooLarge(StarletteHTTPException):
+    """Raised from ``receive`` while the body streams past the limit.
+
+    An ``HTTPException`` on purpose: FastAPI turns other errors raised while it
+    reads a body into a generic 400, but lets this one through.
+    """
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(status_code=413, detail="too large")
+        self.error = InputTooLargeError(
+            f"The request body is larger than the limit of {limit} bytes; send a smaller file.",
+            details={"max_bytes": limit},
+        )
+
+
+# Most specific first: the first match wins.
+STATUS_MAP: tuple[tuple[type[LibtextError], int], ...] = (
+    (UnauthorizedError, 401),
+    (UnsupportedMediaError, 415),
+    (InputTooLargeError, 413),
+    (TooManyPagesError, 413),
+    (InvalidInputError, 400),
+    (NotFoundError, 404),
+    (RateLimitError, 429),
+    (ProviderTimeoutError, 504),
+    (LibraryTimeoutError, 504),
+    (RequestTimeoutError, 504),
+    (UpstreamError, 502),
+    (StoreError, 503),
+    (ConfigurationError, 503),
+    (LibtextError, 500),
+)
+"""``LibtextError`` subclass -> HTTP status."""
+
+
+def status_for(exc: LibtextError) -> int:
+    """The HTTP status of a libtext error."""
+    for cls, status in STATUS_MAP:
+        if isinstance(exc, cls):
+            return status
+    return 500  # pragma: no cover - LibtextError is the last entry
+
+
+def _json_safe(value: Any) -> Any:
+    """Details as plain JSON; anything exotic becomes its ``str``."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, dict):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_json_safe(v) for v in value]
+    return str(value)
+
+
+def error_json(
+    status: int,
+    code: str,
+    message: str,
+    details: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
+    """An ``ErrorResponse`` JSON response."""
+    safe = _json_safe(details or {})
+    body = ErrorResponse(error=ErrorDetail(code=code, message=message, details=safe))
+    return JSONResponse(body.model_dump(mode="json"), status_code=status, headers=headers)
+
+
+def _libtext_response(exc: LibtextError) -> JSONResponse:
+    status = status_for(exc)
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    if status == 500:
+        logger.error("libtext error without an HTTP mapping: %r", exc)
+    return error_json(status, exc.code, exc.message, exc.details, headers)
+
+
+async def _on_libtext_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, LibtextError)
+    return _libtext_response(exc)
+
+
+async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = [
+        {
+            "loc": [str(part) for part in err.get("loc", ())],
+            "msg": str(err.get("msg", "")),
+            "type": str(err.get("type", "")),
+        }
+        for err in exc.errors()
+    ]
+    first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
+    where = ".".join(first["loc"]) if first["loc"] else "request"
+    message = f"Invalid request: {where}: {first['msg']}. See /docs for the expected shape."
+    return error_json(400, "invalid_request", message, {"errors": errors})
+
+
+async def _on_http_exception(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    if isinstance(exc, BodyTooLarge):
+        return _libtext_response(exc.error)
+    headers = dict(exc.headers or {})
+    status = exc.status_code
+    if status == 404:
+        return error_json(
+            404,
+            "not_found",
+            f"No route {request.method} {request.url.path}; see /docs for the routes.",
+            headers=headers,
+        )
+    if status == 405:
+        return error_json(
+            405,
+            "method_not_allowed",
+            f"{request.method} is not allowed on {request.url.path}.",
+            headers=headers,
+        )
+    try:
+        phrase = HTTPStatus(status).phrase
+    except ValueError:
+        phrase = "HTTP error"
+    code = "invalid_request" if status == 400 else phrase.lower().replace(" ", "_")
+    message = exc.detail if isinstance(exc.detail, str) else phrase
+    return error_json(status, code, message, headers=headers)
+
+
+async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
+    logger.exception("unhandled error in %s %s", request.method, request.url.path)
+    return error_json(
+        500,
+        "internal_error",
+        "An unexpected error occurred in the server; it has been logged. Retry later or "
+        "report it to the operator.",
+    )
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Route every error of ``app`` to an ``ErrorResponse``."""
+    app.add_exception_handler(LibtextError, _on_libtext_error)
+    app.add_exception_handler(RequestValidationError, _on_validation_error)
+    app.add_exception_handler(StarletteHTTPException, _on_http_exception)
+    app.add_exception_handler(Exception, _on_unexpected)

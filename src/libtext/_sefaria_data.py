@@ -1,0 +1,304 @@
+"""Title tables for :mod:`libtext.sefaria`: Hebrew names and abbreviations -> Sefaria indexes.
+
+The Sefaria titles and the Tanakh verse counts come from package data (see
+``libtext/data/README.md``); the Chabad abbreviations, Mishnah chapter counts, last daf of
+each tractate and Shulchan Arukh siman counts below are written out here from the standard
+printed editions (Vilna Shas, Mishnah, Shulchan Arukh), the numbers Sefaria's texts follow.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from libtext.hebrew import normalize_quotes, strip_nikud
+
+TANAKH_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
+    "Genesis": ("בראשית", "בר'", "ברא'"),
+    "Exodus": ("שמות", "שמ'"),
+    "Leviticus": ("ויקרא", "ויק'"),
+    "Numbers": ("במדבר", "במד'"),
+    "Deuteronomy": ("דברים", "דב'"),
+    "Joshua": ("יהושע", "יהוש'"),
+    "Judges": ("שופטים", "שופ'"),
+    "I Samuel": ('ש"א', 'שמ"א', 'שמו"א', "שמואל א", "שמואל א'"),
+    "II Samuel": ('ש"ב', 'שמ"ב', 'שמו"ב', "שמואל ב", "שמואל ב'"),
+    "I Kings": ('מ"א', 'מל"א', "מלכים א", "מלכים א'"),
+    "II Kings": ('מ"ב', 'מל"ב', "מלכים ב", "מלכים ב'"),
+    "Isaiah": ("ישעיהו", "ישעיה", "ישעי'", "ישע'"),
+    "Jeremiah": ("ירמיהו", "ירמיה", "ירמי'", "ירמ'"),
+    "Ezekiel": ("יחזקאל", "יחזק'", "יחז'"),
+    "Obadiah": ("עובדיה", "עובדי'", "עבדיה"),
+    "Zephaniah": ("צפניה", "צפני'"),
+    "Zechariah": ("זכריה", "זכרי'"),
+    "Psalms": ("תהלים", "תהילים", "תהל'", "תילים"),
+    "Song of Songs": ("שיר השירים", 'שה"ש', 'שיה"ש'),
+    "Ecclesiastes": ("קהלת", "קה'"),
+    "Lamentations": ("איכה",),
+    "Nehemiah": ("נחמיה", "נחמי'"),
+    "I Chronicles": ("דברי הימים א", 'דה"א', 'דהי"א', 'דה"י א', "דברי הימים א'"),
+    "II Chronicles": ("דברי הימים ב", 'דה"ב', 'דהי"ב', 'דה"י ב', "דברי הימים ב'"),
+}
+
+PARASHOT_HE: dict[str, tuple[str, ...]] = {
+    "Bereshit": ("בראשית",), "Noach": ("נח",), "Lech-Lecha": ("לך לך",), "Vayera": ("וירא",),
+    "Chayei Sara": ("חיי שרה",), "Toldot": ("תולדות",), "Vayetzei": ("ויצא",),
+    "Vayishlach": ("וישלח",), "Vayeshev": ("וישב",), "Miketz": ("מקץ",), "Vayigash": ("ויגש",),
+    "Vayechi": ("ויחי",), "Shemot": ("שמות",), "Vaera": ("וארא",), "Bo": ("בא",),
+    "Beshalach": ("בשלח",), "Yitro": ("יתרו",), "Mishpatim": ("משפטים",),
+    "Terumah": ("תרומה",), "Tetzaveh": ("תצוה", "תצווה"), "Ki Tisa": ("תשא", "כי תשא"),
+    "Vayakhel": ("ויקהל",), "Pekudei": ("פקודי",), "Vayikra": ("ויקרא",), "Tzav": ("צו",),
+    "Shmini": ("שמיני",), "Tazria": ("תזריע",), "Metzora": ("מצורע",),
+    "Achrei Mot": ("אחרי", "אחרי מות"), "Kedoshim": ("קדושים",), "Emor": ("אמור",),
+    "Behar": ("בהר",), "Bechukotai": ("בחוקותי", "בחקותי", "בחקתי"), "Bamidbar": ("במדבר",),
+    "Nasso": ("נשא",), "Beha'alotcha": ("בהעלותך",), "Sh'lach": ("שלח", "שלח לך"),
+    "Korach": ("קרח", "קורח"), "Chukat": ("חקת", "חוקת"), "Balak": ("בלק",),
+    "Pinchas": ("פנחס", "פינחס"), "Matot": ("מטות",), "Masei": ("מסעי",),
+    "Devarim": ("דברים",), "Vaetchanan": ("ואתחנן",), "Eikev": ("עקב",), "Re'eh": ("ראה",),
+    "Shoftim": ("שופטים",), "Ki Teitzei": ("תצא", "כי תצא"), "Ki Tavo": ("תבוא", "כי תבוא"),
+    "Nitzavim": ("נצבים",), "Vayeilech": ("וילך",), "Ha'azinu": ("האזינו",),
+    "Vezot Haberakhah": ("וזאת הברכה",),
+}  # fmt: skip
+
+# Chapters per tractate of the Mishnah (Sefaria's Pirkei Avot has 6, with Kinyan Torah).
+MISHNAH_CHAPTERS: dict[str, int] = {
+    "Berakhot": 9, "Peah": 8, "Demai": 7, "Kilayim": 9, "Sheviit": 10, "Terumot": 11,
+    "Maasrot": 5, "Maaser Sheni": 5, "Challah": 4, "Orlah": 3, "Bikkurim": 4, "Shabbat": 24,
+    "Eruvin": 10, "Pesachim": 10, "Shekalim": 8, "Yoma": 8, "Sukkah": 5, "Beitzah": 5,
+    "Rosh Hashanah": 4, "Ta'anit": 4, "Megillah": 4, "Moed Katan": 3, "Chagigah": 3,
+    "Yevamot": 16, "Ketubot": 13, "Nedarim": 11, "Nazir": 9, "Sotah": 9, "Gittin": 9,
+    "Kiddushin": 4, "Bava Kamma": 10, "Bava Metzia": 10, "Bava Batra": 10, "Sanhedrin": 11,
+    "Makkot": 3, "Shevuot": 8, "Eduyot": 8, "Avodah Zarah": 5, "Avot": 6, "Horayot": 3,
+    "Zevachim": 14, "Menachot": 13, "Chullin": 12, "Bekhorot": 9, "Arakhin": 9, "Temurah": 7,
+    "Keritot": 6, "Meilah": 6, "Tamid": 7, "Middot": 5, "Kinnim": 3, "Kelim": 30,
+    "Oholot": 18, "Negaim": 14, "Parah": 12, "Tahorot": 10, "Mikvaot": 10, "Niddah": 10,
+    "Makhshirin": 6, "Zavim": 5, "Tevul Yom": 4, "Yadayim": 4, "Oktzin": 3,
+}  # fmt: skip
+
+# (first daf, last daf) of each Bavli tractate in the Vilna edition.
+BAVLI_DAFS: dict[str, tuple[int, int]] = {
+    "Berakhot": (2, 64), "Shabbat": (2, 157), "Eruvin": (2, 105), "Pesachim": (2, 121),
+    "Rosh Hashanah": (2, 35), "Yoma": (2, 88), "Sukkah": (2, 56), "Beitzah": (2, 40),
+    "Taanit": (2, 31), "Megillah": (2, 32), "Moed Katan": (2, 29), "Chagigah": (2, 27),
+    "Yevamot": (2, 122), "Ketubot": (2, 112), "Nedarim": (2, 91), "Nazir": (2, 66),
+    "Sotah": (2, 49), "Gittin": (2, 90), "Kiddushin": (2, 82), "Bava Kamma": (2, 119),
+    "Bava Metzia": (2, 119), "Bava Batra": (2, 176), "Sanhedrin": (2, 113), "Makkot": (2, 24),
+    "Shevuot": (2, 49), "Avodah Zarah": (2, 76), "Horayot": (2, 14), "Zevachim": (2, 120),
+    "Menachot": (2, 110), "Chullin": (2, 142), "Bekhorot": (2, 61), "Arakhin": (2, 34),
+    "Temurah": (2, 34), "Keritot": (2, 28), "Meilah": (2, 22), "Tamid": (25, 33),
+    "Niddah": (2, 73),
+}  # fmt: skip
+
+TRACTATE_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
+    "Rosh Hashanah": ("ר\"ה",), "Moed Katan": ("מו\"ק",), "Bava Kamma": ("ב\"ק",),
+    "Bava Metzia": ("ב\"מ",), "Bava Batra": ("ב\"ב",), "Avodah Zarah": ("ע\"ז",),
+    "Sanhedrin": ("סנה'",), "Kiddushin": ("קדושין",), "Eruvin": ("ערובין",),
+    "Gittin": ("גטין",), "Niddah": ("נידה",), "Megillah": ("מגלה",), "Chullin": ("חולין",),
+    "Avot": ("פרקי אבות",), "Middot": ("מידות",), "Beitzah": ("ביצה",),
+}  # fmt: skip
+
+MISHNEH_TORAH_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
+    "Foundations of the Torah": ('יסוה"ת', "יסודי התורה"),
+    "Torah Study": ('ת"ת',),
+    "Reading the Shema": ('ק"ש',),
+    "Prayer and the Priestly Blessing": ("תפלה", "תפילה", "נשיאת כפים"),
+    "Tefillin, Mezuzah and the Torah Scroll": ('ס"ת', 'תפילין ומזוזה וס"ת', "מזוזה"),
+    "Foreign Worship and Customs of the Nations": ('ע"ז', 'עכו"ם'),
+    "The Chosen Temple": ('ביהב"ח', "בית הבחירה"),
+    "Rest on a Holiday": ('יו"ט', 'שביתת יו"ט'),
+    "Rest on the Tenth of Tishrei": ("שביתת עשור",),
+    "Service on the Day of Atonement": ('עבודת יוה"כ',),
+    "Sanctification of the New Month": ('קדה"ח', "קידוש החדש"),
+    "Forbidden Intercourse": ('איסו"ב',),
+    "Forbidden Foods": ('מאכ"א', 'מא"א'),
+    "Sacrificial Procedure": ('מעה"ק',),
+    "Scroll of Esther and Hanukkah": ("חנוכה",),
+    "Shofar, Sukkah and Lulav": ("לולב", "סוכה"),
+    "Creditor and Debtor": ("מלוה ולוה",),
+    "Daily Offerings and Additional Offerings": ("תמידין ומוספין",),
+}
+
+SHULCHAN_ARUKH: dict[str, tuple[int, tuple[str, ...]]] = {
+    "Shulchan Arukh, Orach Chayim": (697, ('או"ח', "אורח חיים")),
+    "Shulchan Arukh, Yoreh De'ah": (403, ('יו"ד', "יורה דעה")),
+    "Shulchan Arukh, Even HaEzer": (178, ('אה"ע', 'אבהע"ז', 'אהע"ז', "אבן העזר")),
+    "Shulchan Arukh, Choshen Mishpat": (427, ('חו"מ', 'חוה"מ', "חושן משפט")),
+}
+SHULCHAN_ARUKH_LEADS = ('שו"ע', 'טושו"ע', "שולחן ערוך", "שלחן ערוך", 'ש"ע')
+
+TANYA_PARTS: tuple[tuple[str, int, tuple[str, ...]], ...] = (
+    ("Tanya, Part I; Likkutei Amarim", 53, ('לקו"א', "לקוטי אמרים", "ליקוטי אמרים")),
+    ("Tanya, Part II; Shaar HaYichud VehaEmunah", 12, ('שעהיוה"א', "שער היחוד והאמונה")),
+    ("Tanya, Part III; Iggeret HaTeshuvah", 12, ('אגה"ת', "אגרת התשובה", "איגרת התשובה")),
+    ("Tanya, Part IV; Iggeret HaKodesh", 32, ('אגה"ק', "אגרת הקודש", "איגרת הקודש")),
+    ("Tanya, Part V; Kuntres Acharon", 9, ('קו"א', "קונטרס אחרון")),
+)
+TANYA_LEADS = ("תניא", "ספר התניא")
+
+# Midrash Rabbah on the Torah: chapters (parashiyot) per book.
+MIDRASH_RABBAH: dict[str, tuple[int, tuple[str, ...]]] = {
+    "Bereishit Rabbah": (100, ('ב"ר', "בראשית רבה", 'בר"ר')),
+    "Shemot Rabbah": (52, ('שמו"ר', "שמות רבה")),
+    "Vayikra Rabbah": (37, ('ויק"ר', "ויקרא רבה")),
+    "Bamidbar Rabbah": (23, ('במדב"ר', 'במד"ר', "במדבר רבה")),
+    "Devarim Rabbah": (11, ('דב"ר', "דברים רבה")),
+}
+
+# Commentaries on the Torah whose Sefaria index is "<Name> on <Book>".
+TORAH_COMMENTATORS: dict[str, tuple[str, bool]] = {
+    'רש"י': ("Rashi", False),
+    'פרש"י': ("Rashi", False),
+    'פירש"י': ("Rashi", False),
+    'פירוש רש"י': ("Rashi", False),
+    'רמב"ן': ("Ramban", True),
+    "אבן עזרא": ("Ibn Ezra", True),
+    'ראב"ע': ("Ibn Ezra", True),
+    "ספורנו": ("Sforno", True),
+    'אוה"ח': ("Or HaChaim", True),
+    "אור החיים": ("Or HaChaim", True),
+}  # fmt: skip  (name, Torah only)
+
+# Works cited by printed page, or sources we cannot number offline: a citation that directly
+# follows one of these (``לקו"ת (במדבר יג, א)``) belongs to that work and is not linked.
+BLOCKERS = (
+    "לקו\"ת", "לקוטי תורה", "ליקוטי תורה", "תו\"א", "תורה אור", "זח\"א", "זח\"ב", "זח\"ג",
+    "זהר", "זוהר", "זוה\"ק", "זה\"ק", "תקו\"ז", "תקוני זהר", "תיקוני זהר", "משנת חסידים",
+    "שהש\"ר", "שיר השירים רבה", "איכ\"ר", "קה\"ר", "רו\"ר", "אסת\"ר", "תנחומא", "תנחומה",
+    "מדרש תהלים", "יל\"ש", "ילקוט שמעוני", "מצודות", "מצו\"ד", "רד\"ק", "מלבי\"ם",
+    "תרגום", "ת\"א", "ת\"י", "אונקלוס", "אדה\"ז", "אדמו\"ר הזקן", "ירושלמי", "ירוש'",
+    "תוספתא", "מכילתא", "תוס'", "תוספות", "תד\"ה",
+    "מהרש\"א", "ר\"ן", "רשב\"ם", "משנ\"ב", "משנה ברורה", "מ\"מ", "כ\"מ", "פיהמ\"ש",
+    "פירוש המשניות", "סהמ\"צ", "ספר המצוות", "בעל הטורים", "בעה\"ט", "אלשיך", "של\"ה",
+    "ספר הערכים", "עץ חיים", "ע\"ח", "פע\"ח", "סה\"מ", "ד\"ה", "אוה\"ת", "אור התורה",
+    "מאמרי אדמו\"ר", "לקו\"ש", "לקוטי שיחות", "אגרות קודש", "אג\"ק", "תו\"מ",
+    "אבות דר\"נ", "אדר\"נ", "רבינו בחיי", "טור", "הטור", "ב\"י", "בית יוסף", "שו\"ע הרב",
+    "שולחן ערוך הרב", "מג\"א", "ט\"ז", "ש\"ך", "פמ\"ג", "לבוש",
+)  # fmt: skip
+
+# Words that mark a dibbur hamatchil after a daf, sending the reference into a commentary.
+COMMENTARY_AFTER_DAF = re.compile(
+    r"[ \t]*[,(]?[ \t]*(?:ב?רש[\"״']{1,2}י|ב?תוס['׳]|ב?תוספות|ב?תד[\"״]ה|ב?ר[\"״]ן|ב?רשב[\"״]ם"
+    r"|ב?מהרש[\"״]א|ד[\"״]ה)"
+)
+
+ROLE_ORDER = (
+    "block", "ibid", "commentator", "mishnah_lead", "sa_lead", "sa_part", "tanya", "tanya_part",
+    "rambam", "hilchot", "midrash", "tractate", "tanakh", "parsha",
+)  # fmt: skip
+
+_QUOTE_FIX = re.compile(r"''")
+_SPACES = re.compile(r"[\s\u00a0\-\u05be]+")
+_LOOSE_DROP = re.compile(r"[\"'וי\s]")
+
+
+def key(text: str) -> str:
+    """Canonical lookup form of a title: no nikud, ASCII quotes, single spaces."""
+    text = _QUOTE_FIX.sub('"', normalize_quotes(strip_nikud(text)).replace("\u2019", "'"))
+    return _SPACES.sub(" ", text).strip()
+
+
+def loose(text: str) -> str:
+    """Spelling-insensitive form (plene/defective: drops ו/י, quotes, spaces)."""
+    return _LOOSE_DROP.sub("", key(text))
+
+
+@dataclass(frozen=True, slots=True)
+class Parsha:
+    """A Torah portion and its verse range."""
+
+    book: str
+    start: tuple[int, int]
+    end: tuple[int, int]
+
+
+@dataclass(slots=True)
+class Catalog:
+    """Every table the linker needs, loaded once."""
+
+    roles: dict[str, dict[str, Any]] = field(default_factory=dict)
+    verses: dict[str, list[int]] = field(default_factory=dict)
+    hilchot: dict[str, str] = field(default_factory=dict)
+    hilchot_max_words: int = 1
+    tanya_parts: dict[str, tuple[str, int]] = field(default_factory=dict)
+    sa_parts: dict[str, tuple[str, int]] = field(default_factory=dict)
+
+    def add(self, title: str, role: str, value: Any) -> None:
+        self.roles.setdefault(key(title), {}).setdefault(role, value)
+
+
+def _load(name: str) -> Any:
+    return json.loads(resources.files("libtext").joinpath("data", name).read_text("utf-8"))
+
+
+@cache
+def catalog() -> Catalog:
+    """Build the title tables from package data (cached; about 2 ms)."""
+    titles, tanakh = _load("sefaria_titles.json"), _load("tanakh.json")
+    cat = Catalog(verses={k: list(v) for k, v in tanakh["verses"].items()})
+    for rec in titles["tanakh"]:
+        for he in (*rec["he"], *TANAKH_ABBREVIATIONS.get(rec["en"], ())):
+            cat.add(he, "tanakh", rec["en"])
+    for rec in tanakh["parashot"]:
+        parsha = Parsha(rec["book"], tuple(rec["start"]), tuple(rec["end"]))
+        for he in PARASHOT_HE[rec["name"]]:
+            cat.add(he, "parsha", parsha)
+    mishnah = {
+        r["en"].removeprefix("Mishnah ").replace("Pirkei ", ""): r for r in titles["mishnah"]
+    }
+    bavli = {r["en"]: r for r in titles["bavli"]}
+    bavli_by_mishnah = {"Ta'anit": "Taanit"}
+    for name, rec in mishnah.items():
+        en = rec["en"]
+        bname = bavli_by_mishnah.get(name, name)
+        spellings = [*rec["he"], *TRACTATE_ABBREVIATIONS.get(name, ())]
+        spellings += bavli.get(bname, {}).get("he", [])
+        for he in spellings:
+            cat.add(
+                he,
+                "tractate",
+                {
+                    "mishnah": (en, MISHNAH_CHAPTERS[name]),
+                    "bavli": (bname, *BAVLI_DAFS[bname]) if bname in bavli else None,
+                },
+            )
+    for en, (count, forms) in MIDRASH_RABBAH.items():
+        for he in forms:
+            cat.add(he, "midrash", (en, count))
+    for rec in titles["mishneh_torah"]:
+        short = rec["en"].removeprefix("Mishneh Torah, ")
+        names = [*rec["he"], *MISHNEH_TORAH_ABBREVIATIONS.get(short, ())]
+        full = rec["he"][0]
+        if " ו" in full:  # "רוצח ושמירת נפש" is cited as "רוצח"
+            names.append(full.split(" ו", 1)[0])
+        for name in names:
+            cat.hilchot.setdefault(loose(name), rec["en"])
+            cat.hilchot_max_words = max(cat.hilchot_max_words, len(key(name).split()))
+    for lead in ('רמב"ם', "רמב״ם"):
+        cat.add(lead, "rambam", True)
+    for lead in ("הל'", "הלכות"):
+        cat.add(lead, "hilchot", True)
+    for en, (count, forms) in SHULCHAN_ARUKH.items():
+        for he in forms:
+            cat.add(he, "sa_part", (en, count))
+            cat.sa_parts[key(he)] = (en, count)
+    for lead in SHULCHAN_ARUKH_LEADS:
+        cat.add(lead, "sa_lead", True)
+    for en, count, forms in TANYA_PARTS:
+        for he in forms:
+            cat.tanya_parts[key(he)] = (en, count)
+            if en.endswith("Acharon"):
+                continue  # "קו"א" alone is any work's kuntres acharon
+            cat.add(he, "tanya_part", (en, count))
+    for lead in TANYA_LEADS:
+        cat.add(lead, "tanya", True)
+    for he, value in TORAH_COMMENTATORS.items():
+        cat.add(he, "commentator", value)
+    for he in BLOCKERS:
+        cat.add(he, "block", True)
+    cat.add("שם", "ibid", True)
+    cat.add("משנה", "mishnah_lead", True)
+    return cat

@@ -1,0 +1,499 @@
+"""Locator grammars for :mod:`libtext.sefaria`: what may follow a title, and what it means.
+
+Each ``parse_*`` function gets the text and the offset just after a title and returns
+``(end, ref)`` or ``None``. Numbers are validated (canonical Hebrew numerals, chapter and
+verse counts, daf ranges), which is what keeps ordinary prose from turning into links.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from libtext._sefaria_data import COMMENTARY_AFTER_DAF, Catalog, Parsha, key, loose
+from libtext.hebrew import parse_numeral, parse_prefixed_numeral
+
+L = "\u05d0-\u05ea"
+Q = "(?:''|[\"\u05f4\u201d])"  # gershayim
+G = "['\u05f3\u2019]"  # geresh
+NUM = rf"(?:[{L}]{{1,3}}{Q}[{L}]|[{L}]{G}|[{L}]{{1,4}}|\d{{1,3}})"
+SP = "[ \\t\u00a0]"
+
+
+def glued(prefix: str, markers: str = "") -> str:
+    """Regex for a numeral with its section letter glued on (``פי"א``, ``רפל"ו``)."""
+    lead = f"[{markers}]?" if markers else ""
+    return rf"{lead}{prefix}[{L}]{{0,3}}{Q}[{L}]|{lead}{prefix}{G}?[{L}]{G}"
+
+
+END = rf"(?![{L}]|{Q}[{L}]|{G}[{L}])"
+DASH = rf"{SP}*[-\u2013\u2014\u05be]{SP}*"
+
+
+@lru_cache(maxsize=4096)
+def _num(token: str) -> int | None:
+    return int(token) if token.isdigit() else parse_numeral(token)
+
+
+def num(token: str | None) -> int | None:
+    """Value of a numeral token (Hebrew or digits), ``None`` if malformed."""
+    return _num(token) if token else None
+
+
+def marked(token: str) -> bool:
+    """True when a Hebrew numeral carries geresh/gershayim (or is digits)."""
+    return token.isdigit() or bool(re.search(f"{Q}|{G}", token))
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A Sefaria reference: an index title, sections and an optional range end.
+
+    ``Ref("Genesis", ("21", "33"))`` is ``Genesis 21:33``; ``to_sections`` holds the
+    full end address of a range (``Shabbat 15a-16b``).
+    """
+
+    index: str
+    sections: tuple[str, ...] = ()
+    to_sections: tuple[str, ...] = ()
+
+    def normal(self) -> str:
+        """Sefaria's normal form, e.g. ``"Genesis 1:1-3"``."""
+        out = self.index
+        if self.sections:
+            out += " " + ":".join(self.sections)
+        if self.to_sections and self.to_sections != self.sections:
+            i = 0
+            while i < len(self.sections) - 1 and self.sections[i] == self.to_sections[i]:
+                i += 1
+            out += "-" + ":".join(self.to_sections[i:])
+        return out
+
+    def __str__(self) -> str:
+        return self.normal()
+
+
+Parsed = tuple[int, Ref]
+
+# ---------------------------------------------------------------- Tanakh
+_TANAKH = re.compile(
+    rf"{SP}*(?P<pk>פרק{SP}+)?(?P<c>{NUM})"
+    rf"(?:(?P<sep>{SP}*[,:]{SP}*|{SP}+)(?P<vk>פסוק{SP}+)?(?P<v>{NUM})"
+    rf"(?:{DASH}(?:(?P<c2>{NUM}){SP}*[,:]{SP}*)?(?P<v2>{NUM}))?)?{END}"
+)
+_CLOSE = re.compile(rf"{SP}*[);,]")
+_CLOSE_BRACKET = re.compile(rf"{SP}*[)\]]")
+
+
+def _in_parens(text: str, start: int) -> bool:
+    i = start - 1
+    while i >= 0 and text[i] in " \t\u00a0":
+        i -= 1
+    return i >= 0 and text[i] in "(;["
+
+
+def _chapter_marked(token: str, text: str, start: int, end: int) -> bool:
+    """A chapter alone needs gershayim (``קי"ט``); a lone ``ה'`` (the divine name) only in
+    parentheses that close right after it."""
+    if re.search(Q, token) or token.isdigit():
+        return True
+    return (
+        bool(re.fullmatch(f"[{L}]{G}", token))
+        and _in_parens(text, start)
+        and bool(re.match(rf"{SP}*[)\]]", text[end : end + 3]))
+    )
+
+
+def _verse_ok(cat: Catalog, book: str, c: int, v: int | None) -> bool:
+    counts = cat.verses.get(book)
+    if counts is None or not 0 < c <= len(counts):
+        return False
+    return v is None or 0 < v <= counts[c - 1]
+
+
+def tanakh_numbers(
+    text: str, pos: int, start: int
+) -> tuple[int, int, int | None, int | None, int | None, str] | None:
+    """Chapter, verse and optional range end after a book name; ``(end, c, v, c2, v2, sep)``."""
+    m = _TANAKH.match(text, pos)
+    if not m:
+        return None
+    c, v = num(m["c"]), num(m["v"])
+    if c is None:
+        return None
+    sep = (m["sep"] or "").strip() or ("פסוק" if m["vk"] else "")
+    if (
+        m["v"]
+        and v is not None
+        and (sep or (_in_parens(text, start) and _CLOSE.match(text, m.end())))
+    ):
+        c2 = num(m["c2"]) if m["c2"] else None
+        v2 = num(m["v2"]) if m["v2"] else None
+        if m["v2"] and v2 is None:
+            return None
+        return m.end(), c, v, c2, v2, sep
+    if (
+        m["pk"]
+        or _chapter_marked(m["c"], text, start, m.end("c"))
+        or (_in_parens(text, start) and _CLOSE_BRACKET.match(text, m.end("c")))
+    ):
+        return m.end("c"), c, None, None, None, ""
+    return None
+
+
+def parse_tanakh(
+    cat: Catalog, text: str, pos: int, start: int, book: str, *, chapter_only: bool = True
+) -> Parsed | None:
+    got = tanakh_numbers(text, pos, start)
+    if not got or (got[2] is None and not chapter_only):
+        return None
+    end, c, v, c2, v2 = got[:5]
+    return _tanakh_ref(cat, book, end, c, v, c2, v2)
+
+
+def _tanakh_ref(
+    cat: Catalog, book: str, end: int, c: int, v: int | None, c2: int | None, v2: int | None
+) -> Parsed | None:
+    if not _verse_ok(cat, book, c, v):
+        return None
+    if v is None:
+        return end, Ref(book, (str(c),))
+    ref = Ref(book, (str(c), str(v)))
+    if v2 is not None:
+        ce = c2 or c
+        if not _verse_ok(cat, book, ce, v2) or (ce, v2) <= (c, v):
+            return None
+        ref = Ref(book, ref.sections, (str(ce), str(v2)))
+    return end, ref
+
+
+def parse_parsha(cat: Catalog, text: str, pos: int, start: int, parsha: Parsha) -> Parsed | None:
+    got = tanakh_numbers(text, pos, start)
+    if not got or got[2] is None or not got[5]:
+        return None  # a portion is only cited as "name chapter, verse"
+    end, c, v, c2, v2, _ = got
+    assert v is not None
+    if not parsha.start <= (c, v) <= parsha.end:
+        return None
+    return _tanakh_ref(cat, parsha.book, end, c, v, c2, v2)
+
+
+# ---------------------------------------------------------------- Talmud Bavli
+_AMUD_COMMA = rf"(?:[רס]?ע{Q}(?P<a1>[אב])|(?P<a2>[אב]){G}?)"
+_AMUD_SPACE = (
+    rf"(?:(?:ריש|סוף){SP}+)?ע{Q}(?P<a3>[אב])|[רס]ע{Q}(?P<a4>[אב])"
+    rf"|עמוד{SP}+(?P<a5>[אב]){G}?|(?P<a6>[אב]){G}?"
+)
+_DAF = re.compile(
+    rf"{SP}*(?:(?P<dm>דף{SP}+|ד{G}{SP}*)(?P<d>{NUM})|(?P<dg>{glued('ד')})|(?P<d0>{NUM}))"
+    rf"(?:(?P<dot>[.:])|{SP}*,{SP}*{_AMUD_COMMA}{END}|{SP}+(?:{_AMUD_SPACE}){END})?"
+)
+_DAF_RANGE = re.compile(
+    rf"{DASH}(?:(?P<d>{NUM})(?:(?P<dot>[.:])|{SP}*,{SP}*(?P<a>[אב]){END})|(?P<ao>[אב]){END})"
+)
+
+
+def _amud(m: re.Match[str]) -> str | None:
+    if m["dot"]:
+        return "a" if m["dot"] == "." else "b"
+    for g in ("a1", "a2", "a3", "a4", "a5", "a6"):
+        if m[g]:
+            return "a" if m[g] == "א" else "b"
+    return None
+
+
+def talmud_daf(text: str, pos: int, start: int) -> tuple[int, int, str | None, bool, bool] | None:
+    """``(end, daf, amud or None, explicit daf marker, amud given by a period)``."""
+    m = _DAF.match(text, pos)
+    if not m:
+        return None
+    if m["dg"]:
+        got = parse_prefixed_numeral(m["dg"], "ד")
+        daf = got[1] if got else None
+    else:
+        daf = num(m["d"] or m["d0"])
+    if daf is None:
+        return None
+    amud = _amud(m)
+    token = m["d"] or m["d0"] or ""
+    if m["dot"] and marked(token):  # "דף פ'." ends a sentence; "כב." is amud a
+        amud = None
+    marker = bool(m["dm"] or m["dg"])
+    if m["a6"] and not _in_parens(text, start):
+        return None
+    if amud is None:
+        if not marker:
+            return None
+        end = m.end("d") if m["d"] else m.end("dg")
+        return end, daf, None, True, False
+    return m.end(), daf, amud, marker, m["dot"] == "."
+
+
+def parse_bavli(text: str, pos: int, start: int, tractate: tuple[str, int, int]) -> Parsed | None:
+    name, first, last = tractate
+    got = talmud_daf(text, pos, start)
+    if not got:
+        return None
+    end, daf, amud, marker, period = got
+    if not first <= daf <= last:
+        return None
+    ref = Ref(name, (f"{daf}a",), (f"{daf}b",)) if amud is None else Ref(name, (f"{daf}{amud}",))
+    r = _DAF_RANGE.match(text, end) if amud else None
+    if r:
+        d2 = num(r["d"]) if r["d"] else daf
+        a2 = r["ao"] or r["a"]
+        amud2 = ("a" if r["dot"] == "." else "b") if r["dot"] else ("a" if a2 == "א" else "b")
+        if d2 is not None and first <= d2 <= last and (d2, amud2) > (daf, amud or "a"):
+            ref, end = Ref(name, ref.sections, (f"{d2}{amud2}",)), r.end()
+    elif period and not marker and not _CLOSE_BRACKET.match(text, end):
+        return None  # a bare "כב." reads as sentence punctuation, not amud a
+    if COMMENTARY_AFTER_DAF.match(text, end) and _dh_follows(text, end):
+        return None  # "מנחות מד ע"א תד"ה ..." points into Tosafot, not the daf
+    return end, ref
+
+
+def _dh_follows(text: str, end: int) -> bool:
+    return bool(re.match(rf".{{0,12}}?ד{Q}ה", text[end : end + 20], re.S))
+
+
+# ---------------------------------------------------------------- Mishnah
+_MISHNAH = re.compile(
+    rf"{SP}*,?{SP}*(?:פרק{SP}+(?P<c>{NUM})|(?P<cg>{glued('פ', 'רס')}))"
+    rf"(?:{SP}*,?{SP}*(?:(?:משנה|מ{G}){SP}+(?P<m>{NUM})|(?P<mg>{glued('מ')})))?{END}"
+)
+
+
+def parse_mishnah(
+    text: str, pos: int, mishnah: tuple[str, int], mishnah_only: bool
+) -> Parsed | None:
+    name, chapters = mishnah
+    m = _MISHNAH.match(text, pos)
+    if not m:
+        return None
+    c = num(m["c"]) if m["c"] else _glued_value(m["cg"], "פ", "רס")
+    if c is None or not 0 < c <= chapters:
+        return None
+    if m["m"] or m["mg"]:
+        mi = num(m["m"]) if m["m"] else _glued_value(m["mg"], "מ")
+        if mi is None or not 0 < mi <= 40:
+            return None
+        return m.end(), Ref(name, (str(c), str(mi)))
+    if not mishnah_only:
+        return None  # "שבת פ"א" alone may be the Bavli chapter
+    return m.end("c") if m["c"] else m.end("cg"), Ref(name, (str(c),))
+
+
+_PLAIN = re.compile(rf"{SP}*(?P<a>{NUM})(?:(?P<sep>{SP}*[,:]{SP}*|{SP}+)(?P<b>{NUM}))?{END}")
+
+
+def plain_pair(text: str, pos: int, start: int) -> tuple[int, int, int | None] | None:
+    """Bare ``א, ד`` / ``א:ד`` numbers; ``(… א ד)`` and ``(… א)`` only inside closed parentheses."""
+    m = _PLAIN.match(text, pos)
+    if not m:
+        return None
+    a, b = num(m["a"]), num(m["b"])
+    closed = _in_parens(text, start) and _CLOSE_BRACKET.match(text, m.end())
+    if a is not None and b is not None and (m["sep"].strip() or closed):
+        return m.end(), a, b
+    if a is not None and not m["b"] and closed:
+        return m.end(), a, None
+    return None
+
+
+def parse_mishnah_plain(text: str, pos: int, start: int, mishnah: tuple[str, int]) -> Parsed | None:
+    """``משנה ברכות א:א``: plain chapter and mishnah once the word משנה said which work."""
+    got = parse_mishnah(text, pos, mishnah, True)
+    if got:
+        return got
+    pair = plain_pair(text, pos, start)
+    if not pair or not 0 < pair[1] <= mishnah[1]:
+        return None
+    end, c, mi = pair
+    if mi is None:
+        return end, Ref(mishnah[0], (str(c),))
+    return (end, Ref(mishnah[0], (str(c), str(mi)))) if 0 < mi <= 40 else None
+
+
+@lru_cache(maxsize=4096)
+def _glued_value(token: str | None, prefix: str, markers: str = "") -> int | None:
+    got = parse_prefixed_numeral(token or "", prefix, markers=markers)
+    return got[1] if got else None
+
+
+# ---------------------------------------------------------------- Mishneh Torah
+_CHAPTER = rf"(?:פרק{SP}+(?P<c>{NUM})|(?P<cg>{glued('פ', 'רס')}))"
+_HALACHA = rf"(?:הלכה{SP}+(?P<h>{NUM})|(?P<hg>{glued('ה')}))"
+_RAMBAM_NUMS = re.compile(rf"{SP}*,?{SP}*(?:{_CHAPTER})?{SP}*,?{SP}*(?:{_HALACHA}{END})?")
+_CHAPTER_BEFORE = re.compile(rf"{SP}*,?{SP}*{_CHAPTER}{SP}+(?=מ?הל)")
+_HILCHOT = re.compile(rf"{SP}*,?{SP}*(?:ב|מ)?(?:הלכות|הל{G}){SP}*")
+_WORD = re.compile(rf"{SP}*\(?([{L}\"'\u05f3\u05f4]+)\)?")
+
+
+def _hilchot_name(cat: Catalog, text: str, pos: int) -> tuple[int, str] | None:
+    """Longest run of words after ``הל'`` naming a Mishneh Torah section (parentheses ignored)."""
+    words: list[tuple[int, str]] = []
+    p = pos
+    for _ in range(cat.hilchot_max_words + 1):
+        w = _WORD.match(text, p)
+        if not w or not w.group(1):
+            break
+        words.append((w.end(), w.group(1)))
+        p = w.end()
+    for n in range(len(words), 0, -1):
+        name = loose(" ".join(w for _, w in words[:n]))
+        if name in cat.hilchot:
+            return words[n - 1][0], cat.hilchot[name]
+    return None
+
+
+def parse_rambam(
+    cat: Catalog, text: str, pos: int, lead: str, chapter: int | None = None
+) -> Parsed | None:
+    """After ``רמב"ם`` (``lead="rambam"``) or ``הל'``/``הלכות`` (``lead="hilchot"``).
+
+    ``chapter`` is a chapter already read before the section name (``פ"ח מהל' תרומות``).
+    """
+    if lead == "rambam":
+        before = _CHAPTER_BEFORE.match(text, pos)
+        if before:
+            chapter = num(before["c"]) if before["c"] else _glued_value(before["cg"], "פ", "רס")
+            pos = before.end()
+        h = _HILCHOT.match(text, pos)
+        if h:
+            pos = h.end()
+    got = _hilchot_name(cat, text, pos)
+    if not got:
+        return None
+    end, index = got
+    m = _RAMBAM_NUMS.match(text, end)
+    if m and (m["c"] or m["cg"]):
+        if chapter is not None:
+            return None
+        chapter = num(m["c"]) if m["c"] else _glued_value(m["cg"], "פ", "רס")
+    if chapter is None or not 0 < chapter <= 30:
+        return None
+    if m and (m["h"] or m["hg"]):
+        hal = num(m["h"]) if m["h"] else _glued_value(m["hg"], "ה")
+        if hal is None or not 0 < hal <= 50:
+            return None
+        return m.end(), Ref(index, (str(chapter), str(hal)))
+    if m and (m["c"] or m["cg"]):
+        end = m.end("c") if m["c"] else m.end("cg")
+    return end, Ref(index, (str(chapter),))
+
+
+def parse_rambam_ibid(text: str, pos: int, prev: Ref) -> Parsed | None:
+    """``שם ה"ג`` / ``שם פ"ה ה"ב`` after a Mishneh Torah citation."""
+    m = _RAMBAM_NUMS.match(text, pos)
+    if not m or not (m["h"] or m["hg"]):
+        return None
+    if m["c"] or m["cg"]:
+        chapter = num(m["c"]) if m["c"] else _glued_value(m["cg"], "פ", "רס")
+    else:
+        chapter = int(prev.sections[0]) if prev.sections else None
+    hal = num(m["h"]) if m["h"] else _glued_value(m["hg"], "ה")
+    if chapter is None or hal is None or not (0 < chapter <= 30 and 0 < hal <= 50):
+        return None
+    return m.end(), Ref(prev.index, (str(chapter), str(hal)))
+
+
+# ---------------------------------------------------------------- Shulchan Arukh
+_SIMAN = re.compile(
+    rf"{SP}*,?{SP}*(?:(?:סימן|סי{G}|ס{G}){SP}*(?P<s>{NUM})|(?P<sg>{glued('ס', 'ר')}))"
+    rf"(?:{SP}*,?{SP}*(?:(?:סעיף|סעי{G}){SP}*(?P<f>{NUM})|(?P<fg>{glued('ס')})))?{END}"
+)
+_PAREN = re.compile(rf"{SP}*\([^()\n]{{1,25}}\)")
+_SA_PART = re.compile(rf"{SP}*([{L}\"'\u05f3\u05f4]+(?:{SP}[{L}]+)?)")
+
+
+def parse_siman(text: str, pos: int, part: tuple[str, int]) -> Parsed | None:
+    name, simanim = part
+    m = _SIMAN.match(text, pos)
+    if not m:
+        return None
+    s = num(m["s"]) if m["s"] else _glued_value(m["sg"], "ס", "ר")
+    if s is None or not 0 < s <= simanim:
+        return None
+    if m["f"] or m["fg"]:
+        f = num(m["f"]) if m["f"] else _glued_value(m["fg"], "ס")
+        if f is not None and 0 < f <= 60:
+            return m.end(), Ref(name, (str(s), str(f)))
+    return (m.end("s") if m["s"] else m.end("sg")), Ref(name, (str(s),))
+
+
+def parse_sa_lead(cat: Catalog, text: str, pos: int) -> Parsed | None:
+    """``שו"ע [(ואדה"ז)] או"ח סי' X [ס"Y]``."""
+    p = _PAREN.match(text, pos)
+    if p:
+        pos = p.end()
+    m = _SA_PART.match(text, pos)
+    if not m:
+        return None
+    words = m.group(1)
+    for cand in (words, words.split()[0]):
+        part = cat.sa_parts.get(key(cand))
+        if part:
+            return parse_siman(text, pos + m.group(0).index(cand) + len(cand), part)
+    return None
+
+
+# ---------------------------------------------------------------- Tanya, Midrash
+_TANYA = re.compile(
+    rf"{SP}*,?{SP}*(?:(?:פרק|פ{G}){SP}*(?P<c>{NUM})|(?P<cg>{glued('פ', 'רס')})"
+    rf"|(?:סימן|סי{G}){SP}*(?P<e>{NUM})|(?P<eg>{glued('ס')})){END}"
+)
+_TANYA_PART = re.compile(rf"{SP}*,?{SP}*([{L}\"'\u05f3\u05f4]+(?:{SP}[{L}]+){{0,2}})")
+
+
+def parse_tanya(cat: Catalog, text: str, pos: int, part: tuple[str, int] | None) -> Parsed | None:
+    if part is None:  # after "תניא": an optional part name, else Part I
+        m = _TANYA_PART.match(text, pos)
+        part = cat.tanya_parts['לקו"א']
+        if m:
+            words = m.group(1).split()
+            for n in range(len(words), 0, -1):
+                found = cat.tanya_parts.get(key(" ".join(words[:n])))
+                if found:
+                    part = found
+                    pos = m.start(1) + len(" ".join(words[:n]))
+                    break
+    name, chapters = part
+    m = _TANYA.match(text, pos)
+    if not m:
+        return None
+    if m["e"] or m["eg"]:
+        if not name.endswith("Kodesh"):
+            return None
+        c = num(m["e"]) if m["e"] else _glued_value(m["eg"], "ס")
+    else:
+        c = num(m["c"]) if m["c"] else _glued_value(m["cg"], "פ", "רס")
+    if c is None or not 0 < c <= chapters:
+        return None
+    return m.end(), Ref(name, (str(c),))
+
+
+_MIDRASH = re.compile(
+    rf"{SP}*,?{SP}*(?:(?:פרשה|פ{G}){SP}*(?P<c>{NUM})|(?P<cg>{glued('פ', 'רס')}))"
+    rf"(?:{SP}*,{SP}*(?P<s>{NUM}))?{END}"
+)
+
+
+def parse_midrash(text: str, pos: int, start: int, book: tuple[str, int]) -> Parsed | None:
+    name, chapters = book
+    m = _MIDRASH.match(text, pos)
+    if not m:
+        pair = plain_pair(text, pos, start)
+        if not pair or not 0 < pair[1] <= chapters or not 0 < (pair[2] or 1) <= 200:
+            return None
+        end, chapter, section = pair
+        return end, Ref(name, (str(chapter),) if section is None else (str(chapter), str(section)))
+    c = num(m["c"]) if m["c"] else _glued_value(m["cg"], "פ", "רס")
+    if c is None or not 0 < c <= chapters:
+        return None
+    if m["s"]:
+        s = num(m["s"])
+        if s is None or not 0 < s <= 200:
+            return None
+        return m.end(), Ref(name, (str(c), str(s)))
+    return (m.end("c") if m["c"] else m.end("cg")), Ref(name, (str(c),))

@@ -1,0 +1,69 @@
+"""Run libtext's async core from sync code, in scripts and in Jupyter alike.
+
+One anyio blocking portal runs on a daemon thread for the whole process. Sync twins
+hand their coroutine to it, so they work where an event loop is already running
+(Jupyter) and so async clients kept on an object (an ``httpx.AsyncClient``) always
+live on the same loop. ``asyncio.run`` would fail in a notebook and would give each
+call a new loop.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any, ParamSpec, TypeVar
+
+import anyio
+from anyio.from_thread import BlockingPortal
+
+__all__ = ["run_sync"]
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+_lock = threading.Lock()
+_portal: BlockingPortal | None = None
+
+
+def _start_portal() -> BlockingPortal:
+    ready = threading.Event()
+    holder: dict[str, Any] = {}
+
+    async def main() -> None:
+        async with BlockingPortal() as portal:
+            holder["portal"] = portal
+            ready.set()
+            await portal.sleep_until_stopped()
+
+    def target() -> None:
+        try:
+            anyio.run(main)
+        except BaseException as exc:  # pragma: no cover - only on a broken interpreter
+            holder["error"] = exc
+            ready.set()
+
+    thread = threading.Thread(target=target, name="libtext-portal", daemon=True)
+    thread.start()
+    ready.wait()
+    if "error" in holder:  # pragma: no cover
+        raise RuntimeError("libtext could not start its event-loop thread") from holder["error"]
+    portal: BlockingPortal = holder["portal"]
+    return portal
+
+
+def _get_portal() -> BlockingPortal:
+    global _portal
+    with _lock:
+        if _portal is None:
+            _portal = _start_portal()
+        return _portal
+
+
+def run_sync(fn: Callable[P, Awaitable[T]], /, *args: P.args, **kwargs: P.kwargs) -> T:
+    """Call the async ``fn(*args, **kwargs)`` on libtext's loop thread and wait for it."""
+    portal = _get_portal()
+
+    async def call() -> T:
+        return await fn(*args, **kwargs)
+
+    return portal.call(call)

@@ -1,0 +1,336 @@
+"""The HTTP adapter: libtext's operations as a FastAPI app.
+
+Run it alone with ``libtext serve``, or mount it in your own app::
+
+    from fastapi import FastAPI
+    from libtext import TextStore
+    from libtext.asgi import Settings, create_app
+
+    app = FastAPI()
+    app.mount("/texts-service", create_app(store=TextStore("sqlite:///texts.db")))
+
+The module is a route table plus an exception map (``libtext._asgi_errors``): each
+route parses its input, awaits one method of ``libtext._asgi_backend.Backend`` and
+returns the model. It needs the ``server`` extra (``pip install 'libtext[server]'``).
+"""
+
+# No ``from __future__ import annotations`` here: FastAPI reads the route
+# signatures, whose annotations use names local to create_app.
+
+import hmac
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Annotated, Any
+
+try:
+    from fastapi import Depends, FastAPI, Query, Request
+    from fastapi.middleware.cors import CORSMiddleware
+except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
+    raise ImportError(
+        "libtext.asgi needs the 'server' extra (FastAPI, uvicorn): pip install 'libtext[server]'"
+    ) from exc
+
+from libtext import __version__
+from libtext._asgi_backend import Backend
+from libtext._asgi_errors import UnauthorizedError, install_error_handlers
+from libtext._asgi_settings import Settings
+from libtext._asgi_uploads import (
+    PDF_UPLOAD_BODY,
+    PROCESS_BODY,
+    BodyLimitMiddleware,
+    read_pdf_upload,
+    read_process_source,
+    require_json,
+)
+from libtext.models import (
+    DocumentOutline,
+    EnrichedSegment,
+    ErrorResponse,
+    ExtractedDocument,
+    HealthResponse,
+    OutlineComparison,
+    PaginatedTextsResponse,
+    ProcessedDocument,
+    ProcessRequest,
+    ProcessResponse,
+    SearchResultsResponse,
+    TranslatedSegment,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from libtext.library import LibraryClient
+    from libtext.outline import Outliner
+    from libtext.store import TextStore
+    from libtext.translate import Translator
+
+__all__ = ["Settings", "create_app"]
+
+MAX_PAGE = 1_000_000
+"""Largest ``page`` number accepted by the list and search routes."""
+
+_DESCRIPTIONS = {
+    400: "Invalid input (malformed parameter, slug, JSON or PDF)",
+    401: "Missing or wrong API key (only when the server has one)",
+    404: "Not found",
+    413: "Upload larger than the size limit, or PDF with too many pages",
+    415: "Not a PDF, or not the expected content type",
+    429: "An upstream AI provider kept rate limiting",
+    500: "Server bug (no details)",
+    502: "The online library or an AI provider failed",
+    503: "The store or the server configuration is unavailable",
+    504: "The operation passed its time limit",
+}
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {s: {"model": ErrorResponse, "description": _DESCRIPTIONS[s]} for s in statuses}
+
+
+def _split_providers(raw: str | None) -> tuple[str, ...]:
+    return tuple(p.strip() for p in (raw or "").split(",") if p.strip())
+
+
+def _auth_dependency(settings: Settings) -> Callable[[Request], Coroutine[Any, Any, None]]:
+    expected = settings.api_key.encode() if settings.api_key else None
+
+    async def require_key(request: Request) -> None:
+        if expected is None:
+            return
+        scheme, _, given = request.headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), expected):
+            raise UnauthorizedError(
+                "This server requires an API key: send 'Authorization: Bearer <key>'."
+            )
+
+    return require_key
+
+
+def create_app(
+    *,
+    store: "TextStore | None" = None,
+    outliner: "Outliner | None" = None,
+    translator: "Translator | None" = None,
+    library: "LibraryClient | None" = None,
+    settings: Settings | None = None,
+) -> FastAPI:
+    """Build the libtext HTTP app.
+
+    Args:
+        store: Where processed texts are kept; default a ``TextStore`` made from
+            ``settings.store_url`` on first use.
+        outliner: Used when a request names no providers; default an ``Outliner``
+            over ``settings.providers[0]``.
+        translator: Used when a request names no provider; default a ``Translator``
+            over ``settings.providers[0]``.
+        library: Client of the online Chabad library; default ``LibraryClient()``.
+        settings: Limits, API key, CORS, providers; default ``Settings.from_env()``.
+
+    Objects passed in stay yours to close; objects the app makes are closed at its
+    shutdown.
+    """
+    settings = settings if settings is not None else Settings.from_env()
+    backend = Backend(
+        settings=settings, store=store, outliner=outliner, translator=translator, library=library
+    )
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await backend.aclose()
+
+    app = FastAPI(
+        title="libtext",
+        version=__version__,
+        summary="Hebrew texts from the Chabad library or PDFs: outlined, translated, stored.",
+        lifespan=lifespan,
+    )
+    app.state.backend = backend
+    app.state.settings = settings
+    install_error_handlers(app)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_upload_bytes)
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(settings.cors_origins),
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type"],
+        )
+
+    auth = _auth_dependency(settings)
+    post_auth = [Depends(auth)]
+    get_auth = [Depends(auth)] if settings.protect_get else []
+    auth_err = (401,) if settings.api_key else ()
+    get_err = auth_err if settings.protect_get else ()
+
+    Page = Annotated[int, Query(ge=1, le=MAX_PAGE, description="1-based page number.")]
+    Providers = Annotated[
+        str | None,
+        Query(
+            max_length=500,
+            description="Comma-separated provider names offered by this server "
+            f"(default: the first of {', '.join(settings.provider_names)}).",
+        ),
+    ]
+
+    @app.get(
+        "/api/health",
+        response_model=HealthResponse,
+        tags=["System"],
+        summary="Health Check",
+        responses=_errors(500),
+    )
+    async def health() -> HealthResponse:
+        return await backend.health()
+
+    @app.get(
+        "/api/search",
+        response_model=SearchResultsResponse,
+        tags=["Search"],
+        summary="Search library",
+        dependencies=get_auth,
+        responses=_errors(400, *get_err, 500, 502, 504),
+    )
+    async def search(
+        q: Annotated[str, Query(min_length=1, max_length=200, description="Words to find.")],
+        page: Page = 1,
+    ) -> SearchResultsResponse:
+        return await backend.search(q, page)
+
+    @app.get(
+        "/api/texts",
+        response_model=PaginatedTextsResponse,
+        tags=["Texts"],
+        summary="List All Texts",
+        description="Stored texts, newest first.",
+        dependencies=get_auth,
+        responses=_errors(400, *get_err, 500, 503, 504),
+    )
+    async def list_texts(
+        page: Page = 1,
+        page_size: Annotated[
+            int,
+            Query(alias="pageSize", ge=1, le=settings.max_page_size, description="Texts per page."),
+        ] = settings.default_page_size,
+    ) -> PaginatedTextsResponse:
+        return await backend.list_texts(page, page_size)
+
+    @app.get(
+        "/api/texts/{slug}",
+        response_model=ProcessedDocument,
+        tags=["Texts"],
+        summary="Get Text by Slug",
+        description="The stored document, without the source library's internal ids.",
+        dependencies=get_auth,
+        responses=_errors(400, *get_err, 404, 500, 503, 504),
+    )
+    async def get_text(slug: str) -> ProcessedDocument:
+        return await backend.get_text(slug)
+
+    @app.get(
+        "/api/library/test",
+        response_model=_library_status_model(),
+        tags=["Extraction"],
+        summary="Test library API",
+        description="Whether the online library answers, and how fast.",
+        dependencies=get_auth,
+        responses=_errors(*get_err, 500, 502, 504),
+    )
+    async def library_test() -> Any:
+        return await backend.library_test()
+
+    @app.post(
+        "/api/extract",
+        response_model=ExtractedDocument,
+        tags=["Extraction"],
+        summary="Extract Text from Document",
+        description="Pages of Hebrew text, in reading order, from a PDF upload.",
+        dependencies=post_auth,
+        openapi_extra=PDF_UPLOAD_BODY,
+        responses=_errors(400, *auth_err, 413, 415, 500, 504),
+    )
+    async def extract(data: Annotated[bytes, Depends(read_pdf_upload)]) -> ExtractedDocument:
+        return await backend.extract(data)
+
+    @app.post(
+        "/api/outline",
+        response_model=DocumentOutline | OutlineComparison,
+        tags=["Processing"],
+        summary="Generate Document Outline",
+        description="A DocumentOutline for one provider; an OutlineComparison for several.",
+        dependencies=post_auth,
+        openapi_extra=PDF_UPLOAD_BODY,
+        responses=_errors(400, *auth_err, 413, 415, 429, 500, 502, 503, 504),
+    )
+    async def outline(
+        data: Annotated[bytes, Depends(read_pdf_upload)], providers: Providers = None
+    ) -> DocumentOutline | OutlineComparison:
+        return await backend.outline(data, _split_providers(providers))
+
+    @app.post(
+        "/api/process",
+        response_model=ProcessResponse,
+        tags=["Processing"],
+        summary="Process Complete Document",
+        description="Outline, translate and store a PDF upload or an online library work "
+        '(JSON {"work_id": ...}); returns the stored document and its slug.',
+        dependencies=post_auth,
+        openapi_extra=PROCESS_BODY,
+        responses=_errors(400, *auth_err, 404, 413, 415, 429, 500, 502, 503, 504),
+    )
+    async def process(
+        source: Annotated[bytes | ProcessRequest, Depends(read_process_source)],
+        providers: Providers = None,
+    ) -> ProcessResponse:
+        return await backend.process(source, _split_providers(providers))
+
+    @app.post(
+        "/api/translate",
+        response_model=TranslatedSegment,
+        tags=["Processing"],
+        summary="Translate Document Segment",
+        description="English phrases with Sefaria links for one Hebrew segment.",
+        dependencies=[*post_auth, Depends(require_json)],
+        responses=_errors(400, *auth_err, 413, 415, 429, 500, 502, 503, 504),
+    )
+    async def translate(
+        segment: EnrichedSegment,
+        provider: Annotated[
+            str | None, Query(max_length=200, description="A provider offered by this server.")
+        ] = None,
+    ) -> TranslatedSegment:
+        return await backend.translate(segment, provider.strip() if provider else None)
+
+    _install_openapi(app)
+    return app
+
+
+def _library_status_model() -> Any:
+    from libtext import models
+
+    return getattr(models, "LibraryStatus", dict[str, Any])
+
+
+def _install_openapi(app: FastAPI) -> None:
+    """Errors are 400 ``ErrorResponse`` here, never FastAPI's 422: say so in the schema."""
+    default_openapi = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        schema = default_openapi()
+        for path in schema.get("paths", {}).values():
+            for operation in path.values():
+                operation.get("responses", {}).pop("422", None)
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        components.pop("HTTPValidationError", None)
+        components.pop("ValidationError", None)
+        extra = ProcessRequest.model_json_schema(ref_template="#/components/schemas/{model}")
+        for name, sub in extra.pop("$defs", {}).items():
+            components.setdefault(name, sub)
+        components.setdefault("ProcessRequest", extra)
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

@@ -1,0 +1,69 @@
+"""The ``libtext`` command line.
+
+Each command group lives in its own module and is imported only when invoked, so
+``libtext --help`` stays fast. Errors from the library become one line on stderr and
+a non-zero exit code, never a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import click
+
+from libtext import __version__
+from libtext.errors import LibtextError
+
+# command name -> "module:attribute" of a click command
+_COMMANDS: dict[str, str] = {
+    "outline": "libtext.cli.outline_cmd:outline",
+    "extract": "libtext.cli.outline_cmd:extract",
+    "library": "libtext.cli.library_cmd:library",
+    "texts": "libtext.cli.texts_cmd:texts",
+    "process": "libtext.cli.process_cmd:process",
+    "translate": "libtext.cli.process_cmd:translate",
+    "serve": "libtext.cli.serve_cmd:serve",
+}
+
+
+class _LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = _COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module_name, attr = target.split(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise click.ClickException(
+                f"'libtext {cmd_name}' is not available: {exc}. "
+                "Install the extras with: pip install 'libtext[all]'"
+            ) from None
+        command: click.Command = getattr(module, attr)
+        return command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except LibtextError as exc:
+            click.echo(f"error: {exc.message}", err=True)
+            ctx.exit(2)
+
+
+@click.group(cls=_LazyGroup)
+@click.version_option(__version__, prog_name="libtext")
+def cli() -> None:
+    """libtext: Hebrew texts from the Chabad library or PDFs, outlined, translated, stored."""
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="libtext")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,496 @@
+"""Pydantic models of the service contract (``shared/spec/service.md``).
+
+Field names and JSON keys are a public contract and follow the spec to the letter,
+including its two camelCase keys (``pageSize``, ``totalPages``). Schemas the spec
+lists but does not show (HealthResponse, ErrorResponse, SearchResult, ...) are
+designed here; each docstring says what a client can rely on. Fields the spec does
+not list are marked "extension" in their descriptions and always have defaults, so
+a document written by another implementation of the spec still validates.
+
+Timestamps serialize as ISO 8601 UTC with milliseconds: ``2026-11-22T05:33:05.123Z``.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    computed_field,
+)
+
+__all__ = [
+    "DocumentOutline",
+    "EnrichedSegment",
+    "ErrorDetail",
+    "ErrorResponse",
+    "ExtractedDocument",
+    "ExtractedLine",
+    "ExtractedPage",
+    "Footnote",
+    "GroundingReport",
+    "HealthResponse",
+    "LibraryPage",
+    "LineKind",
+    "NavSearchResult",
+    "NavSearchResultsResponse",
+    "OutlineComparison",
+    "OutlineSegment",
+    "PaginatedTextsResponse",
+    "PaginationInfo",
+    "ProcessRequest",
+    "ProcessResponse",
+    "ProcessedDocument",
+    "ProviderAgreement",
+    "ProviderOutcome",
+    "SearchResult",
+    "SearchResultsResponse",
+    "Section",
+    "SourceMetadata",
+    "TextListItem",
+    "TranslatedSegment",
+    "TranslationData",
+    "UtcDatetime",
+    "WorkByIdResponse",
+    "format_utc",
+]
+
+
+def _as_utc(value: datetime) -> datetime:
+    """Naive datetimes are taken as UTC; aware ones are converted to UTC."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+def format_utc(value: datetime) -> str:
+    """Format a datetime as ISO 8601 UTC with milliseconds and a ``Z``."""
+    value = _as_utc(value)
+    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+
+
+UtcDatetime = Annotated[
+    datetime,
+    AfterValidator(_as_utc),
+    PlainSerializer(format_utc, return_type=str, when_used="json"),
+]
+"""A timezone-aware UTC datetime that serializes as ``2026-11-22T05:33:05.123Z``."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(
+        extra="ignore",
+        validate_by_name=True,
+        validate_by_alias=True,
+        serialize_by_alias=True,
+    )
+
+
+# --- the spec's schemas ----------------------------------------------------------
+
+
+class SourceMetadata(_Model):
+    """Where a text comes from: publication, work and author (Hebrew as printed)."""
+
+    publication_title: str = ""
+    work_title: str = ""
+    author_name: str = ""
+
+
+class OutlineSegment(_Model):
+    """One segment of an outline: usually a chapter, or a sub-heading inside one.
+
+    ``start_phrase_hebrew`` and ``end_phrase_hebrew`` are copied verbatim from the
+    document's text, so the segment's span can be found in it. ``page_ref`` is the
+    1-based page number (as a string, e.g. ``"12"`` or ``"12-14"``) where it starts.
+    """
+
+    sequence_id: int
+    chapter_number: str = ""
+    chapter_title: str = ""
+    segment_title: str = ""
+    summary: str = ""
+    page_ref: str = ""
+    start_phrase_hebrew: str = ""
+    end_phrase_hebrew: str = ""
+
+
+class DocumentOutline(_Model):
+    """A document's source metadata and its ordered outline segments."""
+
+    source_metadata: SourceMetadata = Field(default_factory=SourceMetadata)
+    outline_segments: list[OutlineSegment] = Field(default_factory=list)
+
+
+class TranslationData(_Model):
+    """One phrase of a translated section.
+
+    ``hebrew_phrase`` (extension) is the phrase exactly as it stands in the section's
+    ``original_hebrew_block``; ``hebrew_phrase_expanded`` spells out its abbreviations.
+    ``sefaria_link`` comes from libtext's citation linker, never from a model; it is
+    empty where the phrase cites nothing.
+    """
+
+    hebrew_phrase_expanded: str = ""
+    english_translation: str = ""
+    sefaria_link: str = ""
+    hebrew_phrase: str = Field(default="", description="extension: the phrase as printed")
+
+
+class Footnote(_Model):
+    """A footnote: its marker as printed, its Hebrew content and its translation."""
+
+    marker: str
+    content: str = ""
+    translation: str = ""
+
+
+class EnrichedSegment(OutlineSegment):
+    """An outline segment with its Hebrew text attached: the Translator's input.
+
+    ``original_hebrew_block`` is the segment's text cut from the document between its
+    start and end phrases; ``footnotes`` are the notes whose markers occur in it.
+    """
+
+    original_hebrew_block: str = ""
+    footnotes: list[Footnote] = Field(default_factory=list)
+
+
+class TranslatedSegment(EnrichedSegment):
+    """A segment after translation: phrases with English and Sefaria links.
+
+    ``translation_data`` covers ``original_hebrew_block`` in order. ``provider`` names
+    what translated it; ``complete`` is false when some phrases have no English (e.g.
+    the offline provider), and ``notes`` says why.
+    """
+
+    translation_data: list[TranslationData] = Field(default_factory=list)
+    provider: str = ""
+    complete: bool = True
+    notes: list[str] = Field(default_factory=list)
+
+
+class Section(OutlineSegment):
+    """A section of a processed document: the outline fields plus text and translation.
+
+    ``error`` (extension) is set when the section's translation failed after retries:
+    the Hebrew is kept and the document is still produced.
+    """
+
+    original_hebrew_block: str = ""
+    translation_data: list[TranslationData] = Field(default_factory=list)
+    footnotes: list[Footnote] = Field(default_factory=list)
+    error: str | None = Field(default=None, description="extension: translation failure")
+
+
+class ProcessedDocument(_Model):
+    """A processed text: source metadata and ordered sections.
+
+    ``work_id``, ``first_page_id`` and ``last_page_id`` are the online library's
+    identifiers when the text came from there (``None`` for a PDF). They are internal:
+    the HTTP adapter leaves them out of Get Text by Slug (see :meth:`public`).
+    """
+
+    source_metadata: SourceMetadata = Field(default_factory=SourceMetadata)
+    sections: list[Section] = Field(default_factory=list)
+    work_id: str | None = None
+    page_count: int = 0
+    first_page_id: str | None = None
+    last_page_id: str | None = None
+
+    def public(self) -> ProcessedDocument:
+        """A copy without the source library's internal identifiers."""
+        return self.model_copy(
+            update={"work_id": None, "first_page_id": None, "last_page_id": None}
+        )
+
+
+class TextListItem(_Model):
+    """An entry of the stored-texts list; ``slug`` addresses the text."""
+
+    slug: str
+    publication_title: str = ""
+    work_title: str = ""
+    author_name: str = ""
+    page_count: int = 0
+    created_at: UtcDatetime
+    updated_at: UtcDatetime
+
+
+class PaginationInfo(_Model):
+    """Where a page sits in a list: ``page`` is 1-based; ``totalPages`` may be 0."""
+
+    page: int = Field(ge=1)
+    page_size: int = Field(alias="pageSize", ge=1)
+    total: int = Field(ge=0)
+    total_pages: int = Field(alias="totalPages", ge=0)
+
+    @classmethod
+    def of(cls, *, page: int, page_size: int, total: int) -> PaginationInfo:
+        """Build pagination info, computing ``totalPages``."""
+        return cls(
+            page=page,
+            page_size=page_size,
+            total=total,
+            total_pages=math.ceil(total / page_size) if total else 0,
+        )
+
+
+class PaginatedTextsResponse(_Model):
+    """One page of stored texts, newest first."""
+
+    texts: list[TextListItem] = Field(default_factory=list)
+    pagination: PaginationInfo
+
+
+# --- schemas the spec names but does not show ------------------------------------
+
+
+class HealthResponse(_Model):
+    """Health of the service.
+
+    ``status`` is ``"ok"`` when everything configured answers, ``"degraded"`` when the
+    store is configured but unreachable. ``store`` is ``"ok"``, ``"unavailable"`` or
+    ``"not_configured"``; ``providers`` lists the configured provider names.
+    """
+
+    status: Literal["ok", "degraded"] = "ok"
+    version: str
+    store: Literal["ok", "unavailable", "not_configured"] = "not_configured"
+    providers: list[str] = Field(default_factory=list)
+
+
+class ErrorDetail(_Model):
+    """``code`` is stable (see ``libtext.errors``); ``message`` says what to do next."""
+
+    code: str
+    message: str
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class ErrorResponse(_Model):
+    """Every error body of the HTTP adapter: ``{"error": {"code", "message", "details"}}``."""
+
+    error: ErrorDetail
+
+
+class SearchResult(_Model):
+    """A full-text search hit in the online library.
+
+    ``id`` is the library's page or section id, ``heading`` its title or heading path,
+    ``snippet`` the matching text (plain, no HTML), ``link`` the page's URL.
+    """
+
+    id: str
+    heading: str = ""
+    snippet: str = ""
+    link: str = ""
+
+
+class SearchResultsResponse(_Model):
+    """A page of search hits; ``pagination.total`` is the library's hit count."""
+
+    query: str
+    results: list[SearchResult] = Field(default_factory=list)
+    pagination: PaginationInfo
+
+
+class NavSearchResult(_Model):
+    """A work or section found by title in the library's table of contents."""
+
+    id: str
+    title: str
+    path: list[str] = Field(default_factory=list)
+    link: str = ""
+
+
+class NavSearchResultsResponse(_Model):
+    """Table-of-contents matches for a title query."""
+
+    query: str
+    results: list[NavSearchResult] = Field(default_factory=list)
+
+
+class LibraryPage(_Model):
+    """A page of the online library with its text cleaned and its notes parsed.
+
+    ``heading_path`` lists the section headings from the work down to this page.
+    ``text`` is plain Hebrew with headings on their own lines and footnote markers
+    kept as ``[N]``.
+    """
+
+    id: str
+    heading_path: list[str] = Field(default_factory=list)
+    text: str = ""
+    footnotes: list[Footnote] = Field(default_factory=list)
+    link: str = ""
+
+
+class WorkByIdResponse(_Model):
+    """A work read from the online library, its pages in reading order.
+
+    ``truncated`` is true when ``max_pages`` stopped the walk; ``resume_after`` is the
+    last page id read, to continue a long crawl later.
+    """
+
+    work_id: str
+    title: str = ""
+    pages: list[LibraryPage] = Field(default_factory=list)
+    page_count: int = 0
+    truncated: bool = False
+    resume_after: str | None = None
+
+
+# --- PDF extraction ---------------------------------------------------------------
+
+LineKind = Literal["body", "heading", "header", "footer", "page_number", "footnote"]
+
+
+class ExtractedLine(_Model):
+    """A printed line in logical (reading) order, with what the layout says of it.
+
+    ``y`` is the distance in points from the top of the page; ``size`` the dominant
+    font size in points; ``bold`` whether most of its characters are bold.
+    """
+
+    text: str
+    kind: LineKind = "body"
+    size: float = 0.0
+    bold: bool = False
+    y: float = 0.0
+    x0: float = 0.0
+    x1: float = 0.0
+
+
+class ExtractedPage(_Model):
+    """One page: its lines in reading order, each with its layout role.
+
+    ``number`` is the 1-based page index in the PDF; ``width``/``height`` are in
+    points. ``text`` (body and heading lines) and ``footnote_text`` are derived from
+    ``lines`` and are included when the page is serialized.
+    """
+
+    number: int
+    width: float = 0.0
+    height: float = 0.0
+    lines: list[ExtractedLine] = Field(default_factory=list)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def text(self) -> str:
+        """Body and heading lines joined with newlines."""
+        return "\n".join(ln.text for ln in self.lines if ln.kind in ("body", "heading"))
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def footnote_text(self) -> str:
+        """The footnote area's lines joined with newlines."""
+        return "\n".join(ln.text for ln in self.lines if ln.kind == "footnote")
+
+
+class ExtractedDocument(_Model):
+    """What :func:`libtext.extract_pdf` returns: pages plus the PDF's metadata.
+
+    ``title``/``author`` come from the PDF's document information (empty when
+    absent); ``source_name`` is the file name when known; ``body_size`` is the
+    dominant (body text) font size in points, the yardstick for headings.
+    """
+
+    pages: list[ExtractedPage] = Field(default_factory=list)
+    title: str = ""
+    author: str = ""
+    source_name: str = ""
+    body_size: float = Field(default=0.0, description="extension: body text font size (pt)")
+
+    @property
+    def page_count(self) -> int:
+        """Number of pages read."""
+        return len(self.pages)
+
+    @property
+    def text(self) -> str:
+        """The body text of all pages, pages separated by a blank line."""
+        return "\n\n".join(p.text for p in self.pages)
+
+
+# --- several providers at once ----------------------------------------------------
+
+
+class GroundingReport(_Model):
+    """How well an outline's phrases were found in the document's text.
+
+    ``exact``: found verbatim; ``repaired``: a near miss mapped to the exact span;
+    ``dropped``: segments removed because a phrase could not be found;
+    ``page_mismatches``: ``page_ref`` corrected to the page where the phrase is.
+    """
+
+    segments: int = 0
+    exact: int = 0
+    repaired: int = 0
+    dropped: int = 0
+    page_mismatches: int = 0
+
+
+class ProviderOutcome(_Model):
+    """One provider's result in a comparison: its outline, or its error."""
+
+    provider: str
+    ok: bool
+    outline: DocumentOutline | None = None
+    error: ErrorDetail | None = None
+    latency_s: float = 0.0
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    cost_usd: float | None = None
+    prompt_version: str | None = None
+    grounding: GroundingReport | None = None
+
+
+class ProviderAgreement(_Model):
+    """Agreement of two providers' segment boundaries (start pages within ``tolerance``)."""
+
+    a: str
+    b: str
+    tolerance_pages: int = 1
+    matched: int = 0
+    segments_a: int = 0
+    segments_b: int = 0
+    score: float = Field(default=0.0, description="matched / max(segments_a, segments_b)")
+
+
+class OutlineComparison(_Model):
+    """Outlines of one document by several providers, side by side."""
+
+    source_metadata: SourceMetadata = Field(default_factory=SourceMetadata)
+    results: list[ProviderOutcome] = Field(default_factory=list)
+    agreement: list[ProviderAgreement] = Field(default_factory=list)
+
+
+# --- the HTTP adapter's own request and response ------------------------------------
+
+
+class ProcessRequest(_Model):
+    """JSON body of ``POST /api/process`` that names an online library work (extension).
+
+    ``max_pages`` caps the pages read from the work (the server's page limit applies
+    on top of it).
+    """
+
+    work_id: str = Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_.:-]+$")
+    max_pages: int | None = Field(default=None, ge=1)
+
+
+class ProcessResponse(_Model):
+    """What ``POST /api/process`` returns (extension): the stored document and its slug.
+
+    ``document`` is the public form, as Get Text by Slug returns it.
+    """
+
+    slug: str
+    document: ProcessedDocument

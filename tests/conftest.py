@@ -1,0 +1,28 @@
+"""Shared fixtures: paths to ../shared fixtures (skipped with a message where absent)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("LIBTEXT_SHARED", ROOT.parent / "shared"))
+FIXTURES = SHARED / "fixtures"
+DATA = SHARED / "data"
+EXAMPLES = ROOT / "examples"
+
+
+@pytest.fixture(scope="session")
+def fixtures_dir() -> Path:
+    if not FIXTURES.is_dir():
+        pytest.skip(f"shared fixtures not found at {FIXTURES} (set LIBTEXT_SHARED)")
+    return FIXTURES
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    if not DATA.is_dir():
+        pytest.skip(f"shared data not found at {DATA} (set LIBTEXT_SHARED)")
+    return DATA

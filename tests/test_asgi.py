@@ -1,0 +1,762 @@
+"""The HTTP adapter in-process: every route, every error status, limits, auth, CORS.
+
+Routes run against the real modules (a SQLite file store, the offline outliner and
+translator, the library client over respx); the error map is driven by small fakes
+that raise each ``LibtextError`` branch on purpose.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+
+from libtext import errors
+from libtext._asgi_errors import STATUS_MAP, status_for
+from libtext.asgi import Settings, create_app
+from libtext.models import (
+    PaginatedTextsResponse,
+    PaginationInfo,
+    ProcessedDocument,
+    Section,
+    SourceMetadata,
+    TextListItem,
+)
+
+# --- helpers ------------------------------------------------------------------------
+
+
+def client_for(app: Any) -> httpx.AsyncClient:
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    return httpx.AsyncClient(transport=transport, base_url="http://testserver")
+
+
+def assert_error(response: httpx.Response, status: int, code: str | None = None) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    body = response.json()
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"code", "message", "details"}
+    assert body["error"]["message"]
+    if code is not None:
+        assert body["error"]["code"] == code
+    return body["error"]  # type: ignore[no-any-return]
+
+
+def doc(title: str = "ספר", work: str = "חלק א", work_id: str | None = "w1") -> ProcessedDocument:
+    return ProcessedDocument(
+        source_metadata=SourceMetadata(publication_title=title, work_title=work, author_name="x"),
+        sections=[Section(sequence_id=1, chapter_title="פרק א", original_hebrew_block="שלום")],
+        work_id=work_id,
+        page_count=3,
+        first_page_id="p1",
+        last_page_id="p3",
+    )
+
+
+class RaisingStore:
+    """A store whose every call raises the given exception (or sleeps)."""
+
+    def __init__(self, exc: BaseException | None = None, *, sleep: float = 0.0) -> None:
+        self.exc = exc
+        self.sleep = sleep
+
+    async def _go(self) -> Any:
+        if self.sleep:
+            await anyio.sleep(self.sleep)
+        if self.exc is not None:
+            raise self.exc
+        return PaginatedTextsResponse(
+            texts=[], pagination=PaginationInfo.of(page=1, page_size=20, total=0)
+        )
+
+    async def alist(self, page: int = 1, page_size: int = 20) -> Any:
+        return await self._go()
+
+    async def aget(self, slug: str) -> Any:
+        return await self._go()
+
+    async def asave(self, document: Any) -> Any:
+        return await self._go()
+
+    async def aping(self) -> bool:
+        await self._go()
+        return True
+
+
+# --- fixtures -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def small_pdf(fixtures_dir: Path) -> bytes:
+    return (fixtures_dir / "small.pdf").read_bytes()
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Any:
+    store_mod = pytest.importorskip("libtext.store")
+    st = store_mod.TextStore(f"sqlite:///{tmp_path / 'texts.db'}")
+    yield st
+    st.close()
+
+
+@pytest.fixture
+async def client(store: Any) -> AsyncIterator[httpx.AsyncClient]:
+    async with client_for(create_app(store=store, settings=Settings())) as c:
+        yield c
+
+
+def fake_app(exc: BaseException | None = None, **settings: Any) -> Any:
+    return create_app(store=RaisingStore(exc), settings=Settings(**settings))
+
+
+# --- the error map ------------------------------------------------------------------
+
+
+def test_every_error_class_has_a_status() -> None:
+    classes = [getattr(errors, name) for name in errors.__all__]
+    for cls in classes:
+        exc = cls("p", "ENV") if cls is errors.MissingAPIKeyError else cls("boom")
+        status = status_for(exc)
+        assert 400 <= status < 600
+        assert status != 500 or cls is errors.LibtextError, cls
+
+
+@pytest.mark.parametrize(
+    ("exc", "status", "code"),
+    [
+        (errors.InvalidSlugError("bad slug"), 400, "invalid_slug"),
+        (errors.InvalidInputError("bad"), 400, "invalid_input"),
+        (errors.NotFoundError("no such text"), 404, "not_found"),
+        (errors.InputTooLargeError("big"), 413, "too_large"),
+        (errors.TooManyPagesError("pages"), 413, "too_many_pages"),
+        (errors.UnsupportedMediaError("media"), 415, "unsupported_media"),
+        (errors.RateLimitError("slow down", provider="p"), 429, "rate_limited"),
+        (errors.LibraryError("down", status_code=500), 502, "library_error"),
+        (errors.ProviderError("bad", provider="p"), 502, "provider_error"),
+        (errors.ProviderAuthError("key", provider="p"), 502, "provider_auth"),
+        (errors.LibraryTimeoutError("slow"), 504, "library_timeout"),
+        (errors.ProviderTimeoutError("slow", provider="p"), 504, "provider_timeout"),
+        (errors.StoreError("db down"), 503, "store_error"),
+        (errors.MissingAPIKeyError("openai/x", "OPENAI_API_KEY"), 503, "missing_api_key"),
+    ],
+)
+async def test_libtext_errors_map_to_status_and_error_response(
+    exc: errors.LibtextError, status: int, code: str
+) -> None:
+    async with client_for(fake_app(exc)) as c:
+        r = await c.get("/api/texts")
+    err = assert_error(r, status, code)
+    assert err["message"] == exc.message
+    assert err["details"] == json.loads(json.dumps(exc.details))
+
+
+def test_status_map_is_most_specific_first() -> None:
+    seen: list[type[errors.LibtextError]] = []
+    for cls, _ in STATUS_MAP:
+        assert not any(issubclass(cls, earlier) for earlier in seen), cls
+        seen.append(cls)
+
+
+async def test_bug_gives_500_without_traceback_or_secret(caplog: pytest.LogCaptureFixture) -> None:
+    async with client_for(fake_app(RuntimeError("password=hunter2 at db.internal"))) as c:
+        r = await c.get("/api/texts")
+    err = assert_error(r, 500, "internal_error")
+    assert "hunter2" not in r.text and "Traceback" not in r.text and "RuntimeError" not in r.text
+    assert err["details"] == {}
+    assert "hunter2" in caplog.text  # logged for the operator
+
+
+async def test_timeout_gives_504() -> None:
+    app = create_app(store=RaisingStore(sleep=5), settings=Settings(request_timeout=0.05))
+    async with client_for(app) as c:
+        r = await c.get("/api/texts/some-slug")
+    assert assert_error(r, 504, "timeout")["details"] == {"timeout_s": 0.05}
+
+
+async def test_unknown_route_and_method() -> None:
+    async with client_for(fake_app()) as c:
+        assert_error(await c.get("/api/nope"), 404, "not_found")
+        r = await c.delete("/api/texts")
+        assert_error(r, 405, "method_not_allowed")
+        assert "GET" in r.headers["allow"]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["page=0", "page=x", "pageSize=0", "pageSize=101", "pageSize=1.5", "page=10000001"],
+)
+async def test_bad_pagination_is_400(query: str) -> None:
+    async with client_for(fake_app()) as c:
+        err = assert_error(await c.get(f"/api/texts?{query}"), 400, "invalid_request")
+    assert err["details"]["errors"][0]["loc"][0] == "query"
+
+
+async def test_page_size_limit_is_configurable() -> None:
+    app = fake_app(max_page_size=5, default_page_size=5)
+    async with client_for(app) as c:
+        assert (await c.get("/api/texts?pageSize=5")).status_code == 200
+        assert_error(await c.get("/api/texts?pageSize=6"), 400)
+
+
+# --- texts (real SQLite store) ------------------------------------------------------
+
+
+async def test_texts_empty_then_newest_first(client: httpx.AsyncClient, store: Any) -> None:
+    r = await client.get("/api/texts")
+    assert r.status_code == 200
+    assert r.json() == {
+        "texts": [],
+        "pagination": {"page": 1, "pageSize": 20, "total": 0, "totalPages": 0},
+    }
+    slugs = [store.save(doc(title=f"ספר {i}", work=f"work {i}")).slug for i in range(3)]
+    body = (await client.get("/api/texts", params={"page": 1, "pageSize": 2})).json()
+    assert body["pagination"] == {"page": 1, "pageSize": 2, "total": 3, "totalPages": 2}
+    assert [t["slug"] for t in body["texts"]] == slugs[::-1][:2]
+    PaginatedTextsResponse.model_validate(body)
+    assert all(TextListItem.model_validate(t).created_at for t in body["texts"])
+
+
+async def test_get_text_hides_library_ids(client: httpx.AsyncClient, store: Any) -> None:
+    saved = store.save(doc())
+    r = await client.get(f"/api/texts/{saved.slug}")
+    assert r.status_code == 200
+    body = r.json()
+    assert body["sections"][0]["original_hebrew_block"] == "שלום"
+    assert (
+        body["work_id"] is None and body["first_page_id"] is None and body["last_page_id"] is None
+    )
+    assert body["page_count"] == 3
+
+
+async def test_get_text_bad_and_unknown_slug(client: httpx.AsyncClient) -> None:
+    assert_error(await client.get("/api/texts/Not%20A%20Slug!"), 400, "invalid_slug")
+    assert_error(await client.get("/api/texts/no-such-text"), 404, "not_found")
+
+
+# --- health -------------------------------------------------------------------------
+
+
+async def test_health(client: httpx.AsyncClient) -> None:
+    r = await client.get("/api/health")
+    assert r.status_code == 200
+    from libtext import __version__
+
+    assert r.json() == {
+        "status": "ok",
+        "version": __version__,
+        "store": "ok",
+        "providers": ["offline"],
+    }
+
+
+async def test_health_degraded_when_store_fails() -> None:
+    async with client_for(fake_app(errors.StoreError("down"))) as c:
+        body = (await c.get("/api/health")).json()
+    assert body["status"] == "degraded" and body["store"] == "unavailable"
+
+
+# --- uploads: limits and media types ------------------------------------------------
+
+
+async def test_wrong_content_type_is_415() -> None:
+    async with client_for(fake_app()) as c:
+        r = await c.post(
+            "/api/extract", content=b"%PDF-1.4", headers={"content-type": "text/plain"}
+        )
+        assert_error(r, 415, "unsupported_media")
+        r = await c.post("/api/extract", files={"file": ("a.png", b"%PDF-1.4 x", "image/png")})
+        assert_error(r, 415, "unsupported_media")
+
+
+async def test_not_a_pdf_is_415(fixtures_dir: Path) -> None:
+    data = (fixtures_dir / "not_a_pdf.pdf").read_bytes()
+    async with client_for(fake_app()) as c:
+        for route in ("/api/extract", "/api/outline", "/api/process"):
+            r = await c.post(route, files={"file": ("not_a_pdf.pdf", data, "application/pdf")})
+            assert_error(r, 415, "unsupported_media")
+
+
+async def test_missing_file_part_and_empty_file_are_400() -> None:
+    async with client_for(fake_app()) as c:
+        r = await c.post(
+            "/api/extract",
+            data={"other": "x"},
+            files={"doc": ("a.pdf", b"%PDF-", "application/pdf")},
+        )
+        assert_error(r, 400, "invalid_input")
+        r = await c.post("/api/extract", files={"file": ("a.pdf", b"", "application/pdf")})
+        assert_error(r, 400, "empty_file")
+
+
+async def test_content_length_over_limit_is_413_before_reading() -> None:
+    received: list[bytes] = []
+
+    async def body() -> AsyncIterator[bytes]:
+        received.append(b"x")
+        yield b"%PDF-" + b"0" * 100
+
+    async with client_for(fake_app(max_upload_bytes=1000)) as c:
+        r = await c.post(
+            "/api/extract",
+            content=body(),
+            headers={"content-type": "multipart/form-data; boundary=b", "content-length": "5000"},
+        )
+    err = assert_error(r, 413, "too_large")
+    assert err["details"] == {"max_bytes": 1000}
+
+
+async def test_streamed_body_over_limit_is_413_while_streaming() -> None:
+    sent = 0
+    chunk = b"a" * 1024
+
+    async def body() -> AsyncIterator[bytes]:
+        nonlocal sent
+        yield b'--b\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-'
+        for _ in range(1000):  # 1 MB, never sent in full
+            sent += 1
+            yield chunk
+
+    async with client_for(fake_app(max_upload_bytes=10 * 1024)) as c:
+        r = await c.post(
+            "/api/extract",
+            content=body(),
+            headers={"content-type": "multipart/form-data; boundary=b"},
+        )
+    assert "content-length" not in r.request.headers
+    assert_error(r, 413, "too_large")
+    assert sent < 20  # stopped near the limit, not after reading the whole body
+
+
+async def test_json_body_over_limit_is_413() -> None:
+    async with client_for(fake_app(max_upload_bytes=100)) as c:
+        r = await c.post(
+            "/api/translate", json={"sequence_id": 1, "original_hebrew_block": "א" * 200}
+        )
+    assert_error(r, 413, "too_large")
+
+
+# --- auth ---------------------------------------------------------------------------
+
+
+async def test_api_key_guards_post_routes_only() -> None:
+    app = fake_app(api_key="s3cret-key")
+    async with client_for(app) as c:
+        seg = {"sequence_id": 1, "original_hebrew_block": "שלום"}
+        r = await c.post("/api/translate", json=seg)
+        assert_error(r, 401, "unauthorized")
+        assert r.headers["www-authenticate"] == "Bearer"
+        r = await c.post("/api/translate", json=seg, headers={"Authorization": "Bearer wrong"})
+        assert_error(r, 401, "unauthorized")
+        assert "s3cret" not in r.text
+        r = await c.post(
+            "/api/extract",
+            files={"file": ("a.pdf", b"x", "application/pdf")},
+            headers={"Authorization": "Basic s3cret-key"},
+        )
+        assert_error(r, 401)
+        # right key: the request gets past auth to the upload check
+        r = await c.post(
+            "/api/extract",
+            files={"file": ("a.pdf", b"x", "application/pdf")},
+            headers={"Authorization": "Bearer s3cret-key"},
+        )
+        assert_error(r, 415)
+        assert (await c.get("/api/texts")).status_code == 200
+
+
+async def test_api_key_from_environment_and_protect_get(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LIBTEXT_API_KEY", "env-key")
+    monkeypatch.setenv("LIBTEXT_PROTECT_GET", "true")
+    app = create_app(store=RaisingStore())
+    assert "env-key" not in repr(app.state.settings)
+    async with client_for(app) as c:
+        assert_error(await c.get("/api/texts"), 401)
+        ok = await c.get("/api/texts", headers={"Authorization": "Bearer env-key"})
+        assert ok.status_code == 200
+        assert (await c.get("/api/health")).status_code == 200
+
+
+# --- CORS ---------------------------------------------------------------------------
+
+
+async def test_cors_off_by_default_and_configurable() -> None:
+    headers = {"Origin": "https://site.example", "Access-Control-Request-Method": "POST"}
+    async with client_for(fake_app()) as c:
+        r = await c.get("/api/health", headers={"Origin": "https://site.example"})
+        assert "access-control-allow-origin" not in r.headers
+    async with client_for(fake_app(cors_origins=("https://site.example",))) as c:
+        r = await c.options("/api/process", headers=headers)
+        assert r.status_code == 200
+        assert r.headers["access-control-allow-origin"] == "https://site.example"
+        r = await c.options("/api/process", headers={**headers, "Origin": "https://evil.example"})
+        assert "access-control-allow-origin" not in r.headers
+
+
+# --- settings and import ------------------------------------------------------------
+
+
+def test_settings_from_env() -> None:
+    env = {
+        "LIBTEXT_MAX_UPLOAD_BYTES": "1000",
+        "LIBTEXT_MAX_PDF_PAGES": "7",
+        "LIBTEXT_REQUEST_TIMEOUT": "2.5",
+        "LIBTEXT_CORS_ORIGINS": "https://a.example, https://b.example",
+        "LIBTEXT_PROVIDERS": "offline,openai/gpt-4o-mini",
+    }
+    s = Settings.from_env(env, max_page_size=50)
+    assert (s.max_upload_bytes, s.max_pdf_pages, s.request_timeout, s.max_page_size) == (
+        1000,
+        7,
+        2.5,
+        50,
+    )
+    assert s.cors_origins == ("https://a.example", "https://b.example")
+    assert s.provider_names == ("offline", "openai/gpt-4o-mini")
+    assert Settings.from_env({}) == Settings()
+    assert Settings().max_upload_bytes == 50 * 2**20
+
+
+@pytest.mark.parametrize(
+    ("env", "overrides"),
+    [
+        ({"LIBTEXT_MAX_UPLOAD_BYTES": "lots"}, {}),
+        ({}, {"max_page_size": 0}),
+        ({}, {"default_page_size": 200}),
+        ({}, {"providers": ()}),
+        ({}, {"api_key": " "}),
+        ({}, {"no_such_field": 1}),
+    ],
+)
+def test_bad_settings_raise_configuration_error(
+    env: dict[str, str], overrides: dict[str, Any]
+) -> None:
+    with pytest.raises(errors.ConfigurationError):
+        Settings.from_env(env, **overrides)
+
+
+def test_import_without_fastapi_says_what_to_install() -> None:
+    code = (
+        "import sys; sys.modules['fastapi'] = None\n"
+        "try:\n    import libtext.asgi\nexcept ImportError as e:\n    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "pip install 'libtext[server]'" in out.stdout
+
+
+# --- OpenAPI ------------------------------------------------------------------------
+
+
+def test_openapi_declares_models_and_error_responses() -> None:
+    schema = fake_app(api_key="k").openapi()
+    ops = {(m.upper(), p): op for p, item in schema["paths"].items() for m, op in item.items()}
+    assert set(ops) == {
+        ("GET", "/api/health"),
+        ("GET", "/api/search"),
+        ("GET", "/api/texts"),
+        ("GET", "/api/texts/{slug}"),
+        ("GET", "/api/library/test"),
+        ("POST", "/api/extract"),
+        ("POST", "/api/outline"),
+        ("POST", "/api/process"),
+        ("POST", "/api/translate"),
+    }
+    error_ref = {"$ref": "#/components/schemas/ErrorResponse"}
+    for (method, path), op in ops.items():
+        assert "422" not in op["responses"], path
+        assert op["responses"]["500"]["content"]["application/json"]["schema"] == error_ref
+        if op.get("parameters") or op.get("requestBody"):
+            assert "400" in op["responses"], path
+        if method == "POST":
+            assert "401" in op["responses"], path
+    assert ops[("GET", "/api/texts/{slug}")]["responses"]["404"]
+    upload = ops[("POST", "/api/extract")]["requestBody"]["content"]["multipart/form-data"]
+    assert upload["schema"]["properties"]["file"]["format"] == "binary"
+    assert "application/json" in ops[("POST", "/api/process")]["requestBody"]["content"]
+    page_size = next(p for p in ops[("GET", "/api/texts")]["parameters"] if p["name"] == "pageSize")
+    assert page_size["schema"]["maximum"] == 100 and page_size["schema"]["default"] == 20
+    names = set(schema["components"]["schemas"])
+    assert {"ErrorResponse", "ProcessRequest", "ProcessResponse", "PaginatedTextsResponse"} <= names
+    assert "HTTPValidationError" not in names
+    refs = json.dumps(schema)
+    for ref in {r.split('"')[0] for r in refs.split("#/components/schemas/")[1:]}:
+        assert ref in names, ref
+
+
+# --- extract (real PDF extraction) --------------------------------------------------
+
+
+@pytest.fixture
+def pdf_module() -> Any:
+    return pytest.importorskip("libtext.pdf")
+
+
+async def test_extract_sample_pdf(pdf_module: Any, small_pdf: bytes) -> None:
+    async with client_for(fake_app()) as c:
+        r = await c.post(
+            "/api/extract", files={"file": ("small.pdf", small_pdf, "application/pdf")}
+        )
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert len(body["pages"]) == 5
+    expected = pdf_module.extract_pdf(small_pdf)
+    assert [len(p["lines"]) for p in body["pages"]] == [len(p.lines) for p in expected.pages]
+    assert "פרק" in json.dumps(body, ensure_ascii=False)
+
+
+@pytest.mark.parametrize(
+    ("name", "status", "code"),
+    [
+        ("truncated.pdf", 400, None),
+        ("encrypted.pdf", 400, "encrypted_pdf"),
+        ("empty_text.pdf", 400, "no_text_layer"),
+        ("zero_bytes.pdf", 400, "empty_file"),
+    ],
+)
+async def test_extract_bad_pdfs(
+    pdf_module: Any, fixtures_dir: Path, name: str, status: int, code: str | None
+) -> None:
+    data = (fixtures_dir / name).read_bytes()
+    async with client_for(fake_app()) as c:
+        r = await c.post("/api/extract", files={"file": (name, data, "application/pdf")})
+    assert_error(r, status, code)
+
+
+async def test_too_many_pages_is_413(pdf_module: Any, small_pdf: bytes) -> None:
+    async with client_for(fake_app(max_pdf_pages=2)) as c:
+        r = await c.post(
+            "/api/extract", files={"file": ("small.pdf", small_pdf, "application/pdf")}
+        )
+    assert_error(r, 413, "too_many_pages")
+
+
+async def test_extract_runs_off_the_event_loop(pdf_module: Any, fixtures_dir: Path) -> None:
+    """While a big PDF is parsed, other requests are still answered."""
+    big = (fixtures_dir / "big.pdf").read_bytes()
+    async with client_for(fake_app()) as c:
+        order: list[str] = []
+
+        async def upload() -> None:
+            await c.post("/api/extract", files={"file": ("big.pdf", big, "application/pdf")})
+            order.append("extract")
+
+        async def ping() -> None:
+            await anyio.sleep(0.05)
+            await c.get("/api/health")
+            order.append("health")
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(upload)
+            tg.start_soon(ping)
+    assert order == ["health", "extract"]
+
+
+# --- docs -------------------------------------------------------------------------
+
+
+async def test_docs_mount_example_runs() -> None:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "http.md").read_text()
+    block = (
+        text.split("## Mount it in your own app", 1)[1]
+        .split("```python\n", 1)[1]
+        .split("```", 1)[0]
+    )
+    namespace: dict[str, Any] = {}
+    exec(compile(block, "docs/http.md", "exec"), namespace)
+    async with client_for(namespace["app"]) as c:
+        assert (await c.get("/")).json() == {"hello": "world"}
+        schema = (await c.get("/texts/openapi.json")).json()
+        assert "/api/texts/{slug}" in schema["paths"]
+        assert_error(await c.get("/texts/api/texts?pageSize=0"), 400, "invalid_request")
+        r = await c.post(
+            "/texts/api/extract",
+            content=b"x" * (10 * 2**20 + 1),
+            headers={"content-type": "application/pdf"},
+        )
+        assert_error(r, 413, "too_large")
+
+
+async def test_translate_needs_json() -> None:
+    async with client_for(fake_app()) as c:
+        r = await c.post(
+            "/api/translate",
+            content=b"sequence_id=1",
+            headers={"content-type": "application/x-www-form-urlencoded"},
+        )
+        assert_error(r, 415, "unsupported_media")
+        r = await c.post(
+            "/api/translate", content=b"{not json", headers={"content-type": "application/json"}
+        )
+        assert_error(r, 400, "invalid_request")
+
+
+# --- outline, process, translate (real Outliner, Translator, process) ---------------
+
+
+class RaisingProvider:
+    """A provider (the protocol: a name and an async ``complete``) that always fails."""
+
+    def __init__(self, name: str, exc: Exception) -> None:
+        self.name = name
+        self.exc = exc
+
+    async def complete(self, request: Any) -> Any:
+        raise self.exc
+
+
+def fast_retry() -> Any:
+    """One attempt, no back-off: failure tests stay fast."""
+    structured = pytest.importorskip("libtext.providers.structured")
+    return structured.RetryPolicy(max_attempts=1, base_delay=0.0, max_delay=0.0)
+
+
+@pytest.fixture
+def outline_module() -> Any:
+    pytest.importorskip("libtext.pdf")
+    return pytest.importorskip("libtext.outline")
+
+
+@pytest.fixture
+def translate_module() -> Any:
+    return pytest.importorskip("libtext.translate")
+
+
+async def test_outline_one_provider(outline_module: Any, small_pdf: bytes) -> None:
+    async with client_for(fake_app()) as c:
+        r = await c.post(
+            "/api/outline?providers=offline",
+            files={"file": ("small.pdf", small_pdf, "application/pdf")},
+        )
+        default = await c.post(
+            "/api/outline", files={"file": ("small.pdf", small_pdf, "application/pdf")}
+        )
+    assert r.status_code == 200, r.text
+    expected = await outline_module.Outliner(providers=["offline"]).aoutline(small_pdf)
+    assert r.json() == expected.model_dump(mode="json")
+    assert default.json() == r.json()
+    assert r.json()["outline_segments"]
+
+
+async def test_outline_several_providers_compares(outline_module: Any, small_pdf: bytes) -> None:
+    failing = RaisingProvider("flaky", errors.ProviderError("down", provider="flaky"))
+    app = fake_app(providers=("offline", failing), retry=fast_retry())
+    async with client_for(app) as c:
+        r = await c.post(
+            "/api/outline?providers=offline,flaky",
+            files={"file": ("s.pdf", small_pdf, "application/pdf")},
+        )
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert [o["provider"] for o in body["results"]] == ["offline", "flaky"]
+    assert [o["ok"] for o in body["results"]] == [True, False]
+    assert body["results"][0]["outline"]["outline_segments"]
+
+
+async def test_outline_unknown_provider_is_400(small_pdf: bytes) -> None:
+    async with client_for(fake_app()) as c:
+        r = await c.post(
+            "/api/outline?providers=openai/gpt-4o",
+            files={"file": ("s.pdf", small_pdf, "application/pdf")},
+        )
+    err = assert_error(r, 400, "invalid_input")
+    assert err["details"]["available"] == ["offline"]
+
+
+@pytest.mark.parametrize(
+    ("exc", "status"),
+    [
+        (errors.RateLimitError("429", provider="p"), 429),
+        (errors.ProviderTimeoutError("slow", provider="p"), 504),
+        (errors.ProviderAuthError("key rejected", provider="p"), 502),
+    ],
+)
+async def test_outline_provider_failures(
+    outline_module: Any, small_pdf: bytes, exc: Exception, status: int
+) -> None:
+    app = fake_app(providers=(RaisingProvider("p", exc),), retry=fast_retry())
+    async with client_for(app) as c:
+        r = await c.post("/api/outline", files={"file": ("s.pdf", small_pdf, "application/pdf")})
+    assert_error(r, status)
+
+
+SEGMENT = {
+    "sequence_id": 1,
+    "chapter_title": "פרק א",
+    "original_hebrew_block": "ויאמר אלהים יהי אור (בראשית א, ג) ויהי אור.",
+}
+
+
+async def test_translate_segment(translate_module: Any) -> None:
+    from libtext.models import EnrichedSegment
+
+    async with client_for(fake_app()) as c:
+        r = await c.post("/api/translate", json=SEGMENT)
+    assert r.status_code == 200, r.text
+    expected = await translate_module.Translator(provider="offline").atranslate(
+        EnrichedSegment.model_validate(SEGMENT)
+    )
+    assert r.json() == expected.model_dump(mode="json")
+    assert r.json()["original_hebrew_block"] == SEGMENT["original_hebrew_block"]
+
+
+@pytest.mark.parametrize(
+    ("exc", "status"),
+    [
+        (errors.RateLimitError("429", provider="p"), 429),
+        (errors.ProviderError("bad", provider="p"), 502),
+        (errors.ProviderTimeoutError("slow", provider="p"), 504),
+    ],
+)
+async def test_translate_provider_failures(
+    translate_module: Any, exc: Exception, status: int
+) -> None:
+    app = fake_app(providers=("offline", RaisingProvider("p", exc)), retry=fast_retry())
+    async with client_for(app) as c:
+        r = await c.post("/api/translate?provider=p", json=SEGMENT)
+    assert_error(r, status)
+
+
+async def test_translate_invalid_segment_is_400() -> None:
+    async with client_for(fake_app()) as c:
+        r = await c.post("/api/translate", json={"sequence_id": "one"})
+    assert_error(r, 400, "invalid_request")
+    async with client_for(fake_app()) as c:
+        r = await c.post("/api/translate?provider=nope", json=SEGMENT)
+    assert_error(r, 400, "invalid_input")
+
+
+async def test_process_pdf_then_fetch(
+    client: httpx.AsyncClient, outline_module: Any, translate_module: Any, small_pdf: bytes
+) -> None:
+    pytest.importorskip("libtext.process")
+    r = await client.post(
+        "/api/process?providers=offline",
+        files={"file": ("small.pdf", small_pdf, "application/pdf")},
+    )
+    assert r.status_code == 200, r.text
+    body = r.json()
+    slug = body["slug"]
+    assert body["document"]["sections"]
+    assert body["document"]["page_count"] == 5
+    fetched = await client.get(f"/api/texts/{slug}")
+    assert fetched.json() == body["document"]
+    listed = (await client.get("/api/texts")).json()
+    assert [t["slug"] for t in listed["texts"]] == [slug]
+
+
+async def test_process_bad_bodies(client: httpx.AsyncClient) -> None:
+    r = await client.post("/api/process", json={"work": "x"})
+    assert_error(r, 400, "invalid_input")
+    r = await client.post("/api/process", json={"work_id": "../../etc"})
+    assert_error(r, 400, "invalid_input")
+    r = await client.post("/api/process", content=b"hello", headers={"content-type": "text/plain"})
+    assert_error(r, 415, "unsupported_media")
+    r = await client.post("/api/process?providers=gpt", json={"work_id": "1"})
+    assert_error(r, 400, "invalid_input")

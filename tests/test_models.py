@@ -1,0 +1,136 @@
+"""The models are the public contract: field names pinned against the spec."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from pydantic import ValidationError
+from tests.conftest import SHARED
+
+from libtext import models
+
+SPEC_FIELDS: dict[str, list[str]] = {
+    "SourceMetadata": ["publication_title", "work_title", "author_name"],
+    "OutlineSegment": [
+        "sequence_id",
+        "chapter_number",
+        "chapter_title",
+        "segment_title",
+        "summary",
+        "page_ref",
+        "start_phrase_hebrew",
+        "end_phrase_hebrew",
+    ],
+    "DocumentOutline": ["source_metadata", "outline_segments"],
+    "TranslationData": ["hebrew_phrase_expanded", "english_translation", "sefaria_link"],
+    "Footnote": ["marker", "content", "translation"],
+    "ProcessedDocument": [
+        "source_metadata",
+        "sections",
+        "work_id",
+        "page_count",
+        "first_page_id",
+        "last_page_id",
+    ],
+    "TextListItem": [
+        "slug",
+        "publication_title",
+        "work_title",
+        "author_name",
+        "page_count",
+        "created_at",
+        "updated_at",
+    ],
+    "PaginationInfo": ["page", "pageSize", "total", "totalPages"],
+    "PaginatedTextsResponse": ["texts", "pagination"],
+}
+SECTION_EXTRA = ["original_hebrew_block", "translation_data", "footnotes"]
+
+
+def _json_keys(model: type[models.BaseModel]) -> list[str]:
+    return list(model.model_json_schema(mode="serialization")["properties"])
+
+
+@pytest.mark.parametrize("name", sorted(SPEC_FIELDS))
+def test_spec_fields_present_with_exact_json_keys(name: str) -> None:
+    keys = _json_keys(getattr(models, name))
+    for field in SPEC_FIELDS[name]:
+        assert field in keys, f"{name} lacks spec field {field}"
+
+
+def test_section_is_outline_segment_plus_text() -> None:
+    keys = _json_keys(models.Section)
+    assert keys[: len(SPEC_FIELDS["OutlineSegment"])] == SPEC_FIELDS["OutlineSegment"]
+    for field in SECTION_EXTRA:
+        assert field in keys
+
+
+def test_extensions_are_documented_and_optional() -> None:
+    """Any field beyond the spec must say 'extension' and have a default."""
+    for name, spec in SPEC_FIELDS.items():
+        model = getattr(models, name)
+        schema = model.model_json_schema(mode="serialization")
+        for key, prop in schema["properties"].items():
+            if key not in spec:
+                assert "extension" in prop.get("description", ""), (name, key)
+                assert key not in schema.get("required", []), (name, key)
+
+
+def test_spec_file_names_every_schema() -> None:
+    spec = SHARED / "spec" / "service.md"
+    if not spec.exists():
+        pytest.skip("spec not available")
+    text = spec.read_text(encoding="utf-8")
+    line = re.search(r"Schema names in the service: (.*)\.", text)
+    assert line is not None
+    for name in [n.strip() for n in line.group(1).split(",")]:
+        assert hasattr(models, name), f"models lacks {name}"
+    # the fields tables in the spec agree with SPEC_FIELDS
+    for name, fields in SPEC_FIELDS.items():
+        block = re.search(rf"### {name}[^\n]*\n(.*?)(?:\n### |\n## )", text, re.S)
+        assert block is not None, name
+        table = re.findall(r"^\| (\w+) \|", block.group(1), re.M)
+        assert [f for f in table if f != "Field"] == fields, name
+
+
+def test_pagination_uses_camel_case_and_computes_pages() -> None:
+    p = models.PaginationInfo.of(page=2, page_size=20, total=41)
+    assert p.model_dump() == {"page": 2, "pageSize": 20, "total": 41, "totalPages": 3}
+    assert (
+        models.PaginationInfo.model_validate(
+            {"page": 1, "pageSize": 5, "total": 0, "totalPages": 0}
+        ).page_size
+        == 5
+    )
+    with pytest.raises(ValidationError):
+        models.PaginationInfo(page=0, page_size=20, total=0, total_pages=0)
+
+
+def test_timestamps_serialize_as_utc_with_milliseconds() -> None:
+    local = timezone(timedelta(hours=2))
+    item = models.TextListItem(
+        slug="tanya",
+        created_at=datetime(2026, 11, 22, 7, 33, 5, 123456, tzinfo=local),
+        updated_at=datetime(2026, 11, 22, 5, 33, 5),
+    )
+    data = item.model_dump(mode="json")
+    assert data["created_at"] == "2026-11-22T05:33:05.123Z"
+    assert data["updated_at"] == "2026-11-22T05:33:05.000Z"
+    again = models.TextListItem.model_validate(data)
+    assert again.created_at == datetime(2026, 11, 22, 5, 33, 5, 123000, tzinfo=UTC)
+
+
+def test_public_document_hides_library_ids() -> None:
+    doc = models.ProcessedDocument(work_id="3400000000", first_page_id="1", last_page_id="9")
+    public = doc.public()
+    assert (public.work_id, public.first_page_id, public.last_page_id) == (None, None, None)
+    assert doc.work_id == "3400000000"
+
+
+def test_hebrew_round_trip() -> None:
+    seg = models.OutlineSegment(
+        sequence_id=1, chapter_title="פרק א", start_phrase_hebrew="בְּרֵאשִׁית 🙂"
+    )
+    assert models.OutlineSegment.model_validate_json(seg.model_dump_json()) == seg

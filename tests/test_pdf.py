@@ -1,0 +1,483 @@
+"""PDF extraction: logical-order Hebrew, layout roles, bad inputs, limits, sources."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from libtext import errors
+from libtext._pdf_layout import classify, dominant_size, page_number_value
+from libtext._pdf_read import RawLine, RawPage
+from libtext._pdf_text import attach_marks, bracket_votes, is_mark, mirror_rtl_brackets
+from libtext.models import ExtractedDocument
+from libtext.pdf import _assemble, aextract_pdf, extract_pdf
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+# The truth files call a page number a footer; libtext tells them apart.
+SAME_KIND = {"page_number": "footer"}
+
+
+def _truth(fixtures_dir: Path, name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((fixtures_dir / f"{name}.lines.json").read_text("utf-8"))
+    return data
+
+
+@pytest.fixture(scope="module")
+def small(fixtures_dir: Path) -> ExtractedDocument:
+    return extract_pdf(fixtures_dir / "small.pdf")
+
+
+@pytest.fixture(scope="module")
+def book(fixtures_dir: Path) -> ExtractedDocument:
+    return extract_pdf(fixtures_dir / "book.pdf")
+
+
+# --- text and kinds against the truth files ----------------------------------------
+
+
+@pytest.mark.parametrize("name", ["small", "book"])
+def test_every_printed_line_in_logical_order_with_its_kind(fixtures_dir: Path, name: str) -> None:
+    doc = extract_pdf(fixtures_dir / f"{name}.pdf")
+    truth = _truth(fixtures_dir, name)
+    assert doc.page_count == len(truth["pages"])
+    for tpage, page in zip(truth["pages"], doc.pages, strict=True):
+        got = [(ln.text, SAME_KIND.get(ln.kind, ln.kind)) for ln in page.lines]
+        texts = [t for t, _ in got]
+        for tline in tpage["lines"]:
+            assert tline["text"] in texts, (page.number, tline["text"])
+            if tpage["kind"] == "body":
+                assert (tline["text"], tline["kind"]) in got, (page.number, tline)
+
+
+def test_big_body_lines_fast_mode(fixtures_dir: Path) -> None:
+    doc = extract_pdf(fixtures_dir / "big.pdf")
+    truth = _truth(fixtures_dir, "big")
+    total = matched = kinds_ok = kinds_total = 0
+    for tpage, page in zip(truth["pages"], doc.pages, strict=True):
+        got = {(ln.text, SAME_KIND.get(ln.kind, ln.kind)) for ln in page.lines}
+        texts = {ln.text for ln in page.lines}
+        for tline in tpage["lines"]:
+            if tpage["kind"] != "body":
+                continue
+            kinds_total += 1
+            kinds_ok += (tline["text"], tline["kind"]) in got
+            if tline["kind"] == "body":
+                total += 1
+                matched += tline["text"] in texts
+    assert matched / total >= 0.995
+    assert kinds_ok / kinds_total >= 0.99
+
+
+def test_nikud_follows_its_letter_and_text_is_nfc(small: ExtractedDocument) -> None:
+    vocalized = [ln.text for p in small.pages for ln in p.lines if any(map(is_mark, ln.text))]
+    assert vocalized
+    for text in vocalized:
+        assert unicodedata.normalize("NFC", text) == text
+        for i, ch in enumerate(text):
+            if is_mark(ch):
+                assert i > 0 and not text[i - 1].isspace(), text
+    assert "רָאִיתִי וְהִנֵּה מְנוֹרַת" in small.text
+
+
+def test_brackets_are_logical_next_to_hebrew(book: ExtractedDocument) -> None:
+    assert "(" in book.text
+    # A right-to-left parenthesis opens before the Hebrew it encloses.
+    assert not re.search(r"\)[\u05d0-\u05ea]+\(", book.text)
+    assert re.search(r"\([\u05d0-\u05ea]", book.text)
+
+
+def test_layout_roles(small: ExtractedDocument) -> None:
+    page = small.pages[1]
+    kinds = [ln.kind for ln in page.lines]
+    assert kinds[:3] == ["header", "header", "heading"]
+    assert kinds[-1] == "page_number" and page.lines[-1].text == "2"
+    assert "footnote" in kinds
+    assert page.footnote_text.startswith("(1)")
+    assert "ליקוטי מוהר" not in page.text  # the running header is not body text
+    heading = page.lines[2]
+    body = page.lines[3]
+    assert heading.bold and heading.size > body.size and not body.bold
+
+
+def test_metadata(fixtures_dir: Path, small: ExtractedDocument) -> None:
+    big_meta = extract_pdf(fixtures_dir / "big.pdf", pages=range(1))
+    assert big_meta.title == "Tanya (complete) - libtext test fixture"
+    assert big_meta.author == "Shneur Zalman of Liadi"
+    assert small.title == "" and small.author == ""
+    assert small.source_name == "small.pdf"
+
+
+def test_page_json_carries_text(small: ExtractedDocument) -> None:
+    data = json.loads(small.pages[1].model_dump_json())
+    assert data["text"] == small.pages[1].text
+    assert data["footnote_text"] == small.pages[1].footnote_text
+    again = ExtractedDocument.model_validate_json(small.model_dump_json())
+    assert again.text == small.text
+
+
+def test_precise_mode_matches_every_body_line(fixtures_dir: Path, small: ExtractedDocument) -> None:
+    doc = extract_pdf(fixtures_dir / "small.pdf", mode="precise")
+    truth = _truth(fixtures_dir, "small")
+    for tpage, page in zip(truth["pages"], doc.pages, strict=True):
+        texts = {ln.text for ln in page.lines}
+        for tline in tpage["lines"]:
+            if tline["kind"] == "body":
+                assert tline["text"] in texts  # vocalized lines included
+    assert [ln.kind for ln in doc.pages[1].lines] == [ln.kind for ln in small.pages[1].lines]
+
+
+# --- bad inputs --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "error", "says"),
+    [
+        ("not_a_pdf", errors.InvalidPDFError, "not a PDF"),
+        ("truncated", errors.InvalidPDFError, "truncated"),
+        ("encrypted", errors.EncryptedPDFError, "password="),
+        ("empty_text", errors.NoTextLayerError, "OCR"),
+        ("zero_bytes", errors.EmptyFileError, "empty"),
+    ],
+)
+@pytest.mark.parametrize("mode", ["fast", "precise"])
+def test_bad_inputs_raise_their_own_error(
+    fixtures_dir: Path, name: str, error: type[errors.LibtextError], says: str, mode: str
+) -> None:
+    with pytest.raises(error) as info:
+        extract_pdf(fixtures_dir / f"{name}.pdf", mode=mode)  # type: ignore[arg-type]
+    exc = info.value
+    assert type(exc) is error
+    assert exc.message and exc.code == error.code
+    if mode == "fast":
+        assert says in exc.message
+    # No pdfium/pdfminer exception leaks, even as a cause.
+    assert exc.__cause__ is None
+    assert exc.__context__ is None or exc.__suppress_context__
+
+
+def test_encrypted_with_password(fixtures_dir: Path) -> None:
+    doc = extract_pdf(fixtures_dir / "encrypted.pdf", password="secret")
+    assert doc.page_count > 0 and doc.text
+    with pytest.raises(errors.EncryptedPDFError, match="wrong"):
+        extract_pdf(fixtures_dir / "encrypted.pdf", password="nope")
+
+
+def test_owner_password_only_opens(fixtures_dir: Path) -> None:
+    doc = extract_pdf(fixtures_dir / "encrypted_owner_only.pdf")
+    assert "פרק א" in doc.text
+
+
+def test_limits(fixtures_dir: Path) -> None:
+    path = fixtures_dir / "small.pdf"
+    with pytest.raises(errors.TooManyPagesError, match="max_pages"):
+        extract_pdf(path, max_pages=3)
+    assert extract_pdf(path, max_pages=3, pages=range(1, 4)).page_count == 3
+    data = path.read_bytes()
+    for source in (path, data, io.BytesIO(data)):
+        with pytest.raises(errors.InputTooLargeError, match="max_bytes"):
+            extract_pdf(source, max_bytes=1000)
+    assert extract_pdf(data, max_bytes=None, max_pages=None).page_count == 5
+
+
+def test_sources(fixtures_dir: Path, small: ExtractedDocument) -> None:
+    path = fixtures_dir / "small.pdf"
+    with path.open("rb") as fh:
+        assert extract_pdf(fh).text == small.text
+    assert extract_pdf(str(path)).text == small.text
+    assert extract_pdf(bytearray(path.read_bytes())).text == small.text
+    selected = extract_pdf(path, pages=range(2, 4))
+    assert [p.number for p in selected.pages] == [3, 4]
+    with pytest.raises(errors.InvalidInputError, match="No such file"):
+        extract_pdf(fixtures_dir / "missing.pdf")
+    with (
+        path.open("r", encoding="latin-1") as text_mode,
+        pytest.raises(errors.InvalidInputError, match="'rb'"),
+    ):
+        extract_pdf(text_mode)  # type: ignore[arg-type]
+    with pytest.raises(errors.InvalidInputError):
+        extract_pdf(42)  # type: ignore[arg-type]
+
+
+async def test_async_twin(fixtures_dir: Path, small: ExtractedDocument) -> None:
+    doc = await aextract_pdf(fixtures_dir / "small.pdf")
+    assert doc == small
+    with pytest.raises(errors.EmptyFileError):
+        await aextract_pdf(b"")
+
+
+# --- the repairs, on their own ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "fixed"),
+    [
+        (")א(", "(א)"),
+        ('כמו שכתוב )תהלים קי"ט(:', 'כמו שכתוב (תהלים קי"ט):'),
+        ("שאלת צרכיו )2(. והוא", "שאלת צרכיו (2). והוא"),
+        ("נקראת )משלי", "נקראת (משלי"),  # a parenthesis that closes on the next line
+        ("ה(: אילת", "ה): אילת"),
+        ("מקור )Sefaria( כאן", "מקור (Sefaria) כאן"),
+        ("]א[ וגו'", "[א] וגו'"),
+        ("see (note) here", "see (note) here"),  # left-to-right text is left alone
+        ("word (שלום) word", "word (שלום) word"),
+        ("ref (Gen. 1:1) and", "ref (Gen. 1:1) and"),
+    ],
+)
+def test_mirror_rtl_brackets(raw: str, fixed: str) -> None:
+    assert mirror_rtl_brackets(raw) == fixed
+
+
+def test_bracket_votes_tell_mirrored_from_logical() -> None:
+    assert bracket_votes(")א( ו)ב(")[0] > 0
+    assert bracket_votes("(א) ו(ב)")[1] > 0
+
+
+def test_latin_document_brackets_untouched() -> None:
+    lines = [
+        RawLine("(1)", 12, False, 100, 50, 70),
+        RawLine("See (a) and [b].", 12, False, 120, 50, 300),
+    ]
+    doc = _assemble([RawPage(1, 400, 600, lines, 30)], {}, "x.pdf", mirror=True)
+    assert [ln.text for ln in doc.pages[0].lines] == ["(1)", "See (a) and [b]."]
+
+
+def test_logical_text_layer_is_not_flipped() -> None:
+    lines = [RawLine("ראה (א) ועוד (ב) שם", 12, False, 100 + 20 * i, 50, 300) for i in range(5)]
+    doc = _assemble([RawPage(1, 400, 600, lines, 200)], {}, "x.pdf", mirror=True)
+    assert doc.pages[0].lines[0].text == "ראה (א) ועוד (ב) שם"
+
+
+def test_attach_marks_follows_glyph_boxes() -> None:
+    # pdfium order: qamats, resh, space, hiriq, alef (marks before their letters).
+    chars = ["\u05b8", "ר", " ", "\u05b4", "א"]
+    boxes = [(340.6, 343.1), (337.6, 343.0), (334.1, 334.1), (332.7, 333.7), (329.9, 336.3)]
+    centers = [(a + b) / 2 for a, b in boxes]
+    assert attach_marks(chars, centers, boxes) == [1, 1, 2, 4, 4]
+
+
+# --- layout rules on other layouts ---------------------------------------------------
+
+
+def _page(number: int, body_lines: int, *, header: str, footer: str, bold_heading: str = "",
+          size: float = 12.0, heading_size: float | None = None) -> RawPage:  # fmt: skip
+    lines = [RawLine(header, size, False, 30, 200, 380)]
+    y = 60.0
+    if bold_heading:
+        lines.append(RawLine(bold_heading, heading_size or size, heading_size is None, y, 160, 240))
+        y += 24
+    for i in range(body_lines):
+        lines.append(
+            RawLine(f"שורה {i} של גוף הטקסט בעמוד הזה והיא ארוכה", size, False, y, 40, 380)
+        )
+        y += size * 1.5
+    lines.append(RawLine(footer, size, False, 570, 195, 205))
+    return RawPage(number, 420, 600, lines, 500)
+
+
+def test_hebrew_page_numbers_body_size_header_and_bold_only_headings() -> None:
+    letters = ["א", "ב", "ג", "ד", "ה", "ו"]
+    pages = [
+        _page(
+            n,
+            20,
+            header="ספר הדוגמה",
+            footer=letters[n - 1],
+            bold_heading="סימן " + letters[n - 1] if n % 2 else "",
+        )
+        for n in range(1, 7)
+    ]
+    kinds = classify(pages, dominant_size(pages))
+    for page_kinds in kinds:
+        assert page_kinds[0] == "header"  # same size as the body, but repeated
+        assert page_kinds[-1] == "page_number"  # Hebrew letters that follow the pages
+    assert kinds[0][1] == "heading" and kinds[1][1] == "body"
+
+
+def test_slightly_larger_heading_and_footnote_block() -> None:
+    page = _page(1, 10, header="כותרת", footer="7", bold_heading="פתיחה", heading_size=13.0)
+    page.lines.insert(-1, RawLine("(1) הערה קטנה בתחתית העמוד", 9, False, 520, 200, 380))
+    page.lines.insert(-1, RawLine("והמשך ההערה", 9, False, 532, 300, 380))
+    kinds = classify([page], dominant_size([page]))[0]
+    assert kinds[1] == "heading"
+    assert kinds[-3:-1] == ["footnote", "footnote"]
+
+
+def test_page_number_values() -> None:
+    assert page_number_value("12") == 12
+    assert page_number_value("- 12 -") == 12
+    assert page_number_value('קכ"ג') == 123
+    assert page_number_value("עמוד ז") == 7
+    assert page_number_value("שנים.") is None
+
+
+def test_sample_pdf_uses_another_layout() -> None:
+    doc = extract_pdf(EXAMPLES / "sample.pdf")
+    assert 2 <= doc.page_count <= 4 + 1
+    assert (EXAMPLES / "sample.pdf").stat().st_size < 100_000
+    numbers = [ln.text for p in doc.pages for ln in p.lines if ln.kind == "page_number"]
+    assert numbers == ["ב", "ג", "ד"]
+    headings = [ln.text for p in doc.pages[1:] for ln in p.lines if ln.kind == "heading"]
+    assert headings == ["פרק א", "פרק ב", "פרק ג"]
+    assert "(זכריה ח, טז)" in doc.text
+
+
+@pytest.mark.parametrize("mode", ["fast", "precise"])
+def test_damaged_pdfs_never_leak_library_errors(fixtures_dir: Path, mode: str) -> None:
+    import random
+
+    data = (fixtures_dir / "small.pdf").read_bytes()
+    rng = random.Random(7)
+    variants = [data[:cut] for cut in (9, 100, len(data) // 3, len(data) - 10)]
+    for _ in range(6):
+        damaged = bytearray(data)
+        for _ in range(40):
+            damaged[rng.randrange(200, len(damaged))] = rng.randrange(256)
+        variants.append(bytes(damaged))
+    variants.append(b"%PDF-1.7\n" + bytes(rng.randrange(256) for _ in range(2000)))
+    for variant in variants:
+        try:
+            doc = extract_pdf(variant, mode=mode)  # type: ignore[arg-type]
+        except errors.InvalidInputError as exc:
+            assert exc.message
+        else:
+            assert isinstance(doc, ExtractedDocument)
+
+
+def _minimal_pdf(pages: int, content: str = "") -> bytes:
+    """A hand-written PDF: ``pages`` pages of 200x200 pt, each drawing ``content``."""
+    first_page = 4
+    kids = " ".join(f"{first_page + i} 0 R" for i in range(pages))
+    stream = content.encode("latin-1")
+    objs = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        f"<< /Type /Pages /Kids [{kids}] /Count {pages} >>",
+        f"<< /Length {len(stream)} >>\nstream\n{content}\nendstream",
+        *[
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 3 0 R "
+            "/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 "
+            "/BaseFont /Helvetica >> >> >> >>"
+        ]
+        * pages,
+    ]
+    out = b"%PDF-1.4\n"
+    offsets = []
+    for i, obj in enumerate(objs, start=1):
+        offsets.append(len(out))
+        out += f"{i} 0 obj\n{obj}\nendobj\n".encode("latin-1")
+    xref = len(out)
+    out += f"xref\n0 {len(objs) + 1}\n0000000000 65535 f \n".encode()
+    out += "".join(f"{o:010d} 00000 n \n" for o in offsets).encode()
+    out += f"trailer\n<< /Size {len(objs) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return out
+
+
+def test_stroked_text_counts_as_bold() -> None:
+    content = (
+        "BT /F1 12 Tf 20 150 Td (Plain words on a line) Tj ET "
+        "BT 2 Tr /F1 12 Tf 20 120 Td (Stroked words here) Tj ET"
+    )
+    doc = extract_pdf(_minimal_pdf(1, content))
+    lines = {ln.text: ln for ln in doc.pages[0].lines}
+    assert not lines["Plain words on a line"].bold
+    assert lines["Stroked words here"].bold
+    assert lines["Plain words on a line"].size == 12
+
+
+def test_blank_pages_are_an_empty_document() -> None:
+    with pytest.raises(errors.EmptyDocumentError, match="no text"):
+        extract_pdf(_minimal_pdf(2))
+    with pytest.raises(errors.InvalidInputError):  # pdfium refuses a page-less PDF
+        extract_pdf(_minimal_pdf(0))
+
+
+class _FakeRaw:
+    def __init__(self, unmapped: set[int]) -> None:
+        self.unmapped = unmapped
+
+    def FPDFText_HasUnicodeMapError(self, tp: object, i: int) -> int:
+        return int(i in self.unmapped)
+
+
+class _FakeReader:
+    """What ``_fix_marks`` asks of pdfium: glyph boxes and Unicode-mapping errors."""
+
+    def __init__(self, boxes: list[tuple[float, float]], unmapped: set[int]) -> None:
+        self.boxes = boxes
+        self.raw = _FakeRaw(unmapped)
+        self.tp = None
+
+    def box(self, i: int) -> tuple[float, float]:
+        return self.boxes[i]
+
+
+def test_precomposed_pointed_letters_lose_their_stray_glyphs() -> None:
+    from libtext._pdf_read import _fix_marks
+
+    # pdfium's view of "הַמָּיִם" set with precomposed glyphs (recorded from a real
+    # PDF): letters inside a precomposed glyph get a sliver box shared with their
+    # marks, and the glyph itself comes out as '>' (faulty mapping) or '2' (none).
+    text = "\u05b7ה\u05b8\u05bcמ>\u05b4י2ם"
+    boxes = [
+        (419.1, 421.3), (417.6, 423.2), (412.6, 414.8), (412.6, 414.8), (412.6, 414.8),
+        (410.2, 416.6), (407.3, 408.5), (407.3, 408.5), (406.3, 409.0), (399.5, 405.1),
+    ]  # fmt: skip
+    reader = _FakeReader(boxes, unmapped={8})
+    fixed = _fix_marks(reader, text, list(range(len(text))), 12.0)  # type: ignore[arg-type]
+    assert fixed == unicodedata.normalize("NFC", "הַמָּיִם")
+
+
+def test_punctuation_over_a_real_letter_is_kept() -> None:
+    from libtext._pdf_read import _fix_marks
+
+    text = "\u05b8ב,"  # a comma whose box happens to cover a full-width letter
+    reader = _FakeReader([(100.5, 102.0), (100.0, 106.0), (99.0, 107.0)], unmapped=set())
+    assert _fix_marks(reader, text, [0, 1, 2], 12.0) == "בָ,"  # type: ignore[arg-type]
+
+
+def test_punctuation_runs_follow_the_page_between_hebrew_words() -> None:
+    from libtext._pdf_read import _order_punctuation
+    from libtext._pdf_text import neutral_run_direction
+
+    # pdfium gave "(:." for glyphs that stand "(", ".", ":" from right to left.
+    line = "יכול )א(:. ויאמין"
+    start = line.index("(")
+    boxes = {start: (195.7, 198.9), start + 1: (188.8, 191.0), start + 2: (192.7, 194.8)}
+    reader = _FakeReader([boxes.get(i, (0.0, 0.0)) for i in range(len(line))], set())
+    assert neutral_run_direction(line, start, start + 3) == "R"
+    fixed = _order_punctuation(reader, line, 0)  # type: ignore[arg-type]
+    assert mirror_rtl_brackets(fixed) == "יכול (א).: ויאמין"
+    assert neutral_run_direction("see (x).: here", 6, 9) == "L"
+
+
+def test_reading_order_sorts_a_page_but_keeps_columns() -> None:
+    from libtext._pdf_read import reading_order
+
+    footer = RawLine("7", 10, False, 580, 200, 206)
+    body = [RawLine(f"שורה {i} בעמוד", 12, False, 100 + 18 * i, 40, 380) for i in range(8)]
+    header = [RawLine("פרק א", 10, False, 40, 40, 80), RawLine("הספר", 10, False, 40, 330, 380)]
+    # Drawn footer first and header halves left to right: read top down, right to left.
+    assert reading_order([footer, *header, *body]) == [header[1], header[0], *body, footer]
+    right = [RawLine(f"ימין {i} טקסט", 12, False, 100 + 18 * i, 220, 380) for i in range(10)]
+    left = [RawLine(f"שמאל {i} טקסט", 12, False, 100 + 18 * i, 40, 200) for i in range(10)]
+    assert reading_order([*right, *left]) == [*right, *left]  # column after column
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="אבגדהוש abcXYZ 0123 ()[]<>.,:\"'-", max_size=60))
+def test_bracket_repair_only_ever_swaps_brackets(text: str) -> None:
+    fixed = mirror_rtl_brackets(text, "L")
+    assert len(fixed) == len(text)
+    for a, b in zip(text, fixed, strict=True):
+        assert a == b or (a in "()[]<>" and b == {"(": ")", ")": "(", "[": "]", "]": "[",
+                                                  "<": ">", ">": "<"}[a])  # fmt: skip
+    if not any(ch in "אבגדהוש" for ch in text):
+        assert fixed == text  # nothing right-to-left: nothing to repair
+    assert mirror_rtl_brackets(")1(", "R") == "(1)"  # a marker alone in a Hebrew book
