@@ -113,6 +113,9 @@ def _mark_margins(
                 if value is not None:
                     offsets[value - page.number] += 1
     common_offset, support = offsets.most_common(1)[0] if offsets else (0, 0)
+    # A running header or footer repeats on most pages: three will do in a book, two
+    # in a short document.
+    repeated = 2 if len(pages) <= 5 else 3
     pitch = _body_pitch(pages, body)
 
     for p, (page, grp) in enumerate(zip(pages, groups, strict=True)):
@@ -142,7 +145,7 @@ def _mark_margins(
                 ):
                     kinds[p][i] = "page_number"
                     continue
-                repeats = (top_keys if at_top else bottom_keys)[_key(ln.text)] >= 3
+                repeats = (top_keys if at_top else bottom_keys)[_key(ln.text)] >= repeated
                 if at_top and (ln.size <= body * _SMALL or repeats):
                     kinds[p][i] = "header"
                 elif not at_top and repeats:

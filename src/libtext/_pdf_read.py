@@ -31,6 +31,7 @@ _MARKS = re.compile("[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]")
 _HEBREW = re.compile("[\u05d0-\u05ea]")
 _LATIN = re.compile("[A-Za-z]")
 _PUNCT_RUN = re.compile(r"[^\w\s]{2,}")
+_LEAD_NUMBER = re.compile(r"([.,:;]+)(\d{1,4})(?=\s)")
 _LTR_RUN = re.compile(r"[A-Za-z0-9\u00c0-\u024f](?:[^\u0590-\u05ff]*[A-Za-z0-9\u00c0-\u024f])?")
 # A gap wider than this many font sizes separates two items on one baseline.
 _SPLIT_GAP = 2.0
@@ -124,14 +125,30 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
         if len(text) != n:  # pdfium skipped or inserted characters: go one by one
             text = "".join(chr(raw.FPDFText_GetUnicode(tp, i) or 0xFFFD) for i in range(n))
         reader = _Reader(raw, tp, height)
-        lines: list[RawLine] = []
+        segments: list[tuple[int, int]] = []
         start = 0
         while start < n:
             end = text.find("\n", start)
             if end < 0:
                 end = n
-            _read_segment(reader, text, start, end, lines)
+            seg = text[start:end]
+            stripped = seg.strip()
+            if stripped:
+                a = start + (len(seg) - len(seg.lstrip()))
+                segments.append((a, a + len(stripped)))
             start = end + 1
+        lines: list[RawLine] = []
+        k = 0
+        while k < len(segments):
+            group = [segments[k]]
+            while k + 1 < len(segments) and _continues(reader, text, group[-1], segments[k + 1]):
+                k += 1
+                group.append(segments[k])
+            if len(group) == 1:
+                _read_segment(reader, text, *group[0], lines)
+            else:
+                lines.append(_joined_line(reader, text, group))
+            k += 1
         return RawPage(number, width, height, reading_order(lines), n)
     finally:
         textpage.close()
@@ -150,13 +167,44 @@ def _solid(text: str, i: int, lo: int, hi: int) -> int:
     return i
 
 
-def _read_segment(r: _Reader, text: str, start: int, end: int, out: list[RawLine]) -> None:
-    seg = text[start:end]
-    stripped = seg.strip()
-    if not stripped:
-        return
-    a = start + (len(seg) - len(seg.lstrip()))
-    b = a + len(stripped)  # exclusive
+def _continues(r: _Reader, text: str, seg: tuple[int, int], nxt: tuple[int, int]) -> bool:
+    """Whether pdfium broke one printed line in two (``nxt`` goes on on its baseline).
+
+    It does so on lines whose words are drawn one by one when a point dips below the
+    baseline; the halves then abut. Items far apart on one baseline stay apart.
+    """
+    last = _solid(text, seg[1] - 1, seg[0], seg[1])
+    first = _solid(text, nxt[0], nxt[0], nxt[1])
+    size = max(r.size(last), 1.0)
+    if abs(r.baseline(last) - r.baseline(first)) > 0.3 * size:
+        return False
+    (l0, r0), (l1, r1) = r.box(last), r.box(first)
+    return max(l0, l1) - min(r0, r1) < 1.5 * size
+
+
+def _joined_line(r: _Reader, text: str, group: list[tuple[int, int]]) -> RawLine:
+    """One line from segments pdfium split, its text re-read from the glyphs' boxes."""
+    idx: list[int] = []
+    for a, b in group:
+        if idx:
+            idx.append(a - 1)  # the line break between: a space
+        idx.extend(range(a, b))
+    mid = group[len(group) // 2][0]
+    mid = _solid(text, mid, mid, group[len(group) // 2][1])
+    size = round(max(r.size(mid), 1.0), 1)
+    boxes = [r.box(i) for i in idx if not text[i].isspace()]
+    line_text = _fix_marks(r, text, idx, size)
+    return RawLine(
+        line_text,
+        size,
+        r.bold(mid),
+        round(r.baseline(mid), 2),
+        min(lo for lo, _ in boxes),
+        max(hi for _, hi in boxes),
+    )
+
+
+def _read_segment(r: _Reader, text: str, a: int, b: int, out: list[RawLine]) -> None:
     first, last = a, b - 1
     mid = _solid(text, (a + b) // 2, a, b)
     size = max(r.size(mid), 1.0)
@@ -220,8 +268,11 @@ def _make_line(
         _LATIN.search(line_text) and _HEBREW.search(line_text) and line_direction(line_text) == "L"
     ):
         line_text = _rtl_from_geometry(r, text, a, b) or line_text
-    elif _PUNCT_RUN.search(line_text):
-        line_text = _order_punctuation(r, line_text, a)
+    else:
+        if _PUNCT_RUN.search(line_text):
+            line_text = _order_punctuation(r, line_text, a)
+        if _LEAD_NUMBER.match(line_text):
+            line_text = _order_leading_number(r, line_text, a)
     return RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])
 
 
@@ -238,18 +289,43 @@ def _fix_marks(r: _Reader, text: str, idx: list[int], size: float) -> str:
             marks.setdefault(o, []).append(chars[k])
     bases = [k for k in range(len(chars)) if owner[k] == k and not chars[k].isspace()]
     out: list[str] = []
-    prev: int | None = None
-    for k in bases:
-        if prev is not None and any(chars[j].isspace() for j in range(prev + 1, k)):
-            (lp, rp), (lq, rq) = boxes[prev], boxes[k]
-            gap = max(lp, lq) - min(rp, rq)
-            hebrew = "\u05d0" <= chars[prev] <= "\u05ea" and "\u05d0" <= chars[k] <= "\u05ea"
-            if not (hebrew and gap < _WORD_GAP * size):
-                out.append(" ")
-        out.append(chars[k])
-        out.extend(marks.get(k, ()))
-        prev = k
+    for n, run in enumerate(_runs(chars, boxes, bases, size)):
+        if n:
+            out.append(" ")
+        prev: int | None = None
+        for k in run:
+            if prev is not None and any(chars[j].isspace() for j in range(prev + 1, k)):
+                (lp, rp), (lq, rq) = boxes[prev], boxes[k]
+                gap = max(lp, lq) - min(rp, rq)
+                hebrew = "\u05d0" <= chars[prev] <= "\u05ea" and "\u05d0" <= chars[k] <= "\u05ea"
+                if not (hebrew and gap < _WORD_GAP * size):
+                    out.append(" ")
+            out.append(chars[k])
+            out.extend(marks.get(k, ()))
+            prev = k
     return unicodedata.normalize("NFC", "".join(out))
+
+
+def _runs(
+    chars: list[str], boxes: list[tuple[float, float]], bases: list[int], size: float
+) -> list[list[int]]:
+    """The base letters in reading order, as runs.
+
+    On a right-to-left line each letter is left of the one before (or a little right
+    of it, inside a number or a Latin word). When pdfium loses its way, usually on a
+    justified line whose words are drawn one by one and carry points, the text jumps
+    back to the right: the runs are then ordered from right to left.
+    """
+    if not bases:
+        return []
+    runs = [[bases[0]]]
+    for prev, k in itertools.pairwise(bases):
+        if boxes[k][0] > boxes[prev][1] + 2 * size:
+            runs.append([])
+        runs[-1].append(k)
+    if len(runs) > 1 and line_direction("".join(chars)) == "R":
+        runs.sort(key=lambda run: -max(boxes[k][1] for k in run))
+    return runs
 
 
 def _drop_unmapped_glyphs(
@@ -276,7 +352,18 @@ def _drop_unmapped_glyphs(
                 continue
             blo, bhi = boxes[j]
             if not (lo - 0.5 <= blo and bhi <= hi + 0.5):
-                continue
+                # Some fonts (Miriam) draw the glyph beside the letter's sliver: an
+                # unmapped glyph touching a sliver takes its place too.
+                gap = max(lo, blo) - min(hi, bhi)
+                if gap > 0.25 * size or bhi - blo >= 0.15 * size:
+                    continue
+                if unmapped is None:
+                    unmapped = bool(r.raw.FPDFText_HasUnicodeMapError(r.tp, idx[k]))
+                if not unmapped:
+                    continue
+                boxes[j] = (min(lo, blo), max(hi, bhi))
+                del chars[k], boxes[k], idx[k]
+                break
             # A letter drawn inside a precomposed glyph has a sliver of a box, the
             # same box as its marks.
             sliver = bhi - blo < 0.15 * size or any(
@@ -308,6 +395,24 @@ def _order_punctuation(r: _Reader, line: str, a: int) -> str:
         centers = {k: sum(r.box(a + k)) / 2 for k in range(start, end)}
         chars[start:end] = [line[k] for k in sorted(centers, key=lambda k: -centers[k])]
     return "".join(chars)
+
+
+def _order_leading_number(r: _Reader, line: str, a: int) -> str:
+    """Put a right-to-left line's leading ``1.`` back in logical order.
+
+    pdfium gives a note number followed by a full stop at the start of a Hebrew line
+    as ``.1``; the glyphs' positions say which comes first (on a right-to-left line,
+    the one on the right).
+    """
+    m = _LEAD_NUMBER.match(line)
+    if m is None or line_direction(line) != "R":
+        return line
+    punct, digits = m.group(1), m.group(2)
+    p_center = sum(r.box(a)) / 2
+    d_center = sum(r.box(a + len(punct))) / 2
+    if p_center < d_center:  # the mark is on the left: it follows the number
+        return digits + punct + line[m.end() :]
+    return line
 
 
 def _rtl_from_geometry(r: _Reader, text: str, a: int, b: int) -> str | None:

@@ -229,6 +229,13 @@ def attach_marks(
             lo, hi = boxes[b]
             return 0.0 if lo <= x <= hi else min(abs(x - lo), abs(x - hi))
 
+        if all(dist(b) > 8 * tolerance for b in cands):
+            # Far from both neighbours in pdfium's order (a point drawn apart from its
+            # word): the one letter whose box holds it.
+            holders = [b for b in bases if dist(b) == 0.0]
+            if len(holders) == 1:
+                owner[i] = holders[0]
+                continue
         if ch in _SHIN_DOTS and any(chars[b] == "ש" for b in cands):
             cands = [b for b in cands if chars[b] == "ש"]
         inside = [b for b in cands if dist(b) == 0.0]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -195,12 +195,14 @@ _SPACES = re.compile(r"[\s\u00a0\-\u05be]+")
 _LOOSE_DROP = re.compile(r"[\"'וי\s]")
 
 
+@lru_cache(maxsize=8192)
 def key(text: str) -> str:
     """Canonical lookup form of a title: no nikud, ASCII quotes, single spaces."""
     text = _QUOTE_FIX.sub('"', normalize_quotes(strip_nikud(text)).replace("\u2019", "'"))
     return _SPACES.sub(" ", text).strip()
 
 
+@lru_cache(maxsize=8192)
 def loose(text: str) -> str:
     """Spelling-insensitive form (plene/defective: drops ו/י, quotes, spaces)."""
     return _LOOSE_DROP.sub("", key(text))

@@ -332,18 +332,21 @@ _WORD = re.compile(rf"{SP}*\(?([{L}\"'\u05f3\u05f4]+)\)?")
 
 def _hilchot_name(cat: Catalog, text: str, pos: int) -> tuple[int, str] | None:
     """Longest run of words after ``הל'`` naming a Mishneh Torah section (parentheses ignored)."""
-    words: list[tuple[int, str]] = []
-    p = pos
+    ends: list[int] = []
+    names: list[str] = []  # loose() of the first n words: loose drops the spaces between them
+    p, name = pos, ""
     for _ in range(cat.hilchot_max_words + 1):
         w = _WORD.match(text, p)
         if not w or not w.group(1):
             break
-        words.append((w.end(), w.group(1)))
         p = w.end()
-    for n in range(len(words), 0, -1):
-        name = loose(" ".join(w for _, w in words[:n]))
-        if name in cat.hilchot:
-            return words[n - 1][0], cat.hilchot[name]
+        name += loose(w.group(1))
+        ends.append(p)
+        names.append(name)
+    for n in range(len(names) - 1, -1, -1):
+        index = cat.hilchot.get(names[n])
+        if index is not None:
+            return ends[n], index
     return None
 
 

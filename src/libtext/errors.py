@@ -208,9 +208,13 @@ class ProviderError(UpstreamError):
 
     Attributes:
         provider: The provider name as the user gave it (e.g. ``openai/gpt-4o-mini``).
+        retryable: Whether trying the same call again may succeed (connection
+            errors, 5xx, timeouts, 429). Defaults to the class's setting, or to
+            ``status_code >= 500`` for a plain ``ProviderError``.
     """
 
     code = "provider_error"
+    default_retryable: bool = False
 
     def __init__(
         self,
@@ -218,10 +222,14 @@ class ProviderError(UpstreamError):
         *,
         provider: str = "",
         status_code: int | None = None,
+        retryable: bool | None = None,
         details: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message, status_code=status_code, details=details)
         self.provider = provider
+        if retryable is None:
+            retryable = self.default_retryable or (status_code is not None and status_code >= 500)
+        self.retryable = retryable
         if provider:
             self.details.setdefault("provider", provider)
 
@@ -239,15 +247,42 @@ class ProviderOutputError(ProviderError):
 
 
 class RateLimitError(ProviderError):
-    """The provider kept answering 429 after libtext's retries."""
+    """The provider kept answering 429 after libtext's retries.
+
+    Attributes:
+        retry_after: Seconds the provider asked to wait (its ``Retry-After``), if given.
+    """
 
     code = "rate_limited"
+    default_retryable = True
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str = "",
+        status_code: int | None = 429,
+        retry_after: float | None = None,
+        retryable: bool | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(
+            message,
+            provider=provider,
+            status_code=status_code,
+            retryable=retryable,
+            details=details,
+        )
+        self.retry_after = retry_after
+        if retry_after is not None:
+            self.details.setdefault("retry_after", retry_after)
 
 
 class ProviderTimeoutError(ProviderError):
     """A provider call passed its timeout, or the whole job passed its deadline."""
 
     code = "provider_timeout"
+    default_retryable = True
 
 
 class LibraryError(UpstreamError):

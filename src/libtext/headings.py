@@ -53,18 +53,25 @@ _UNNUMBERED = (
     "תוכן", "מילואים", "הוספה", "הוספות", "נספח", "אחרית דבר", "הערות",
 )  # fmt: skip
 
+_ORDINALS = {
+    "ראשון": 1, "שני": 2, "שלישי": 3, "רביעי": 4, "חמישי": 5, "ששי": 6, "שישי": 6,
+    "שביעי": 7, "שמיני": 8, "תשיעי": 9, "עשירי": 10,
+    "ראשונה": 1, "שניה": 2, "שנייה": 2, "שלישית": 3, "רביעית": 4, "חמישית": 5,
+    "ששית": 6, "שישית": 6, "שביעית": 7, "שמינית": 8, "תשיעית": 9, "עשירית": 10,
+}  # fmt: skip
+"""Ordinal words, masculine and feminine (``שער שני``, ``אות שניה``)."""
+
 _NUM = r"(?P<num>[א-ת]{1,4}(?:['\"׳״][א-ת]?)?|\d{1,4})"
+_WORDS = "|".join(sorted(set(HEADING_WORDS), key=len, reverse=True))
+_ORD = "|".join(sorted(_ORDINALS, key=len, reverse=True))
 HEADING_LINE = re.compile(
-    rf"^(?P<word>{'|'.join(sorted(set(HEADING_WORDS), key=len, reverse=True))})"
-    rf"\s+(?:ה?(?:ראשון|שני|שלישי|רביעי|חמישי|ששי|שביעי|שמיני|תשיעי|עשירי)\b|{_NUM})"
+    # "השער הראשון": the definite article on both words; else "שער ראשון", "שער א".
+    rf"^(?:ה(?P<dword>{_WORDS})\s+ה(?P<dord>{_ORD})|(?P<word>{_WORDS})\s+"
+    rf"(?:ה?(?P<ord>{_ORD})(?![א-ת])|{_NUM}))"
     r"['\"׳״]?(?:\s*[-–—:.,]\s*(?P<title>.*\S))?\s*[.:]?$"
 )
 """A whole line that is a numbered heading: heading word, numeral, optional title."""
 
-_ORDINALS = {
-    "ראשון": 1, "שני": 2, "שלישי": 3, "רביעי": 4, "חמישי": 5, "ששי": 6,
-    "שביעי": 7, "שמיני": 8, "תשיעי": 9, "עשירי": 10,
-}  # fmt: skip
 _BY = re.compile(r"^(?:מאת|מאתו|מאתי|חיברו|חובר|לרבינו|לרבנו|by)\b[:\s]*", re.IGNORECASE)
 # Invocations printed atop title pages, not titles.
 _INVOCATIONS = frozenset({'בס"ד', 'ב"ה', 'בעזהי"ת', 'בעזה"י', 'בע"ה', "בסייעתא דשמיא"})
@@ -104,13 +111,14 @@ def parse_heading(text: str, *, loose: bool = False) -> tuple[str, int | None] |
             if head is not None and head[0]:
                 return head
     if m:
+        word = m.group("word") or m.group("dword")
+        ordinal = m.group("ord") or m.group("dord")
+        if ordinal:
+            return word, _ORDINALS[ordinal]
         num = m.group("num")
-        if num is None:
-            ordinal = line.split()[1].removeprefix("ה")
-            return m.group("word"), _ORDINALS.get(ordinal)
         value = int(num) if num.isdigit() else parse_numeral(num, spelled=True)
         if value is not None:
-            return m.group("word"), value
+            return word, value
         return None
     if any(line == w or line.startswith(w + " ") for w in _UNNUMBERED) and len(line.split()) <= 8:
         return "", None
@@ -150,27 +158,35 @@ def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
                 run.append(i)
         work = " ".join(lines[i].text.strip() for i in run)
         below = lines[run[-1] + 1 :]
-        for k, ln in enumerate(below):
-            m = _BY.match(ln.text.strip())
-            if m:
-                rest = ln.text.strip()[m.end() :].strip()
-                author = rest or (below[k + 1].text.strip() if k + 1 < len(below) else "")
-                break
+        author = _by_line(below)
         if not author and below:
             author = max(below, key=lambda ln: ln.size).text.strip()
         above = lines[: run[0]]
         if above:
             publication = max(above, key=lambda ln: ln.size).text.strip()
     elif doc.pages and doc.pages[0].number == 1 and not doc.title:
-        # No title page and no metadata: a heading atop page 1 that is not a chapter.
-        for ln in doc.pages[0].lines[:4]:
+        # No title page and no metadata: a heading atop page 1 that is not a chapter,
+        # and the "מאת …" line under it.
+        top = doc.pages[0].lines[:6]
+        for k, ln in enumerate(top):
             if ln.kind == "heading" and parse_heading(ln.text) is None:
                 work = ln.text.strip()
+                author = _by_line(top[k + 1 : k + 3])
                 break
     work = work or doc.title or _running_title(doc)
     author = author or doc.author
     publication = publication or doc.title or work
     return SourceMetadata(publication_title=publication, work_title=work, author_name=author)
+
+
+def _by_line(lines: list[ExtractedLine]) -> str:
+    """The author named by a ``מאת …`` / ``לרבנו …`` line (or the line after a bare one)."""
+    for k, ln in enumerate(lines):
+        m = _BY.match(ln.text.strip())
+        if m:
+            rest = ln.text.strip()[m.end() :].strip()
+            return rest or (lines[k + 1].text.strip() if k + 1 < len(lines) else "")
+    return ""
 
 
 def _running_title(doc: ExtractedDocument) -> str:
@@ -226,8 +242,13 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
 
 
 def _same_block(first: ExtractedLine, other: ExtractedLine) -> bool:
-    # A heading's second line (its title) is close below it and not much larger.
-    return other.size <= first.size * 1.05 and other.y - first.y < 2.5 * max(first.size, 1.0)
+    # A heading's second line (its title) is close below it and not much larger; a
+    # line written as a numbered heading of its own (a part title, then "פרק א")
+    # starts a new block.
+    if other.size > first.size * 1.05 or other.y - first.y >= 2.5 * max(first.size, 1.0):
+        return False
+    parsed = parse_heading(other.text)
+    return parsed is None or not parsed[0]
 
 
 def _assign_levels(blocks: list[Heading]) -> None:
@@ -239,7 +260,10 @@ def _assign_levels(blocks: list[Heading]) -> None:
         return
     patterned = Counter(round(b.size) for b in candidates if b.word not in ("?", ""))
     if patterned:
-        chapter_size = float(patterned.most_common(1)[0][0])
+        # The most frequent size of numbered headings; on a tie the smaller one, as
+        # parts are larger and fewer than their chapters.
+        top = max(patterned.values())
+        chapter_size = float(min(s for s, n in patterned.items() if n == top))
     else:
         sizes = Counter(round(b.size) for b in candidates)
         recurring = [s for s, n in sizes.items() if n >= 2]

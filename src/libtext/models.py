@@ -37,6 +37,7 @@ __all__ = [
     "GroundingReport",
     "HealthResponse",
     "LibraryPage",
+    "LibraryStatus",
     "LineKind",
     "NavSearchResult",
     "NavSearchResultsResponse",
@@ -127,6 +128,12 @@ class DocumentOutline(_Model):
     source_metadata: SourceMetadata = Field(default_factory=SourceMetadata)
     outline_segments: list[OutlineSegment] = Field(default_factory=list)
 
+    def _repr_html_(self) -> str:
+        """A readable HTML table in Jupyter (Hebrew right-to-left, text escaped)."""
+        from libtext._html import outline_html
+
+        return outline_html(self)
+
 
 class TranslationData(_Model):
     """One phrase of a translated section.
@@ -209,6 +216,12 @@ class ProcessedDocument(_Model):
         return self.model_copy(
             update={"work_id": None, "first_page_id": None, "last_page_id": None}
         )
+
+    def _repr_html_(self) -> str:
+        """A bilingual HTML view in Jupyter: Hebrew beside English, notes, Sefaria links."""
+        from libtext._html import document_html
+
+        return document_html(self)
 
 
 class TextListItem(_Model):
@@ -330,6 +343,27 @@ class LibraryPage(_Model):
     text: str = ""
     footnotes: list[Footnote] = Field(default_factory=list)
     link: str = ""
+    path_ids: list[str] = Field(
+        default_factory=list,
+        description="extension: ids from the work's first level down to this page, "
+        "for a resume that skips what was read without fetching it",
+    )
+
+
+class LibraryStatus(_Model):
+    """Whether the online library answers, as ``GET /api/library/test`` reports it.
+
+    ``reachable`` is true when the library answered with a JSON body and no server
+    error; ``error`` says what went wrong otherwise. ``latency_ms`` is the time to the
+    answer (``None`` when none came).
+    """
+
+    reachable: bool
+    status_code: int | None = None
+    latency_ms: float | None = None
+    base_url: str = ""
+    error: str | None = None
+    checked_at: UtcDatetime = Field(default_factory=lambda: datetime.now(UTC))
 
 
 class WorkByIdResponse(_Model):

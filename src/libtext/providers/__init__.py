@@ -14,5 +14,21 @@ from libtext.providers.base import (
     Task,
     Usage,
 )
+from libtext.providers.function import FunctionProvider
+from libtext.providers.llm import LiteLLMProvider  # light: litellm loads on the first call
+from libtext.providers.registry import resolve_provider
+from libtext.providers.structured import RetryPolicy, StructuredResult, run_structured
 
-__all__ = ["Provider", "ProviderRequest", "ProviderResponse", "Task", "Usage"]
+__all__ = [
+    "FunctionProvider",
+    "LiteLLMProvider",
+    "Provider",
+    "ProviderRequest",
+    "ProviderResponse",
+    "RetryPolicy",
+    "StructuredResult",
+    "Task",
+    "Usage",
+    "resolve_provider",
+    "run_structured",
+]

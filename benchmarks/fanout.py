@@ -1,0 +1,165 @@
+"""Provider fan-out: does ``compare()`` over 4 models cost one model's latency?
+
+Starts the fake OpenAI-compatible server of ``tests/fake_llm.py`` on 127.0.0.1,
+answering every chat completion after ``--delay`` seconds (default 1.0) with a
+valid outline of the pages it was sent. Then, in the same run:
+
+1. ``Outliner(providers=[4 models]).compare("examples/sample.pdf")``: four
+   distinct model names on the same server, so the ideal wall time is one
+   answer's delay. Prints the wall time and its ratio to the delay (goal <= 1.10).
+   The first (cold) run also pays litellm's import and client set-up; the warm
+   runs are the figure to quote.
+2. Per-call overhead: with no server delay, the median of ``--calls`` calls of
+   ``run_structured(LiteLLMProvider)`` next to the median of the same number of
+   direct ``httpx`` POSTs of the same body to the same server.
+
+Usage: python benchmarks/fanout.py [--delay 1.0] [--calls 50] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+# benchmarks/http.py would shadow the standard library's ``http`` (used by the fake
+# server): keep this folder off sys.path, and put the repository root on it.
+_here = os.path.dirname(os.path.abspath(__file__))
+_root = os.path.dirname(_here)
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _here]
+sys.path.insert(0, _root)
+
+import argparse  # noqa: E402
+import re  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+import anyio  # noqa: E402
+import httpx  # noqa: E402
+
+from libtext.models import DocumentOutline, OutlineSegment, SourceMetadata  # noqa: E402
+from libtext.providers import (  # noqa: E402
+    LiteLLMProvider,
+    ProviderRequest,
+    RetryPolicy,
+    run_structured,
+)
+from tests.fake_llm import FakeLLMServer, FakeReply  # noqa: E402
+
+SAMPLE = Path(_root) / "examples" / "sample.pdf"
+MODELS = ["openai/bench-a", "openai/bench-b", "openai/bench-c", "openai/bench-d"]
+KEY = "sk-bench"
+_PAGE = re.compile(r"\[page (\d+)\]\n(.*?)(?=\n\n\[page \d+\]\n|\Z)", re.DOTALL)
+
+
+def outline_for(body: dict[str, Any]) -> FakeReply:
+    """A valid outline of the pages in the request: one segment per page."""
+    messages = body.get("messages") or []
+    text = str(messages[-1].get("content", "")) if messages else ""
+    segments = []
+    for number, page in _PAGE.findall(text):
+        words = page.split()
+        if not words:
+            continue
+        segments.append(
+            OutlineSegment(
+                sequence_id=len(segments) + 1,
+                segment_title=" ".join(words[:3]),
+                summary="A page of the sample.",
+                page_ref=number,
+                start_phrase_hebrew=" ".join(words[:6]),
+                end_phrase_hebrew=" ".join(words[-6:]),
+            )
+        )
+    outline = DocumentOutline(
+        source_metadata=SourceMetadata(work_title="sample"), outline_segments=segments
+    )
+    return FakeReply(content=outline.model_dump_json())
+
+
+async def fanout(server: FakeLLMServer, runs: int, delay: float) -> None:
+    from libtext.outline import Outliner
+
+    policy = RetryPolicy(max_attempts=1, call_timeout=30, deadline=60)
+    outliner = Outliner(providers=MODELS, policy=policy, api_base=server.url, api_key=KEY)
+    walls: list[float] = []
+    for run in range(runs + 1):
+        before = server.count
+        started = time.perf_counter()
+        comparison = await outliner.acompare(SAMPLE)
+        wall = time.perf_counter() - started
+        failed = [r.provider for r in comparison.results if not r.ok]
+        if failed:
+            errors = [r.error.message for r in comparison.results if r.error]
+            raise SystemExit(f"providers failed: {failed}: {errors}")
+        calls = server.count - before
+        label = "cold (litellm import + clients)" if run == 0 else f"warm run {run}"
+        print(f"compare() {label:32s} {wall:6.3f} s  ({calls} calls)")
+        if run:
+            walls.append(wall)
+    best, median = min(walls), statistics.median(walls)
+    print(f"compare() wall, 4 providers, median of {runs} warm runs: {median:.3f} s")
+    print(f"ratio to one answer's delay ({delay:.1f} s): {median / delay:.3f}  (goal <= 1.10)")
+    print(f"best warm run ratio: {best / delay:.3f}")
+
+
+async def overhead(server: FakeLLMServer, calls: int) -> None:
+    server.delay = 0.0
+    request = ProviderRequest(
+        task="outline",
+        messages=[
+            {"role": "system", "content": "Answer JSON."},
+            {"role": "user", "content": "[page 1]\nבראשית ברא אלהים את השמים ואת הארץ"},
+        ],
+        response_model=DocumentOutline,
+    )
+    provider = LiteLLMProvider(MODELS[0], api_base=server.url, api_key=KEY)
+    policy = RetryPolicy(max_attempts=1)
+    body = {"model": "bench-a", "messages": request.messages, "response_format": {"type": "json_object"}}
+
+    async def libtext_call() -> None:
+        await run_structured(provider, request, policy=policy)
+
+    async with httpx.AsyncClient(
+        base_url=server.url, headers={"Authorization": f"Bearer {KEY}"}
+    ) as client:
+
+        async def direct_call() -> None:
+            response = await client.post("/chat/completions", json=body)
+            response.raise_for_status()
+            DocumentOutline.model_validate_json(response.json()["choices"][0]["message"]["content"])
+
+        async def timed(fn: Any) -> list[float]:
+            for _ in range(5):  # warm-up: connections, caches
+                await fn()
+            out = []
+            for _ in range(calls):
+                started = time.perf_counter()
+                await fn()
+                out.append(time.perf_counter() - started)
+            return out
+
+        direct = statistics.median(await timed(direct_call))
+        ours = statistics.median(await timed(libtext_call))
+    print(f"direct httpx POST, median of {calls}:        {direct * 1000:7.2f} ms")
+    print(f"libtext run_structured(litellm), median:   {ours * 1000:7.2f} ms")
+    print(
+        f"libtext per-call overhead: {(ours - direct) * 1000:+.2f} ms  "
+        f"(ratio {ours / direct:.2f}x the direct POST)"
+    )
+
+
+async def main(args: argparse.Namespace) -> None:
+    with FakeLLMServer(outline_for, delay=args.delay) as server:
+        print(f"fake server {server.url}, answer delay {args.delay:.1f} s, sample {SAMPLE.name}")
+        await fanout(server, args.runs, args.delay)
+        await overhead(server, args.calls)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--delay", type=float, default=1.0)
+    parser.add_argument("--calls", type=int, default=50)
+    parser.add_argument("--runs", type=int, default=3)
+    anyio.run(main, parser.parse_args())

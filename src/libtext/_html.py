@@ -1,0 +1,121 @@
+"""HTML views of outlines and processed documents, for Jupyter's ``_repr_html_``.
+
+Hebrew is laid out right-to-left beside its English, footnotes below each section,
+Sefaria links clickable. Every piece of text is escaped (titles and translations come
+from PDFs and models, and may hold markup), and only ``http(s)`` links become anchors.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from libtext.models import DocumentOutline, Footnote, ProcessedDocument, Section
+
+__all__ = ["document_html", "outline_html"]
+
+_STYLE = (
+    "<style>"
+    ".lt-doc{font-family:system-ui,sans-serif;max-width:60em}"
+    ".lt-doc table{border-collapse:collapse;width:100%;margin:.4em 0}"
+    ".lt-doc td,.lt-doc th{border-top:1px solid #ddd;padding:.25em .5em;vertical-align:top}"
+    ".lt-he{direction:rtl;text-align:right;font-size:1.1em;width:50%}"
+    ".lt-en{direction:ltr;text-align:left}"
+    ".lt-block{direction:rtl;text-align:right;white-space:pre-wrap}"
+    ".lt-err{color:#a00}.lt-muted{color:#777}"
+    "</style>"
+)
+
+
+def _e(text: object) -> str:
+    return escape(str(text), quote=True)
+
+
+def _he(text: str, tag: str = "span") -> str:
+    return f'<{tag} dir="rtl" lang="he">{_e(text)}</{tag}>'
+
+
+def _link(url: str, label: str = "Sefaria") -> str:
+    if not url.startswith(("https://", "http://")):
+        return _e(url)
+    return f'<a href="{_e(url)}" target="_blank" rel="noopener noreferrer">{_e(label)}</a>'
+
+
+def _meta(title: str, work: str, author: str) -> str:
+    parts = [p for p in (work, title) if p]
+    head = " — ".join(parts) or "Untitled"
+    by = f'<div class="lt-muted">{_he(author)}</div>' if author else ""
+    return f"<h2>{_he(head)}</h2>{by}"
+
+
+def outline_html(outline: DocumentOutline) -> str:
+    """An outline as a table: page, title (Hebrew), summary, start and end phrases."""
+    meta = outline.source_metadata
+    rows = "".join(
+        "<tr>"
+        f"<td>{_e(s.sequence_id)}</td><td>{_e(s.page_ref)}</td>"
+        f'<td class="lt-he">{_he(s.segment_title or s.chapter_title)}</td>'
+        f'<td class="lt-en">{_e(s.summary)}</td>'
+        f'<td class="lt-he">{_he(s.start_phrase_hebrew)} … {_he(s.end_phrase_hebrew)}</td>'
+        "</tr>"
+        for s in outline.outline_segments
+    )
+    table = (
+        "<table><tr><th>#</th><th>page</th><th>title</th><th>summary</th><th>span</th></tr>"
+        f"{rows}</table>"
+    )
+    count = f'<div class="lt-muted">{len(outline.outline_segments)} segments</div>'
+    return (
+        f'{_STYLE}<div class="lt-doc">'
+        f"{_meta(meta.publication_title, meta.work_title, meta.author_name)}{count}{table}</div>"
+    )
+
+
+def _footnotes(notes: list[Footnote]) -> str:
+    if not notes:
+        return ""
+    items = "".join(
+        f'<tr><td class="lt-he">{_he(n.marker)} {_he(n.content)}</td>'
+        f'<td class="lt-en">{_e(n.translation)}</td></tr>'
+        for n in notes
+    )
+    return f'<div class="lt-muted">Footnotes</div><table>{items}</table>'
+
+
+def _section(section: Section) -> str:
+    title = section.segment_title or section.chapter_title or f"Section {section.sequence_id}"
+    page = f' <span class="lt-muted">p. {_e(section.page_ref)}</span>' if section.page_ref else ""
+    error = f'<div class="lt-err">{_e(section.error)}</div>' if section.error else ""
+    if section.translation_data:
+        rows = "".join(
+            "<tr>"
+            f'<td class="lt-he" title="{_e(d.hebrew_phrase_expanded)}">'
+            f"{_he(d.hebrew_phrase or d.hebrew_phrase_expanded)}</td>"
+            f'<td class="lt-en">{_e(d.english_translation)}'
+            f"{' ' + _link(d.sefaria_link) if d.sefaria_link else ''}</td>"
+            "</tr>"
+            for d in section.translation_data
+        )
+        body = f"<table>{rows}</table>"
+    else:
+        body = f'<div class="lt-block" lang="he">{_e(section.original_hebrew_block)}</div>'
+    return (
+        f"<section><h3>{_he(title)}{page}</h3>{error}{body}{_footnotes(section.footnotes)}"
+        "</section>"
+    )
+
+
+def document_html(document: ProcessedDocument) -> str:
+    """A processed document: each section's phrases, Hebrew beside English, notes below."""
+    meta = document.source_metadata
+    failed = sum(1 for s in document.sections if s.error)
+    summary = f"{len(document.sections)} sections, {document.page_count} pages"
+    if failed:
+        summary += f", {failed} not translated"
+    sections = "".join(_section(s) for s in document.sections)
+    return (
+        f'{_STYLE}<div class="lt-doc">'
+        f"{_meta(meta.publication_title, meta.work_title, meta.author_name)}"
+        f'<div class="lt-muted">{_e(summary)}</div>{sections}</div>'
+    )

@@ -1,0 +1,98 @@
+"""The library's known works, and a work read from it -> a ProcessedDocument (pure)."""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from libtext.errors import EmptyDocumentError
+from libtext.headings import parse_heading
+from libtext.models import ProcessedDocument, Section, SourceMetadata, WorkByIdResponse
+
+__all__ = ["KNOWN_WORKS", "LIBRARY_NAME", "KnownWork", "work_to_document"]
+
+LIBRARY_NAME = "ספריית ליובאוויטש"
+"""The library's own name: the publication of a work libtext does not know."""
+
+_PHRASE_WORDS = 8
+
+
+class KnownWork(NamedTuple):
+    """A top-level work of the library: its title, author and names to find it by."""
+
+    title: str
+    author: str
+    aliases: tuple[str, ...] = ()
+
+
+_ADMOR_HAZAKEN = "רבי שניאור זלמן מליאדי"
+_REBBE = "רבי מנחם מענדל שניאורסאהן"
+
+KNOWN_WORKS: dict[str, KnownWork] = {
+    "3400000000": KnownWork("תניא", _ADMOR_HAZAKEN, ("tanya", "לקוטי אמרים", "likkutei amarim")),
+    "1300000000": KnownWork(
+        "לקוטי שיחות", _REBBE, ("ליקוטי שיחות", "likkutei sichos", "likutei sichot")
+    ),
+    "1400000000": KnownWork("תורת מנחם", _REBBE, ("torat menachem", "toras menachem")),
+    "1200000000": KnownWork("אגרות קודש", _REBBE, ("igrot kodesh", "igros kodesh", "letters")),
+    "3100000000": KnownWork(
+        'שולחן ערוך אדמו"ר הזקן',
+        _ADMOR_HAZAKEN,
+        ("שלחן ערוך", "shulchan aruch", "shulchan arukh", "shulchan aruch harav"),
+    ),
+}
+"""Top-level ids seen in public client code; the roots ``nav_search`` walks."""
+
+
+def _words(text: str, n: int, *, last: bool = False) -> str:
+    """The first (or last) ``n`` words, sliced from ``text`` so they occur in it verbatim."""
+    spans = [m.span() for m in re.finditer(r"\S+", text)]
+    if not spans:
+        return ""
+    chosen = spans[-n:] if last else spans[:n]
+    return text[chosen[0][0] : chosen[-1][1]]
+
+
+def work_to_document(work: WorkByIdResponse) -> ProcessedDocument:
+    """See :meth:`libtext.library.LibraryClient.to_document`."""
+    known = KNOWN_WORKS.get(work.work_id)
+    title = work.title or (known.title if known else "")
+    sections: list[Section] = []
+    for position, page in enumerate(work.pages, 1):
+        if not page.text.strip() and not page.footnotes:
+            continue
+        chapter = page.heading_path[-1] if page.heading_path else title
+        parsed = parse_heading(chapter, loose=True) if chapter else None
+        lines = [ln for ln in page.text.split("\n") if ln.strip()]
+        body = [ln for ln in lines if ln not in page.heading_path] or lines
+        sections.append(
+            Section(
+                sequence_id=len(sections) + 1,
+                chapter_number=str(parsed[1]) if parsed and parsed[1] is not None else "",
+                chapter_title=chapter,
+                segment_title=" — ".join(page.heading_path) or chapter,
+                page_ref=str(position),
+                start_phrase_hebrew=_words(body[0], _PHRASE_WORDS) if body else "",
+                end_phrase_hebrew=_words(body[-1], _PHRASE_WORDS, last=True) if body else "",
+                original_hebrew_block=page.text,
+                footnotes=[f.model_copy() for f in page.footnotes],
+            )
+        )
+    if not sections:
+        raise EmptyDocumentError(
+            f"Library work {work.work_id!r} has no page with text"
+            f"{' (max_pages reached before any)' if work.truncated else ''}: "
+            "check the id, or read more pages."
+        )
+    return ProcessedDocument(
+        source_metadata=SourceMetadata(
+            publication_title=known.title if known else LIBRARY_NAME,
+            work_title=title or work.work_id,
+            author_name=known.author if known else "",
+        ),
+        sections=sections,
+        work_id=work.work_id,
+        page_count=work.page_count or len(work.pages),
+        first_page_id=work.pages[0].id,
+        last_page_id=work.pages[-1].id,
+    )

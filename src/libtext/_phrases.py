@@ -1,0 +1,337 @@
+"""Phrases of a Hebrew block: splitting, aligning a model's phrases, expanding abbreviations.
+
+Pure functions shared by the Translator (any provider) and the offline translation.
+Everything works on *spans* of the block, so a phrase is always an exact slice of it and
+the phrases' concatenation gives the block back, whatever a model answered:
+
+* :func:`split_phrases` cuts a block into sense units (clauses ending in punctuation,
+  a citation on its own), never inside a citation.
+* :func:`align_phrases` locates a model's phrases in the block by their letters only
+  (nikud, punctuation, quote marks and spacing ignored), repairs near misses, and fills
+  what the model left out with gap pieces, so coverage is guaranteed and reported.
+* :func:`expand_abbreviations` spells out rashei teivot from the bundled table.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+from functools import cache
+from importlib import resources
+
+from libtext.hebrew import normalize_quotes, strip_nikud
+
+__all__ = [
+    "Piece",
+    "abbreviations",
+    "align_phrases",
+    "covers",
+    "expand_abbreviations",
+    "letters_key",
+    "split_phrases",
+]
+
+MAX_WORDS = 14
+"""Longest phrase the offline splitter makes; longer clauses are cut evenly."""
+
+_FINALS = str.maketrans("ךםןףץ", "כמנפצ")
+_TOKEN = re.compile(r"\S+")
+_CLOSERS = "\"'\u05f3\u05f4\u201d\u2019)]}»"
+_BREAK_AFTER = ".:;!?,"
+_HARD_BREAK = ".:;!?"
+_SPACE = re.compile(r"\s+")
+_MARKER = re.compile(r"^[(\[](?:[\u05d0-\u05ea]{1,2}|\d{1,3}|\*)[)\]][.,:;!?\"']*$")
+
+
+def _is_key(ch: str) -> bool:
+    return "\u05d0" <= ch <= "\u05ea" or ch.isdigit() or ("a" <= ch.lower() <= "z")
+
+
+def letters_key(text: str) -> tuple[str, list[int]]:
+    """The letters of ``text`` (final forms folded, Latin lowercased) and their offsets.
+
+    Nikud, punctuation, quote marks and whitespace are not part of the key, so two texts
+    with the same key are the same "modulo whitespace and punctuation".
+    """
+    chars: list[str] = []
+    offsets: list[int] = []
+    for i, ch in enumerate(text):
+        if _is_key(ch):
+            chars.append(ch.lower())
+            offsets.append(i)
+    return "".join(chars).translate(_FINALS), offsets
+
+
+def covers(block: str, phrases: Sequence[str]) -> bool:
+    """True when the phrases, concatenated, equal the block modulo whitespace and punctuation."""
+    return letters_key("".join(phrases))[0] == letters_key(block)[0]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One phrase of a block after alignment.
+
+    Attributes:
+        start: Offset of the phrase's slice in the block (slices of consecutive pieces
+            touch: together they are the whole block).
+        end: Offset just past the slice.
+        source: Index of the model's phrase it comes from; ``None`` for a gap the model
+            left out.
+        orphans: Indices of model phrases that could not be located and whose English
+            belongs here (they stood where this gap is).
+        repaired: The model's phrase differed from the block and was mapped to it.
+    """
+
+    start: int
+    end: int
+    source: int | None
+    orphans: tuple[int, ...] = ()
+    repaired: bool = False
+
+    def text(self, block: str) -> str:
+        """The phrase as printed (its slice, without surrounding whitespace)."""
+        return block[self.start : self.end].strip()
+
+
+@dataclass
+class Alignment:
+    """Pieces covering a block, plus what was wrong with the model's phrases."""
+
+    pieces: list[Piece] = field(default_factory=list)
+    gaps: int = 0
+    repaired: int = 0
+    dropped: list[int] = field(default_factory=list)
+
+
+def _cut(block: str, end: int, limit: int) -> int:
+    """Where a phrase ending at ``end`` hands over: after its closing marks and spaces."""
+    i = end
+    while i < limit and not block[i].isspace() and not _is_key(block[i]) and block[i] not in "([{":
+        i += 1
+    while i < limit and block[i].isspace():
+        i += 1
+    return min(i, limit)
+
+
+def _partition(block: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Turn ordered, disjoint content spans into touching slices covering the whole block."""
+    if not spans:
+        return [(0, len(block))] if block else []
+    cuts = [0]
+    for (_, end), (nxt, _) in itertools.pairwise(spans):
+        cuts.append(_cut(block, end, nxt))
+    cuts.append(len(block))
+    return list(itertools.pairwise(cuts))
+
+
+def _ends_clause(token: str) -> str:
+    """The clause-ending mark of a token (``""`` if none), looking past closing quotes."""
+    core = token.rstrip(_CLOSERS)
+    return core[-1] if core and core[-1] in _BREAK_AFTER else ""
+
+
+def split_phrases(
+    block: str,
+    *,
+    protected: Sequence[tuple[int, int]] = (),
+    breaks: Sequence[int] = (),
+    max_words: int = MAX_WORDS,
+) -> list[tuple[int, int]]:
+    """Cut a block into sense units; return touching ``(start, end)`` slices covering it.
+
+    A phrase ends at a clause mark (``. : ; ! ? ,``) and around a parenthesis; a clause
+    longer than ``max_words`` is cut into even parts. ``protected`` spans (citations) are
+    never cut and become phrases of their own when in parentheses; a footnote marker such
+    as ``(1)`` stays with the words before it. ``breaks`` are offsets where a phrase must
+    start (e.g. after a heading line).
+    """
+    tokens = [(m.start(), m.end()) for m in _TOKEN.finditer(block)]
+    if not tokens:
+        return [(0, len(block))] if block else []
+
+    def inside(pos: int) -> bool:
+        return any(s < pos < e for s, e in protected)
+
+    groups: list[list[tuple[int, int]]] = [[]]
+    depth = 0
+    for k, (s, e) in enumerate(tokens):
+        tok = block[s:e]
+        if groups[-1] and any(groups[-1][-1][1] <= b <= s for b in breaks):
+            groups.append([])
+        # An opening parenthesis starts a new phrase (a citation or an aside), a footnote
+        # marker does not.
+        if (
+            tok.startswith(("(", "["))
+            and groups[-1]
+            and depth == 0
+            and not inside(s)
+            and not _MARKER.match(tok)
+        ):
+            groups.append([])
+        groups[-1].append((s, e))
+        depth += tok.count("(") + tok.count("[") - tok.count(")") - tok.count("]")
+        depth = max(depth, 0)
+        nxt = tokens[k + 1][0] if k + 1 < len(tokens) else None
+        if nxt is None or inside(nxt):
+            continue
+        mark = _ends_clause(tok)
+        closes = tok.rstrip(".,:;!?").endswith((")", "]")) and depth == 0
+        if depth == 0 and (mark or closes):
+            groups.append([])
+    spans: list[tuple[int, int]] = []
+    for group in groups:
+        if not group:
+            continue
+        parts = max(1, -(-len(group) // max_words))
+        size = -(-len(group) // parts)
+        for i in range(0, len(group), size):
+            chunk = group[i : i + size]
+            spans.append((chunk[0][0], chunk[-1][1]))
+    spans = _merge_tiny(block, spans, protected)
+    return _partition(block, spans)
+
+
+def _merge_tiny(
+    block: str, spans: list[tuple[int, int]], protected: Sequence[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Join a one-word phrase with no clause mark to the next one (``דע,`` stays alone), and
+    a lone footnote marker to the phrase before it."""
+    out: list[tuple[int, int]] = []
+    for span in spans:
+        if out and _MARKER.match(block[span[0] : span[1]]):
+            out[-1] = (out[-1][0], span[1])
+            continue
+        if out:
+            ps, pe = out[-1]
+            prev = block[ps:pe]
+            is_citation = any(s <= ps and pe <= e for s, e in protected)
+            if (
+                len(prev.split()) == 1
+                and not _ends_clause(prev)
+                and not prev.startswith(("(", "["))
+                and not is_citation
+                and not block[span[0]].startswith(("(", "["))
+            ):
+                out[-1] = (ps, span[1])
+                continue
+        out.append(span)
+    return out
+
+
+def _locate(key: str, pk: str, cursor: int) -> tuple[int, int, bool] | None:
+    """Find a phrase's letters near ``cursor``: exactly, else a close approximate match."""
+    slack = max(40, 2 * len(pk))
+    window_end = min(len(key), cursor + len(pk) + slack)
+    pos = key.find(pk, cursor, window_end)
+    if pos >= 0:
+        return pos, pos + len(pk), False
+    if len(pk) >= 12:
+        pos = key.find(pk, cursor)
+        if pos >= 0:
+            return pos, pos + len(pk), False
+    window = key[cursor:window_end]
+    if not window:
+        return None
+    matcher = SequenceMatcher(None, pk, window, autojunk=False)
+    blocks = [b for b in matcher.get_matching_blocks() if b.size]
+    matched = sum(b.size for b in blocks)
+    if not blocks or matched < 0.75 * len(pk) or blocks[0].a > 0.25 * len(pk):
+        return None
+    return cursor + blocks[0].b, cursor + blocks[-1].b + blocks[-1].size, True
+
+
+def align_phrases(block: str, phrases: Sequence[str]) -> Alignment:
+    """Map a model's phrases onto the block; fill what it skipped; report the rest.
+
+    Phrases are matched in order by their letters. A phrase found after a stretch of
+    unmatched text leaves a gap piece for that stretch; a phrase that cannot be found
+    near the cursor is dropped, its English handed to the gap where it stood (if any).
+    """
+    key, offsets = letters_key(block)
+    result = Alignment()
+    located: list[tuple[int, int, int, bool]] = []  # key start, key end, source, repaired
+    cursor = 0
+    for i, phrase in enumerate(phrases):
+        pk = letters_key(phrase)[0]
+        found = _locate(key, pk, cursor) if pk else None
+        if found is None:
+            result.dropped.append(i)
+            continue
+        s, e, repaired = found
+        located.append((s, e, i, repaired))
+        cursor = e
+    # Content spans in block offsets, with gap spans where the model skipped letters.
+    spans: list[tuple[int, int, int | None, bool]] = []
+    prev = 0
+    for s, e, i, repaired in located:
+        if s > prev:
+            spans.append((offsets[prev], offsets[s - 1] + 1, None, False))
+        spans.append((offsets[s], offsets[e - 1] + 1, i, repaired))
+        prev = e
+    if prev < len(key):
+        spans.append((offsets[prev], offsets[-1] + 1, None, False))
+    if not spans:
+        if block:
+            result.pieces.append(Piece(0, len(block), None, tuple(result.dropped)))
+            result.dropped = []
+        return result
+    slices = _partition(block, [(s, e) for s, e, _, _ in spans])
+    placed: set[int] = set()
+    for k, ((start, end), (_, _, source, repaired)) in enumerate(zip(slices, spans, strict=True)):
+        orphans: tuple[int, ...] = ()
+        if source is None:
+            result.gaps += 1
+            before = max((sp[2] for sp in spans[:k] if sp[2] is not None), default=-1)
+            after = min((sp[2] for sp in spans[k + 1 :] if sp[2] is not None), default=len(phrases))
+            orphans = tuple(d for d in result.dropped if before < d < after)
+            placed.update(orphans)
+        result.repaired += repaired
+        result.pieces.append(Piece(start, end, source, orphans, repaired))
+    result.dropped = [d for d in result.dropped if d not in placed]
+    return result
+
+
+# ----------------------------------------------------------------- abbreviations
+
+
+@cache
+def abbreviations() -> dict[str, str]:
+    """The bundled abbreviation table (``data/abbreviations.json``), keys in ASCII quotes."""
+    raw = resources.files("libtext").joinpath("data/abbreviations.json").read_text("utf-8")
+    table: dict[str, str] = json.loads(raw)["abbreviations"]
+    return {strip_nikud(normalize_quotes(k)): v for k, v in table.items()}
+
+
+_PREFIX = "ובהכלמש"
+_ABBR_TOKEN = re.compile(r"[\u05d0-\u05ea\u0591-\u05c7]+(?:[\"'\u05f3\u05f4][\u05d0-\u05ea]*)+")
+
+
+def _expand_token(token: str) -> str | None:
+    core = strip_nikud(normalize_quotes(token))
+    table = abbreviations()
+    for cut in range(0, min(3, len(core) - 2) + 1):
+        prefix, rest = core[:cut], core[cut:]
+        if any(ch not in _PREFIX for ch in prefix):
+            break
+        if rest in table:
+            return prefix + table[rest]
+    return None
+
+
+def expand_abbreviations(text: str, *, protected: Sequence[tuple[int, int]] = ()) -> str:
+    """Spell out known abbreviations: ``הקב"ה`` -> ``הקדוש ברוך הוא``; ``וכמ"ש`` -> ``וכמו שכתוב``.
+
+    Tokens inside ``protected`` spans (citations, whose ``פ"ג`` are numbers) and tokens
+    not in the table are left as printed.
+    """
+
+    def repl(m: re.Match[str]) -> str:
+        if any(s <= m.start() < e for s, e in protected):
+            return m.group(0)
+        return _expand_token(m.group(0)) or m.group(0)
+
+    return _SPACE.sub(" ", _ABBR_TOKEN.sub(repl, text)).strip()

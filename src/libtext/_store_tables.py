@@ -1,0 +1,86 @@
+"""The tables behind :class:`~libtext.TextStore` (SQLModel) and their schema version.
+
+Three tables, all prefixed ``libtext_`` so they can share a database with others:
+
+``libtext_texts``
+    One row per stored text: the slug, the list columns and the source ids. The
+    list query reads only this table, through the ``(created_at, id)`` index.
+``libtext_text_bodies``
+    The whole :class:`~libtext.models.ProcessedDocument` as JSON, one row per
+    text, read only by ``get``. Kept apart so listing never loads a body.
+``libtext_meta``
+    Integer settings by key: ``schema_version`` and ``text_count`` (kept in the
+    same transaction as every save and delete, so ``list`` reads the total
+    without a ``COUNT(*)`` that grows with the table).
+
+The tables live in their own SQLAlchemy registry, not ``SQLModel.metadata``, so an
+application's own SQLModel tables and ``create_all`` never pick them up.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import DateTime, Index, Text
+from sqlalchemy.orm import registry
+from sqlmodel import Field, SQLModel
+
+__all__ = [
+    "META_SCHEMA_VERSION",
+    "META_TEXT_COUNT",
+    "SCHEMA_VERSION",
+    "BodyRow",
+    "MetaRow",
+    "TextRow",
+    "metadata",
+]
+
+SCHEMA_VERSION = 1
+"""Bump when the tables change, and add the step to ``store._MIGRATIONS``."""
+
+META_SCHEMA_VERSION = "schema_version"
+META_TEXT_COUNT = "text_count"
+
+_registry = registry()
+metadata = _registry.metadata
+
+
+class _Base(SQLModel, registry=_registry):
+    pass
+
+
+class TextRow(_Base, table=True):
+    """A stored text's list entry and source identifiers."""
+
+    __tablename__ = "libtext_texts"
+    __table_args__ = (Index("ix_libtext_texts_created_id", "created_at", "id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(max_length=80, unique=True)
+    publication_title: str = Field(default="", sa_type=Text)
+    work_title: str = Field(default="", sa_type=Text)
+    author_name: str = Field(default="", sa_type=Text)
+    page_count: int = 0
+    work_id: str | None = Field(default=None, sa_type=Text)
+    first_page_id: str | None = Field(default=None, sa_type=Text)
+    last_page_id: str | None = Field(default=None, sa_type=Text)
+    created_at: datetime = Field(sa_type=DateTime(timezone=True))
+    updated_at: datetime = Field(sa_type=DateTime(timezone=True))
+
+
+class BodyRow(_Base, table=True):
+    """A stored text's whole document as JSON."""
+
+    __tablename__ = "libtext_text_bodies"
+
+    text_id: int = Field(primary_key=True, foreign_key="libtext_texts.id", ondelete="CASCADE")
+    body: str = Field(sa_type=Text)
+
+
+class MetaRow(_Base, table=True):
+    """An integer setting of the store (schema version, text count)."""
+
+    __tablename__ = "libtext_meta"
+
+    key: str = Field(primary_key=True, max_length=40)
+    value: int

@@ -1,0 +1,429 @@
+"""The Outliner: a PDF (or text) to a :class:`~libtext.models.DocumentOutline`.
+
+One provider gives one outline (:meth:`Outliner.aoutline`); several are run side by
+side on the same extraction (:meth:`Outliner.acompare`) to compare models. Whatever
+the provider, its phrases are grounded in the extracted text
+(:mod:`libtext.grounding`), so they can be used to cut the segments' Hebrew out.
+
+Example:
+    ```python
+    from libtext import Outliner
+
+    outline = Outliner().outline("examples/sample.pdf")  # offline, no key needed
+    for seg in outline.outline_segments:
+        print(seg.page_ref, seg.chapter_title, seg.start_phrase_hebrew)
+    ```
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import IO, TYPE_CHECKING, Any
+
+import anyio
+
+from libtext._outline_windows import (
+    Window,
+    merge_metadata,
+    outline_messages,
+    prompt_overhead_tokens,
+    split_windows,
+    window_budget,
+)
+from libtext._sync import run_sync
+from libtext.errors import (
+    ConfigurationError,
+    EmptyDocumentError,
+    InvalidInputError,
+    LibtextError,
+)
+from libtext.grounding import GroundingIndex, first_page, ground_outline
+from libtext.models import (
+    DocumentOutline,
+    ErrorDetail,
+    ExtractedDocument,
+    ExtractedLine,
+    ExtractedPage,
+    GroundingReport,
+    OutlineComparison,
+    OutlineSegment,
+    ProviderAgreement,
+    ProviderOutcome,
+    SourceMetadata,
+)
+from libtext.prompts import load_prompt
+from libtext.providers.base import Provider, ProviderRequest, Usage
+
+if TYPE_CHECKING:
+    from anyio.abc import TaskGroup
+
+    from libtext.providers.structured import RetryPolicy
+
+__all__ = ["OutlineSource", "Outliner", "agreement"]
+
+OutlineSource = str | os.PathLike[str] | bytes | bytearray | IO[bytes] | ExtractedDocument
+"""What the Outliner reads: a PDF path, its bytes, a binary file, or an extraction."""
+
+WINDOW_CONCURRENCY = 4
+"""Windows of one document outlined at once by one provider."""
+
+
+@dataclass
+class _Run:
+    outline: DocumentOutline
+    report: GroundingReport
+    usage: Usage
+    prompt_version: str | None
+
+
+class Outliner:
+    """Outline Hebrew documents with one provider, or compare several.
+
+    Args:
+        providers: Provider names (``"offline"``, any litellm ``"provider/model"``) or
+            :class:`~libtext.providers.base.Provider` objects. Default: offline.
+        policy: Timeouts and retries of each provider call.
+        max_pages: Outline only the first ``max_pages`` pages.
+        window_tokens: Tokens of document text per request; default from the
+            provider's context window (``max_input_tokens``), else 100k.
+        overlap_pages: Pages shared by consecutive windows (at most a quarter of a
+            window), so a chapter at a window's edge is seen whole.
+        **provider_options: Passed to every named provider (``api_key``,
+            ``api_base``, ``temperature``...).
+
+    Raises:
+        ConfigurationError: No providers, or an unknown provider name.
+        MissingAPIKeyError: A provider needs a key that is not set; raised here,
+            before any work.
+    """
+
+    def __init__(
+        self,
+        *,
+        providers: Sequence[str | Provider] = ("offline",),
+        policy: RetryPolicy | None = None,
+        max_pages: int | None = None,
+        window_tokens: int | None = None,
+        overlap_pages: int = 1,
+        **provider_options: Any,
+    ) -> None:
+        from libtext.providers.registry import resolve_provider
+
+        if isinstance(providers, str):
+            providers = (providers,)
+        if not providers:
+            raise ConfigurationError("Outliner needs at least one provider, e.g. 'offline'.")
+        if max_pages is not None and max_pages < 1:
+            raise ConfigurationError("max_pages must be 1 or more (or None for all pages).")
+        if overlap_pages < 0:
+            raise ConfigurationError("overlap_pages must be 0 or more.")
+        self.providers: list[Provider] = [
+            resolve_provider(p, **provider_options) for p in providers
+        ]
+        self.policy = policy
+        self.max_pages = max_pages
+        self.window_tokens = window_tokens
+        self.overlap_pages = overlap_pages
+
+    def __repr__(self) -> str:
+        names = ", ".join(repr(p.name) for p in self.providers)
+        return f"Outliner(providers=[{names}])"
+
+    @property
+    def provider_names(self) -> list[str]:
+        """The providers' names, in order."""
+        return [p.name for p in self.providers]
+
+    # --- public API -----------------------------------------------------------------
+
+    async def aoutline(self, source: OutlineSource) -> DocumentOutline:
+        """Outline a PDF (path, bytes, binary file) or an :class:`ExtractedDocument`.
+
+        Raises:
+            ConfigurationError: More than one provider: use :meth:`acompare`.
+            InvalidInputError: The PDF cannot be read (see :func:`libtext.extract_pdf`).
+            ProviderError: The provider failed after retries.
+        """
+        provider = self._single()
+        doc = await self._document(source)
+        return (await self._outline_with(provider, doc, GroundingIndex.of(doc))).outline
+
+    def outline(self, source: OutlineSource) -> DocumentOutline:
+        """Sync twin of :meth:`aoutline` (works inside Jupyter too)."""
+        return run_sync(self.aoutline, source)
+
+    async def aoutline_text(self, text: str) -> DocumentOutline:
+        """Outline plain Hebrew text; form feeds (``\\f``) separate its pages."""
+        provider = self._single()
+        doc = text_document(text)
+        return (await self._outline_with(provider, doc, GroundingIndex.of(doc))).outline
+
+    def outline_text(self, text: str) -> DocumentOutline:
+        """Sync twin of :meth:`aoutline_text`."""
+        return run_sync(self.aoutline_text, text)
+
+    async def acompare(self, source: OutlineSource) -> OutlineComparison:
+        """Outline one document with every provider at once and compare the results.
+
+        The document is extracted once. A provider that fails gives an outcome with
+        its error; the others are unaffected.
+        """
+        doc = await self._document(source)
+        index = GroundingIndex.of(doc)
+        outcomes: list[ProviderOutcome | None] = [None] * len(self.providers)
+
+        labels = _labels(self.provider_names)
+
+        async def run(i: int, provider: Provider) -> None:
+            outcome = await self._outcome(provider, doc, index)
+            outcomes[i] = outcome.model_copy(update={"provider": labels[i]})
+
+        async with anyio.create_task_group() as tg:
+            for i, provider in enumerate(self.providers):
+                tg.start_soon(run, i, provider)
+        results = [o for o in outcomes if o is not None]
+        metadata = next(
+            (o.outline.source_metadata for o in results if o.outline is not None),
+            SourceMetadata(work_title=doc.title, author_name=doc.author),
+        )
+        return OutlineComparison(
+            source_metadata=metadata, results=results, agreement=agreement(results)
+        )
+
+    def compare(self, source: OutlineSource) -> OutlineComparison:
+        """Sync twin of :meth:`acompare`."""
+        return run_sync(self.acompare, source)
+
+    # --- internals --------------------------------------------------------------------
+
+    def _single(self) -> Provider:
+        if len(self.providers) > 1:
+            raise ConfigurationError(
+                f"This Outliner has {len(self.providers)} providers; call compare() to run "
+                "them side by side, or give outline() a single provider.",
+                details={"providers": self.provider_names},
+            )
+        return self.providers[0]
+
+    async def _document(self, source: OutlineSource) -> ExtractedDocument:
+        if isinstance(source, ExtractedDocument):
+            doc = source
+            if self.max_pages is not None:
+                doc = doc.model_copy(update={"pages": doc.pages[: self.max_pages]})
+        else:
+            from libtext.pdf import aextract_pdf
+
+            pages = range(self.max_pages) if self.max_pages is not None else None
+            doc = await aextract_pdf(source, pages=pages)
+        if not doc.text.strip():
+            raise EmptyDocumentError(
+                "The document has no text to outline; check the file (a scanned PDF needs OCR)."
+            )
+        return doc
+
+    async def _outcome(
+        self, provider: Provider, doc: ExtractedDocument, index: GroundingIndex
+    ) -> ProviderOutcome:
+        name = provider.name
+        started = time.perf_counter()
+        try:
+            run = await self._outline_with(provider, doc, index)
+        except LibtextError as exc:
+            error = ErrorDetail(code=exc.code, message=exc.message, details=exc.details)
+        except Exception as exc:  # a custom provider's bug must not sink the others
+            error = ErrorDetail(
+                code="provider_error",
+                message=f"Provider {name!r} raised {type(exc).__name__}; check its code.",
+                details={"provider": name, "exception": type(exc).__name__},
+            )
+        else:
+            return ProviderOutcome(
+                provider=name,
+                ok=True,
+                outline=run.outline,
+                latency_s=time.perf_counter() - started,
+                tokens_in=run.usage.tokens_in,
+                tokens_out=run.usage.tokens_out,
+                cost_usd=run.usage.cost_usd,
+                prompt_version=run.prompt_version,
+                grounding=run.report,
+            )
+        return ProviderOutcome(
+            provider=name, ok=False, error=error, latency_s=time.perf_counter() - started
+        )
+
+    async def _outline_with(
+        self, provider: Provider, doc: ExtractedDocument, index: GroundingIndex
+    ) -> _Run:
+        from libtext.providers.structured import run_structured
+
+        if getattr(provider, "reads_payload", False):
+            # Rule-based providers read the whole document, not a prompt.
+            request = ProviderRequest(
+                task="outline", messages=[], response_model=DocumentOutline, payload=doc
+            )
+            result = await run_structured(provider, request, policy=self.policy)
+            outline, report = ground_outline(result.value, index)
+            return _Run(outline, report, result.usage, None)
+
+        prompt = load_prompt("outline")
+        overhead = prompt_overhead_tokens(prompt, doc)
+        budget = window_budget(
+            context_tokens=getattr(provider, "max_input_tokens", None),
+            overhead_tokens=overhead,
+            window_tokens=self.window_tokens,
+        )
+        windows = split_windows(doc, budget, self.overlap_pages)
+        answers: list[DocumentOutline | None] = [None] * len(windows)
+        usages: list[Usage] = [Usage()] * len(windows)
+        errors: list[BaseException] = []
+        limiter = anyio.CapacityLimiter(WINDOW_CONCURRENCY)
+
+        async def ask(window: Window, tg: TaskGroup) -> None:
+            request = ProviderRequest(
+                task="outline",
+                messages=outline_messages(prompt, doc, window, len(windows)),
+                response_model=DocumentOutline,
+                payload=window.document(doc),
+                prompt_version=prompt.version,
+            )
+            async with limiter:
+                try:
+                    result = await run_structured(provider, request, policy=self.policy)
+                except Exception as exc:
+                    errors.append(exc)
+                    tg.cancel_scope.cancel()  # one window failed: the outline has failed
+                    return
+            answers[window.index] = result.value
+            usages[window.index] = result.usage
+
+        async with anyio.create_task_group() as tg:
+            for window in windows:
+                tg.start_soon(ask, window, tg)
+        if errors:
+            raise errors[0]
+        merged = _merge_windows(windows, [a for a in answers if a is not None], doc)
+        outline, report = ground_outline(merged, index)
+        return _Run(outline, report, _sum_usage(usages), prompt.version)
+
+
+def _merge_windows(
+    windows: list[Window], answers: list[DocumentOutline], doc: ExtractedDocument
+) -> DocumentOutline:
+    """Concatenate the windows' segments; grounding sorts and de-duplicates them.
+
+    The last segment of a window that is not the last may run on past it, so its end
+    phrase is only where the window stopped: it is cleared, to be taken from the next
+    window's copy of the segment or repaired to the words before the next segment.
+    """
+    segments: list[OutlineSegment] = []
+    for k, answer in enumerate(answers):
+        segs = list(answer.outline_segments)
+        if k + 1 < len(windows) and segs:
+            segs[-1] = segs[-1].model_copy(update={"end_phrase_hebrew": ""})
+        segments.extend(segs)
+    metadata = merge_metadata([a.source_metadata for a in answers], doc)
+    return DocumentOutline(source_metadata=metadata, outline_segments=segments)
+
+
+def _labels(names: list[str]) -> list[str]:
+    """Names made unique (``offline``, ``offline#2``) so agreement pairs are unambiguous."""
+    seen: dict[str, int] = {}
+    labels = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        labels.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return labels
+
+
+def _sum_usage(usages: list[Usage]) -> Usage:
+    def total(values: list[Any]) -> Any:
+        known = [v for v in values if v is not None]
+        return sum(known) if known else None
+
+    return Usage(
+        tokens_in=total([u.tokens_in for u in usages]),
+        tokens_out=total([u.tokens_out for u in usages]),
+        cost_usd=total([u.cost_usd for u in usages]),
+    )
+
+
+def agreement(
+    results: Sequence[ProviderOutcome], tolerance_pages: int = 1
+) -> list[ProviderAgreement]:
+    """Pairwise agreement of successful outcomes: segments whose start pages match.
+
+    Each segment matches at most one of the other outline's, within
+    ``tolerance_pages`` (a greedy walk over both sorted page lists, which is the
+    largest such matching).
+    """
+    ok = [r for r in results if r.ok and r.outline is not None]
+    pairs: list[ProviderAgreement] = []
+    for a, b in combinations(ok, 2):
+        assert a.outline is not None and b.outline is not None
+        pages_a = sorted(p for p in map(first_page, _refs(a.outline)) if p is not None)
+        pages_b = sorted(p for p in map(first_page, _refs(b.outline)) if p is not None)
+        i = j = matched = 0
+        while i < len(pages_a) and j < len(pages_b):
+            if abs(pages_a[i] - pages_b[j]) <= tolerance_pages:
+                matched += 1
+                i += 1
+                j += 1
+            elif pages_a[i] < pages_b[j]:
+                i += 1
+            else:
+                j += 1
+        n_a, n_b = len(a.outline.outline_segments), len(b.outline.outline_segments)
+        most = max(n_a, n_b)
+        pairs.append(
+            ProviderAgreement(
+                a=a.provider,
+                b=b.provider,
+                tolerance_pages=tolerance_pages,
+                matched=matched,
+                segments_a=n_a,
+                segments_b=n_b,
+                score=round(matched / most, 4) if most else 1.0,
+            )
+        )
+    return pairs
+
+
+def _refs(outline: DocumentOutline) -> list[str]:
+    return [s.page_ref for s in outline.outline_segments]
+
+
+def text_document(text: str) -> ExtractedDocument:
+    """Plain text as an :class:`ExtractedDocument`: pages split on form feeds.
+
+    Lines written like headings (``פרק ג``, ``הקדמה``) are marked as headings, one
+    size above the body, so the offline rules find the chapters.
+    """
+    from libtext.headings import parse_heading
+
+    if not isinstance(text, str):
+        raise InvalidInputError(f"outline_text() takes a str, not {type(text).__name__}.")
+    if not text.strip():
+        raise EmptyDocumentError("The text is empty: nothing to outline.")
+    pages: list[ExtractedPage] = []
+    for number, chunk in enumerate(text.replace("\r\n", "\n").split("\f"), start=1):
+        lines = []
+        for raw in chunk.strip("\n").split("\n"):
+            line = raw.strip()
+            parsed = parse_heading(line, loose=True) if 0 < len(line) < 80 else None
+            # A numbered heading may carry a short title; an unnumbered one stands alone.
+            heading = parsed is not None and len(line.split()) <= (8 if parsed[0] else 3)
+            lines.append(
+                ExtractedLine(
+                    text=line,
+                    kind="heading" if heading else "body",
+                    size=12.0 if heading else 10.0,
+                    bold=heading,
+                )
+            )
+        pages.append(ExtractedPage(number=number, lines=lines))
+    return ExtractedDocument(pages=pages, body_size=10.0)

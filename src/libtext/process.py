@@ -1,0 +1,536 @@
+"""The full pipeline: a PDF or a library work in, a bilingual, annotated, stored document out.
+
+:func:`aprocess_document` runs, in order:
+
+1. extract the PDF once (or read a library work as pages);
+2. outline it with the Outliner;
+3. cut the body text into sections at the segments' start phrases (a heading just
+   before a start phrase opens its section). Every character of the body belongs to
+   exactly one section, in order: the sections' ``original_hebrew_block``\\ s joined
+   give back the body text (``ExtractedDocument.text``), title page included in the
+   first section. Footnotes go to the section whose text holds their marker;
+4. translate the sections concurrently (``concurrency`` provider calls at most);
+5. assemble the :class:`~libtext.models.ProcessedDocument`;
+6. save it to the store, if one is given (all at once: a cancelled job saves nothing).
+
+Provider answers are cached (:mod:`libtext._cache`), so processing the same document
+again makes no provider call. A section whose translation fails after retries keeps
+its Hebrew and gets ``error``; the document is still produced.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import logging
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, TypeAlias
+
+import anyio
+
+from libtext._sync import run_sync
+from libtext.errors import ConfigurationError, InvalidInputError, LibtextError
+from libtext.models import (
+    DocumentOutline,
+    EnrichedSegment,
+    ExtractedDocument,
+    ExtractedLine,
+    ExtractedPage,
+    Footnote,
+    OutlineSegment,
+    ProcessedDocument,
+    Section,
+    SourceMetadata,
+    WorkByIdResponse,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from libtext._cache import ProviderCache
+    from libtext.grounding import GroundingIndex
+    from libtext.outline import Outliner
+    from libtext.store import TextStore
+    from libtext.translate import Translator
+
+__all__ = [
+    "DocumentSource",
+    "ProgressCallback",
+    "aprocess_document",
+    "cut_sections",
+    "process_document",
+]
+
+logger = logging.getLogger("libtext.process")
+
+DocumentSource: TypeAlias = (
+    str | os.PathLike[str] | bytes | bytearray | IO[bytes] | ExtractedDocument | WorkByIdResponse
+)
+"""A PDF (path, bytes, binary file), an extraction, or a library work."""
+
+ProgressCallback: TypeAlias = Callable[[str, int, int], Any]
+"""Called with ``(stage, done, total)``; stages: extract, outline, section, translate, save."""
+
+DEFAULT_CONCURRENCY = 4
+
+_FOOTNOTE_START = re.compile(r"^\s*([(\[](?:[\u05d0-\u05ea]{1,3}|\d{1,3}|\*)[)\]])\s*")
+
+
+# --- the pipeline -----------------------------------------------------------------
+
+
+def process_document(
+    source: DocumentSource,
+    *,
+    outliner: Outliner | None = None,
+    translator: Translator | None = None,
+    store: TextStore | str | None = None,
+    cache: ProviderCache | str | os.PathLike[str] | bool | None = None,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    progress: ProgressCallback | None = None,
+) -> ProcessedDocument:
+    """Sync twin of :func:`aprocess_document` (works inside Jupyter too)."""
+    return run_sync(
+        aprocess_document,
+        source,
+        outliner=outliner,
+        translator=translator,
+        store=store,
+        cache=cache,
+        concurrency=concurrency,
+        progress=progress,
+    )
+
+
+async def aprocess_document(
+    source: DocumentSource,
+    *,
+    outliner: Outliner | None = None,
+    translator: Translator | None = None,
+    store: TextStore | str | None = None,
+    cache: ProviderCache | str | os.PathLike[str] | bool | None = None,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    progress: ProgressCallback | None = None,
+) -> ProcessedDocument:
+    """Outline, cut, translate and (optionally) store a document.
+
+    Args:
+        source: A PDF (path, bytes, binary file), an :class:`ExtractedDocument`, or a
+            library work (:meth:`LibraryClient.aget_work`).
+        outliner: Default: ``Outliner()`` (offline).
+        translator: Default: ``Translator(provider="offline")``.
+        store: A :class:`~libtext.store.TextStore` or its URL: the document is saved
+            there when complete (a store made from a URL here is closed here).
+        cache: Provider-answer cache: a :class:`~libtext._cache.ProviderCache` or a
+            file path; ``None`` for the default place (next to a SQLite store, else
+            the user cache directory); ``False`` for none. Offline work is never cached.
+        concurrency: Provider calls in flight at once (lowered to a provider's own
+            ``max_concurrency`` when it declares one).
+        progress: Called with ``(stage, done, total)`` as the work advances.
+
+    Raises:
+        InvalidInputError: The source cannot be read (see :func:`libtext.extract_pdf`).
+        ProviderError: The outline failed (a failed *section* translation is kept in
+            ``Section.error`` instead).
+        StoreError: Saving failed.
+    """
+    if concurrency < 1:
+        raise InvalidInputError("concurrency must be 1 or more.")
+    from libtext.outline import Outliner
+    from libtext.translate import Translator
+
+    outliner = outliner or Outliner()
+    translator = translator or Translator(provider="offline")
+    report = _progress(progress)
+
+    _check_store(store)
+    own_store = False
+    if isinstance(store, str):
+        from libtext.store import TextStore
+
+        store = await anyio.to_thread.run_sync(TextStore, store)
+        own_store = True
+    try:
+        provider_cache = _make_cache(cache, store, outliner, translator)
+        report("extract", 0, 1)
+        doc, page_footnotes, work = await _read(source)
+        report("extract", 1, 1)
+
+        report("outline", 0, 1)
+        outline = await _outline(outliner, doc, provider_cache)
+        report("outline", 1, 1)
+
+        segments = cut_sections(doc, outline, page_footnotes=page_footnotes)
+        report("section", len(segments), len(segments))
+
+        sections = await _translate_all(segments, translator, provider_cache, concurrency, report)
+        document = _assemble(doc, outline, sections, work)
+        if store is not None:
+            report("save", 0, 1)
+            with anyio.CancelScope(shield=True):  # saved whole or not at all
+                await store.asave(document)
+            report("save", 1, 1)
+        return document
+    finally:
+        if own_store and store is not None and not isinstance(store, str):
+            with anyio.CancelScope(shield=True):
+                await store.aclose()
+
+
+def _progress(callback: ProgressCallback | None) -> ProgressCallback:
+    def report(stage: str, done: int, total: int) -> None:
+        if callback is not None:
+            callback(stage, done, total)
+
+    return report
+
+
+def _make_cache(
+    cache: ProviderCache | str | os.PathLike[str] | bool | None,
+    store: TextStore | None,
+    outliner: Outliner,
+    translator: Translator,
+) -> ProviderCache | None:
+    from libtext._cache import ProviderCache, default_cache_path
+
+    if cache is False:
+        return None
+    if isinstance(cache, ProviderCache):
+        return cache
+    if isinstance(cache, str | os.PathLike):
+        return ProviderCache(Path(cache))
+    names = [*outliner.provider_names, translator.name]
+    if cache is None and all(n == "offline" for n in names):
+        return None  # nothing to cache: offline answers are computed, not fetched
+    return ProviderCache(default_cache_path(getattr(store, "url", None)))
+
+
+async def _read(
+    source: DocumentSource,
+) -> tuple[ExtractedDocument, list[list[Footnote]] | None, WorkByIdResponse | None]:
+    if isinstance(source, WorkByIdResponse):
+        doc, notes = work_document(source)
+        return doc, notes, source
+    if isinstance(source, ExtractedDocument):
+        return source, None, None
+    if isinstance(source, str | os.PathLike | bytes | bytearray) or hasattr(source, "read"):
+        from libtext.pdf import aextract_pdf
+
+        return await aextract_pdf(source), None, None
+    raise InvalidInputError(
+        f"process_document reads a PDF (path, bytes or file), an ExtractedDocument or a "
+        f"library work (LibraryClient.get_work), not {type(source).__name__}."
+    )
+
+
+async def _outline(
+    outliner: Outliner, doc: ExtractedDocument, cache: ProviderCache | None
+) -> DocumentOutline:
+    """The outline, from the cache when the same document was outlined the same way."""
+    names = outliner.provider_names
+    if cache is None or all(n == "offline" for n in names):
+        return await outliner.aoutline(doc)
+    from libtext._cache import cache_key
+    from libtext.prompts import load_prompt
+
+    digest = hashlib.sha256(doc.model_dump_json().encode("utf-8")).hexdigest()
+    options = {
+        "max_pages": outliner.max_pages,
+        "window_tokens": outliner.window_tokens,
+        "overlap_pages": outliner.overlap_pages,
+    }
+    key = cache_key(
+        task="outline",
+        provider=",".join(names),
+        prompt_version=load_prompt("outline").version,
+        response_model=DocumentOutline,
+        messages=[],
+        payload=digest,
+        options=options,
+    )
+    hit = await cache.aget(key)
+    if hit is not None:
+        return DocumentOutline.model_validate_json(hit)
+    outline = await outliner.aoutline(doc)
+    await cache.aput(
+        key,
+        outline.model_dump_json(),
+        task="outline",
+        provider=",".join(names),
+        prompt_version=load_prompt("outline").version,
+    )
+    return outline
+
+
+async def _translate_all(
+    segments: list[EnrichedSegment],
+    translator: Translator,
+    cache: ProviderCache | None,
+    concurrency: int,
+    report: ProgressCallback,
+) -> list[Section]:
+    declared = getattr(translator.provider, "max_concurrency", None)
+    if isinstance(declared, int) and declared > 0:
+        concurrency = min(concurrency, declared)
+    limiter = anyio.CapacityLimiter(concurrency)
+    todo = [k for k, seg in enumerate(segments) if _needs_translation(seg)]
+    sections: list[Section] = [_section(seg) for seg in segments]
+    done = 0
+    report("translate", 0, len(todo))
+
+    async def one(k: int) -> None:
+        nonlocal done
+        seg = segments[k]
+        try:
+            result = await translator._translate(
+                seg, cache=translator.cache or cache, limiter=limiter
+            )
+        except LibtextError as exc:
+            logger.warning(
+                "section %d (%s) not translated: %s", seg.sequence_id, seg.segment_title, exc.code
+            )
+            sections[k] = _section(seg, error=f"{exc.code}: {exc.message}")
+        else:
+            sections[k] = Section(
+                **seg.model_dump(exclude={"footnotes"}),
+                footnotes=result.footnotes,
+                translation_data=result.translation_data,
+            )
+        done += 1
+        report("translate", done, len(todo))
+
+    async with anyio.create_task_group() as tg:
+        for k in todo:
+            tg.start_soon(one, k)
+    return sections
+
+
+def _needs_translation(seg: EnrichedSegment) -> bool:
+    from libtext._phrases import letters_key
+
+    return bool(letters_key(seg.original_hebrew_block)[0] or seg.footnotes)
+
+
+def _section(seg: EnrichedSegment, *, error: str | None = None) -> Section:
+    return Section(**seg.model_dump(), error=error)
+
+
+def _assemble(
+    doc: ExtractedDocument,
+    outline: DocumentOutline,
+    sections: list[Section],
+    work: WorkByIdResponse | None,
+) -> ProcessedDocument:
+    meta = outline.source_metadata
+    meta = SourceMetadata(
+        publication_title=meta.publication_title,
+        work_title=meta.work_title or doc.title,
+        author_name=meta.author_name or doc.author,
+    )
+    if work is None:
+        return ProcessedDocument(source_metadata=meta, sections=sections, page_count=doc.page_count)
+    return ProcessedDocument(
+        source_metadata=meta,
+        sections=sections,
+        work_id=work.work_id,
+        page_count=work.page_count or len(work.pages),
+        first_page_id=work.pages[0].id if work.pages else None,
+        last_page_id=work.pages[-1].id if work.pages else None,
+    )
+
+
+# --- library works as documents ------------------------------------------------------
+
+
+def work_document(work: WorkByIdResponse) -> tuple[ExtractedDocument, list[list[Footnote]]]:
+    """A library work as an extraction (one page per library page) and its pages' notes.
+
+    Lines that are the page's headings (``heading_path``) or read like headings
+    (``פרק ג``) are marked as headings, so the outliner and the section cut see them.
+    """
+    from libtext.headings import parse_heading
+
+    if not work.pages:
+        raise InvalidInputError(
+            f"Library work {work.work_id!r} has no pages: check the id, or read more pages."
+        )
+    pages: list[ExtractedPage] = []
+    notes: list[list[Footnote]] = []
+    for number, page in enumerate(work.pages, start=1):
+        heads = {h.strip() for h in page.heading_path}
+        lines: list[ExtractedLine] = []
+        for raw in page.text.split("\n"):
+            line = raw.strip()
+            if not line:
+                continue
+            parsed = parse_heading(line, loose=True) if len(line) < 80 else None
+            heading = line in heads or (
+                parsed is not None and len(line.split()) <= (8 if parsed[0] else 3)
+            )
+            lines.append(
+                ExtractedLine(
+                    text=line,
+                    kind="heading" if heading else "body",
+                    size=12.0 if heading else 10.0,
+                    bold=heading,
+                )
+            )
+        pages.append(ExtractedPage(number=number, lines=lines))
+        notes.append([fn.model_copy() for fn in page.footnotes])
+    doc = ExtractedDocument(
+        pages=pages, title=work.title, source_name=f"library:{work.work_id}", body_size=10.0
+    )
+    return doc, notes
+
+
+# --- cutting the text into sections ----------------------------------------------------
+
+
+def cut_sections(
+    doc: ExtractedDocument,
+    outline: DocumentOutline,
+    *,
+    page_footnotes: list[list[Footnote]] | None = None,
+) -> list[EnrichedSegment]:
+    """Cut a document's body text into one segment per outline segment, with footnotes.
+
+    A section starts at its start phrase, or at the heading lines just before it, and
+    runs to the next section's start; the first starts at the top of the text. Joined,
+    the blocks are exactly ``doc.text``. A segment whose start phrase cannot be placed
+    (not found, or before the previous one) gets an empty block and its text stays with
+    the section before it. Footnotes are read from each page's footnote lines (or taken
+    from ``page_footnotes``) and attached to the section holding their marker on that page.
+    """
+    from libtext.grounding import GroundingIndex, first_page
+
+    index = GroundingIndex.of(doc)
+    text = index.text
+    segments = list(outline.outline_segments)
+    if not segments:
+        title = doc.title or "Text"
+        segments = [OutlineSegment(sequence_id=1, chapter_title=title, segment_title=title)]
+    heading_at = {end: start for start, end in index.heading_spans}
+    starts: list[int | None] = []
+    last = -1
+    floor = 0
+    for seg in segments:
+        match = (
+            index.locate(
+                seg.start_phrase_hebrew, side="start", page=first_page(seg.page_ref), after=last + 1
+            )
+            if seg.start_phrase_hebrew.strip()
+            else None
+        )
+        if match is None or match.start <= last:
+            starts.append(None)
+            continue
+        start = _before_headings(text, match.start, floor, heading_at)
+        starts.append(start)
+        last, floor = match.start, match.start
+    placed = [k for k, s in enumerate(starts) if s is not None]
+    if placed:
+        starts[placed[0]] = 0
+    else:
+        starts[0] = 0
+        placed = [0]
+    bounds: dict[int, tuple[int, int]] = {}
+    for n, k in enumerate(placed):
+        begin = starts[k]
+        assert begin is not None
+        end_next = starts[placed[n + 1]] if n + 1 < len(placed) else len(text)
+        bounds[k] = (begin, end_next if end_next is not None else len(text))
+    notes = _attach_footnotes(doc, index, [bounds[k] for k in placed], page_footnotes)
+    out: list[EnrichedSegment] = []
+    for k, seg in enumerate(segments):
+        begin, end = bounds.get(k, (0, 0))
+        footnotes = notes[placed.index(k)] if k in bounds else []
+        out.append(
+            EnrichedSegment(
+                **seg.model_dump(),
+                original_hebrew_block=text[begin:end] if k in bounds else "",
+                footnotes=footnotes,
+            )
+        )
+    return out
+
+
+def _before_headings(text: str, pos: int, floor: int, heading_at: dict[int, int]) -> int:
+    """Move a section start back over the heading lines (and blank space) right before it."""
+    start = pos
+    while True:
+        q = start
+        while q > floor and text[q - 1].isspace():
+            q -= 1
+        head = heading_at.get(q)
+        if head is None or head < floor or head >= start:
+            return start
+        start = head
+
+
+def _parse_notes(page: ExtractedPage) -> list[Footnote]:
+    """A page's footnote lines -> footnotes: a marker starts one, other lines continue it."""
+    notes: list[Footnote] = []
+    for line in page.lines:
+        if line.kind != "footnote" or not line.text.strip():
+            continue
+        m = _FOOTNOTE_START.match(line.text)
+        if m:
+            notes.append(Footnote(marker=m.group(1), content=line.text[m.end() :].strip()))
+        elif notes:
+            notes[-1].content = f"{notes[-1].content} {line.text.strip()}".strip()
+        else:
+            notes.append(Footnote(marker="", content=line.text.strip()))
+    return notes
+
+
+def _marker_forms(marker: str) -> list[str]:
+    core = marker.strip().strip("()[]").strip()
+    if not core:
+        return []
+    return list(dict.fromkeys([marker.strip(), f"({core})", f"[{core}]"]))
+
+
+def _attach_footnotes(
+    doc: ExtractedDocument,
+    index: GroundingIndex,
+    bounds: list[tuple[int, int]],
+    page_footnotes: list[list[Footnote]] | None,
+) -> list[list[Footnote]]:
+    """Give each footnote to the section holding its marker on its page (in text order)."""
+    text = index.text
+    section_starts = [b[0] for b in bounds]
+    found: list[list[tuple[int, Footnote]]] = [[] for _ in bounds]
+    used: set[int] = set()
+    for p, page in enumerate(doc.pages):
+        notes = page_footnotes[p] if page_footnotes is not None else _parse_notes(page)
+        if not notes:
+            continue
+        lo = index.page_starts[p]
+        hi = index.page_starts[p + 1] if p + 1 < len(doc.pages) else len(text)
+        for fn in notes:
+            where = _find_marker(text, fn.marker, lo, hi, used)
+            if where is None:
+                where = lo  # no marker in the body: the note belongs where the page begins
+            else:
+                used.add(where)
+            k = max(bisect.bisect_right(section_starts, where) - 1, 0)
+            found[k].append((where, fn))
+    return [[fn for _, fn in sorted(items, key=lambda t: t[0])] for items in found]
+
+
+def _find_marker(text: str, marker: str, lo: int, hi: int, used: set[int]) -> int | None:
+    for form in _marker_forms(marker):
+        i = text.find(form, lo, hi)
+        while i >= 0:
+            if i not in used:
+                return i
+            i = text.find(form, i + 1, hi)
+    return None
+
+
+def _check_store(store: object) -> None:
+    if store is not None and not hasattr(store, "asave"):
+        raise ConfigurationError(
+            "store must be a TextStore or a database URL such as 'sqlite:///texts.db'."
+        )

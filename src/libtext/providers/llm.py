@@ -1,0 +1,410 @@
+"""Any model litellm knows (``"openai/gpt-4o-mini"``, ``"anthropic/claude-..."``, ``"ollama/..."``).
+
+litellm takes seconds to import, so it is imported inside the first call, never by
+``import libtext``. The key check at construction uses a small table of
+provider prefixes to environment variables instead, so a missing key fails before
+any work. Retries belong to :func:`~libtext.providers.structured.run_structured`:
+litellm's own are turned off. litellm's exceptions become libtext errors whose
+messages libtext writes, so no key or prompt text leaks into them.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import threading
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+import anyio
+from pydantic import BaseModel
+
+from libtext.errors import (
+    ConfigurationError,
+    MissingAPIKeyError,
+    ProviderAuthError,
+    ProviderError,
+    ProviderTimeoutError,
+    RateLimitError,
+)
+from libtext.providers.base import ProviderRequest, ProviderResponse, Usage
+
+__all__ = ["KEY_ENV_VARS", "LOCAL_PREFIXES", "LiteLLMProvider", "redact"]
+
+logger = logging.getLogger("libtext.providers")
+
+# provider prefix -> environment variables litellm reads for its key (the first is named
+# in errors). Prefixes not listed are passed to litellm unchecked.
+KEY_ENV_VARS: dict[str, tuple[str, ...]] = {
+    "openai": ("OPENAI_API_KEY",),
+    "anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"),
+    "gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
+    "mistral": ("MISTRAL_API_KEY",),
+    "groq": ("GROQ_API_KEY",),
+    "deepseek": ("DEEPSEEK_API_KEY",),
+    "openrouter": ("OPENROUTER_API_KEY",),
+    "together_ai": ("TOGETHERAI_API_KEY", "TOGETHER_AI_API_KEY", "TOGETHER_API_KEY"),
+    "cohere": ("COHERE_API_KEY",),
+    "cohere_chat": ("COHERE_API_KEY",),
+    "xai": ("XAI_API_KEY",),
+    "fireworks_ai": ("FIREWORKS_AI_API_KEY", "FIREWORKS_API_KEY", "FIREWORKSAI_API_KEY"),
+    "perplexity": ("PERPLEXITYAI_API_KEY", "PERPLEXITY_API_KEY"),
+    "cerebras": ("CEREBRAS_API_KEY",),
+    "huggingface": ("HUGGINGFACE_API_KEY", "HF_TOKEN"),
+}
+
+# Prefixes of models that run locally and need no key.
+LOCAL_PREFIXES = frozenset(
+    {"ollama", "ollama_chat", "lm_studio", "llamafile", "vllm", "hosted_vllm", "openai_like"}
+)
+
+_KEYLIKE = re.compile(
+    r"(?:sk|pk|rk|key|gsk|xai|hf)[-_][A-Za-z0-9_\-]{6,}"  # sk-..., gsk_..., hf_...
+    r"|Bearer\s+\S+"
+    r"|AIza[0-9A-Za-z_\-]{20,}"  # Google keys
+    r"|[A-Za-z0-9_\-]{32,}",  # any long token
+)
+
+_import_lock = threading.Lock()
+_litellm: Any = None
+
+
+def redact(text: str, *secrets: str | None) -> str:
+    """``text`` with the given secrets and anything that looks like a key masked."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "[redacted]")
+    return _KEYLIKE.sub("[redacted]", text)
+
+
+def _load_litellm() -> Any:
+    """Import litellm once, quietly, with the bundled cost map and httpx transport."""
+    global _litellm
+    if _litellm is None:
+        with _import_lock:
+            if _litellm is None:
+                # The bundled cost map: no network fetch (and no 10 s stall offline).
+                os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+                try:
+                    import litellm as module
+                except ImportError:
+                    raise ConfigurationError(
+                        "AI providers other than 'offline' need litellm: "
+                        "pip install 'libtext[llm]'."
+                    ) from None
+
+                litellm: Any = module
+                # httpx transport, so respx and local fakes see the calls.
+                litellm.disable_aiohttp_transport = True
+                litellm.suppress_debug_info = True
+                litellm.set_verbose = False
+                litellm.turn_off_message_logging = True
+                for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm"):
+                    logging.getLogger(name).setLevel(logging.WARNING)
+                _litellm = litellm
+    return _litellm
+
+
+def _prefix(model: str) -> str:
+    return model.split("/", 1)[0].lower() if "/" in model else ""
+
+
+def _transport_failure(exc: BaseException) -> str | None:
+    """``"timeout"`` or ``"connection"`` when the cause chain shows no HTTP answer came.
+
+    litellm reports a refused connection as an ``InternalServerError`` (500); the
+    chain still holds the httpx error that tells the two apart.
+    """
+    import httpx
+
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        kind = type(cause).__name__
+        if isinstance(cause, httpx.TimeoutException) or kind == "APITimeoutError":
+            return "timeout"
+        if isinstance(cause, httpx.TransportError) or kind == "APIConnectionError":
+            return "connection"
+        cause = cause.__cause__ or cause.__context__
+    return None
+
+
+def _retry_after(exc: BaseException) -> float | None:
+    """Seconds from a ``Retry-After`` header on the exception's response, if any."""
+    headers: Any = None
+    for source in (
+        getattr(exc, "litellm_response_headers", None),
+        getattr(getattr(exc, "response", None), "headers", None),
+        getattr(exc, "headers", None),
+    ):
+        if source:
+            headers = source
+            break
+    if not headers:
+        return None
+    try:
+        raw = headers.get("retry-after-ms")
+        if raw is not None:
+            return max(float(raw) / 1000.0, 0.0)
+        raw = headers.get("retry-after") or headers.get("Retry-After")
+    except (AttributeError, TypeError, ValueError):
+        return None
+    if raw is None:
+        return None
+    try:
+        return max(float(raw), 0.0)
+    except ValueError:
+        pass
+    try:
+        import datetime as dt
+
+        when = parsedate_to_datetime(str(raw))
+        return max((when - dt.datetime.now(dt.UTC)).total_seconds(), 0.0)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+class LiteLLMProvider:
+    """A provider over litellm: any ``provider/model`` string litellm knows.
+
+    Args:
+        model: The litellm model string, e.g. ``"openai/gpt-4o-mini"``; also the
+            provider's ``name``.
+        api_key: The key; default the provider's environment variable (read now).
+        api_base: A custom endpoint (OpenAI-compatible servers, proxies, local
+            models); with one, no key is required.
+        timeout: Seconds litellm waits for one HTTP answer (``run_structured``
+            also enforces its own ``call_timeout``).
+        **options: Passed to ``litellm.acompletion`` (``temperature``,
+            ``max_tokens``, ``mock_response``...).
+
+    Raises:
+        MissingAPIKeyError: No ``api_key`` and the environment variable is unset.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_key: str | None = None,
+        api_base: str | None = None,
+        timeout: float | None = None,
+        **options: Any,
+    ) -> None:
+        self.model = model
+        self.name = model
+        self.api_base = api_base
+        self.timeout = timeout
+        self.options = options
+        prefix = _prefix(model)
+        env_vars = KEY_ENV_VARS.get(prefix, ())
+        if api_key is None:
+            api_key = next((os.environ[v] for v in env_vars if os.environ.get(v)), None)
+        needs_key = bool(env_vars) and api_base is None and prefix not in LOCAL_PREFIXES
+        if api_key is None and needs_key and "mock_response" not in options:
+            raise MissingAPIKeyError(model, env_vars[0])
+        self._api_key = api_key
+        self._formats: dict[type[BaseModel], Any] = {}
+        self._max_input_tokens: int | bool | None = False  # False: not looked up yet
+
+    def __repr__(self) -> str:
+        # Never the key.
+        base = f", api_base={self.api_base!r}" if self.api_base else ""
+        return f"LiteLLMProvider({self.model!r}{base})"
+
+    @property
+    def max_input_tokens(self) -> int | None:
+        """The model's input context window from litellm's model map; ``None`` if unknown."""
+        if self._max_input_tokens is False:
+            value: int | None = None
+            try:
+                info = _load_litellm().get_model_info(self.model)
+                raw = info.get("max_input_tokens") or info.get("max_tokens")
+                value = int(raw) if raw else None
+            except Exception:  # unknown model: litellm raises a plain Exception
+                value = None
+            self._max_input_tokens = value
+        return self._max_input_tokens if isinstance(self._max_input_tokens, int) else None
+
+    def _response_format(self, litellm: Any, model: type[BaseModel]) -> Any:
+        """The schema itself where the model supports it, else JSON mode, else nothing."""
+        if model not in self._formats:
+            fmt: Any = None
+            try:
+                if litellm.supports_response_schema(model=self.model):
+                    fmt = model
+                else:
+                    params = litellm.get_supported_openai_params(model=self.model) or []
+                    if "response_format" in params:
+                        fmt = {"type": "json_object"}
+            except Exception:  # capability lookup must never break a call
+                fmt = None
+            self._formats[model] = fmt
+        return self._formats[model]
+
+    async def warm_up(self) -> None:
+        """Import litellm in a worker thread (seconds, once), off the event loop.
+
+        :func:`~libtext.providers.structured.run_structured` calls this before the
+        timed call, so the import never counts against ``call_timeout``.
+        """
+        if _litellm is None:
+            await anyio.to_thread.run_sync(_load_litellm)
+
+    async def complete(self, request: ProviderRequest) -> ProviderResponse:
+        """Ask the model once (no retries here: ``run_structured`` owns them)."""
+        await self.warm_up()
+        litellm = _load_litellm()
+        options = {**self.options, **request.options}
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "messages": request.messages,
+            "num_retries": 0,
+            "max_retries": 0,
+        }
+        if self.timeout is not None:
+            kwargs["timeout"] = self.timeout
+        if self._api_key is not None:
+            kwargs["api_key"] = self._api_key
+        if self.api_base is not None:
+            kwargs["api_base"] = self.api_base
+        if "response_format" not in options:
+            fmt = self._response_format(litellm, request.response_model)
+            if fmt is not None:
+                kwargs["response_format"] = fmt
+        kwargs.update(options)
+        try:
+            response = await litellm.acompletion(**kwargs)
+        except Exception as exc:
+            raise self._map_error(litellm, exc) from None
+        return self._to_response(litellm, response)
+
+    def _to_response(self, litellm: Any, response: Any) -> ProviderResponse:
+        try:
+            content = response.choices[0].message.content
+        except (AttributeError, IndexError, TypeError):
+            content = None
+        if content is None:
+            content = ""
+        usage_obj = getattr(response, "usage", None)
+        tokens_in = getattr(usage_obj, "prompt_tokens", None)
+        tokens_out = getattr(usage_obj, "completion_tokens", None)
+        cost: float | None = None
+        hidden = getattr(response, "_hidden_params", None)
+        try:
+            # litellm prices every answer already; compute it again only if it did not.
+            if isinstance(hidden, dict) and "response_cost" in hidden:
+                raw_cost = hidden["response_cost"]
+            else:
+                raw_cost = litellm.completion_cost(completion_response=response)
+            cost = float(raw_cost) if raw_cost else None
+        except Exception:  # unknown price: cost stays unknown
+            cost = None
+        return ProviderResponse(
+            content=content,
+            usage=Usage(
+                tokens_in=tokens_in if isinstance(tokens_in, int) else None,
+                tokens_out=tokens_out if isinstance(tokens_out, int) else None,
+                cost_usd=cost,
+            ),
+            model=str(getattr(response, "model", None) or self.model),
+        )
+
+    def _map_error(self, litellm: Any, exc: Exception) -> ProviderError:
+        """A libtext error for a litellm exception, with a message libtext writes."""
+        name = self.model
+        status = getattr(exc, "status_code", None)
+        status = status if isinstance(status, int) else None
+        upstream = redact(str(getattr(exc, "message", "") or exc), self._api_key)[:300]
+        details = {"exception": type(exc).__name__, "upstream_message": upstream}
+        logger.info("provider=%s litellm raised %s (status %s)", name, type(exc).__name__, status)
+
+        def isa(*names: str) -> bool:
+            kinds = tuple(k for k in (getattr(litellm, n, None) for n in names) if k)
+            return bool(kinds) and isinstance(exc, kinds)
+
+        if isa("AuthenticationError", "PermissionDeniedError"):
+            return ProviderAuthError(
+                f"Provider {name!r} rejected the API key ({status or 401}); check the key "
+                "passed as api_key= or set in the provider's environment variable.",
+                provider=name,
+                status_code=status or 401,
+                details=details,
+            )
+        if isa("RateLimitError"):
+            retry_after = _retry_after(exc)
+            wait = f" (it asked to wait {retry_after:g}s)" if retry_after is not None else ""
+            return RateLimitError(
+                f"Provider {name!r} is rate limiting requests{wait}; wait and try again, "
+                "or lower the concurrency.",
+                provider=name,
+                status_code=429,
+                retry_after=retry_after,
+                details=details,
+            )
+        transport = _transport_failure(exc)
+        if isa("Timeout") or transport == "timeout":
+            return ProviderTimeoutError(
+                f"Provider {name!r} did not answer in time; raise the timeout or try later.",
+                provider=name,
+                status_code=None,
+                details=details,
+            )
+        if isa("NotFoundError"):
+            return ProviderError(
+                f"Provider {name!r} does not know this model (404); check the model name.",
+                provider=name,
+                status_code=404,
+                retryable=False,
+                details=details,
+            )
+        if isa("ContextWindowExceededError"):
+            return ProviderError(
+                f"The input is too long for {name!r}'s context window; use smaller windows "
+                "or a model with a larger context.",
+                provider=name,
+                status_code=status or 400,
+                retryable=False,
+                details=details,
+            )
+        if isa("BadRequestError", "UnprocessableEntityError", "UnsupportedParamsError"):
+            return ProviderError(
+                f"Provider {name!r} rejected the request ({status or 400}); check the model "
+                "name and the options passed to it.",
+                provider=name,
+                status_code=status or 400,
+                retryable=False,
+                details=details,
+            )
+        if isa("APIConnectionError") or transport == "connection":
+            return ProviderError(
+                f"Could not connect to provider {name!r}; check the network and api_base.",
+                provider=name,
+                status_code=None,
+                retryable=True,
+                details=details,
+            )
+        if isa("ServiceUnavailableError", "InternalServerError", "BadGatewayError"):
+            return ProviderError(
+                f"Provider {name!r} failed on its side ({status or 500}); try again later.",
+                provider=name,
+                status_code=status or 500,
+                retryable=True,
+                details=details,
+            )
+        if status is not None:
+            return ProviderError(
+                f"Provider {name!r} answered with HTTP {status}.",
+                provider=name,
+                status_code=status,
+                retryable=status >= 500 or status == 408,
+                details=details,
+            )
+        return ProviderError(
+            f"Provider {name!r} failed ({type(exc).__name__}); check the model name and options.",
+            provider=name,
+            retryable=False,
+            details=details,
+        )

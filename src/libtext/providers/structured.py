@@ -1,0 +1,356 @@
+"""One structured provider call: timeouts, retries, validation and a single re-ask.
+
+Every provider (offline, litellm, a user function) answers through
+:func:`run_structured`, so the Outliner and the Translator share one policy: a
+per-call timeout and a deadline for the whole call, exponential backoff with full
+jitter on failures that may pass (429, 5xx, connection errors, timeouts) honouring
+a provider's ``Retry-After``, no retry on failures that will not (bad key, bad
+request, unusable output), and one re-ask quoting the validation error when the
+answer does not match the schema.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import re
+import time
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+import anyio
+from pydantic import BaseModel, ValidationError
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    retry_if_exception,
+    stop_after_attempt,
+    wait_random_exponential,
+)
+
+from libtext.errors import (
+    LibtextError,
+    ProviderError,
+    ProviderOutputError,
+    ProviderTimeoutError,
+)
+from libtext.providers.base import Provider, ProviderRequest, ProviderResponse, Usage
+
+__all__ = ["RetryPolicy", "StructuredResult", "parse_structured", "run_structured"]
+
+logger = logging.getLogger("libtext.providers")
+
+M = TypeVar("M", bound=BaseModel)
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How hard libtext tries before giving up on a provider call.
+
+    Attributes:
+        max_attempts: Total tries per call for failures that may pass (429, 5xx,
+            connection errors, timeouts).
+        base_delay: Base of the exponential backoff, in seconds (full jitter).
+        max_delay: Longest wait between tries, in seconds (a provider's
+            ``Retry-After`` is honoured even when longer).
+        call_timeout: Seconds one provider call may take; ``None`` for no limit.
+        deadline: Seconds the whole structured call may take, retries and re-ask
+            included; ``None`` for no limit.
+    """
+
+    max_attempts: int = 4
+    base_delay: float = 0.5
+    max_delay: float = 20.0
+    call_timeout: float | None = 120.0
+    deadline: float | None = 900.0
+
+    def __post_init__(self) -> None:
+        if self.max_attempts < 1:
+            raise ValueError("RetryPolicy.max_attempts must be at least 1.")
+        if self.base_delay < 0 or self.max_delay < 0:
+            raise ValueError("RetryPolicy delays must not be negative.")
+        for name in ("call_timeout", "deadline"):
+            value = getattr(self, name)
+            if value is not None and value <= 0:
+                raise ValueError(f"RetryPolicy.{name} must be positive or None.")
+
+
+@dataclass
+class StructuredResult(Generic[M]):
+    """A validated answer and what it cost.
+
+    Attributes:
+        value: The answer, an instance of the request's ``response_model``.
+        usage: Tokens and cost summed over every answered attempt (``None`` where
+            the provider did not say).
+        model: The model name the provider reported.
+        latency_s: Wall time of the whole call, retries included.
+        attempts: Provider calls made (retries and the re-ask included).
+    """
+
+    value: M
+    usage: Usage
+    model: str
+    latency_s: float
+    attempts: int
+
+
+class _InvalidOutput(Exception):
+    """The answer is not JSON for the schema; ``error`` is a short, content-free summary."""
+
+    def __init__(self, error: str, location: str = "") -> None:
+        super().__init__(error)
+        self.error = error
+        self.location = location
+
+
+def _extract_json(text: str) -> Any:
+    """The one JSON value in ``text``, tolerating code fences and prose around an object."""
+    stripped = text.strip()
+    candidates = [stripped]
+    candidates += [m.group(1).strip() for m in _FENCE.finditer(stripped)]
+    for candidate in candidates:
+        try:
+            return json.loads(candidate)
+        except ValueError:
+            continue
+    decoder = json.JSONDecoder()
+    start = stripped.find("{")
+    while start != -1:
+        try:
+            value, _ = decoder.raw_decode(stripped, start)
+        except ValueError:
+            start = stripped.find("{", start + 1)
+            continue
+        return value
+    raise _InvalidOutput("the answer is not valid JSON (expected one JSON object)")
+
+
+def parse_structured(content: str | BaseModel | dict[str, Any], model: type[M]) -> M:
+    """Validate a provider's answer (JSON text, dict or model) as ``model``.
+
+    Raises:
+        _InvalidOutput: The answer is not JSON, or does not match the schema.
+    """
+    if isinstance(content, model):
+        return content
+    data: Any
+    if isinstance(content, BaseModel):
+        data = content.model_dump(mode="json")
+    elif isinstance(content, str):
+        data = _extract_json(content)
+    else:
+        data = content
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False, include_input=False)[0]
+        location = ".".join(str(part) for part in first.get("loc", ())) or "(root)"
+        more = exc.error_count() - 1
+        extra = f" (and {more} more error{'s' if more > 1 else ''})" if more else ""
+        raise _InvalidOutput(
+            f"{location}: {first.get('msg', 'invalid')}{extra}", location
+        ) from None
+
+
+def _as_text(content: str | BaseModel | dict[str, Any]) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, BaseModel):
+        return content.model_dump_json()
+    try:
+        return json.dumps(content, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(content)
+
+
+def _reask(request: ProviderRequest, answer: ProviderResponse, error: str) -> ProviderRequest:
+    schema = request.response_model.__name__
+    messages = [
+        *request.messages,
+        {"role": "assistant", "content": _as_text(answer.content)},
+        {
+            "role": "user",
+            "content": (
+                f"Your answer did not match the required {schema} JSON schema: {error}. "
+                "Answer again with only one JSON object that matches the schema."
+            ),
+        },
+    ]
+    return dataclasses.replace(request, messages=messages)
+
+
+def _retryable(exc: BaseException) -> bool:
+    return isinstance(exc, ProviderError) and exc.retryable
+
+
+def _wait(policy: RetryPolicy) -> Any:
+    backoff = wait_random_exponential(multiplier=policy.base_delay, max=policy.max_delay)
+
+    def wait(state: RetryCallState) -> float:
+        exc = state.outcome.exception() if state.outcome is not None else None
+        retry_after = getattr(exc, "retry_after", None)
+        if isinstance(retry_after, int | float) and retry_after >= 0:
+            return float(retry_after)
+        return float(backoff(state))
+
+    return wait
+
+
+def _add(total: Usage, more: Usage) -> Usage:
+    def plus(a: Any, b: Any) -> Any:
+        if a is None:
+            return b
+        if b is None:
+            return a
+        return a + b
+
+    return Usage(
+        tokens_in=plus(total.tokens_in, more.tokens_in),
+        tokens_out=plus(total.tokens_out, more.tokens_out),
+        cost_usd=plus(total.cost_usd, more.cost_usd),
+    )
+
+
+async def _call_once(
+    provider: Provider, request: ProviderRequest, timeout: float | None, attempt: int
+) -> ProviderResponse:
+    name = getattr(provider, "name", type(provider).__name__)
+    started = time.perf_counter()
+    try:
+        with anyio.fail_after(timeout):
+            response = await provider.complete(request)
+    except TimeoutError:
+        logger.info("provider=%s attempt=%d timed out after %ss", name, attempt, timeout)
+        raise ProviderTimeoutError(
+            f"Provider {name!r} did not answer within {timeout}s; raise "
+            "RetryPolicy(call_timeout=...) or try again later.",
+            provider=name,
+            details={"timeout_s": timeout},
+        ) from None
+    except LibtextError as exc:
+        logger.info(
+            "provider=%s attempt=%d failed: %s (status %s)",
+            name,
+            attempt,
+            exc.code,
+            getattr(exc, "status_code", None),
+        )
+        raise
+    except Exception as exc:
+        logger.info("provider=%s attempt=%d raised %s", name, attempt, type(exc).__name__)
+        raise ProviderError(
+            f"Provider {name!r} raised {type(exc).__name__}; check the provider's code "
+            "or configuration.",
+            provider=name,
+            retryable=False,
+            details={"exception": type(exc).__name__},
+        ) from exc
+    if not isinstance(response, ProviderResponse):
+        raise ProviderError(
+            f"Provider {name!r} returned {type(response).__name__}, not a ProviderResponse.",
+            provider=name,
+            retryable=False,
+        )
+    logger.debug(
+        "provider=%s attempt=%d latency=%.3fs tokens_in=%s tokens_out=%s",
+        name,
+        attempt,
+        time.perf_counter() - started,
+        response.usage.tokens_in,
+        response.usage.tokens_out,
+    )
+    return response
+
+
+async def run_structured(
+    provider: Provider, request: ProviderRequest, *, policy: RetryPolicy | None = None
+) -> StructuredResult[Any]:
+    """Ask ``provider`` and validate the answer as ``request.response_model``.
+
+    Args:
+        provider: Any :class:`~libtext.providers.base.Provider`.
+        request: The messages, payload and response model.
+        policy: Timeouts and retries; default :class:`RetryPolicy()`.
+
+    Returns:
+        The validated value with usage summed over all attempts.
+
+    Raises:
+        RateLimitError: Still rate limited after ``max_attempts`` tries.
+        ProviderTimeoutError: A call passed ``call_timeout`` on every try, or the
+            whole call passed ``deadline``.
+        ProviderAuthError: The key was rejected (never retried).
+        ProviderOutputError: The answer did not match the schema, even after a re-ask.
+        ProviderError: Any other provider failure.
+    """
+    policy = policy or RetryPolicy()
+    name = getattr(provider, "name", type(provider).__name__)
+    started = time.perf_counter()
+    attempts = 0
+    usage = Usage()
+
+    async def ask(req: ProviderRequest) -> ProviderResponse:
+        nonlocal attempts, usage
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(policy.max_attempts),
+            wait=_wait(policy),
+            retry=retry_if_exception(_retryable),
+            sleep=anyio.sleep,
+            reraise=True,
+        )
+        async for attempt in retrying:
+            with attempt:
+                attempts += 1
+                response = await _call_once(provider, req, policy.call_timeout, attempts)
+                usage = _add(usage, response.usage)
+                return response
+        raise AssertionError("unreachable: tenacity reraises")  # pragma: no cover
+
+    model_name = name
+    try:
+        with anyio.fail_after(policy.deadline):
+            # One-off setup (litellm's import) is not a call: keep it out of call_timeout.
+            warm_up = getattr(provider, "warm_up", None)
+            if warm_up is not None:
+                await warm_up()
+            answer = await ask(request)
+            model_name = answer.model or name
+            try:
+                value = parse_structured(answer.content, request.response_model)
+            except _InvalidOutput as first:
+                logger.info("provider=%s answer invalid (%s); re-asking", name, first.location)
+                second = await ask(_reask(request, answer, first.error))
+                model_name = second.model or model_name
+                try:
+                    value = parse_structured(second.content, request.response_model)
+                except _InvalidOutput:
+                    raise ProviderOutputError(
+                        f"Provider {name!r} returned output that did not match the "
+                        f"{request.response_model.__name__} schema, even after a re-ask; "
+                        "try a stronger model or another provider.",
+                        provider=name,
+                        details={"error": first.error, "attempts": attempts},
+                    ) from None
+    except TimeoutError:
+        raise ProviderTimeoutError(
+            f"Provider {name!r} did not finish within the {policy.deadline}s deadline "
+            "(retries included); raise RetryPolicy(deadline=...) or try again later.",
+            provider=name,
+            details={"deadline_s": policy.deadline, "attempts": attempts},
+        ) from None
+    latency = time.perf_counter() - started
+    logger.info(
+        "provider=%s done attempts=%d latency=%.3fs tokens_in=%s tokens_out=%s",
+        name,
+        attempts,
+        latency,
+        usage.tokens_in,
+        usage.tokens_out,
+    )
+    return StructuredResult(
+        value=value, usage=usage, model=model_name, latency_s=latency, attempts=attempts
+    )

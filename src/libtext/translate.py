@@ -1,0 +1,543 @@
+"""Translator: a Hebrew block in, phrase-by-phrase English with Sefaria links out.
+
+Every provider answers the same :class:`TranslationResponse` (the offline one too, built
+by rules), and one post-processing path turns it into a
+:class:`~libtext.models.TranslatedSegment`:
+
+* the model's phrases are aligned to the block by their letters, so each
+  ``hebrew_phrase`` is an exact slice of the block and together they cover it; what a
+  model skipped is kept as an untranslated phrase and reported in ``notes``;
+* ``sefaria_link`` comes from :func:`libtext.sefaria.find_citations`, never from a model;
+* footnotes that are only citations (``בראשית א, א.``) are translated by the linker
+  (``Genesis 1:1.``) and never sent to a model;
+* abbreviations a model left unexpanded are expanded from the bundled table;
+* glossary terms are given to the model and checked in its English.
+
+Long blocks are sent in chunks of whole phrases (``max_chars``), so a long chapter
+stays within a model's output limit.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import anyio
+from pydantic import BaseModel, Field
+
+from libtext._phrases import align_phrases, expand_abbreviations, letters_key, split_phrases
+from libtext._sync import run_sync
+from libtext.errors import EmptyDocumentError, InvalidInputError
+from libtext.hebrew import normalize_for_match
+from libtext.models import EnrichedSegment, Footnote, OutlineSegment, TranslatedSegment
+from libtext.models import TranslationData as _TD
+from libtext.sefaria import Citation, find_citations, translate_citation
+
+if TYPE_CHECKING:  # pragma: no cover
+    from anyio.abc import TaskGroup
+
+    from libtext._cache import ProviderCache
+    from libtext.providers.base import Provider, ProviderRequest
+    from libtext.providers.structured import RetryPolicy
+
+__all__ = [
+    "FootnoteOut",
+    "PhraseOut",
+    "TranslatePayload",
+    "TranslationResponse",
+    "Translator",
+]
+
+PROMPT_NAME = "translate"
+DEFAULT_PROVIDER = "openai/gpt-4o-mini"
+DEFAULT_MAX_CHARS = 3000
+DEFAULT_CONCURRENCY = 4
+
+_QUOTE_START = ('"', "\u201c", "\u201d", "\u05f4", "'")
+
+
+# --- what a provider answers ------------------------------------------------------
+
+
+class PhraseOut(BaseModel):
+    """One phrase as a provider gives it."""
+
+    hebrew_phrase: str = Field(description="The phrase copied verbatim from the Hebrew block.")
+    hebrew_phrase_expanded: str = Field(
+        default="", description="The phrase with abbreviations and acronyms spelled out."
+    )
+    english_translation: str = Field(default="", description="The phrase in English.")
+
+
+class FootnoteOut(BaseModel):
+    """One footnote's translation as a provider gives it."""
+
+    marker: str = Field(description="The footnote's marker exactly as given.")
+    translation: str = Field(default="", description="The footnote's content in English.")
+
+
+class TranslationResponse(BaseModel):
+    """The JSON a provider must answer for a ``"translate"`` request."""
+
+    phrases: list[PhraseOut] = Field(description="Phrases covering the whole block, in order.")
+    footnotes: list[FootnoteOut] = Field(default_factory=list)
+
+
+class TranslatePayload(BaseModel):
+    """The structured input of a ``"translate"`` request (read by the offline provider).
+
+    ``phrases`` is libtext's own split of the block (what the offline provider answers);
+    ``footnotes`` are only those that need a translator (citation-only ones are not sent).
+    """
+
+    hebrew: str
+    phrases: list[str] = Field(
+        default_factory=list, description="libtext's own phrase split of ``hebrew``"
+    )
+    footnotes: list[Footnote] = Field(default_factory=list)
+    glossary: dict[str, str] = Field(default_factory=dict)
+    title: str = ""
+
+
+# --- the Translator -----------------------------------------------------------------
+
+
+@dataclass
+class _Chunk:
+    start: int
+    end: int
+    footnotes: list[Footnote] = field(default_factory=list)
+
+
+@dataclass
+class _Calls:
+    """Provider calls made and answers read from the cache (for reports and tests)."""
+
+    provider: int = 0
+    cached: int = 0
+
+
+class Translator:
+    """Translate Hebrew segments phrase by phrase, with Sefaria links and footnotes.
+
+    Example:
+        ```python
+        from libtext import Translator
+
+        translator = Translator(provider="offline")
+        seg = translator.translate('ויאמר אלהים יהי אור (בראשית א, ג) ויהי אור.')
+        [p.sefaria_link for p in seg.translation_data]
+        ```
+
+    Args:
+        provider: A provider name (``"offline"``, a litellm ``provider/model``) or a
+            :class:`~libtext.providers.base.Provider`. The key of a litellm model is read
+            from its environment variable when the Translator is made.
+        policy: Timeouts and retries (:class:`~libtext.providers.structured.RetryPolicy`);
+            the same rules as the Outliner.
+        glossary: Hebrew term -> required English (``{"ביטול": "self-nullification"}``);
+            given to the model and checked in its answer (misses are noted).
+        cache: A :class:`~libtext._cache.ProviderCache` for answers; ``None`` for none
+            (:func:`libtext.process_document` supplies one).
+        max_chars: Longest piece of Hebrew sent in one call; longer blocks are sent in
+            chunks of whole phrases.
+        concurrency: Calls in flight at once for one long block.
+        options: Extra provider options (temperature, ...), part of the cache key.
+    """
+
+    def __init__(
+        self,
+        *,
+        provider: str | Provider = DEFAULT_PROVIDER,
+        policy: RetryPolicy | None = None,
+        glossary: dict[str, str] | None = None,
+        cache: ProviderCache | None = None,
+        max_chars: int = DEFAULT_MAX_CHARS,
+        concurrency: int = DEFAULT_CONCURRENCY,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        from libtext.providers.registry import resolve_provider
+
+        if max_chars < 200:
+            raise InvalidInputError("Translator(max_chars=...) must be at least 200.")
+        if concurrency < 1:
+            raise InvalidInputError("Translator(concurrency=...) must be at least 1.")
+        self.provider: Provider = resolve_provider(provider)
+        self.policy = policy
+        self.glossary = {k.strip(): v.strip() for k, v in (glossary or {}).items() if k.strip()}
+        self.cache = cache
+        self.max_chars = max_chars
+        self.concurrency = concurrency
+        self.options = dict(options or {})
+        self.calls = _Calls()
+
+    def __repr__(self) -> str:
+        return f"Translator(provider={self.provider.name!r})"
+
+    @property
+    def name(self) -> str:
+        """The provider's name, as it appears in ``TranslatedSegment.provider``."""
+        return self.provider.name
+
+    def translate(
+        self,
+        segment: EnrichedSegment | OutlineSegment | str,
+        *,
+        footnotes: Sequence[Footnote] | None = None,
+    ) -> TranslatedSegment:
+        """Sync twin of :meth:`atranslate` (works in Jupyter too)."""
+        return run_sync(self.atranslate, segment, footnotes=footnotes)
+
+    async def atranslate(
+        self,
+        segment: EnrichedSegment | OutlineSegment | str,
+        *,
+        footnotes: Sequence[Footnote] | None = None,
+    ) -> TranslatedSegment:
+        """Translate one segment.
+
+        Args:
+            segment: An :class:`~libtext.models.EnrichedSegment` (an outline segment with
+                its Hebrew block and footnotes), or plain Hebrew text.
+            footnotes: Footnotes for plain text (or extra ones for a segment).
+
+        Raises:
+            EmptyDocumentError: There is no Hebrew and no footnote to translate.
+            ProviderError: The provider failed after retries (a subclass says how).
+        """
+        seg = _as_segment(segment, footnotes)
+        limiter = anyio.CapacityLimiter(self.concurrency)
+        return await self._translate(seg, cache=self.cache, limiter=limiter)
+
+    # --- the work -------------------------------------------------------------------
+
+    async def _translate(
+        self,
+        seg: EnrichedSegment,
+        *,
+        cache: ProviderCache | None,
+        limiter: anyio.CapacityLimiter,
+    ) -> TranslatedSegment:
+        block = seg.original_hebrew_block
+        if not letters_key(block)[0] and not seg.footnotes:
+            raise EmptyDocumentError(
+                "The segment has no Hebrew text to translate; pass original_hebrew_block=...",
+                details={"sequence_id": seg.sequence_id},
+            )
+        citations = find_citations(block)
+        protected = [(c.start, c.end) for c in citations]
+        spans = split_phrases(block, protected=protected, breaks=_heading_breaks(seg))
+        fixed: dict[int, str] = {}
+        for k, fn in enumerate(seg.footnotes):
+            english = translate_citation(fn.content) if fn.content.strip() else ""
+            if english is not None:
+                fixed[k] = english
+        asked = [fn for k, fn in enumerate(seg.footnotes) if k not in fixed]
+        chunks = _chunks(block, spans, asked, self.max_chars)
+        answers: list[TranslationResponse | None] = [None] * len(chunks)
+        title = seg.segment_title or seg.chapter_title
+
+        failures: list[Exception] = []
+
+        async def run(i: int, chunk: _Chunk, tg: TaskGroup) -> None:
+            phrases = [block[s:e].strip() for s, e in spans if chunk.start <= s < chunk.end]
+            text = block[chunk.start : chunk.end]
+            try:
+                answers[i] = await self._ask(text, phrases, chunk, title, cache, limiter)
+            except Exception as exc:  # one chunk failed: the segment has failed
+                failures.append(exc)
+                tg.cancel_scope.cancel()
+
+        async with anyio.create_task_group() as tg:
+            for i, chunk in enumerate(chunks):
+                tg.start_soon(run, i, chunk, tg)
+        if failures:
+            raise failures[0]
+        return self._assemble(seg, citations, chunks, answers, fixed)
+
+    async def _ask(
+        self,
+        text: str,
+        phrases: list[str],
+        chunk: _Chunk,
+        title: str,
+        cache: ProviderCache | None,
+        limiter: anyio.CapacityLimiter,
+    ) -> TranslationResponse | None:
+        if not letters_key(text)[0] and not chunk.footnotes:
+            return None
+        request = self._request(text, phrases, chunk.footnotes, title)
+        key = None
+        if cache is not None and self.provider.name != "offline":
+            from libtext._cache import cache_key
+
+            key = cache_key(
+                task=request.task,
+                provider=self.provider.name,
+                prompt_version=request.prompt_version,
+                response_model=request.response_model,
+                messages=request.messages,
+                payload=request.payload,
+                options=request.options,
+            )
+            hit = await cache.aget(key)
+            if hit is not None:
+                self.calls.cached += 1
+                return TranslationResponse.model_validate_json(hit)
+        from libtext.providers.structured import run_structured
+
+        async with limiter:
+            result = await run_structured(self.provider, request, policy=self.policy)
+        self.calls.provider += result.attempts
+        value: TranslationResponse = result.value
+        if key is not None and cache is not None:
+            await cache.aput(
+                key,
+                value.model_dump_json(),
+                task=request.task,
+                provider=self.provider.name,
+                prompt_version=request.prompt_version,
+            )
+        return value
+
+    def _request(
+        self, text: str, phrases: list[str], footnotes: list[Footnote], title: str
+    ) -> ProviderRequest:
+        from libtext.prompts import load_prompt
+        from libtext.providers.base import ProviderRequest
+
+        prompt = load_prompt(PROMPT_NAME)
+        glossary = "\n".join(f"{k} -> {v}" for k, v in sorted(self.glossary.items())) or "(none)"
+        notes = "\n".join(f"{fn.marker}: {fn.content}" for fn in footnotes) or "(none)"
+        schema = json.dumps(TranslationResponse.model_json_schema(), ensure_ascii=False)
+        messages = prompt.messages(
+            title=title or "a Hebrew text",
+            glossary=glossary,
+            schema=schema,
+            footnotes=notes,
+            hebrew=text,
+        )
+        payload = TranslatePayload(
+            hebrew=text, phrases=phrases, footnotes=footnotes, glossary=self.glossary, title=title
+        )
+        return ProviderRequest(
+            task="translate",
+            messages=messages,
+            response_model=TranslationResponse,
+            payload=payload,
+            prompt_version=prompt.version,
+            options=dict(self.options),
+        )
+
+    def _assemble(
+        self,
+        seg: EnrichedSegment,
+        citations: list[Citation],
+        chunks: list[_Chunk],
+        answers: list[TranslationResponse | None],
+        fixed: dict[int, str],
+    ) -> TranslatedSegment:
+        block = seg.original_hebrew_block
+        data: list[_TD] = []
+        starts: list[int] = []
+        gaps = repaired = dropped = 0
+        given: dict[str, str] = {}
+        for chunk, answer in zip(chunks, answers, strict=True):
+            text = block[chunk.start : chunk.end]
+            phrases = answer.phrases if answer is not None else []
+            for note in answer.footnotes if answer is not None else []:
+                given.setdefault(_marker_key(note.marker), note.translation.strip())
+            alignment = align_phrases(text, [p.hebrew_phrase for p in phrases])
+            if phrases:
+                gaps += sum(1 for p in alignment.pieces if p.source is None and p.text(text))
+            repaired += alignment.repaired
+            dropped += len(alignment.dropped)
+            for piece in alignment.pieces:
+                hebrew = piece.text(text)
+                if not hebrew:
+                    continue
+                start = chunk.start + piece.start
+                if piece.source is not None:
+                    out = phrases[piece.source]
+                    english = out.english_translation.strip()
+                    expanded = out.hebrew_phrase_expanded.strip()
+                else:
+                    english = " ".join(
+                        phrases[i].english_translation.strip() for i in piece.orphans
+                    ).strip()
+                    expanded = ""
+                inner = [
+                    (c.start - start, c.end - start)
+                    for c in citations
+                    if start <= c.start < chunk.start + piece.end
+                ]
+                if not english:
+                    english = translate_citation(hebrew) or ""
+                if not expanded or letters_key(expanded)[0] == letters_key(hebrew)[0]:
+                    raw = block[start : chunk.start + piece.end]
+                    lead = len(raw) - len(raw.lstrip())
+                    shifted = [(s - lead, e - lead) for s, e in inner]
+                    expanded = expand_abbreviations(hebrew, protected=shifted)
+                data.append(
+                    _TD(
+                        hebrew_phrase=hebrew,
+                        hebrew_phrase_expanded=expanded,
+                        english_translation=english,
+                        sefaria_link=_link(citations, start, chunk.start + piece.end),
+                    )
+                )
+                starts.append(start)
+        _link_quotes(data)
+        notes: list[str] = []
+        footnotes: list[Footnote] = []
+        missing_notes = 0
+        for k, fn in enumerate(seg.footnotes):
+            translation = fixed.get(k)
+            if translation is None:
+                translation = given.get(_marker_key(fn.marker), "")
+                missing_notes += not translation
+            footnotes.append(fn.model_copy(update={"translation": translation}))
+        untranslated = sum(1 for d in data if not d.english_translation and _has_letters(d))
+        name = self.provider.name
+        if untranslated:
+            why = (
+                "the offline provider translates only citations"
+                if name == "offline"
+                else "the provider gave no English for them"
+            )
+            notes.append(f"{untranslated} of {len(data)} phrases have no English: {why}.")
+        if missing_notes:
+            notes.append(f"{missing_notes} footnote(s) have no translation.")
+        if gaps:
+            notes.append(f"{gaps} passage(s) the provider left out were kept untranslated.")
+        if repaired:
+            notes.append(f"{repaired} phrase(s) differed from the Hebrew and were mapped to it.")
+        if dropped:
+            notes.append(f"{dropped} phrase(s) not found in the Hebrew were dropped.")
+        notes += _glossary_misses(self.glossary, data)
+        fields = seg.model_dump(exclude={"footnotes"})
+        return TranslatedSegment(
+            **fields,
+            footnotes=footnotes,
+            translation_data=data,
+            provider=name,
+            complete=not untranslated and not missing_notes,
+            notes=notes,
+        )
+
+
+# --- helpers ------------------------------------------------------------------------
+
+
+def _as_segment(
+    segment: EnrichedSegment | OutlineSegment | str, footnotes: Sequence[Footnote] | None
+) -> EnrichedSegment:
+    if isinstance(segment, str):
+        seg = EnrichedSegment(sequence_id=1, original_hebrew_block=segment)
+    elif isinstance(segment, EnrichedSegment):
+        seg = segment
+    elif isinstance(segment, OutlineSegment):
+        seg = EnrichedSegment(**segment.model_dump())
+    else:
+        raise InvalidInputError(
+            f"Translator.translate takes an EnrichedSegment or Hebrew text, not "
+            f"{type(segment).__name__}."
+        )
+    if footnotes:
+        seg = seg.model_copy(update={"footnotes": [*seg.footnotes, *footnotes]})
+    return seg
+
+
+def _heading_breaks(seg: EnrichedSegment) -> list[int]:
+    """Where the block's leading heading lines end (a heading is a phrase of its own)."""
+    block = seg.original_hebrew_block
+    titles = {normalize_for_match(t) for t in (seg.chapter_title, seg.segment_title) if t}
+    breaks: list[int] = []
+    pos = 0
+    for line in block.splitlines(keepends=True):
+        if not line.strip():
+            pos += len(line)
+            continue
+        if normalize_for_match(line) in titles:
+            pos += len(line)
+            breaks.append(pos)
+            continue
+        break
+    return breaks
+
+
+def _chunks(
+    block: str, spans: list[tuple[int, int]], footnotes: list[Footnote], max_chars: int
+) -> list[_Chunk]:
+    """Group phrase slices into chunks of at most ``max_chars``; footnotes go by marker."""
+    chunks: list[_Chunk] = []
+    for s, e in spans:
+        if chunks and e - chunks[-1].start <= max_chars:
+            chunks[-1].end = e
+        else:
+            chunks.append(_Chunk(s, e))
+    if not chunks:
+        chunks.append(_Chunk(0, len(block)))
+    for fn in footnotes:
+        target = chunks[-1]
+        for chunk in chunks:
+            if _marker_in(fn.marker, block[chunk.start : chunk.end]):
+                target = chunk
+                break
+        target.footnotes.append(fn)
+    return chunks
+
+
+def _marker_key(marker: str) -> str:
+    return marker.strip().strip("()[]{}*. ").lower()
+
+
+def _marker_in(marker: str, text: str) -> bool:
+    core = _marker_key(marker)
+    if not core:
+        return False
+    return any(form in text for form in (f"({core})", f"[{core}]", marker.strip()))
+
+
+def _link(citations: list[Citation], start: int, end: int) -> str:
+    for c in citations:
+        if start <= c.start < end:
+            return c.url
+    return ""
+
+
+def _has_letters(d: _TD) -> bool:
+    return bool(letters_key(d.hebrew_phrase)[0])
+
+
+_CITATION_ONLY = re.compile(r"^[(\[].*[)\]][.,:;]*$", re.DOTALL)
+
+
+def _link_quotes(data: list[_TD]) -> None:
+    """A quotation next to a citation-only phrase links to the passage it quotes."""
+    for i, d in enumerate(data):
+        if d.sefaria_link or not d.hebrew_phrase.startswith(_QUOTE_START):
+            continue
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(data):
+                other = data[j]
+                if other.sefaria_link and _CITATION_ONLY.match(other.hebrew_phrase):
+                    d.sefaria_link = other.sefaria_link
+                    break
+
+
+def _glossary_misses(glossary: dict[str, str], data: list[_TD]) -> list[str]:
+    notes: list[str] = []
+    for term, english in glossary.items():
+        term_key = letters_key(term)[0]
+        if not term_key or not english:
+            continue
+        for k, d in enumerate(data, 1):
+            if not d.english_translation or term_key not in letters_key(d.hebrew_phrase)[0]:
+                continue
+            if english.lower() not in d.english_translation.lower():
+                notes.append(f"Glossary: phrase {k} has {term!r} but not {english!r}.")
+    return notes

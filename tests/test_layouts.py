@@ -1,0 +1,106 @@
+"""Extraction and the offline outline on layouts unlike the shared fixtures.
+
+The PDFs in ``tests/layouts/`` were typeset by ``tests/layouts/make_layouts.py``
+(other page sizes and fonts, headings only bold or only slightly larger, other heading
+words and ordinal numerals, Hebrew-letter page numbers, running headers repeating the
+chapter, parts, vocalized text, footnotes, with and without title page or metadata).
+Each ``*.truth.json`` was written from the generator's input, never from libtext.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from libtext.headings import offline_outline
+from libtext.models import DocumentOutline, ExtractedDocument
+from libtext.pdf import extract_pdf
+
+LAYOUTS = Path(__file__).resolve().parent / "layouts"
+NAMES = sorted(p.name.removesuffix(".truth.json") for p in LAYOUTS.glob("*.truth.json"))
+# Share of the truth's body lines that must come out verbatim, in logical order, as body.
+BODY_MATCH = 0.98
+MARGIN_KINDS = {"header", "footer", "page_number"}
+
+
+def test_layouts_are_there() -> None:
+    assert len(NAMES) >= 8
+    for name in NAMES:
+        assert (LAYOUTS / f"{name}.pdf").is_file()
+
+
+@cache
+def _load(name: str) -> tuple[ExtractedDocument, DocumentOutline, dict[str, Any]]:
+    truth: dict[str, Any] = json.loads((LAYOUTS / f"{name}.truth.json").read_text("utf-8"))
+    doc = extract_pdf(LAYOUTS / f"{name}.pdf")
+    return doc, offline_outline(doc), truth
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_body_lines_in_logical_order(name: str) -> None:
+    doc, _, truth = _load(name)
+    assert doc.page_count == len(truth["pages"])
+    total = matched = 0
+    missing = []
+    for tpage, page in zip(truth["pages"], doc.pages, strict=True):
+        got = {(ln.text, ln.kind) for ln in page.lines}
+        for tline in tpage["lines"]:
+            if tline["kind"] == "body":
+                total += 1
+                if (tline["text"], "body") in got:
+                    matched += 1
+                else:
+                    missing.append((page.number, tline["text"]))
+    assert total and matched / total >= BODY_MATCH, missing[:5]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_margins_headings_and_footnotes_are_told_apart(name: str) -> None:
+    doc, _, truth = _load(name)
+    wrong = []
+    for tpage, page in zip(truth["pages"], doc.pages, strict=True):
+        # Each truth line takes one printed line with its text (a running header may
+        # repeat the heading on the same page).
+        left = [(ln.text, ln.kind) for ln in page.lines]
+        for tline in tpage["lines"]:
+            kind, text = tline["kind"], tline["text"]
+            if kind in ("heading", "part"):
+                allowed = {"heading"}
+            elif kind in ("page_number", "footnote"):
+                allowed = {kind}
+            elif kind in MARGIN_KINDS:
+                allowed = MARGIN_KINDS  # a running title, never body
+            else:
+                continue
+            found = next((k for k, (t, g) in enumerate(left) if t == text and g in allowed), None)
+            if found is None:
+                wrong.append((page.number, kind, text, [g for t, g in left if t == text]))
+            else:
+                del left[found]
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_outline_chapters(name: str) -> None:
+    _, outline, truth = _load(name)
+    got = [(s.chapter_title, s.chapter_number, s.page_ref) for s in outline.outline_segments]
+    expected = [
+        (c["heading"], "" if c["number"] is None else str(c["number"]), str(c["page"]))
+        for c in truth["chapters"]
+    ]
+    assert got == expected
+    for seg, chapter in zip(outline.outline_segments, truth["chapters"], strict=True):
+        assert seg.start_phrase_hebrew.split()[:3] == chapter["first_words"].split()[:3]
+        if chapter["part"]:
+            assert seg.segment_title.startswith(chapter["part"])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_title_and_author(name: str) -> None:
+    _, outline, truth = _load(name)
+    meta = outline.source_metadata
+    assert (meta.work_title, meta.author_name) == (truth["title"], truth["author"])
