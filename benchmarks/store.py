@@ -2,7 +2,8 @@
 
 Fills two fresh SQLite stores with small texts (bulk inserts into the store's own
 tables: 100,000 ``save()`` calls would only measure fsync), then measures through
-the public API, median of ``--repeat`` calls each:
+the public API, median of ``--repeat`` calls each, the calls on the two stores
+interleaved so that load from other processes weighs on both sizes alike:
 
     list(page=1)                 the first page
     list(page=last - 1)          a page near the end
@@ -85,47 +86,46 @@ def fill(store: TextStore, n: int) -> list[str]:
             conn.execute(texts.insert(), rows)
             conn.execute(bodies.insert(), body_rows)
         conn.execute(meta.update().where(meta.c.key == META_TEXT_COUNT).values(value=n))
-        conn.exec_driver_sql("ANALYZE")
     assert len(set(slugs)) == n, "benchmark titles must give distinct slugs"
     return slugs
 
 
-def median_ms(fn: Callable[[], Any], repeat: int) -> float:
-    for _ in range(min(20, repeat)):
-        fn()
-    times = []
+def medians_ms(calls: dict[str, Callable[[], Any]], repeat: int) -> dict[str, float]:
+    """Median of each call, the calls interleaved so machine load hits all of them alike."""
+    for fn in calls.values():
+        for _ in range(20):
+            fn()
+    times: dict[str, list[float]] = {name: [] for name in calls}
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1000
+        for name, fn in calls.items():
+            t0 = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - t0)
+    return {name: statistics.median(ts) * 1000 for name, ts in times.items()}
 
 
-def measure(folder: Path, n: int, repeat: int) -> dict[str, float]:
+def prepare(folder: Path, n: int) -> tuple[TextStore, dict[str, tuple[Callable[[], Any], int]]]:
+    """A store of ``n`` texts and the calls to time on it (with their repeat divisor)."""
     path = folder / f"texts-{n}.db"
-    with TextStore(f"sqlite:///{path}") as store:
-        t0 = time.perf_counter()
-        slugs = fill(store, n)
-        print(
-            f"filled {n:,} texts in {time.perf_counter() - t0:.1f} s ({path.stat().st_size / 1e6:.1f} MB)"
-        )
-        last = -(-n // DEFAULT_PAGE_SIZE)
-        near_end = max(1, last - 1)
-        middle = max(1, last // 2)
-        first = store.list(page=1)
-        assert first.pagination.total == n and first.texts[0].slug == slugs[-1]
-        tail = store.list(page=near_end).texts
-        assert (
-            tail
-            and tail[-1].slug == slugs[n - (near_end - 1) * DEFAULT_PAGE_SIZE - DEFAULT_PAGE_SIZE]
-        )
-        rng = random.Random(n)
-        return {
-            "list page 1": median_ms(lambda: store.list(page=1), repeat),
-            "list near end": median_ms(lambda: store.list(page=near_end), repeat),
-            "get random slug": median_ms(lambda: store.get(rng.choice(slugs)), repeat),
-            "list middle (info)": median_ms(lambda: store.list(page=middle), max(20, repeat // 10)),
-        }
+    store = TextStore(f"sqlite:///{path}")
+    t0 = time.perf_counter()
+    slugs = fill(store, n)
+    size = sum(p.stat().st_size for p in folder.glob(f"texts-{n}.db*")) / 1e6
+    print(f"filled {n:,} texts in {time.perf_counter() - t0:.1f} s ({size:.1f} MB)")
+    last = -(-n // DEFAULT_PAGE_SIZE)
+    near_end = max(1, last - 1)
+    middle = max(1, last // 2)
+    first = store.list(page=1)
+    assert first.pagination.total == n and first.texts[0].slug == slugs[-1]
+    tail = store.list(page=near_end).texts
+    assert tail[0].slug == slugs[n - 1 - (near_end - 1) * DEFAULT_PAGE_SIZE]
+    rng = random.Random(n)
+    return store, {
+        "list page 1": (lambda: store.list(page=1), 1),
+        "list near end": (lambda: store.list(page=near_end), 1),
+        "get random slug": (lambda: store.get(rng.choice(slugs)), 1),
+        "list middle (info)": (lambda: store.list(page=middle), 10),
+    }
 
 
 def main() -> int:
@@ -135,8 +135,18 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=300)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="libtext-bench-") as tmp:
-        small = measure(Path(tmp), args.small, args.repeat)
-        large = measure(Path(tmp), args.large, args.repeat)
+        small_store, small_calls = prepare(Path(tmp), args.small)
+        large_store, large_calls = prepare(Path(tmp), args.large)
+        small: dict[str, float] = {}
+        large: dict[str, float] = {}
+        for name, (small_fn, divisor) in small_calls.items():
+            large_fn = large_calls[name][0]
+            got = medians_ms(
+                {"small": small_fn, "large": large_fn}, max(20, args.repeat // divisor)
+            )
+            small[name], large[name] = got["small"], got["large"]
+        small_store.close()
+        large_store.close()
     print()
     print(
         f"{'median (ms)':<22}{args.small:>12,}{args.large:>12,}{'ratio':>9}  goal (<= 2x, < 5 ms)"

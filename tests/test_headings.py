@@ -86,6 +86,14 @@ def test_sample_pdf_outline() -> None:
         ('סימן י"א', ("סימן", 11)),
         ("סימן קכג", ("סימן", 123)),
         ("שער הראשון", ("שער", 1)),
+        ("השער הראשון", ("שער", 1)),
+        ("השער השלישי: שער הבטחון", ("שער", 3)),
+        ("פרק שני", ("פרק", 2)),
+        ("אות שניה", ("אות", 2)),
+        ("מאמר ששי", ("מאמר", 6)),
+        ("סימן ט״ו", ("סימן", 15)),
+        ("השער", None),
+        ("פרק שניים ושלשה", None),
         ("אות 12", ("אות", 12)),
         ("מאמר ב - בענין התפלה", ("מאמר", 2)),
         ("הקדמה", ("", None)),
@@ -221,4 +229,43 @@ def test_work_title_from_running_header_when_nothing_else_says() -> None:
     doc = _assemble(raw, {}, "", mirror=False)
     outline = offline_outline(doc)
     assert outline.source_metadata.work_title == "ספר הדוגמה"
+    assert [s.chapter_title for s in outline.outline_segments] == ["פרק א", "פרק ב"]
+
+
+def test_inline_part_titles_over_their_first_chapter() -> None:
+    # Parts and chapters equally many: the larger, part, heading stands right above
+    # its first chapter's heading on the same page, and is not merged with it.
+    pages = []
+    for n, (part, chapter) in enumerate(
+        (("חלק ראשון", "פרק א"), ("", "פרק ב"), ("חלק שני", "פרק א"), ("", "פרק ב")), start=1
+    ):
+        lines = []
+        if part:
+            lines.append(RawLine(part, 20, True, 40, 160, 260))
+        lines.append(RawLine(chapter, 15, True, 70, 180, 240))
+        lines.extend(_body(100, 20, f"ע{n}"))
+        pages.append(lines)
+    outline = offline_outline(_book(pages))
+    segs = outline.outline_segments
+    assert [(s.chapter_title, s.chapter_number, s.page_ref) for s in segs] == [
+        ("פרק א", "1", "1"),
+        ("פרק ב", "2", "2"),
+        ("פרק א", "1", "3"),
+        ("פרק ב", "2", "4"),
+    ]
+    assert [s.segment_title.split(" — ")[0] for s in segs] == ["חלק ראשון"] * 2 + ["חלק שני"] * 2
+
+
+def test_title_and_author_atop_the_first_page_without_title_page() -> None:
+    first = [
+        RawLine("ספר הדוגמה", 20, True, 40, 150, 270),
+        RawLine("מאת רבי פלוני אלמוני", 12, False, 62, 160, 260),
+        RawLine("פרק א", 14, True, 90, 185, 235),
+        *_body(110, 20, "ע1"),
+    ]
+    second = [RawLine("פרק ב", 14, True, 60, 185, 235), *_body(90, 20, "ע2")]
+    raw = [RawPage(n, 420, 600, lines, 500) for n, lines in enumerate((first, second), start=1)]
+    outline = offline_outline(_assemble(raw, {}, "", mirror=False))
+    meta = outline.source_metadata
+    assert (meta.work_title, meta.author_name) == ("ספר הדוגמה", "רבי פלוני אלמוני")
     assert [s.chapter_title for s in outline.outline_segments] == ["פרק א", "פרק ב"]

@@ -9,6 +9,7 @@ the timestamps of the requests, without sleeping.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections import Counter
@@ -412,7 +413,7 @@ async def test_rate_limit_spaces_every_request(fake: FakeLibrary) -> None:
         await client.aget_work("100")
     times = fake.times
     assert len(times) == 7
-    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(times)]
     assert min(gaps) >= 0.5 - 1e-9  # 2 per second, even with 4 in flight
     assert times[-1] == pytest.approx(3.0)  # and no slower than that
 
@@ -426,11 +427,10 @@ async def test_burst_lets_the_first_requests_go_at_once(fake: FakeLibrary) -> No
 
 async def test_concurrency_is_bounded_across_calls(fake: FakeLibrary) -> None:
     fake.yields = 5  # each request takes several turns of the loop
-    async with fake.client(concurrency=2) as client:
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(client.aget_work, "100")
-            tg.start_soon(client.aget_work, "400")
-            tg.start_soon(client.asearch, "יצר")
+    async with fake.client(concurrency=2) as client, anyio.create_task_group() as tg:
+        tg.start_soon(client.aget_work, "100")
+        tg.start_soon(client.aget_work, "400")
+        tg.start_soon(client.asearch, "יצר")
     assert fake.max_in_flight == 2
 
 
@@ -633,6 +633,8 @@ def test_base_url_from_the_environment_when_the_client_is_made(
     monkeypatch.setenv("LIBTEXT_LIBRARY_URL", "ftp://nope")
     with pytest.raises(ConfigurationError, match="LIBTEXT_LIBRARY_URL"):
         LibraryClient()
+    with pytest.raises(ConfigurationError, match="rate_limit"):
+        LibraryClient(base_url=BASE, rate_limit=-1)
 
 
 def test_sync_twins_match_the_async_methods() -> None:
@@ -754,3 +756,40 @@ def test_cli_fetch_into_the_store(cli_library: FakeLibrary, tmp_path: Any) -> No
         stored = store.get(slug, include_source_ids=True)
     assert stored.work_id == "100" and len(stored.sections) == len(ORDER)
     assert stored.source_metadata.work_title  # an unnamed work still gets a title
+
+
+# --- the documentation's examples -----------------------------------------------------
+
+
+def test_docs_examples_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    """The Python blocks of docs/library.md, against a fake Tanya at the default URL."""
+    import re
+    from pathlib import Path
+
+    from libtext.library import DEFAULT_BASE_URL
+
+    docs = Path(__file__).resolve().parents[1] / "docs" / "library.md"
+    blocks = re.findall(r"```python\n(.*?)```", docs.read_text(encoding="utf-8"), flags=re.S)
+    assert len(blocks) >= 2
+    tree = {
+        **tanya_tree(),
+        "3400010031": TREE["200"],
+        "3400010032": TREE["410"],
+        "3400020001": TREE["300"],
+    }
+    fake = FakeLibrary(tree)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("LIBTEXT_LIBRARY_URL", raising=False)
+    # the examples use the polite default rate; the test need not wait for it
+    monkeypatch.setitem(LibraryClient.__init__.__kwdefaults__, "rate_limit", None)
+    with respx.mock(assert_all_called=False) as router:
+        router.get(url__startswith=f"{DEFAULT_BASE_URL}/api/").mock(
+            side_effect=lambda request: fake.answer(request)
+        )
+        namespace: dict[str, Any] = {}
+        for block in blocks:
+            exec(compile(block, str(docs), "exec"), namespace)
+    assert namespace["chapter"].id == "3400010032"
+    assert namespace["document"].work_id == "3400000000"
+    assert len(namespace["document"].sections) == 3
+    assert (tmp_path / ".cache" / "libtext" / "library").is_dir()

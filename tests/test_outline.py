@@ -375,3 +375,15 @@ def test_quickstart_python_example_runs(
         ["3", "פרק", "ב"],
         ["4", "פרק", "ג"],
     ]
+
+
+def test_outline_raises_the_provider_error(small: ExtractedDocument) -> None:
+    from libtext.errors import ProviderError
+
+    def broken(request: ProviderRequest) -> str:
+        raise RuntimeError("model crashed")
+
+    outliner = Outliner(providers=[FunctionProvider(broken, name="broken")], policy=FAST)
+    with pytest.raises(ProviderError) as info:
+        outliner.outline(small)
+    assert info.value.provider == "broken"

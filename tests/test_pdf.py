@@ -263,6 +263,20 @@ def test_attach_marks_follows_glyph_boxes() -> None:
     assert attach_marks(chars, centers, boxes) == [1, 1, 2, 4, 4]
 
 
+def test_attach_marks_finds_points_pdfium_set_apart() -> None:
+    # A sin dot given as a word of its own before "לשום": it belongs to the shin.
+    chars = ["א", " ", "\u05c2", " ", "ל", "ש", "ו", "ם"]
+    boxes = [(120, 125), (118, 118), (109.5, 110.5), (117, 117), (112, 116), (105, 111.5),
+             (102, 104), (96, 101)]  # fmt: skip
+    centers = [(a + b) / 2 for a, b in boxes]
+    assert attach_marks(chars, centers, boxes, tolerance=1.6)[2] == 5
+    # A sheva far from both neighbours in pdfium's order, inside a final kaf.
+    chars = ["ה", "\u05b0", "ו", "ך"]
+    boxes = [(74, 79), (133.4, 134.2), (540, 543), (131.7, 136.3)]
+    centers = [(a + b) / 2 for a, b in boxes]
+    assert attach_marks(chars, centers, boxes, tolerance=1.6)[1] == 3
+
+
 # --- layout rules on other layouts ---------------------------------------------------
 
 

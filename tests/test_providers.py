@@ -279,6 +279,24 @@ async def test_deadline_covers_retries() -> None:
     assert 1 < calls < 50
 
 
+async def test_retry_after_past_the_deadline_raises_rate_limit_at_once() -> None:
+    provider, seen = scripted(
+        RateLimitError("slow down", provider="p", retry_after=3600), VALID, name="p"
+    )
+    policy = RetryPolicy(max_attempts=4, deadline=60)
+    with anyio.fail_after(10):  # it must not sleep an hour, nor until the deadline
+        with pytest.raises(RateLimitError) as info:
+            await run_structured(provider, request(), policy=policy)
+    assert len(seen) == 1 and info.value.retry_after == 3600
+
+
+async def test_auth_error_is_never_retried_even_with_5xx_status() -> None:
+    provider, seen = scripted(ProviderAuthError("no", provider="p", status_code=503), VALID)
+    with pytest.raises(ProviderAuthError):
+        await run_structured(provider, request(), policy=FAST)
+    assert len(seen) == 1
+
+
 def test_retry_policy_rejects_nonsense() -> None:
     with pytest.raises(ValueError):
         RetryPolicy(max_attempts=0)
@@ -342,7 +360,8 @@ async def test_no_key_in_errors_or_logs(
 def test_redact_masks_keylike_text() -> None:
     text = redact(f"key {SECRET} and Bearer abc.def and AIza{'x' * 30}", None)
     assert SECRET not in text and "abc.def" not in text and "AIza" not in text
-    assert redact("plain words stay", None) == "plain words stay"
+    assert redact("a risk-assessment stays", None) == "a risk-assessment stays"
+    assert redact("passed my-key-value here", "my-key-value") == "passed [redacted] here"
 
 
 async def test_user_function_bug_becomes_provider_error(
@@ -493,3 +512,20 @@ def test_resolve_rejects_garbage(spec: str) -> None:
 def test_resolve_rejects_non_providers() -> None:
     with pytest.raises(ConfigurationError):
         resolve_provider(42)  # type: ignore[arg-type]
+
+
+# --- docs ------------------------------------------------------------------------------
+
+
+def test_docs_examples_run() -> None:
+    """Every ```python block of docs/providers.md runs (``python skip`` blocks need keys)."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "providers.md").read_text("utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    assert len(blocks) >= 3
+    namespace: dict[str, Any] = {}
+    for block in blocks:
+        exec(compile(block, "docs/providers.md", "exec"), namespace)
+    assert isinstance(namespace["policy"], RetryPolicy)

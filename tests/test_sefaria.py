@@ -313,3 +313,375 @@ def test_module_docstring_examples() -> None:
 
     result = doctest.testmod(libtext.sefaria)
     assert result.attempted >= 3 and result.failed == 0
+
+
+# ---------------------------------------------------------------- unseen citations, by family
+# Written from the books themselves (chapter/verse counts, daf ranges), not from the dev set.
+
+TANAKH_BOOKS = [
+    ("בראשית א, א", "Genesis 1:1"),
+    ("שמות ג, יד", "Exodus 3:14"),
+    ("ויקרא יט, יח", "Leviticus 19:18"),
+    ("במדבר כג, ט", "Numbers 23:9"),
+    ("דברים ו, ד", "Deuteronomy 6:4"),
+    ("יהושע כד, ב", "Joshua 24:2"),
+    ("שופטים יג, ה", "Judges 13:5"),  # Deuteronomy 13 is not in parsha Shoftim
+    ('שמו"א ב, ב', "I Samuel 2:2"),
+    ("שמואל א טו, כב", "I Samuel 15:22"),
+    ("שמואל א' א, יג", "I Samuel 1:13"),
+    ("שמואל ב ז, כג", "II Samuel 7:23"),
+    ('שמ"ב כג, ב', "II Samuel 23:2"),
+    ('מל"א ח, כז', "I Kings 8:27"),
+    ('מ"א ג, ה', "I Kings 3:5"),
+    ('מל"ב ב, יא', "II Kings 2:11"),
+    ("מלכים ב' ד, א", "II Kings 4:1"),
+    ("ישעי' ו, ג", "Isaiah 6:3"),
+    ("ישעיה מ, כו", "Isaiah 40:26"),
+    ("ישעיהו נד, יג", "Isaiah 54:13"),
+    ("ירמי' לא, יט", "Jeremiah 31:19"),
+    ("ירמיה ב, יג", "Jeremiah 2:13"),
+    ("יחזקאל לו, כו", "Ezekiel 36:26"),
+    ("הושע יא, א", "Hosea 11:1"),
+    ("יואל ג, א", "Joel 3:1"),
+    ("עמוס ג, ח", "Amos 3:8"),
+    ("עובדי' א, כא", "Obadiah 1:21"),
+    ("יונה ב, ב", "Jonah 2:2"),
+    ("מיכה ז, כ", "Micah 7:20"),
+    ("נחום א, ב", "Nahum 1:2"),
+    ("חבקוק ב, ד", "Habakkuk 2:4"),
+    ("צפניה ג, יג", "Zephaniah 3:13"),
+    ("חגי ב, ח", "Haggai 2:8"),
+    ("זכרי' יד, ט", "Zechariah 14:9"),
+    ("מלאכי ג, כג", "Malachi 3:23"),
+    ("תהלים צא, יא", "Psalms 91:11"),
+    ("תהילים קמה, טז", "Psalms 145:16"),
+    ('תהלים ק"ד, כד', "Psalms 104:24"),
+    ("משלי כ, כז", "Proverbs 20:27"),
+    ("איוב יט, כו", "Job 19:26"),
+    ('שה"ש א, ד', "Song of Songs 1:4"),
+    ("שיר השירים ח, ז", "Song of Songs 8:7"),
+    ("רות ב, יב", "Ruth 2:12"),
+    ("איכה ג, כג", "Lamentations 3:23"),
+    ("קהלת ז, יד", "Ecclesiastes 7:14"),
+    ("אסתר ח, טז", "Esther 8:16"),
+    ("דניאל יב, ג", "Daniel 12:3"),
+    ("עזרא ט, ו", "Ezra 9:6"),
+    ("נחמי' ט, ו", "Nehemiah 9:6"),
+    ('דה"א כט, יא', "I Chronicles 29:11"),
+    ('דה"ב ו, יח', "II Chronicles 6:18"),
+    ("דברי הימים א כט, יא", "I Chronicles 29:11"),
+    ('דהי"ב ז, א', "II Chronicles 7:1"),
+    # notations: parentheses without comma, gershayim/geresh in both scripts, פרק/פסוק
+    ("(תהלים קכא, ד)", "Psalms 121:4"),
+    ("(משלי ו כג)", "Proverbs 6:23"),
+    ('במדבר כ"ד, ה', "Numbers 24:5"),
+    ("בראשית א', א'", "Genesis 1:1"),
+    ("שמות כ״ב, ו׳", "Exodus 22:6"),
+    ("בראשית פרק א פסוק א", "Genesis 1:1"),
+    ("תהלים פרק צא", "Psalms 91"),
+    ("(תהלים צא)", "Psalms 91"),
+]
+
+PARSHA_VERSES = [
+    ("לך לך יב, א", "Genesis 12:1"),
+    ("וישלח לב, ד", "Genesis 32:4"),
+    ("ויחי מט, א", "Genesis 49:1"),
+    ("מקץ מא, א", "Genesis 41:1"),
+    ("בשלח יד, טו", "Exodus 14:15"),
+    ("תצוה כז, כ", "Exodus 27:20"),
+    ("בחוקותי כו, ג", "Leviticus 26:3"),
+    ("נשא ה, ו", "Numbers 5:6"),
+    ("בהעלותך ח, ב", "Numbers 8:2"),
+    ("קרח טז, א", "Numbers 16:1"),
+    ("פנחס כה, יב", "Numbers 25:12"),
+    ("ואתחנן ו, ה", "Deuteronomy 6:5"),
+    ("עקב ח, ג", "Deuteronomy 8:3"),
+    ("ראה יא, כו", "Deuteronomy 11:26"),
+]
+
+BAVLI_TRACTATES = [
+    ("ברכות ה, א", "Berakhot 5a"),
+    ("שבת קיט, ב", "Shabbat 119b"),
+    ("עירובין יג, ב", "Eruvin 13b"),
+    ("פסחים קיח, א", "Pesachim 118a"),
+    ("יומא פה, ב", "Yoma 85b"),
+    ("סוכה מה, ב", "Sukkah 45b"),
+    ("ביצה טז, א", "Beitzah 16a"),
+    ('ר"ה טז, א', "Rosh Hashanah 16a"),
+    ("תענית ה, ב", "Taanit 5b"),
+    ("מגילה כט, א", "Megillah 29a"),
+    ('מו"ק טז, ב', "Moed Katan 16b"),
+    ("חגיגה יב, א", "Chagigah 12a"),
+    ("יבמות סב, ב", "Yevamot 62b"),
+    ("כתובות קיא, ב", "Ketubot 111b"),
+    ("נדרים לח, א", "Nedarim 38a"),
+    ("נזיר כג, ב", "Nazir 23b"),
+    ("סוטה ה, א", "Sotah 5a"),
+    ("גיטין ס, ב", "Gittin 60b"),
+    ("קידושין מ, ב", "Kiddushin 40b"),
+    ('ב"ק צב, ב', "Bava Kamma 92b"),
+    ('ב"מ נט, ב', "Bava Metzia 59b"),
+    ('ב"ב עה, א', "Bava Batra 75a"),
+    ("סנהדרין לז, א", "Sanhedrin 37a"),
+    ("מכות כג, ב", "Makkot 23b"),
+    ("שבועות לט, א", "Shevuot 39a"),
+    ('ע"ז ג, א', "Avodah Zarah 3a"),
+    ("הוריות יג, א", "Horayot 13a"),
+    ("זבחים קב, א", "Zevachim 102a"),
+    ("מנחות כט, ב", "Menachot 29b"),
+    ("חולין ז, ב", "Chullin 7b"),
+    ("בכורות ח, ב", "Bekhorot 8b"),
+    ("ערכין טו, ב", "Arakhin 15b"),
+    ("תמורה טז, א", "Temurah 16a"),
+    ("כריתות ו, א", "Keritot 6a"),
+    ("מעילה יז, ב", "Meilah 17b"),
+    ("תמיד לב, א", "Tamid 32a"),
+    ("נדה ל, ב", "Niddah 30b"),
+    # notations: period/colon amud, ע"א/ע"ב, עמוד, רע"א/סע"א, דף, prefixes, daf alone
+    ("(סוכה נב.)", "Sukkah 52a"),
+    ("(ברכות לד:)", "Berakhot 34b"),
+    ('(ב"מ פד.)', "Bava Metzia 84a"),
+    ('יומא כט ע"א', "Yoma 29a"),
+    ("חגיגה יד ע״ב", "Chagigah 14b"),
+    ("ברכות דף ה עמוד א", "Berakhot 5a"),
+    ("ברכות דף ה' ע\"א", "Berakhot 5a"),
+    ('סנהדרין דף צז ע"ב', "Sanhedrin 97b"),
+    ('ע"ז דף ג\' ע"א', "Avodah Zarah 3a"),
+    ("שבת דף קנג, א", "Shabbat 153a"),
+    ('סנהדרין צח, סע"א', "Sanhedrin 98a"),
+    ('פסחים נ, רע"א', "Pesachim 50a"),
+    ('ברכות ט"ז ע"ב', "Berakhot 16b"),
+    ("בברכות ה, א", "Berakhot 5a"),
+    ("ובשבת לא, א", "Shabbat 31a"),
+    ('ר"ה דף יח', "Rosh Hashanah 18a-18b"),
+]
+
+MISHNAH = [
+    ('ברכות פ"ט מ"ה', "Mishnah Berakhot 9:5"),
+    ('פאה פ"א מ"א', "Mishnah Peah 1:1"),
+    ('שבת פ"ב מ"ו', "Mishnah Shabbat 2:6"),
+    ('סוכה פ"ג מ"ד', "Mishnah Sukkah 3:4"),
+    ('ר"ה פ"א מ"ב', "Mishnah Rosh Hashanah 1:2"),
+    ('יומא פ"ח מ"ט', "Mishnah Yoma 8:9"),
+    ('תענית פ"ד מ"ח', "Mishnah Ta'anit 4:8"),
+    ('ב"ק פ"ח מ"א', "Mishnah Bava Kamma 8:1"),
+    ('סנהדרין פ"י מ"א', "Mishnah Sanhedrin 10:1"),
+    ('עדיות פ"ה מ"ז', "Mishnah Eduyot 5:7"),
+    ('אבות פ"ב מ"א', "Pirkei Avot 2:1"),
+    ('אבות פ"ה מכ"א', "Pirkei Avot 5:21"),
+    ("אבות פרק ג משנה א", "Pirkei Avot 3:1"),
+    ("אבות ג, א", "Pirkei Avot 3:1"),  # no Bavli Avot: plain numbers are a mishnah
+    ('מקואות פ"ז מ"א', "Mishnah Mikvaot 7:1"),
+    ('ידים פ"ג מ"ה', "Mishnah Yadayim 3:5"),
+    ('עוקצים פ"ג מי"ב', "Mishnah Oktzin 3:12"),
+    ("משנה סנהדרין י, א", "Mishnah Sanhedrin 10:1"),
+    ('משנה ברכות פ"א מ"א', "Mishnah Berakhot 1:1"),
+]
+
+RAMBAM = [
+    ('רמב"ם הל\' יסודי התורה פ"א ה"א', "Foundations of the Torah 1:1"),
+    ('הל\' יסוה"ת רפ"ב', "Foundations of the Torah 2"),
+    ('הל\' דעות פ"ב ה"ג', "Human Dispositions 2:3"),
+    ('רמב"ם הל\' דעות פ"ה', "Human Dispositions 5"),
+    ('הל\' ת"ת פ"ג ה"א', "Torah Study 3:1"),
+    ('הל\' תשובה פ"י ה"ב', "Repentance 10:2"),
+    ('רמב"ם הלכות תשובה פ"ג ה"ד', "Repentance 3:4"),
+    ("הלכות תשובה פרק ג הלכה א", "Repentance 3:1"),
+    ('רמב"ם הל\' תשובה רפ"ג', "Repentance 3"),
+    ('הל\' ק"ש פ"א ה"ב', "Reading the Shema 1:2"),
+    ('הל\' תפילה פ"א ה"א', "Prayer and the Priestly Blessing 1:1"),
+    ('הל\' ברכות פ"א ה"ד', "Blessings 1:4"),
+    ('הל\' שבת פ"ב ה"ג', "Sabbath 2:3"),
+    ('הל\' חמץ ומצה פ"ז ה"א', "Leavened and Unleavened Bread 7:1"),
+    ('רמב"ם הל\' שופר וסוכה ולולב פ"ח הט"ו', "Shofar, Sukkah and Lulav 8:15"),
+    ('הל\' תעניות פ"א ה"א', "Fasts 1:1"),
+    ('הל\' מגילה וחנוכה פ"ד הי"ב', "Scroll of Esther and Hanukkah 4:12"),
+    ('הל\' אישות פ"א ה"א', "Marriage 1:1"),
+    ('הל\' מאכלות אסורות פ"ב ה"א', "Forbidden Foods 2:1"),
+    ('הל\' מתנות עניים פ"י ה"א', "Gifts to the Poor 10:1"),
+    ('הל\' בית הבחירה פ"א ה"א', "The Chosen Temple 1:1"),
+    ('הל\' תמידין ומוספין פ"ז הי"א', "Daily Offerings and Additional Offerings 7:11"),
+    ('הל\' גניבה פ"א ה"א', "Theft 1:1"),
+    ('הל\' מלכים פי"א ה"ד', "Kings and Wars 11:4"),
+    ('הל\' מלכים ספי"א', "Kings and Wars 11"),
+]
+
+SHULCHAN_ARUKH = [
+    ('שו"ע או"ח סי\' א ס"א', "Orach Chayim 1:1"),
+    ('או"ח סי\' תרצ"ו', "Orach Chayim 696"),
+    ('או"ח סי\' רנא', "Orach Chayim 251"),
+    ('או"ח ס"א', "Orach Chayim 1"),
+    ('שו"ע או"ח סימן רסח סעיף ג', "Orach Chayim 268:3"),
+    ('שו"ע או"ח סתקפ"א', "Orach Chayim 581"),
+    ('יו"ד סי\' רמו', "Yoreh De'ah 246"),
+    ('שו"ע יו"ד סרמ"ו ס"ד', "Yoreh De'ah 246:4"),
+    ('אה"ע סי\' א', "Even HaEzer 1"),
+    ('שו"ע אבן העזר סי\' קמג', "Even HaEzer 143"),
+    ('שו"ע חו"מ סי\' שפח ס"ב', "Choshen Mishpat 388:2"),
+]
+
+TANYA = [
+    ('תניא פ"א', "Part I; Likkutei Amarim 1"),
+    ("תניא פרק מא", "Part I; Likkutei Amarim 41"),
+    ('בתניא פ"ב', "Part I; Likkutei Amarim 2"),
+    ('תניא ספמ"א', "Part I; Likkutei Amarim 41"),
+    ('לקו"א פי"ח', "Part I; Likkutei Amarim 18"),
+    ('שעהיוה"א פ"ז', "Part II; Shaar HaYichud VehaEmunah 7"),
+    ('תניא שעהיוה"א פ"ב', "Part II; Shaar HaYichud VehaEmunah 2"),
+    ('שער היחוד והאמונה פ"ב', "Part II; Shaar HaYichud VehaEmunah 2"),
+    ('אגה"ת פי"א', "Part III; Iggeret HaTeshuvah 11"),
+    ("אגרת התשובה פרק ד", "Part III; Iggeret HaTeshuvah 4"),
+    ('אגה"ק סכ"ז', "Part IV; Iggeret HaKodesh 27"),
+    ('אגה"ק ס"ה', "Part IV; Iggeret HaKodesh 5"),
+    ("תניא אגה\"ק סי' כ", "Part IV; Iggeret HaKodesh 20"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), TANAKH_BOOKS)
+def test_tanakh_books_and_abbreviations(text: str, expected: str) -> None:
+    assert refs(text) == [expected]
+
+
+@pytest.mark.parametrize(("text", "expected"), PARSHA_VERSES)
+def test_torah_verses_cited_by_parsha(text: str, expected: str) -> None:
+    assert refs(text) == [expected]
+
+
+@pytest.mark.parametrize(("text", "expected"), BAVLI_TRACTATES)
+def test_bavli_tractates(text: str, expected: str) -> None:
+    assert refs(text) == [expected]
+
+
+@pytest.mark.parametrize(("text", "expected"), MISHNAH)
+def test_mishnah(text: str, expected: str) -> None:
+    assert refs(text) == [expected]
+
+
+@pytest.mark.parametrize(("text", "expected"), RAMBAM)
+def test_mishneh_torah(text: str, expected: str) -> None:
+    assert refs(text) == [f"Mishneh Torah, {expected}"]
+
+
+@pytest.mark.parametrize(("text", "expected"), SHULCHAN_ARUKH)
+def test_shulchan_arukh(text: str, expected: str) -> None:
+    assert refs(text) == [f"Shulchan Arukh, {expected}"]
+
+
+@pytest.mark.parametrize(("text", "expected"), TANYA)
+def test_tanya(text: str, expected: str) -> None:
+    assert refs(text) == [f"Tanya, {expected}"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ויקרא יט, יז-יח", "Leviticus 19:17-18"),
+        ("(תהלים קכא, א-ב)", "Psalms 121:1-2"),
+        ("דברים ל, יא-יד", "Deuteronomy 30:11-14"),
+        ("שמות יט, כ - כ, ב", "Exodus 19:20-20:2"),
+        ("סנהדרין צ, א - צא, ב", "Sanhedrin 90a-91b"),
+        ("ברכות ב. - ג:", "Berakhot 2a-3b"),
+        ("שבת קנו, א-ב", "Shabbat 156a-156b"),
+    ],
+)
+def test_more_ranges(text: str, expected: str) -> None:
+    assert refs(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("בראשית א, א. שם ב, ג", ["Genesis 1:1", "Genesis 2:3"]),
+        ("תהלים כג, א. ושם פסוק ד", ["Psalms 23:1", "Psalms 23:4"]),
+        ("שבת לא, א. שם קיט, א", ["Shabbat 31a", "Shabbat 119a"]),
+        ('ב"מ נט, ב ושם ע"א', ["Bava Metzia 59b", "Bava Metzia 59a"]),
+        ('אבות פ"א מ"ב. ושם מ"ג', ["Pirkei Avot 1:2", "Pirkei Avot 1:3"]),
+        ('תניא פ"ב. שם פ"ג', ["Tanya, Part I; Likkutei Amarim 2", "Tanya, Part I; Likkutei Amarim 3"]),
+        (
+            'שו"ע או"ח סי\' א. שם סי\' ב',
+            ["Shulchan Arukh, Orach Chayim 1", "Shulchan Arukh, Orach Chayim 2"],
+        ),
+        ("תהלים כג, א. ושם פסוק ז", ["Psalms 23:1"]),  # Psalm 23 has 6 verses
+        ("שבת לא, א. ועיין שם", ["Shabbat 31a"]),  # "see there": no new numbers
+    ],
+)  # fmt: skip
+def test_ibid_families(text: str, expected: list[str]) -> None:
+    assert refs(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('רמב"ן עה"ת בראשית א, א', "Ramban on Genesis 1:1"),
+        ('רש"י עה"פ בראשית א, א', "Rashi on Genesis 1:1"),
+        ('שמו"ר פט"ו, ל', "Shemot Rabbah 15:30"),
+        ('במדב"ר פי"ג, ו', "Bamidbar Rabbah 13:6"),
+    ],
+)
+def test_commentaries_and_midrash(text: str, expected: str) -> None:
+    assert refs(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # works cited by printed page
+        'לקו"ש ח"ב ע\' 456',
+        'לקו"ש חי"ט עמ\' 123',
+        'לקו"ת שלח לז, ב',
+        'לקו"ת במדבר ה, א',
+        'תו"א מקץ לט, א',
+        'זח"ב קסג, ב',
+        'ע"פ מ"ש בזהר ח"ג קעה, ב',
+        # parsha names and titles used as ordinary words
+        "ויחי יעקב בארץ מצרים",
+        "בשלח פרעה את העם",
+        "ויחי",
+        "בשלח",
+        "ויצא יעקב מבאר שבע",
+        "נח איש צדיק",
+        "ראה אנכי נותן לפניכם",
+        "במדבר סיני באהל מועד",
+        "ספר תהלים כולו",
+        "שבת זו היתה קשה",
+        "לא כן הוא",
+        "כלים",
+        # out of range
+        "תהלים קנא, א",
+        "שמות מא, א",
+        "רות ה, א",
+        "איוב מג, א",
+        "יונה ה, א",
+        'משלי ל"ב',
+        "חולין קמג, א",
+        "תמיד כ, א",  # Bavli Tamid starts at 25
+        'שו"ע או"ח סי\' תשא',
+        'או"ח סימן תרצח',
+        'תניא פנ"ד',
+        'אגה"ת פי"ג',
+        # number-like words and dates
+        'ה\'תשפ"ו',
+        'בשנת תשנ"ב',
+        "נדרים מא.",  # a sentence end, not amud a
+        "קידושין פב",  # a daf without דף or amud
+    ],
+)
+def test_hard_negatives(text: str) -> None:
+    assert refs(text) == []
+
+
+def test_docs_examples() -> None:
+    """Every ```python block of docs/sefaria.md runs, and prints what its comments say."""
+    import contextlib
+    import io
+    import re
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "sefaria.md").read_text("utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", doc, re.S)
+    assert len(blocks) >= 3
+    for block in blocks:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(block, "docs/sefaria.md", "exec"), {})
+        shown = [ln[2:] for ln in block.splitlines() if ln.startswith("# ")]
+        assert out.getvalue().splitlines() == shown

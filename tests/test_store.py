@@ -61,7 +61,9 @@ def _postgres_url() -> str:
         with engine.connect():
             pass
     except sa.exc.OperationalError as exc:
-        _pg_state["skip"] = f"PostgreSQL at {PG_ENV} does not answer ({type(exc).__name__}): skipped"
+        _pg_state["skip"] = (
+            f"PostgreSQL at {PG_ENV} does not answer ({type(exc).__name__}): skipped"
+        )
         pytest.skip(_pg_state["skip"])
     finally:
         engine.dispose()
@@ -105,7 +107,9 @@ def make_doc(
     work_id: str | None = "work-1",
 ) -> ProcessedDocument:
     return ProcessedDocument(
-        source_metadata=SourceMetadata(publication_title=title, work_title=work, author_name="רבי שניאור זלמן"),
+        source_metadata=SourceMetadata(
+            publication_title=title, work_title=work, author_name="רבי שניאור זלמן"
+        ),
         sections=[
             Section(
                 sequence_id=i + 1,
@@ -169,7 +173,9 @@ def fail_on(store: TextStore, table: str) -> Any:
 
     def boom(conn: Any, cursor: Any, statement: str, params: Any, context: Any, many: bool) -> None:
         if re.match(rf"\s*(INSERT INTO|UPDATE) {table}\b", statement):
-            raise sa.exc.OperationalError(statement, params, RuntimeError("disk I/O error (injected)"))
+            raise sa.exc.OperationalError(
+                statement, params, RuntimeError("disk I/O error (injected)")
+            )
 
     sa.event.listen(store.engine, "before_cursor_execute", boom)
     return boom
@@ -189,7 +195,9 @@ def test_large_document_round_trips_exactly(store: TextStore) -> None:
     assert SLUG_RE.fullmatch(item.slug)
     assert store.get(item.slug, include_source_ids=True) == doc
     public = store.get(item.slug)
-    assert public == doc.model_copy(update={"work_id": None, "first_page_id": None, "last_page_id": None})
+    assert public == doc.model_copy(
+        update={"work_id": None, "first_page_id": None, "last_page_id": None}
+    )
     assert public.sections[6].error == "translation failed: rate limited"
     assert item.publication_title == "לִקּוּטֵי שִׂיחוֹת 📚" and item.page_count == 240
 
@@ -214,8 +222,12 @@ def test_list_item_times_are_stored_to_the_microsecond(store: TextStore) -> None
     saved = store.save(make_doc())
     listed = store.list().texts[0]
     assert listed == saved
-    assert listed.created_at.tzinfo is not None and listed.created_at.utcoffset().total_seconds() == 0
-    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", listed.model_dump(mode="json")["created_at"])
+    assert (
+        listed.created_at.tzinfo is not None and listed.created_at.utcoffset().total_seconds() == 0
+    )
+    assert re.fullmatch(
+        r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", listed.model_dump(mode="json")["created_at"]
+    )
 
 
 def test_save_rejects_what_is_not_a_document(store: TextStore) -> None:
@@ -233,7 +245,9 @@ def test_list_is_newest_first(store: TextStore) -> None:
     assert [t.created_at for t in listed] == sorted((t.created_at for t in listed), reverse=True)
 
 
-def test_equal_times_list_last_saved_first(store: TextStore, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_equal_times_list_last_saved_first(
+    store: TextStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     frozen = datetime(2026, 1, 2, 3, 4, 5, 678000, tzinfo=UTC)
     monkeypatch.setattr("libtext.store._now", lambda: frozen)
     slugs = [store.save(make_doc(title=f"ספר {i}")).slug for i in range(5)]
@@ -288,7 +302,9 @@ def test_bad_page_parameters_are_rejected(page: Any, page_size: Any) -> None:
     with pytest.raises(errors.InvalidInputError) as info:
         st.list(page=page, page_size=page_size)
     assert not isinstance(info.value, errors.StoreError)
-    assert "page" in info.value.message and ("1 to 100" in info.value.message or "1 or more" in info.value.message)
+    assert "page" in info.value.message and (
+        "1 to 100" in info.value.message or "1 or more" in info.value.message
+    )
 
 
 def test_page_bounds_are_inclusive(store: TextStore) -> None:
@@ -354,7 +370,22 @@ def test_twenty_threads_saving_the_same_titles(store: TextStore) -> None:
 
 @pytest.mark.parametrize(
     "slug",
-    ["", "Not A Slug!", "UPPER", "a--b", "-a", "a-", "a_b", "a/b", "../etc", "שלום", "é", "a" * 81, " a", "a\n"],
+    [
+        "",
+        "Not A Slug!",
+        "UPPER",
+        "a--b",
+        "-a",
+        "a-",
+        "a_b",
+        "a/b",
+        "../etc",
+        "שלום",
+        "é",
+        "a" * 81,
+        " a",
+        "a\n",
+    ],
 )
 def test_bad_slugs_are_rejected_before_the_database(slug: str) -> None:
     st = TextStore("sqlite:////nonexistent-dir/libtext/texts.db")
@@ -386,8 +417,14 @@ def test_update_replaces_in_place_and_keeps_slug_and_created_at(store: TextStore
     assert updated.slug == first.slug
     assert updated.created_at == first.created_at
     assert updated.updated_at > first.updated_at
-    assert updated.model_dump(mode="json")["updated_at"] != first.model_dump(mode="json")["updated_at"]
-    assert (updated.publication_title, updated.work_title, updated.page_count) == ("שם חדש", "חלק חדש", 4)
+    assert (
+        updated.model_dump(mode="json")["updated_at"] != first.model_dump(mode="json")["updated_at"]
+    )
+    assert (updated.publication_title, updated.work_title, updated.page_count) == (
+        "שם חדש",
+        "חלק חדש",
+        4,
+    )
     assert store.get(first.slug, include_source_ids=True) == changed
     listed = {t.slug: t for t in store.list().texts}
     assert listed[first.slug] == updated and listed[other.slug] == other
@@ -472,7 +509,9 @@ def test_malformed_url_is_a_configuration_error() -> None:
         TextStore("nosuchdb://host/db")
 
 
-def test_default_url_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_default_url_comes_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("LIBTEXT_DATABASE_URL", f"sqlite:///{tmp_path / 'env.db'}")
     with TextStore() as st:
         st.save(make_doc())
@@ -480,7 +519,9 @@ def test_default_url_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch,
     assert (tmp_path / "env.db").exists()
 
 
-def test_default_url_is_in_the_user_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_default_url_is_in_the_user_data_dir(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     import platformdirs
 
     monkeypatch.delenv("LIBTEXT_DATABASE_URL", raising=False)
@@ -566,7 +607,9 @@ def test_cli_list_show_delete(store_url: str) -> None:
     assert listed.exit_code == 0, listed.output
     body = json.loads(listed.stdout)
     assert body["pagination"]["total"] == 2 and body["texts"][1]["slug"] == slug
-    plain = runner.invoke(cli, ["texts", "list", "--store", store_url, "--page-size", "1", "--page", "2"])
+    plain = runner.invoke(
+        cli, ["texts", "list", "--store", store_url, "--page-size", "1", "--page", "2"]
+    )
     assert plain.exit_code == 0 and plain.stdout.startswith(slug)
 
     shown = runner.invoke(cli, ["texts", "show", slug, "--store", store_url])
@@ -578,7 +621,9 @@ def test_cli_list_show_delete(store_url: str) -> None:
     deleted = runner.invoke(cli, ["texts", "delete", slug, "--store", store_url])
     assert deleted.exit_code == 0 and slug in deleted.stdout
     missing = runner.invoke(cli, ["texts", "show", slug, "--store", store_url])
-    assert missing.exit_code == 2 and "error:" in missing.stderr and "Traceback" not in missing.output
+    assert (
+        missing.exit_code == 2 and "error:" in missing.stderr and "Traceback" not in missing.output
+    )
 
 
 def test_cli_bad_input_is_one_line_error(tmp_path: Path) -> None:
@@ -588,3 +633,18 @@ def test_cli_bad_input_is_one_line_error(tmp_path: Path) -> None:
     assert bad_page.exit_code == 2 and "page_size" in bad_page.stderr
     bad_slug = runner.invoke(cli, ["texts", "show", "Not A Slug", "--store", url])
     assert bad_slug.exit_code == 2 and "slug" in bad_slug.stderr
+
+
+# --- documentation ------------------------------------------------------------------------
+
+
+def test_docs_examples_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "store.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    assert blocks
+    monkeypatch.chdir(tmp_path)
+    for block in blocks:
+        exec(compile(block, "docs/store.md", "exec"), {})
+    assert "spr-htnya-lyqvty-amrym" in capsys.readouterr().out

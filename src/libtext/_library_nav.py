@@ -69,7 +69,8 @@ async def find_titles(
     """Entries whose path matches every word, best first (exact title, then shallow).
 
     Expands the entries that match the most words first; stops after
-    ``max_requests`` fetches (``cached`` sections cost none) or ``depth`` levels.
+    ``max_requests`` fetches (``cached`` sections cost none), at ``depth`` levels,
+    or, once something matched, when no entry left shares a word with the query.
     """
     frontier: list[tuple[int, int, int, TocEntry]] = []
     found: list[TocEntry] = []
@@ -79,8 +80,8 @@ async def find_titles(
         nonlocal order
         hits = sum(_word_matches(w, entry.words) for w in words)
         if hits == len(words):
-            found.append(entry)
-        if entry.depth < depth:
+            found.append(entry)  # its descendants match too, only deeper: not expanded
+        elif entry.depth < depth:
             frontier.append((-hits, entry.depth, order, entry))
             order += 1
 
@@ -92,6 +93,8 @@ async def find_titles(
     requests = 0
     while frontier and requests < max_requests:
         frontier.sort(key=lambda item: item[:3])
+        if found and frontier[0][0] == 0:
+            break  # what is left shares no word with the query
         entry = frontier.pop(0)[3]
         node = cached(entry.id)
         if node is None:

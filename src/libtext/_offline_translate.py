@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from libtext._phrases import expand_abbreviations, split_phrases
+from libtext._phrases import citation_english, expand_abbreviations, split_phrases
 from libtext.errors import InvalidInputError
 from libtext.sefaria import find_citations, translate_citation
 
@@ -49,7 +49,7 @@ def translate_request(request: ProviderRequest) -> TranslationResponse:
             PhraseOut(
                 hebrew_phrase=phrase,
                 hebrew_phrase_expanded=expand_abbreviations(phrase, protected=spans),
-                english_translation=translate_citation(phrase) or "",
+                english_translation=citation_english(phrase) or "",
             )
         )
     notes = [

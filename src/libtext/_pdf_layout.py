@@ -71,6 +71,12 @@ def _key(text: str) -> str:
     return _DIGITS.sub("#", " ".join(text.split()))
 
 
+def _style_key(ln: RawLine) -> tuple[str, float, bool]:
+    # A running header looks the same on every page; a chapter heading atop a page
+    # that the running header repeats usually does not (it is larger or bold).
+    return _key(ln.text), round(ln.size), ln.bold
+
+
 def page_number_value(text: str) -> int | None:
     """The value of a printed page number (``12``, ``- 12 -``, ``קכ"ג``), else None."""
     m = _PAGE_NUM.match(text)
@@ -97,16 +103,16 @@ def classify(pages: list[RawPage], body: float) -> list[list[LineKind]]:
 def _mark_margins(
     pages: list[RawPage], groups: list[list[list[int]]], kinds: list[list[LineKind]], body: float
 ) -> None:
-    top_keys: Counter[str] = Counter()
-    bottom_keys: Counter[str] = Counter()
+    top_keys: Counter[tuple[str, float, bool]] = Counter()
+    bottom_keys: Counter[tuple[str, float, bool]] = Counter()
     offsets: Counter[int] = Counter()
     for page, grp in zip(pages, groups, strict=True):
         if not grp:
             continue
         for i in grp[0]:
-            top_keys[_key(page.lines[i].text)] += 1
+            top_keys[_style_key(page.lines[i])] += 1
         for i in grp[-1]:
-            bottom_keys[_key(page.lines[i].text)] += 1
+            bottom_keys[_style_key(page.lines[i])] += 1
         for g in {0, len(grp) - 1}:
             for i in grp[g]:
                 value = page_number_value(page.lines[i].text)
@@ -145,7 +151,13 @@ def _mark_margins(
                 ):
                     kinds[p][i] = "page_number"
                     continue
-                repeats = (top_keys if at_top else bottom_keys)[_key(ln.text)] >= repeated
+                repeats = (top_keys if at_top else bottom_keys)[_style_key(ln)] >= repeated
+                if at_top and not repeats:
+                    # The running header of a chapter's first page repeats its heading.
+                    key = _key(ln.text)
+                    repeats = any(
+                        _key(lines[j].text) == key for j in range(group[-1] + 1, len(lines))
+                    )
                 if at_top and (ln.size <= body * _SMALL or repeats):
                     kinds[p][i] = "header"
                 elif not at_top and repeats:

@@ -141,9 +141,20 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
         k = 0
         while k < len(segments):
             group = [segments[k]]
-            while k + 1 < len(segments) and _continues(reader, text, group[-1], segments[k + 1]):
-                k += 1
-                group.append(segments[k])
+            while k + 1 < len(segments):
+                if _continues(reader, text, group[-1], segments[k + 1]):
+                    k += 1
+                    group.append(segments[k])
+                elif (
+                    k + 2 < len(segments)
+                    and _only_marks(text, *segments[k + 1])
+                    and _continues(reader, text, group[-1], segments[k + 2])
+                ):
+                    # A lone point between the halves (a sheva in a final kaf).
+                    group.extend(segments[k + 1 : k + 3])
+                    k += 2
+                else:
+                    break
             if len(group) == 1:
                 _read_segment(reader, text, *group[0], lines)
             else:
@@ -167,6 +178,10 @@ def _solid(text: str, i: int, lo: int, hi: int) -> int:
     return i
 
 
+def _only_marks(text: str, a: int, b: int) -> bool:
+    return all(is_mark(ch) or ch.isspace() for ch in text[a:b])
+
+
 def _continues(r: _Reader, text: str, seg: tuple[int, int], nxt: tuple[int, int]) -> bool:
     """Whether pdfium broke one printed line in two (``nxt`` goes on on its baseline).
 
@@ -175,8 +190,11 @@ def _continues(r: _Reader, text: str, seg: tuple[int, int], nxt: tuple[int, int]
     """
     last = _solid(text, seg[1] - 1, seg[0], seg[1])
     first = _solid(text, nxt[0], nxt[0], nxt[1])
+    dy = abs(r.baseline(last) - r.baseline(first))
+    if dy > 6.0:  # the usual case, another line: no need to ask the size
+        return False
     size = max(r.size(last), 1.0)
-    if abs(r.baseline(last) - r.baseline(first)) > 0.3 * size:
+    if dy > 0.3 * size:
         return False
     (l0, r0), (l1, r1) = r.box(last), r.box(first)
     return max(l0, l1) - min(r0, r1) < 1.5 * size

@@ -236,8 +236,15 @@ def attach_marks(
             if len(holders) == 1:
                 owner[i] = holders[0]
                 continue
-        if ch in _SHIN_DOTS and any(chars[b] == "ש" for b in cands):
-            cands = [b for b in cands if chars[b] == "ש"]
+        if ch in _SHIN_DOTS:
+            if not any(chars[b] == "ש" for b in cands):
+                # pdfium set the dot apart from its shin: the nearest shin, if close.
+                shins = sorted((b for b in bases if chars[b] == "ש"), key=dist)
+                if shins and dist(shins[0]) <= 4 * tolerance:
+                    owner[i] = shins[0]
+                    continue
+            else:
+                cands = [b for b in cands if chars[b] == "ש"]
         inside = [b for b in cands if dist(b) == 0.0]
         if len(inside) == 1:
             owner[i] = inside[0]

@@ -24,13 +24,16 @@ from functools import cache
 from importlib import resources
 
 from libtext.hebrew import normalize_quotes, strip_nikud
+from libtext.sefaria import translate_citation
 
 __all__ = [
     "Piece",
     "abbreviations",
     "align_phrases",
+    "citation_english",
     "covers",
     "expand_abbreviations",
+    "letters",
     "letters_key",
     "split_phrases",
 ]
@@ -47,8 +50,13 @@ _SPACE = re.compile(r"\s+")
 _MARKER = re.compile(r"^[(\[](?:[\u05d0-\u05ea]{1,2}|\d{1,3}|\*)[)\]][.,:;!?\"']*$")
 
 
+_KEY_CHAR = re.compile(r"[\u05d0-\u05ea0-9A-Za-z]")
+_KEY_RUN = re.compile(r"[\u05d0-\u05ea0-9A-Za-z]+")
+_NOT_KEY = re.compile(r"[^\u05d0-\u05ea0-9A-Za-z]+")
+
+
 def _is_key(ch: str) -> bool:
-    return "\u05d0" <= ch <= "\u05ea" or ch.isdigit() or ("a" <= ch.lower() <= "z")
+    return _KEY_CHAR.match(ch) is not None
 
 
 def letters_key(text: str) -> tuple[str, list[int]]:
@@ -57,18 +65,20 @@ def letters_key(text: str) -> tuple[str, list[int]]:
     Nikud, punctuation, quote marks and whitespace are not part of the key, so two texts
     with the same key are the same "modulo whitespace and punctuation".
     """
-    chars: list[str] = []
     offsets: list[int] = []
-    for i, ch in enumerate(text):
-        if _is_key(ch):
-            chars.append(ch.lower())
-            offsets.append(i)
-    return "".join(chars).translate(_FINALS), offsets
+    for m in _KEY_RUN.finditer(text):  # runs of letters: one step per word, not per letter
+        offsets.extend(range(m.start(), m.end()))
+    return letters(text), offsets
+
+
+def letters(text: str) -> str:
+    """The key of :func:`letters_key` without the offsets (fast: no Python loop)."""
+    return _NOT_KEY.sub("", text).lower().translate(_FINALS)
 
 
 def covers(block: str, phrases: Sequence[str]) -> bool:
     """True when the phrases, concatenated, equal the block modulo whitespace and punctuation."""
-    return letters_key("".join(phrases))[0] == letters_key(block)[0]
+    return letters("".join(phrases)) == letters(block)
 
 
 @dataclass(frozen=True)
@@ -152,36 +162,37 @@ def split_phrases(
     tokens = [(m.start(), m.end()) for m in _TOKEN.finditer(block)]
     if not tokens:
         return [(0, len(block))] if block else []
-
-    def inside(pos: int) -> bool:
-        return any(s < pos < e for s, e in protected)
-
+    covered = {pos for s, e in protected for pos in range(s + 1, e)}
+    pending = sorted(breaks)
     groups: list[list[tuple[int, int]]] = [[]]
     depth = 0
+    last = len(tokens) - 1
     for k, (s, e) in enumerate(tokens):
         tok = block[s:e]
-        if groups[-1] and any(groups[-1][-1][1] <= b <= s for b in breaks):
-            groups.append([])
+        group = groups[-1]
+        while pending and pending[0] <= s:
+            if group and group[-1][1] <= pending[0]:
+                group = []
+                groups.append(group)
+            pending.pop(0)
         # An opening parenthesis starts a new phrase (a citation or an aside), a footnote
         # marker does not.
-        if (
-            tok.startswith(("(", "["))
-            and groups[-1]
-            and depth == 0
-            and not inside(s)
-            and not _MARKER.match(tok)
-        ):
-            groups.append([])
-        groups[-1].append((s, e))
-        depth += tok.count("(") + tok.count("[") - tok.count(")") - tok.count("]")
-        depth = max(depth, 0)
-        nxt = tokens[k + 1][0] if k + 1 < len(tokens) else None
-        if nxt is None or inside(nxt):
+        first = tok[0]
+        if first in "([" and group and depth == 0 and s not in covered and not _MARKER.match(tok):
+            group = []
+            groups.append(group)
+        group.append((s, e))
+        if first in "([" or tok[-1] in ")]" or "(" in tok or ")" in tok:
+            depth += tok.count("(") + tok.count("[") - tok.count(")") - tok.count("]")
+            depth = max(depth, 0)
+        if depth or k == last or tokens[k + 1][0] in covered:
             continue
-        mark = _ends_clause(tok)
-        closes = tok.rstrip(".,:;!?").endswith((")", "]")) and depth == 0
-        if depth == 0 and (mark or closes):
-            groups.append([])
+        end_char = tok[-1]
+        if end_char in _BREAK_AFTER or end_char in _CLOSERS:
+            core = tok.rstrip(_CLOSERS)
+            closes = tok.rstrip(_BREAK_AFTER)[-1:] in (")", "]")
+            if (core and core[-1] in _BREAK_AFTER) or closes:
+                groups.append([])
     spans: list[tuple[int, int]] = []
     for group in groups:
         if not group:
@@ -256,7 +267,7 @@ def align_phrases(block: str, phrases: Sequence[str]) -> Alignment:
     located: list[tuple[int, int, int, bool]] = []  # key start, key end, source, repaired
     cursor = 0
     for i, phrase in enumerate(phrases):
-        pk = letters_key(phrase)[0]
+        pk = letters(phrase)
         found = _locate(key, pk, cursor) if pk else None
         if found is None:
             result.dropped.append(i)
@@ -335,3 +346,27 @@ def expand_abbreviations(text: str, *, protected: Sequence[tuple[int, int]] = ()
         return _expand_token(m.group(0)) or m.group(0)
 
     return _SPACE.sub(" ", _ABBR_TOKEN.sub(repl, text)).strip()
+
+
+_INLINE_MARKER = re.compile(r"\s*[(\[](?:[\u05d0-\u05ea]{1,2}|\d{1,3}|\*)[)\]]")
+
+
+def citation_english(phrase: str) -> str | None:
+    """English of a phrase that is only citations, footnote markers kept; else ``None``.
+
+    ``(בראשית א, א) (א).`` -> ``(Genesis 1:1) (א).``: the linker renders the citation and
+    the marker stays as printed, so the reader can still find its note.
+    """
+    english = translate_citation(phrase)
+    if english is not None or not _INLINE_MARKER.search(phrase):
+        return english
+    markers = [m.group(0).strip() for m in _INLINE_MARKER.finditer(phrase)]
+    bare = _INLINE_MARKER.sub("", phrase)
+    if not letters(bare):
+        return None
+    english = translate_citation(bare)
+    if english is None:
+        return None
+    tail = len(english) - len(english.rstrip(".,:;"))
+    head, punct = (english[:-tail], english[-tail:]) if tail else (english, "")
+    return " ".join([head, *markers]) + punct

@@ -168,6 +168,18 @@ def _tanakh_ref(
     return end, ref
 
 
+_VERSE_ONLY = re.compile(rf"{SP}*,?{SP}*(?:פסוק|פס{G}){SP}*(?P<v>{NUM}){END}")
+
+
+def parse_verse_only(cat: Catalog, text: str, pos: int, book: str, chapter: int) -> Parsed | None:
+    """``שם פסוק ה`` after a verse: another verse of the same chapter."""
+    m = _VERSE_ONLY.match(text, pos)
+    v = num(m["v"]) if m else None
+    if m is None or v is None:
+        return None
+    return _tanakh_ref(cat, book, m.end(), chapter, v, None, None)
+
+
 def parse_parsha(cat: Catalog, text: str, pos: int, start: int, parsha: Parsha) -> Parsed | None:
     got = tanakh_numbers(text, pos, start)
     if not got or got[2] is None or not got[5]:
@@ -301,18 +313,37 @@ def plain_pair(text: str, pos: int, start: int) -> tuple[int, int, int | None] |
     return None
 
 
-def parse_mishnah_plain(text: str, pos: int, start: int, mishnah: tuple[str, int]) -> Parsed | None:
-    """``משנה ברכות א:א``: plain chapter and mishnah once the word משנה said which work."""
+def parse_mishnah_plain(
+    text: str, pos: int, start: int, mishnah: tuple[str, int], *, pair_only: bool = False
+) -> Parsed | None:
+    """``משנה ברכות א:א``: plain chapter and mishnah once the word משנה said which work.
+
+    ``pair_only`` (a tractate with no Bavli, e.g. ``אבות ג, א``) wants both numbers.
+    """
     got = parse_mishnah(text, pos, mishnah, True)
     if got:
         return got
     pair = plain_pair(text, pos, start)
-    if not pair or not 0 < pair[1] <= mishnah[1]:
+    if not pair or not 0 < pair[1] <= mishnah[1] or (pair_only and pair[2] is None):
         return None
     end, c, mi = pair
     if mi is None:
         return end, Ref(mishnah[0], (str(c),))
     return (end, Ref(mishnah[0], (str(c), str(mi)))) if 0 < mi <= 40 else None
+
+
+_MISHNAH_ONLY = re.compile(rf"{SP}*,?{SP}*(?:(?:משנה|מ{G}){SP}+(?P<m>{NUM})|(?P<mg>{glued('מ')})){END}")
+
+
+def parse_mishnah_only(text: str, pos: int, mishnah: tuple[str, int], chapter: int) -> Parsed | None:
+    """``שם מ"ג`` after a Mishnah citation: another mishnah of the same chapter."""
+    m = _MISHNAH_ONLY.match(text, pos)
+    if not m:
+        return None
+    mi = num(m["m"]) if m["m"] else _glued_value(m["mg"], "מ")
+    if mi is None or not 0 < mi <= 40 or not 0 < chapter <= mishnah[1]:
+        return None
+    return m.end(), Ref(mishnah[0], (str(chapter), str(mi)))
 
 
 @lru_cache(maxsize=4096)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import DateTime, Index, Text
+from sqlalchemy import DateTime, Index, String, Text
 from sqlalchemy.orm import registry
 from sqlmodel import Field, SQLModel
 
@@ -45,6 +45,11 @@ _registry = registry()
 metadata = _registry.metadata
 
 
+# Byte order on PostgreSQL too, so a slug family is one range of the unique index
+# (SQLite compares bytes already; a locale collation would skip the hyphens).
+_SLUG_TYPE = String(80).with_variant(String(80, collation="C"), "postgresql")
+
+
 class _Base(SQLModel, registry=_registry):
     pass
 
@@ -56,7 +61,7 @@ class TextRow(_Base, table=True):
     __table_args__ = (Index("ix_libtext_texts_created_id", "created_at", "id"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    slug: str = Field(max_length=80, unique=True)
+    slug: str = Field(sa_type=_SLUG_TYPE, unique=True)
     publication_title: str = Field(default="", sa_type=Text)
     work_title: str = Field(default="", sa_type=Text)
     author_name: str = Field(default="", sa_type=Text)

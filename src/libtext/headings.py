@@ -167,11 +167,11 @@ def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
     elif doc.pages and doc.pages[0].number == 1 and not doc.title:
         # No title page and no metadata: a heading atop page 1 that is not a chapter,
         # and the "מאת …" line under it.
-        top = doc.pages[0].lines[:6]
-        for k, ln in enumerate(top):
+        opening = doc.pages[0].lines[:6]
+        for k, ln in enumerate(opening):
             if ln.kind == "heading" and parse_heading(ln.text) is None:
                 work = ln.text.strip()
-                author = _by_line(top[k + 1 : k + 3])
+                author = _by_line(opening[k + 1 : k + 3])
                 break
     work = work or doc.title or _running_title(doc)
     author = author or doc.author

@@ -16,26 +16,22 @@ of its first call.
 
 from __future__ import annotations
 
-import email.utils
-import math
 import os
 import re
 from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any
 
 import anyio
 import httpx
 from pydantic import BaseModel, ConfigDict, Field
-from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
-from libtext import __version__
 from libtext._library_api import RawNode, read_node, read_search
 from libtext._library_cache import PageCache
 from libtext._library_html import parse_page
+from libtext._library_http import LibraryHTTP
 from libtext._library_limits import Clock, RateLimiter, Sleep
 from libtext._library_nav import find_titles, query_words
 from libtext._library_works import KNOWN_WORKS, LIBRARY_NAME, KnownWork, work_to_document
@@ -43,10 +39,7 @@ from libtext._sync import run_sync
 from libtext.errors import (
     ConfigurationError,
     InvalidInputError,
-    LibraryError,
-    LibraryTimeoutError,
     LibtextError,
-    NotFoundError,
 )
 from libtext.models import (
     LibraryPage,
@@ -82,8 +75,6 @@ _PROBE_ID = "3400000000"
 _MAX_DEPTH = 16
 _ID_RE = re.compile(r"^[0-9A-Za-z_-]{1,40}$")
 
-T = TypeVar("T")
-
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="ignore")
@@ -109,33 +100,6 @@ class LibrarySection(_Model):
     heading_path: list[str] = Field(default_factory=list)
     children: list[LibraryChild] = Field(default_factory=list)
     link: str = ""
-
-
-class _RetryableStatus(Exception):
-    """A 429 or 5xx answer, raised inside the retry loop only."""
-
-    def __init__(self, status_code: int, retry_after: float | None) -> None:
-        super().__init__(status_code)
-        self.status_code = status_code
-        self.retry_after = retry_after
-
-
-def _retry_after(response: httpx.Response) -> float | None:
-    """Seconds from a ``Retry-After`` header (delta-seconds or an HTTP date)."""
-    value = response.headers.get("retry-after", "").strip()
-    if not value:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        try:
-            when = email.utils.parsedate_to_datetime(value)
-        except (TypeError, ValueError):
-            return None
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)
-        seconds = (when - datetime.now(UTC)).total_seconds()
-    return max(0.0, seconds) if math.isfinite(seconds) else None
 
 
 def _node_id(value: str | int) -> str:
@@ -214,53 +178,43 @@ class LibraryClient:
                 f"The library URL {url!r} is not an http(s) URL: pass base_url=... or set "
                 "LIBTEXT_LIBRARY_URL (default https://chabadlibrary.org/books)."
             )
-        if timeout <= 0 or concurrency < 1 or retries < 0:
-            raise ConfigurationError("timeout must be > 0, concurrency >= 1 and retries >= 0.")
+        if timeout <= 0 or concurrency < 1 or retries < 0 or (rate_limit or 0) < 0:
+            raise ConfigurationError(
+                "timeout must be > 0, concurrency >= 1, retries >= 0 and rate_limit >= 0 "
+                "(or None for no limit)."
+            )
         self.base_url = url.rstrip("/")
         self.timeout = timeout
         self.concurrency = concurrency
         self.retries = retries
         self.backoff = backoff
         self.max_wait = max_wait
-        self.user_agent = user_agent or (
-            f"libtext/{__version__} (Hebrew text tools; python-httpx; polite crawler)"
-        )
-        self._transport = transport
         self._clock: Clock = clock or anyio.current_time
-        self._sleep: Sleep = sleep or anyio.sleep
         self._limiter = RateLimiter(rate_limit, burst=burst, clock=clock, sleep=sleep)
+        self._api = LibraryHTTP(
+            base_url=self.base_url,
+            timeout=timeout,
+            retries=retries,
+            backoff=backoff,
+            max_wait=max_wait,
+            concurrency=concurrency,
+            transport=transport,
+            user_agent=user_agent,
+            limiter=self._limiter,
+            sleep=sleep or anyio.sleep,
+        )
         self._cache = PageCache(cache_dir) if cache_dir is not None else None
-        self._http: httpx.AsyncClient | None = None
-        self._slots: anyio.CapacityLimiter | None = None
         self._toc: dict[str, RawNode] = {}
 
     # --- lifecycle ----------------------------------------------------------------
 
-    def _client(self) -> httpx.AsyncClient:
-        # Made inside the first call, on that call's event loop.
-        if self._http is None:
-            self._http = httpx.AsyncClient(
-                timeout=httpx.Timeout(self.timeout),
-                transport=self._transport,
-                headers={"User-Agent": self.user_agent, "Accept": "application/json"},
-                follow_redirects=True,
-            )
-        return self._http
-
-    def _capacity(self) -> anyio.CapacityLimiter:
-        if self._slots is None:
-            self._slots = anyio.CapacityLimiter(self.concurrency)
-        return self._slots
-
     async def aclose(self) -> None:
         """Close the HTTP connections (the client can be used again afterwards)."""
-        if self._http is not None:
-            http, self._http = self._http, None
-            await http.aclose()
+        await self._api.aclose()
 
     def close(self) -> None:
         """Sync twin of :meth:`aclose`."""
-        if self._http is not None:
+        if self._api.is_open:
             run_sync(self.aclose)
 
     async def __aenter__(self) -> LibraryClient:
@@ -289,100 +243,10 @@ class LibraryClient:
         """The page URL of a node, as a reader opens it."""
         return f"{self.base_url}/{node_id}"
 
-    # --- HTTP ---------------------------------------------------------------------
-
-    def _endpoint(self, api: str, params: Mapping[str, str]) -> str:
-        return httpx.URL(f"{self.base_url}/api/{api}", params=dict(params)).raw_path.decode()
-
-    def _wait(self, state: RetryCallState) -> float:
-        exc = state.outcome.exception() if state.outcome is not None else None
-        if isinstance(exc, _RetryableStatus) and exc.retry_after is not None:
-            return min(exc.retry_after, self.max_wait)
-        return float(min(self.backoff * 2 ** (state.attempt_number - 1), self.max_wait))
-
-    async def _get_json(self, api: str, params: Mapping[str, str]) -> Any:
-        """GET ``{base_url}/api/{api}`` with retries; the decoded JSON body."""
-        url = f"{self.base_url}/api/{api}"
-        endpoint = self._endpoint(api, params)
-        http = self._client()
-        retrying = AsyncRetrying(
-            stop=stop_after_attempt(self.retries + 1),
-            wait=self._wait,
-            retry=retry_if_exception(
-                lambda e: isinstance(e, _RetryableStatus | httpx.TransportError)
-            ),
-            sleep=self._sleep,
-            reraise=True,
-        )
-        async with self._capacity():
-            try:
-                async for attempt in retrying:
-                    with attempt:
-                        await self._limiter.acquire()
-                        response = await http.get(url, params=dict(params))
-                        if response.status_code == 429 or response.status_code >= 500:
-                            raise _RetryableStatus(response.status_code, _retry_after(response))
-            except _RetryableStatus as exc:
-                what = (
-                    "kept answering 429 Too Many Requests; lower rate_limit"
-                    if exc.status_code == 429
-                    else f"failed with HTTP {exc.status_code}"
-                )
-                raise LibraryError(
-                    f"The online library {what} ({endpoint}, {self.retries + 1} attempts). "
-                    "Try again later.",
-                    endpoint=endpoint,
-                    status_code=exc.status_code,
-                ) from None
-            except httpx.TimeoutException:
-                raise LibraryTimeoutError(
-                    f"The online library did not answer {endpoint} within {self.timeout:g} s "
-                    f"({self.retries + 1} attempts). Try again later or raise timeout=.",
-                    endpoint=endpoint,
-                ) from None
-            except httpx.TransportError as exc:
-                raise LibraryError(
-                    f"Could not reach the online library at {self.base_url} "
-                    f"({type(exc).__name__}, {endpoint}). Check the network or base_url.",
-                    endpoint=endpoint,
-                ) from None
-            except httpx.DecodingError:
-                raise LibraryError(
-                    f"Could not decode the online library's answer to {endpoint}. If it is "
-                    "brotli-compressed, install the extra: pip install 'libtext[library]'.",
-                    endpoint=endpoint,
-                ) from None
-        return self._decode(response, endpoint)
-
-    def _decode(self, response: httpx.Response, endpoint: str) -> Any:
-        status = response.status_code
-        if status == 404:
-            raise NotFoundError(
-                f"The online library has nothing at {endpoint} (404). Check the id, or find "
-                "one with nav_search() or search().",
-                details={"endpoint": endpoint, "status_code": 404},
-            )
-        if status >= 400:
-            raise LibraryError(
-                f"The online library refused {endpoint} with HTTP {status}.",
-                endpoint=endpoint,
-                status_code=status,
-            )
-        try:
-            return response.json()
-        except ValueError:
-            kind = response.headers.get("content-type", "unknown type")
-            raise LibraryError(
-                f"The online library answered {endpoint} with malformed JSON ({kind}). "
-                "Its API may have changed, or a proxy answered instead.",
-                endpoint=endpoint,
-                status_code=status,
-            ) from None
-
     async def _node(self, node_id: str) -> RawNode:
         """One node, from the page cache when it is there."""
         params = {"path": node_id}
-        endpoint = self._endpoint("main", params)
+        endpoint = self._api.endpoint("main", params)
         key = f"{self.base_url}{endpoint}"
         if self._cache is not None:
             body = await self._cache.get(key)
@@ -393,7 +257,7 @@ class LibraryClient:
                     cached = None
                 if cached is not None and cached.kind == "page":
                     return cached
-        body = await self._get_json("main", params)
+        body = await self._api.get_json("main", params)
         node = read_node(body, node_id=node_id, endpoint=endpoint)
         if self._cache is not None and node.kind == "page":
             await self._cache.put(key, body)
@@ -444,8 +308,8 @@ class LibraryClient:
         params = {"phrase": phrase, "offset": str(page - 1)}
         if section_id is not None:
             params["section_id"] = _node_id(section_id)
-        body = await self._get_json("search", params)
-        raw = read_search(body, endpoint=self._endpoint("search", params))
+        body = await self._api.get_json("search", params)
+        raw = read_search(body, endpoint=self._api.endpoint("search", params))
         return SearchResultsResponse(
             query=phrase,
             results=[
@@ -784,15 +648,15 @@ class LibraryClient:
         Never raises for an upstream failure; the result says what went wrong.
         """
         params = {"path": _PROBE_ID}
-        endpoint = self._endpoint("main", params)
+        endpoint = self._api.endpoint("main", params)
         await self._limiter.acquire()
         start = self._clock()
         status: int | None = None
         try:
-            response = await self._client().get(f"{self.base_url}/api/main", params=params)
+            response = await self._api.get_once("main", params)
             status = response.status_code
             latency = (self._clock() - start) * 1000.0
-            self._decode(response, endpoint)
+            self._api.decode(response, endpoint)
             error = None
         except httpx.TimeoutException:
             latency, error = None, f"timed out after {self.timeout:g} s"

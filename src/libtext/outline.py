@@ -25,6 +25,7 @@ from itertools import combinations
 from typing import IO, TYPE_CHECKING, Any
 
 import anyio
+import anyio.to_thread
 
 from libtext._outline_windows import (
     Window,
@@ -267,7 +268,7 @@ class Outliner:
                 task="outline", messages=[], response_model=DocumentOutline, payload=doc
             )
             result = await run_structured(provider, request, policy=self.policy)
-            outline, report = ground_outline(result.value, index)
+            outline, report = await _ground(result.value, index)
             return _Run(outline, report, result.usage, None)
 
         prompt = load_prompt("outline")
@@ -307,8 +308,15 @@ class Outliner:
         if errors:
             raise errors[0]
         merged = _merge_windows(windows, [a for a in answers if a is not None], doc)
-        outline, report = ground_outline(merged, index)
+        outline, report = await _ground(merged, index)
         return _Run(outline, report, _sum_usage(usages), prompt.version)
+
+
+async def _ground(
+    outline: DocumentOutline, index: GroundingIndex
+) -> tuple[DocumentOutline, GroundingReport]:
+    # Normalizing a long book's text takes a while: keep the event loop free.
+    return await anyio.to_thread.run_sync(ground_outline, outline, index)
 
 
 def _merge_windows(

@@ -307,9 +307,9 @@ async def _translate_all(
 
 
 def _needs_translation(seg: EnrichedSegment) -> bool:
-    from libtext._phrases import letters_key
+    from libtext._phrases import letters
 
-    return bool(letters_key(seg.original_hebrew_block)[0] or seg.footnotes)
+    return bool(letters(seg.original_hebrew_block) or seg.footnotes)
 
 
 def _section(seg: EnrichedSegment, *, error: str | None = None) -> Section:
@@ -530,7 +530,7 @@ def _find_marker(text: str, marker: str, lo: int, hi: int, used: set[int]) -> in
 
 
 def _check_store(store: object) -> None:
-    if store is not None and not hasattr(store, "asave"):
+    if store is not None and not isinstance(store, str) and not hasattr(store, "asave"):
         raise ConfigurationError(
             "store must be a TextStore or a database URL such as 'sqlite:///texts.db'."
         )

@@ -37,6 +37,7 @@ from libtext._sefaria_parse import (
     parse_bavli,
     parse_midrash,
     parse_mishnah,
+    parse_mishnah_only,
     parse_mishnah_plain,
     parse_parsha,
     parse_rambam,
@@ -45,6 +46,7 @@ from libtext._sefaria_parse import (
     parse_siman,
     parse_tanakh,
     parse_tanya,
+    parse_verse_only,
     talmud_daf,
 )
 from libtext.hebrew import parse_prefixed_numeral
@@ -60,7 +62,7 @@ _LEAD_ROLES = {"block", "commentator", "sa_lead", "tanya", "rambam", "hilchot", 
 _SPACES = re.compile(rf"{SP}*")
 _URL_TAIL = re.compile(r"_(?=\d[0-9ab.\-]*$)")
 _BLOCK_GAP = re.compile(r"[\s(\[,:]{0,4}")
-_COMMENT_LINK = re.compile(rf"{SP}*(?:על{SP}+|עה{Q}פ{SP}+)?")
+_COMMENT_LINK = re.compile(rf"{SP}*(?:על{SP}+(?:התורה{SP}+)?|עה{Q}[פת]{SP}+)?")
 _IBID_AMUD = re.compile(rf"{SP}*(?:ע{Q}|עמוד{SP}+)([אב]){G}?{END}")
 
 
@@ -231,18 +233,12 @@ def _titles(text: str) -> Iterator[re.Match[str]]:
     yield from _scanner().finditer(text, first.end() if first else 0)
 
 
-@dataclass(slots=True)
-class _Prev:
-    kind: str
-    data: Any
-    ref: Ref
-
-
 def _scan(text: str) -> list[tuple[int, int, Ref]]:
     cat = catalog()
     rx = _master()
+    cache = _ROLE_CACHE
     out: list[tuple[int, int, Ref]] = []
-    prev: _Prev | None = None
+    prev: _Hit | None = None
     pos = 0
     blocked_to = -1
     for m in _titles(text):
@@ -250,10 +246,10 @@ def _scan(text: str) -> list[tuple[int, int, Ref]]:
         if start < pos:
             continue
         title = m["t"] or m["l"]
-        roles = _roles(cat, title)
-        if not roles:
+        entry = cache.get(title) or _roles(cat, title)
+        if not entry[0]:
             continue
-        got = _parse(cat, rx, text, m, roles, prev)
+        got = _parse(cat, rx, text, m, entry, prev)
         if start <= blocked_to:  # "לקו"ת (במדבר יג, א)": a page of the blocking work
             blocked_to = -1
             if isinstance(got, _Hit):
@@ -266,23 +262,23 @@ def _scan(text: str) -> list[tuple[int, int, Ref]]:
             pos, prev = got, None
             continue
         out.append((start if got.start is None else got.start, got.end, got.ref))
-        prev = _Prev(got.kind, got.data, got.ref)
+        prev = got
         pos = got.end
     return out
 
 
-_ROLE_CACHE: dict[str, dict[str, Any] | None] = {}
+_MIDDLE_ROLES = ("sa_lead", "sa_part", "tanya", "tanya_part", "rambam", "hilchot", "midrash")
+_Roles = tuple[dict[str, Any], tuple[str, ...]]  # roles, and which of _MIDDLE_ROLES it has
+_ROLE_CACHE: dict[str, _Roles] = {}
 
 
-def _roles(cat: Catalog, title: str) -> dict[str, Any] | None:
+def _roles(cat: Catalog, title: str) -> _Roles:
     """Roles of a matched title (memoised: the same few spellings recur all through a text)."""
-    try:
-        return _ROLE_CACHE[title]
-    except KeyError:
-        if len(_ROLE_CACHE) > 10_000:
-            _ROLE_CACHE.clear()
-        found = _ROLE_CACHE[title] = cat.roles.get(key(title))
-        return found
+    if len(_ROLE_CACHE) > 10_000:
+        _ROLE_CACHE.clear()
+    roles = cat.roles.get(key(title)) or {}
+    entry = _ROLE_CACHE[title] = (roles, tuple(r for r in _MIDDLE_ROLES if r in roles))
+    return entry
 
 
 @dataclass(slots=True)
@@ -302,9 +298,10 @@ def _parse(
     rx: re.Pattern[str],
     text: str,
     m: re.Match[str],
-    roles: dict[str, Any],
-    prev: _Prev | None,
+    entry: _Roles,
+    prev: _Hit | None,
 ) -> Result:
+    roles, middle = entry
     start, pos, pre = m.start("pre"), m.end(), m["pre"]
     if "block" in roles:
         return pos
@@ -322,9 +319,7 @@ def _parse(
         got = parse_mishnah_plain(text, nxt.end(), start, tr["mishnah"])
         return _Hit(got[0], got[1], "mishnah", tr["mishnah"]) if got else None
     before, chapter = start, None
-    for role in ("sa_lead", "sa_part", "tanya", "tanya_part", "rambam", "hilchot", "midrash"):
-        if role not in roles:
-            continue
+    for role in middle:
         value = roles[role]
         got = None
         if role == "sa_lead":
@@ -357,6 +352,8 @@ def _parse(
     if "tractate" in roles:
         tr = roles["tractate"]
         got = parse_mishnah(text, pos, tr["mishnah"], tr["bavli"] is None)
+        if not got and tr["bavli"] is None:  # "אבות ג, א": no Bavli to confuse it with
+            got = parse_mishnah_plain(text, pos, start, tr["mishnah"], pair_only=True)
         if got:
             return _Hit(got[0], got[1], "mishnah", tr["mishnah"])
         if tr["bavli"]:
@@ -433,12 +430,14 @@ def _parse_commentary(
     return pos  # a commentary we cannot number: block what follows
 
 
-def _parse_ibid(cat: Catalog, text: str, pos: int, start: int, prev: _Prev) -> Result:
+def _parse_ibid(cat: Catalog, text: str, pos: int, start: int, prev: _Hit) -> Result:
     """``שם`` (ibid): the previous citation's book with new numbers."""
     kind, data = prev.kind, prev.data
     got: tuple[int, Ref] | None = None
     if kind == "tanakh":  # not "שם ה'" (the divine name) as a chapter
         got = parse_tanakh(cat, text, pos, start, data, chapter_only=False)
+        if not got and len(prev.ref.sections) == 2:  # "שם פסוק ה": the same chapter
+            got = parse_verse_only(cat, text, pos, data, int(prev.ref.sections[0]))
     elif kind == "bavli":
         amud = _IBID_AMUD.match(text, pos)
         if amud and prev.ref.sections:
@@ -448,6 +447,8 @@ def _parse_ibid(cat: Catalog, text: str, pos: int, start: int, prev: _Prev) -> R
             got = parse_bavli(text, pos, start, data)
     elif kind == "mishnah":
         got = parse_mishnah(text, pos, data, True)
+        if not got and len(prev.ref.sections) == 2:  # "ושם מ"ג": the same chapter
+            got = parse_mishnah_only(text, pos, data, int(prev.ref.sections[0]))
     elif kind == "rambam":
         got = parse_rambam_ibid(text, pos, prev.ref)
     elif kind == "sa":

@@ -22,10 +22,13 @@ Slugs
     changes once stored.
 Listing without scans that grow with the table
     The total comes from a counter updated in the same transaction as every save and
-    delete, and pages are read through the ``(created_at, id)`` index, from the newest
-    end for the first half of the pages and from the oldest end (then reversed) for the
-    second half. The first and last pages cost the same at any size; only pages in the
-    middle of a large store skip many index entries.
+    delete (a ``COUNT(*)`` would grow with the table). A page is found in the
+    ``(created_at, id)`` index alone, skipping from the newest end for the first half
+    of the pages and from the oldest end (then reversed) for the second half, and only
+    its own rows are read from the table. The first and last pages cost the same at
+    any size (``benchmarks/store.py``: under 1 ms at 1,000 and at 100,000 texts); a
+    page in the middle of 100,000 texts still skips 50,000 index entries (~10 ms).
+    The total counts on every change being made through TextStore.
 Schema version
     ``libtext_meta.schema_version`` is written when the tables are made (on first use).
     A later libtext that changes the tables bumps ``SCHEMA_VERSION`` and adds a step to
@@ -53,7 +56,7 @@ import pydantic
 try:
     import sqlalchemy as sa
     from sqlalchemy.engine import URL, Connection, Engine, make_url
-    from sqlmodel import Session, col, or_, select
+    from sqlmodel import Session, and_, col, or_, select
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError(
         f"TextStore needs the store extra: pip install 'libtext[store]' ({exc})"
@@ -93,24 +96,37 @@ _LIST_COLUMNS = (
     col(TextRow.created_at),
     col(TextRow.updated_at),
 )
-_NEWEST_FIRST = (
-    sa.select(*_LIST_COLUMNS)
-    .order_by(col(TextRow.created_at).desc(), col(TextRow.id).desc())
-    .offset(sa.bindparam("offset", type_=sa.Integer))
-    .limit(sa.bindparam("limit", type_=sa.Integer))
-)
-_OLDEST_FIRST = (
-    sa.select(*_LIST_COLUMNS)
-    .order_by(col(TextRow.created_at).asc(), col(TextRow.id).asc())
-    .offset(sa.bindparam("offset", type_=sa.Integer))
-    .limit(sa.bindparam("limit", type_=sa.Integer))
-)
+
+
+def _page_query(*, newest_first: bool) -> sa.Select[str, str, str, str, int, datetime, datetime]:
+    # The offset is skipped inside the (created_at, id) index alone (a covering scan);
+    # only the page's own rows are then read from the table. Skipping with the full
+    # select instead reads a table row per skipped entry: 6x slower mid-table.
+    created, ident = col(TextRow.created_at), col(TextRow.id)
+    order = (created.desc(), ident.desc()) if newest_first else (created.asc(), ident.asc())
+    page_ids = (
+        sa.select(ident)
+        .order_by(*order)
+        .offset(sa.bindparam("offset", type_=sa.Integer))
+        .limit(sa.bindparam("limit", type_=sa.Integer))
+    )
+    return sa.select(*_LIST_COLUMNS).where(ident.in_(page_ids)).order_by(*order)
+
+
+_NEWEST_FIRST = _page_query(newest_first=True)
+_OLDEST_FIRST = _page_query(newest_first=False)
 _COUNT = sa.select(col(MetaRow.value)).where(col(MetaRow.key) == META_TEXT_COUNT)
 _GET_BODY = (
     sa.select(col(BodyRow.body))
     .join(TextRow, col(TextRow.id) == col(BodyRow.text_id))
     .where(col(TextRow.slug) == sa.bindparam("slug"))
 )
+
+
+def _family(base: str) -> sa.ColumnElement[bool]:
+    """``base`` and the slugs that start with ``base-``, as one range of the slug index."""
+    slug = col(TextRow.slug)
+    return or_(slug == base, and_(slug > base + "-", slug < base + "."))  # "." follows "-"
 
 
 def default_url() -> str:
@@ -362,11 +378,7 @@ class TextStore:
                 inserted = False
                 try:
                     with self._session() as session:
-                        family = session.exec(
-                            select(TextRow.slug).where(
-                                or_(col(TextRow.slug) == base, col(TextRow.slug).like(base + "-%"))
-                            )
-                        ).all()
+                        family = session.exec(select(TextRow.slug).where(_family(base))).all()
                         now = _now()
                         row = TextRow(
                             slug=next_slug(base, family),

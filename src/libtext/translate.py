@@ -23,12 +23,19 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import anyio
 from pydantic import BaseModel, Field
 
-from libtext._phrases import align_phrases, expand_abbreviations, letters_key, split_phrases
+from libtext._phrases import (
+    align_phrases,
+    citation_english,
+    expand_abbreviations,
+    letters,
+    split_phrases,
+)
 from libtext._sync import run_sync
 from libtext.errors import EmptyDocumentError, InvalidInputError
 from libtext.hebrew import normalize_for_match
@@ -222,7 +229,7 @@ class Translator:
         limiter: anyio.CapacityLimiter,
     ) -> TranslatedSegment:
         block = seg.original_hebrew_block
-        if not letters_key(block)[0] and not seg.footnotes:
+        if not letters(block) and not seg.footnotes:
             raise EmptyDocumentError(
                 "The segment has no Hebrew text to translate; pass original_hebrew_block=...",
                 details={"sequence_id": seg.sequence_id},
@@ -267,7 +274,7 @@ class Translator:
         cache: ProviderCache | None,
         limiter: anyio.CapacityLimiter,
     ) -> TranslationResponse | None:
-        if not letters_key(text)[0] and not chunk.footnotes:
+        if not letters(text) and not chunk.footnotes:
             return None
         request = self._request(text, phrases, chunk.footnotes, title)
         key = None
@@ -312,7 +319,7 @@ class Translator:
         prompt = load_prompt(PROMPT_NAME)
         glossary = "\n".join(f"{k} -> {v}" for k, v in sorted(self.glossary.items())) or "(none)"
         notes = "\n".join(f"{fn.marker}: {fn.content}" for fn in footnotes) or "(none)"
-        schema = json.dumps(TranslationResponse.model_json_schema(), ensure_ascii=False)
+        schema = _schema()
         messages = prompt.messages(
             title=title or "a Hebrew text",
             glossary=glossary,
@@ -375,8 +382,8 @@ class Translator:
                     if start <= c.start < chunk.start + piece.end
                 ]
                 if not english:
-                    english = translate_citation(hebrew) or ""
-                if not expanded or letters_key(expanded)[0] == letters_key(hebrew)[0]:
+                    english = citation_english(hebrew) or ""
+                if not expanded or letters(expanded) == letters(hebrew):
                     raw = block[start : chunk.start + piece.end]
                     lead = len(raw) - len(raw.lstrip())
                     shifted = [(s - lead, e - lead) for s, e in inner]
@@ -430,6 +437,11 @@ class Translator:
 
 
 # --- helpers ------------------------------------------------------------------------
+
+
+@cache
+def _schema() -> str:
+    return json.dumps(TranslationResponse.model_json_schema(), ensure_ascii=False)
 
 
 def _as_segment(
@@ -510,7 +522,7 @@ def _link(citations: list[Citation], start: int, end: int) -> str:
 
 
 def _has_letters(d: _TD) -> bool:
-    return bool(letters_key(d.hebrew_phrase)[0])
+    return bool(letters(d.hebrew_phrase))
 
 
 _CITATION_ONLY = re.compile(r"^[(\[].*[)\]][.,:;]*$", re.DOTALL)
@@ -532,11 +544,11 @@ def _link_quotes(data: list[_TD]) -> None:
 def _glossary_misses(glossary: dict[str, str], data: list[_TD]) -> list[str]:
     notes: list[str] = []
     for term, english in glossary.items():
-        term_key = letters_key(term)[0]
+        term_key = letters(term)
         if not term_key or not english:
             continue
         for k, d in enumerate(data, 1):
-            if not d.english_translation or term_key not in letters_key(d.hebrew_phrase)[0]:
+            if not d.english_translation or term_key not in letters(d.hebrew_phrase):
                 continue
             if english.lower() not in d.english_translation.lower():
                 notes.append(f"Glossary: phrase {k} has {term!r} but not {english!r}.")

@@ -24,6 +24,7 @@ import re
 import sys
 import unicodedata
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -45,10 +46,8 @@ _TENS = ["", "י", "כ", "ל", "מ", "נ", "ס", "ע", "פ", "צ"]
 
 def hebrew_number(n: int, *, marks: bool) -> str:
     """1..99 as Hebrew letters, with gershayim/geresh when ``marks``."""
-    if n in (15, 16):
-        letters = "ט" + ("ו" if n == 15 else "ז")
-    else:
-        letters = _TENS[n // 10] + _UNITS[n % 10]
+    special = {15: "טו", 16: "טז"}
+    letters = special.get(n) or _TENS[n // 10] + _UNITS[n % 10]
     if not marks:
         return letters
     return letters + "\u05f3" if len(letters) == 1 else letters[:-1] + "\u05f4" + letters[-1]
@@ -58,14 +57,12 @@ ORDINALS = ["", "ראשון", "שני", "שלישי", "רביעי", "חמישי"
 
 GENESIS = [
     "בְּרֵאשִׁית בָּרָא אֱלֹהִים אֵת הַשָּׁמַיִם וְאֵת הָאָרֶץ.",
-    "וְהָאָרֶץ הָיְתָה תֹהוּ וָבֹהוּ וְחֹשֶׁךְ עַל פְּנֵי תְהוֹם וְרוּחַ אֱלֹהִים "
-    "מְרַחֶפֶת עַל פְּנֵי הַמָּיִם.",
+    "וְהָאָרֶץ הָיְתָה תֹהוּ וָבֹהוּ וְחֹשֶׁךְ עַל פְּנֵי תְהוֹם וְרוּחַ אֱלֹהִים מְרַחֶפֶת עַל פְּנֵי הַמָּיִם.",
     "וַיֹּאמֶר אֱלֹהִים יְהִי אוֹר וַיְהִי אוֹר.",
     "וַיַּרְא אֱלֹהִים אֶת הָאוֹר כִּי טוֹב וַיַּבְדֵּל אֱלֹהִים בֵּין הָאוֹר וּבֵין הַחֹשֶׁךְ.",
     "וַיִּקְרָא אֱלֹהִים לָאוֹר יוֹם וְלַחֹשֶׁךְ קָרָא לָיְלָה וַיְהִי עֶרֶב וַיְהִי בֹקֶר יוֹם אֶחָד.",
     "וַיֹּאמֶר אֱלֹהִים יְהִי רָקִיעַ בְּתוֹךְ הַמָּיִם וִיהִי מַבְדִּיל בֵּין מַיִם לָמָיִם.",
-    "וַיַּעַשׂ אֱלֹהִים אֶת הָרָקִיעַ וַיַּבְדֵּל בֵּין הַמַּיִם אֲשֶׁר מִתַּחַת לָרָקִיעַ "
-    "וּבֵין הַמַּיִם אֲשֶׁר מֵעַל לָרָקִיעַ וַיְהִי כֵן.",
+    "וַיַּעַשׂ אֱלֹהִים אֶת הָרָקִיעַ וַיַּבְדֵּל בֵּין הַמַּיִם אֲשֶׁר מִתַּחַת לָרָקִיעַ וּבֵין הַמַּיִם אֲשֶׁר מֵעַל לָרָקִיעַ וַיְהִי כֵן.",
     "וַיִּקְרָא אֱלֹהִים לָרָקִיעַ שָׁמָיִם וַיְהִי עֶרֶב וַיְהִי בֹקֶר יוֹם שֵׁנִי.",
 ]
 
@@ -146,6 +143,7 @@ class Layout:
     number_size: float = 0.0
     header: str = ""  # "", "title", "chapter", "alternate", "title+chapter"
     header_size: float = 0.0
+    header_bold: bool = False
     footer_text: str = ""  # a running footer (bottom right), e.g. the book's name
     note_size: float = 0.0
     note_marker: str = "({})"  # in the body
@@ -174,12 +172,15 @@ class Typesetter:
             pdf.add_font("fallback", "", str(spec.fallback[0]))
             pdf.add_font("fallback", "B", str(spec.fallback[1]))
             pdf.set_fallback_fonts(["fallback"], exact_match=False)
-        pdf.set_text_shaping(use_shaping_engine=True, direction="rtl", script="hebr", language="heb")
+        pdf.set_text_shaping(
+            use_shaping_engine=True, direction="rtl", script="hebr", language="heb"
+        )
         if spec.metadata.get("title"):
             pdf.set_title(spec.metadata["title"])
         if spec.metadata.get("author"):
             pdf.set_author(spec.metadata["author"])
         pdf.set_creator("libtext tests/layouts/make_layouts.py")
+        pdf.set_creation_date(datetime(2025, 1, 1, tzinfo=UTC))
         pdf.set_producer("fpdf2")
         self.pdf = pdf
         top, right, bottom, left = spec.margins
@@ -296,7 +297,10 @@ class Typesetter:
             items.append((self.printed_number(), align, "page_number"))
         for text, align, kind in items:
             number = kind == "page_number"
-            self.put(text, band, (spec.number_size or size) if number else size, align)
+            if number:
+                self.put(text, band, spec.number_size or size, align)
+            else:
+                self.put(text, band, size, align, bold=spec.header_bold)
             self.record(kind, text)
 
     def number_align(self, odd: bool) -> str:
@@ -487,9 +491,7 @@ def _chapters(
                     para = " ".join(words)
                 cited.append(para)
             body = cited
-        out.append(
-            Chapter(heading, number, body, list(ch_notes), part=(parts or {}).get(k))
-        )
+        out.append(Chapter(heading, number, body, list(ch_notes), part=(parts or {}).get(k)))
     return out
 
 
@@ -793,6 +795,39 @@ def layouts() -> list[Layout]:
             ],
             title="אורחות צדיקים",
             author="ישראל בעל שם טוב",
+        )
+    )
+
+    # 9. A4, Frank Ruehl at other sizes: headings bold at body size, right-aligned,
+    # titles without heading words; the running header repeats the chapter title in
+    # the same size and weight; "עמוד 3" page numbers.
+    titles = [("בענין התשובה", None), ("בענין התפלה", None), ("בענין הצדקה", None)]
+    out.append(
+        Layout(
+            name="a4_bold_titles",
+            description="A4, Frank Ruehl 12pt, headings without heading words bold at "
+            "body size right-aligned, each on a new page; running header = the chapter "
+            "title in the same size and weight; 'עמוד 3' page numbers bottom center; no "
+            "title page, PDF metadata",
+            page=a4,
+            regular=CULMUS / "FrankRuehlCLM-Medium.ttf",
+            bold=CULMUS / "FrankRuehlCLM-Bold.ttf",
+            body=12,
+            leading=1.5,
+            margins=(28, 24, 26, 24),
+            heading_size=12,
+            heading_bold=True,
+            heading_align="R",
+            chapters=_chapters(titles, tanya[130:], 3),
+            chapter_new_page=True,
+            page_numbers="digits",
+            number_format="עמוד {}",
+            number_size=10,
+            header="chapter",
+            header_bold=True,
+            metadata={"title": "קונטרס התשובה", "author": "רבי יוסף יצחק"},
+            title="קונטרס התשובה",
+            author="רבי יוסף יצחק",
         )
     )
     return out

@@ -60,7 +60,7 @@ LOCAL_PREFIXES = frozenset(
 )
 
 _KEYLIKE = re.compile(
-    r"(?:sk|pk|rk|key|gsk|xai|hf)[-_][A-Za-z0-9_\-]{6,}"  # sk-..., gsk_..., hf_...
+    r"\b(?:sk|pk|rk|key|gsk|xai|hf)[-_][A-Za-z0-9_\-]{6,}"  # sk-..., gsk_..., hf_...
     r"|Bearer\s+\S+"
     r"|AIza[0-9A-Za-z_\-]{20,}"  # Google keys
     r"|[A-Za-z0-9_\-]{32,}",  # any long token

@@ -31,6 +31,7 @@ from tenacity import (
 
 from libtext.errors import (
     LibtextError,
+    ProviderAuthError,
     ProviderError,
     ProviderOutputError,
     ProviderTimeoutError,
@@ -184,7 +185,27 @@ def _reask(request: ProviderRequest, answer: ProviderResponse, error: str) -> Pr
 
 
 def _retryable(exc: BaseException) -> bool:
+    if isinstance(exc, ProviderAuthError | ProviderOutputError):
+        return False  # a bad key or a bad answer does not mend by asking again
     return isinstance(exc, ProviderError) and exc.retryable
+
+
+def _stop(policy: RetryPolicy, deadline_at: float | None) -> Any:
+    """Stop after ``max_attempts``, or now if the next wait would pass the deadline.
+
+    A provider asking to wait longer than the time left (``Retry-After: 3600``)
+    then ends with its own error (``RateLimitError``), not a vaguer timeout.
+    """
+    attempts = stop_after_attempt(policy.max_attempts)
+
+    def stop(state: RetryCallState) -> bool:
+        if attempts(state):
+            return True
+        if deadline_at is None:
+            return False
+        return time.monotonic() + state.upcoming_sleep >= deadline_at
+
+    return stop
 
 
 def _wait(policy: RetryPolicy) -> Any:
@@ -290,13 +311,14 @@ async def run_structured(
     policy = policy or RetryPolicy()
     name = getattr(provider, "name", type(provider).__name__)
     started = time.perf_counter()
+    deadline_at = None if policy.deadline is None else time.monotonic() + policy.deadline
     attempts = 0
     usage = Usage()
 
     async def ask(req: ProviderRequest) -> ProviderResponse:
         nonlocal attempts, usage
         retrying = AsyncRetrying(
-            stop=stop_after_attempt(policy.max_attempts),
+            stop=_stop(policy, deadline_at),
             wait=_wait(policy),
             retry=retry_if_exception(_retryable),
             sleep=anyio.sleep,

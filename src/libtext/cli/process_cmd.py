@@ -1,0 +1,229 @@
+"""``libtext process`` and ``libtext translate``: a whole document, or one passage.
+
+``process`` shows a rich progress bar on stderr (stdout stays clean for JSON) and, when
+the job is interrupted, saves nothing. ``translate`` prints the phrases of one passage.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from libtext.models import ProcessedDocument
+
+if TYPE_CHECKING:
+    from libtext.models import TranslatedSegment
+
+__all__ = ["process", "translate"]
+
+_STAGES = {
+    "extract": "Reading the PDF",
+    "outline": "Outlining",
+    "section": "Cutting sections",
+    "translate": "Translating sections",
+    "save": "Saving",
+}
+
+
+def _dump(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _console(stderr: bool = False) -> Any:
+    from rich.console import Console
+
+    console = Console(stderr=stderr)
+    if not console.is_terminal and not stderr:
+        console = Console(width=160)
+    return console
+
+
+def _glossary(path: str | None) -> dict[str, str]:
+    if path is None:
+        return {}
+    from libtext.errors import InvalidInputError
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError) as exc:
+        raise InvalidInputError(
+            f"Cannot read the glossary {path}: {exc}. Give a JSON object of "
+            '{"hebrew term": "English"}.'
+        ) from None
+    if not isinstance(data, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in data.items()
+    ):
+        raise InvalidInputError(
+            f'The glossary {path} must be a JSON object of {{"hebrew term": "English"}}.'
+        )
+    return data
+
+
+def _summary(doc: ProcessedDocument, slug: str | None) -> None:
+    from rich.table import Table
+
+    meta = doc.source_metadata
+    title = " — ".join(v for v in (meta.work_title, meta.author_name) if v) or "document"
+    table = Table(title=title, caption=f"slug: {slug}" if slug else None)
+    table.add_column("seq", justify="right")
+    table.add_column("page", justify="right")
+    table.add_column("title", justify="right")
+    table.add_column("chars", justify="right")
+    table.add_column("phrases", justify="right")
+    table.add_column("translated", justify="right")
+    table.add_column("notes", justify="right")
+    table.add_column("error")
+    for s in doc.sections:
+        english = sum(1 for d in s.translation_data if d.english_translation)
+        table.add_row(
+            str(s.sequence_id),
+            s.page_ref,
+            s.segment_title or s.chapter_title,
+            str(len(s.original_hebrew_block)),
+            str(len(s.translation_data)),
+            f"{english}/{len(s.translation_data)}",
+            str(len(s.footnotes)),
+            s.error or "",
+        )
+    _console().print(table)
+
+
+@click.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--provider",
+    "-p",
+    default="offline",
+    show_default=True,
+    help="Outline and translate with 'offline' or a litellm model such as 'openai/gpt-4o-mini'.",
+)
+@click.option("--store", "store_url", help="Save to this database URL (e.g. sqlite:///texts.db).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["json", "summary"]),
+    default="summary",
+    show_default=True,
+    help="The whole document as JSON, or a table of its sections.",
+)
+@click.option("--concurrency", type=click.IntRange(1, 64), default=4, show_default=True)
+@click.option("--glossary", type=click.Path(exists=True, dir_okay=False), help="JSON glossary.")
+@click.option("--no-cache", is_flag=True, help="Do not read or write cached provider answers.")
+@click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
+def process(
+    file: str,
+    provider: str,
+    store_url: str | None,
+    fmt: str,
+    concurrency: int,
+    glossary: str | None,
+    no_cache: bool,
+    no_progress: bool,
+) -> None:
+    """Outline, translate and (with --store) save a PDF."""
+    import anyio
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from libtext.outline import Outliner
+    from libtext.process import aprocess_document
+    from libtext.translate import Translator
+
+    outliner = Outliner(providers=[provider])
+    translator = Translator(provider=provider, glossary=_glossary(glossary))
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=_console(stderr=True),
+        disable=no_progress,
+        transient=True,
+    )
+    tasks: dict[str, Any] = {}
+
+    def report(stage: str, done: int, total: int) -> None:
+        if stage not in tasks:
+            tasks[stage] = progress.add_task(_STAGES.get(stage, stage), total=max(total, 1))
+        progress.update(tasks[stage], completed=done, total=max(total, 1))
+
+    async def run() -> ProcessedDocument:
+        return await aprocess_document(
+            file,
+            outliner=outliner,
+            translator=translator,
+            cache=False if no_cache else None,
+            concurrency=concurrency,
+            progress=report,
+        )
+
+    slug = None
+    try:
+        with progress:
+            # The CLI owns its event loop: Ctrl-C cancels every task, and nothing is saved.
+            doc = anyio.run(run)
+    except KeyboardInterrupt:
+        click.echo("interrupted: nothing was saved", err=True)
+        sys.exit(130)
+    if store_url:
+        from libtext.store import TextStore
+
+        with TextStore(store_url) as store:
+            slug = store.save(doc).slug
+    failed = [s.sequence_id for s in doc.sections if s.error]
+    if fmt == "json":
+        _dump(doc.model_dump(mode="json"))
+    else:
+        _summary(doc, slug)
+    if failed:
+        click.echo(
+            f"warning: {len(failed)} section(s) not translated ({failed}); their Hebrew is kept.",
+            err=True,
+        )
+
+
+def _phrase_table(seg: TranslatedSegment) -> None:
+    from rich.table import Table
+
+    table = Table(caption=f"provider: {seg.provider}" + ("" if seg.complete else " (incomplete)"))
+    table.add_column("Hebrew", justify="right", overflow="fold")
+    table.add_column("English", overflow="fold")
+    table.add_column("Sefaria", overflow="fold")
+    for d in seg.translation_data:
+        table.add_row(d.hebrew_phrase, d.english_translation, d.sefaria_link)
+    console = _console()
+    console.print(table)
+    for note in seg.notes:
+        console.print(f"note: {note}")
+
+
+@click.command()
+@click.argument("text")
+@click.option(
+    "--provider",
+    "-p",
+    default="offline",
+    show_default=True,
+    help="'offline' or a litellm model such as 'openai/gpt-4o-mini'.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["json", "table"]),
+    default="table",
+    show_default=True,
+)
+@click.option("--glossary", type=click.Path(exists=True, dir_okay=False), help="JSON glossary.")
+def translate(text: str, provider: str, fmt: str, glossary: str | None) -> None:
+    """Translate one Hebrew passage phrase by phrase ('-' reads it from stdin)."""
+    from libtext.translate import Translator
+
+    if text == "-":
+        text = sys.stdin.read()
+    result = Translator(provider=provider, glossary=_glossary(glossary)).translate(text)
+    if fmt == "json":
+        _dump(result.model_dump(mode="json"))
+    else:
+        _phrase_table(result)

@@ -1,0 +1,303 @@
+"""process_document: sections cut exactly, footnotes attached, caching, failures, cancel.
+
+The fixtures' truth files (not this code) say where chapters start and which notes
+belong to them. Providers are functions that answer like a model (with call counters);
+the store is a real SQLite file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from libtext import errors
+from libtext._cache import ProviderCache
+from libtext._phrases import covers
+from libtext.hebrew import normalize_for_match
+from libtext.models import (
+    DocumentOutline,
+    ExtractedDocument,
+    Footnote,
+    LibraryPage,
+    OutlineSegment,
+    WorkByIdResponse,
+)
+from libtext.outline import Outliner
+from libtext.process import aprocess_document, cut_sections, process_document
+from libtext.providers.base import ProviderRequest
+from libtext.providers.function import FunctionProvider
+from libtext.providers.structured import RetryPolicy
+from libtext.translate import TranslatePayload, Translator
+
+FAST = RetryPolicy(max_attempts=2, base_delay=0.0, max_delay=0.0)
+
+
+@pytest.fixture(scope="module")
+def extracted(fixtures_dir: Path) -> dict[str, ExtractedDocument]:
+    from libtext.pdf import extract_pdf
+
+    return {name: extract_pdf(fixtures_dir / f"{name}.pdf") for name in ("small", "book")}
+
+
+def truth(fixtures_dir: Path, name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((fixtures_dir / f"{name}.truth.json").read_text("utf-8"))
+    return data
+
+
+class Model:
+    """A translating 'model': verbatim phrases of 6 words, English, footnote notes.
+
+    Counts its calls; ``fail_on`` makes it raise for blocks holding that text.
+    """
+
+    def __init__(self, name: str = "fake/model", fail_on: str = "") -> None:
+        self.calls = 0
+        self.fail_on = fail_on
+        self.provider = FunctionProvider(self.answer, name=name)
+
+    async def answer(self, req: ProviderRequest) -> dict[str, Any]:
+        self.calls += 1
+        await anyio.sleep(0)
+        payload = req.payload
+        assert isinstance(payload, TranslatePayload)
+        if self.fail_on and self.fail_on in payload.hebrew:
+            raise errors.ProviderError("model overloaded", provider=self.provider.name)
+        words = payload.hebrew.split()
+        phrases = [
+            {"hebrew_phrase": " ".join(words[i : i + 6]), "english_translation": f"E{i}"}
+            for i in range(0, len(words), 6)
+        ]
+        notes = [{"marker": fn.marker, "translation": "N"} for fn in payload.footnotes]
+        return {"phrases": phrases, "footnotes": notes}
+
+
+class OutlineModel:
+    """An outlining 'model' answering each window with the rule-based outline of it."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.provider = FunctionProvider(self.answer, name="fake/outliner")
+
+    def answer(self, req: ProviderRequest) -> DocumentOutline:
+        from libtext.headings import offline_outline
+
+        self.calls += 1
+        return offline_outline(req.payload)
+
+
+# --- the section cut ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["small", "book"])
+async def test_sections_give_back_the_body_and_own_their_notes(
+    extracted: dict[str, ExtractedDocument], fixtures_dir: Path, name: str
+) -> None:
+    doc = extracted[name]
+    outline = await Outliner().aoutline(doc)
+    segments = cut_sections(doc, outline)
+    assert "".join(s.original_hebrew_block for s in segments) == doc.text
+    facts = truth(fixtures_dir, name)
+    chapters = facts["chapters"]
+    assert len(segments) == len(chapters)
+    for seg, chapter in zip(segments, chapters, strict=True):
+        block = normalize_for_match(seg.original_hebrew_block)
+        assert normalize_for_match(chapter["first_words"]) in block
+        assert normalize_for_match(chapter["last_words"]) in block
+        if seg.sequence_id > 1:  # a section opens with its heading
+            assert normalize_for_match(block).startswith(normalize_for_match(chapter["heading"]))
+    by_chapter: dict[int, list[str]] = {}
+    for note in facts["footnotes"]:
+        by_chapter.setdefault(note["chapter"], []).append(note["marker"])
+    for k, seg in enumerate(segments):
+        assert [fn.marker for fn in seg.footnotes] == by_chapter.get(k, [])
+        for fn in seg.footnotes:
+            assert fn.marker in seg.original_hebrew_block
+    first_note = next(n for n in facts["footnotes"])
+    assert normalize_for_match(segments[0].footnotes[0].content).startswith(
+        normalize_for_match(first_note["text"])[:15]
+    )
+
+
+def test_unplaced_segment_keeps_the_invariant(extracted: dict[str, ExtractedDocument]) -> None:
+    doc = extracted["small"]
+    outline = Outliner().outline(doc)
+    segs = list(outline.outline_segments)
+    lost = OutlineSegment(
+        sequence_id=9, chapter_title="?", start_phrase_hebrew="לא נמצא בשום מקום כלל"
+    )
+    odd = outline.model_copy(update={"outline_segments": [segs[0], lost, *segs[1:]]})
+    cut = cut_sections(doc, odd)
+    assert "".join(s.original_hebrew_block for s in cut) == doc.text
+    assert cut[1].original_hebrew_block == ""
+    empty = cut_sections(doc, DocumentOutline())
+    assert len(empty) == 1 and empty[0].original_hebrew_block == doc.text
+
+
+# --- the pipeline ---------------------------------------------------------------------
+
+
+async def test_pdf_to_stored_bilingual_document(
+    extracted: dict[str, ExtractedDocument], fixtures_dir: Path, tmp_path: Path
+) -> None:
+    from libtext.store import TextStore
+
+    model = Model()
+    stages: list[tuple[str, int, int]] = []
+    url = f"sqlite:///{tmp_path / 'texts.db'}"
+    doc = await aprocess_document(
+        fixtures_dir / "small.pdf",
+        translator=Translator(provider=model.provider, policy=FAST),
+        store=url,
+        progress=lambda *a: stages.append(a),
+    )
+    assert doc.page_count == 5 and doc.work_id is None
+    assert model.calls == len(doc.sections) == 3
+    text = extracted["small"].text
+    assert "".join(s.original_hebrew_block for s in doc.sections) == text
+    for s in doc.sections:
+        assert s.error is None
+        assert covers(s.original_hebrew_block, [d.hebrew_phrase for d in s.translation_data])
+        assert all(d.english_translation for d in s.translation_data)
+        assert all(fn.translation for fn in s.footnotes)
+    assert any(d.sefaria_link for s in doc.sections for d in s.translation_data)
+    assert [s for s, _, _ in stages][:2] == ["extract", "extract"]
+    assert stages[-1] == ("save", 1, 1)
+    assert ("translate", 3, 3) in stages
+    # The provider cache sits next to the SQLite store.
+    assert (tmp_path / "texts.provider-cache.sqlite").exists()
+    with TextStore(url) as store:
+        listed = store.list()
+        assert listed.pagination.total == 1
+        assert store.get(listed.texts[0].slug) == doc.public()
+
+
+async def test_second_run_makes_zero_provider_calls(
+    extracted: dict[str, ExtractedDocument], tmp_path: Path
+) -> None:
+    doc = extracted["small"]
+    cache = ProviderCache(tmp_path / "cache.sqlite")
+    outliner_model, model = OutlineModel(), Model()
+    outliner = Outliner(providers=[outliner_model.provider], policy=FAST)
+    translator = Translator(provider=model.provider, policy=FAST)
+    first = await aprocess_document(doc, outliner=outliner, translator=translator, cache=cache)
+    calls = (outliner_model.calls, model.calls)
+    assert calls[0] >= 1 and calls[1] == 3
+    second = await aprocess_document(doc, outliner=outliner, translator=translator, cache=cache)
+    assert (outliner_model.calls, model.calls) == calls  # nothing asked again
+    assert second == first
+    # Another model never reads these answers.
+    other = Model(name="fake/other-model")
+    await aprocess_document(
+        doc, outliner=outliner, translator=Translator(provider=other.provider), cache=cache
+    )
+    assert other.calls == 3
+    # No cache: asked again.
+    await aprocess_document(doc, outliner=outliner, translator=translator, cache=False)
+    assert model.calls == 6
+
+
+async def test_failed_section_is_kept_with_its_hebrew(
+    extracted: dict[str, ExtractedDocument], tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    doc = extracted["small"]
+    model = Model(fail_on="לשון רבנו")  # a phrase of chapter 2 only
+    result = await aprocess_document(
+        doc, translator=Translator(provider=model.provider, policy=FAST), cache=False
+    )
+    errors_ = [s.error for s in result.sections]
+    assert errors_[0] is None and errors_[2] is None
+    assert errors_[1] is not None and "provider_error" in errors_[1]
+    failed = result.sections[1]
+    assert "לשון רבנו" in failed.original_hebrew_block and failed.translation_data == []
+    assert [fn.translation for fn in failed.footnotes] == ["", ""]
+    assert "".join(s.original_hebrew_block for s in result.sections) == doc.text
+    assert "not translated" in caplog.text
+
+
+async def test_cancel_leaves_nothing_saved(
+    extracted: dict[str, ExtractedDocument], tmp_path: Path
+) -> None:
+    from libtext.store import TextStore
+
+    started = anyio.Event()
+
+    async def hang(req: ProviderRequest) -> Any:
+        started.set()
+        await anyio.sleep_forever()
+
+    url = f"sqlite:///{tmp_path / 'texts.db'}"
+    translator = Translator(provider=FunctionProvider(hang, name="slow/model"), policy=FAST)
+    async with anyio.create_task_group() as tg:
+
+        async def run() -> None:
+            await aprocess_document(extracted["small"], translator=translator, store=url)
+
+        tg.start_soon(run)
+        await started.wait()
+        tg.cancel_scope.cancel()
+    with TextStore(url) as store:
+        assert store.list().pagination.total == 0
+
+
+async def test_concurrency_is_bounded(extracted: dict[str, ExtractedDocument]) -> None:
+    live = peak = 0
+
+    async def answer(req: ProviderRequest) -> Any:
+        nonlocal live, peak
+        live += 1
+        peak = max(peak, live)
+        await anyio.sleep(0.01)
+        live -= 1
+        return {"phrases": [{"hebrew_phrase": req.payload.hebrew, "english_translation": "x"}]}
+
+    translator = Translator(provider=FunctionProvider(answer, name="f/m"), max_chars=400)
+    await aprocess_document(extracted["book"], translator=translator, concurrency=3, cache=False)
+    assert peak == 3
+
+
+async def test_library_work_keeps_its_ids_and_notes() -> None:
+    pages = [
+        LibraryPage(
+            id="p1",
+            heading_path=["ספר", "פרק א"],
+            text="פרק א\nויאמר אלהים יהי אור[1] ויהי אור. וירא אלהים את האור כי טוב.",
+            footnotes=[Footnote(marker="1", content="בראשית א, ג.")],
+        ),
+        LibraryPage(
+            id="p2",
+            heading_path=["ספר", "פרק א"],
+            text="ויבדל אלהים בין האור ובין החשך[2], ויקרא אלהים לאור יום.",
+            footnotes=[Footnote(marker="2", content='ראה רש"י שם')],
+        ),
+        LibraryPage(
+            id="p3",
+            heading_path=["ספר", "פרק ב"],
+            text="פרק ב\nויכלו השמים והארץ וכל צבאם[1]. ויכל אלהים ביום השביעי.",
+            footnotes=[Footnote(marker="1", content="בראשית ב, א.")],
+        ),
+    ]
+    work = WorkByIdResponse(work_id="w42", title="ספר", pages=pages, page_count=3)
+    doc = await aprocess_document(work)
+    assert (doc.work_id, doc.first_page_id, doc.last_page_id) == ("w42", "p1", "p3")
+    assert doc.page_count == 3 and len(doc.sections) == 2
+    joined = "".join(s.original_hebrew_block for s in doc.sections)
+    assert joined == "\n\n".join(p.text for p in pages)
+    assert [fn.content for fn in doc.sections[0].footnotes] == ["בראשית א, ג.", 'ראה רש"י שם']
+    assert [fn.translation for fn in doc.sections[1].footnotes] == ["Genesis 2:1."]
+    assert doc.public().work_id is None
+
+
+def test_sync_twin_and_bad_sources(extracted: dict[str, ExtractedDocument]) -> None:
+    doc = process_document(extracted["small"])
+    assert Counter(bool(s.translation_data) for s in doc.sections) == Counter({True: 3})
+    with pytest.raises(errors.InvalidInputError):
+        process_document(12345)  # type: ignore[arg-type]
+    with pytest.raises(errors.InvalidInputError):
+        process_document(b"not a pdf")
+    with pytest.raises(errors.ConfigurationError):
+        process_document(extracted["small"], store=object())  # type: ignore[arg-type]
