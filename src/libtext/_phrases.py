@@ -340,6 +340,9 @@ def expand_abbreviations(text: str, *, protected: Sequence[tuple[int, int]] = ()
     not in the table are left as printed.
     """
 
+    if not any(q in text for q in "\"'\u05f3\u05f4"):
+        return " ".join(text.split())  # no abbreviation without a geresh or gershayim
+
     def repl(m: re.Match[str]) -> str:
         if any(s <= m.start() < e for s, e in protected):
             return m.group(0)

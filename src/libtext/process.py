@@ -274,6 +274,10 @@ async def _translate_all(
     if isinstance(declared, int) and declared > 0:
         concurrency = min(concurrency, declared)
     limiter = anyio.CapacityLimiter(concurrency)
+    # Sections in progress at once: enough to keep every call slot busy, few enough that
+    # their CPU work (phrase split, alignment) interleaves with the calls in flight
+    # instead of all running before the first answer is read.
+    active = anyio.CapacityLimiter(concurrency * 2)
     todo = [k for k, seg in enumerate(segments) if _needs_translation(seg)]
     sections: list[Section] = [_section(seg) for seg in segments]
     done = 0
@@ -283,9 +287,10 @@ async def _translate_all(
         nonlocal done
         seg = segments[k]
         try:
-            result = await translator._translate(
-                seg, cache=translator.cache or cache, limiter=limiter
-            )
+            async with active:
+                result = await translator._translate(
+                    seg, cache=translator.cache or cache, limiter=limiter
+                )
         except LibtextError as exc:
             logger.warning(
                 "section %d (%s) not translated: %s", seg.sequence_id, seg.segment_title, exc.code

@@ -383,7 +383,7 @@ class Translator:
                 ]
                 if not english:
                     english = citation_english(hebrew) or ""
-                if not expanded or letters(expanded) == letters(hebrew):
+                if not expanded or expanded == hebrew or letters(expanded) == letters(hebrew):
                     raw = block[start : chunk.start + piece.end]
                     lead = len(raw) - len(raw.lstrip())
                     shifted = [(s - lead, e - lead) for s, e in inner]
