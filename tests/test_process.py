@@ -301,3 +301,54 @@ def test_sync_twin_and_bad_sources(extracted: dict[str, ExtractedDocument]) -> N
         process_document(b"not a pdf")
     with pytest.raises(errors.ConfigurationError):
         process_document(extracted["small"], store=object())  # type: ignore[arg-type]
+
+
+# --- the command line -------------------------------------------------------------------
+
+
+def test_cli_process_saves_and_prints(fixtures_dir: Path, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from libtext.cli import cli
+    from libtext.store import TextStore
+
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+    runner = CliRunner()
+    result = runner.invoke(
+        cli,
+        [
+            "process",
+            str(fixtures_dir / "small.pdf"),
+            "--store",
+            url,
+            "--format",
+            "json",
+            "--no-progress",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.stdout)
+    assert body["page_count"] == 5 and len(body["sections"]) == 3
+    with TextStore(url) as store:
+        assert store.list().pagination.total == 1
+    summary = runner.invoke(cli, ["process", str(fixtures_dir / "small.pdf"), "--no-progress"])
+    assert summary.exit_code == 0 and "פרק ב" in summary.stdout
+    bad = runner.invoke(cli, ["process", str(fixtures_dir / "not_a_pdf.pdf"), "--no-progress"])
+    assert bad.exit_code == 2 and "error:" in bad.output and "Traceback" not in bad.output
+
+
+def test_docs_examples_run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "docs" / "translate.md").read_text("utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    assert len(blocks) == 3
+    monkeypatch.chdir(root)
+    namespace: dict[str, Any] = {}
+    for block in blocks:
+        exec(compile(block, "docs/translate.md", "exec"), namespace)
+    assert namespace["seg"].translation_data and namespace["doc"].sections
+    assert "Genesis" in capsys.readouterr().out

@@ -537,6 +537,43 @@ TANYA = [
 ]
 
 
+# Notations of Sefaria's own Hebrew ref parser: marked numerals without a comma, a comma
+# after the book, a period between chapter and verse, a bare amud, ranges in those forms.
+NOTATIONS = [
+    ("בראשית כז.ג", "Genesis 27:3"),
+    ("שופטים כ י''א", "Judges 20:11"),
+    ("שמות י׳ י״ב", "Exodus 10:12"),
+    ("שמות י׳ יב", "Exodus 10:12"),
+    ("שמות י״ב י", "Exodus 12:10"),
+    ("שמות יב י׳", "Exodus 12:10"),
+    ('שמות, כ"ד, יג-יד', "Exodus 24:13-14"),
+    ('במדבר, כ"ז, טו - כג', "Numbers 27:15-23"),
+    ('במדבר, כ"ז, טו -כ״ט כג', "Numbers 27:15-29:23"),
+    ("מנחות כט א", "Menachot 29a"),
+    ("מנחות כט ב", "Menachot 29b"),
+    ("שבת טו א - טז ב", "Shabbat 15a-16b"),
+    ('יומא כט ע"א - ל ע"ב', "Yoma 29a-30b"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), NOTATIONS)
+def test_sefaria_parser_notations(text: str, expected: str) -> None:
+    assert refs(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("שמות י יב", []),  # unmarked numbers without a comma: too often prose
+        ("שמות כ''ב שם ראה", ["Exodus 22"]),  # "שם" is no verse of Exodus 22
+        ("מנחות כט א ועוד", []),  # a bare amud letter followed by more words
+        ("ויקרא, לא יעשה", []),
+    ],
+)
+def test_notation_limits(text: str, expected: list[str]) -> None:
+    assert refs(text) == expected
+
+
 @pytest.mark.parametrize(("text", "expected"), TANAKH_BOOKS)
 def test_tanakh_books_and_abbreviations(text: str, expected: str) -> None:
     assert refs(text) == [expected]

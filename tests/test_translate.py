@@ -417,3 +417,19 @@ async def test_bad_input_is_typed() -> None:
         Translator(provider="offline", max_chars=10)
     plain = await translator.atranslate(OutlineSegment(sequence_id=2), footnotes=NOTES[:1])
     assert plain.sequence_id == 2 and plain.footnotes[0].translation == "Genesis 1:1."
+
+
+def test_cli_translate() -> None:
+    from click.testing import CliRunner
+
+    from libtext.cli import cli
+
+    runner = CliRunner()
+    result = runner.invoke(
+        cli, ["translate", "ויאמר אלהים (בראשית א, ג) ויהי אור.", "--format", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.stdout)
+    assert [d["sefaria_link"] for d in body["translation_data"]][1].endswith("Genesis.1.3")
+    table = runner.invoke(cli, ["translate", "-"], input='אמר הקב"ה (בראשית א, א)')
+    assert table.exit_code == 0 and "Genesis 1:1" in table.stdout and "note:" in table.stdout

@@ -137,29 +137,7 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
                 a = start + (len(seg) - len(seg.lstrip()))
                 segments.append((a, a + len(stripped)))
             start = end + 1
-        lines: list[RawLine] = []
-        k = 0
-        while k < len(segments):
-            group = [segments[k]]
-            while k + 1 < len(segments):
-                if _continues(reader, text, group[-1], segments[k + 1]):
-                    k += 1
-                    group.append(segments[k])
-                elif (
-                    k + 2 < len(segments)
-                    and _only_marks(text, *segments[k + 1])
-                    and _continues(reader, text, group[-1], segments[k + 2])
-                ):
-                    # A lone point between the halves (a sheva in a final kaf).
-                    group.extend(segments[k + 1 : k + 3])
-                    k += 2
-                else:
-                    break
-            if len(group) == 1:
-                _read_segment(reader, text, *group[0], lines)
-            else:
-                lines.append(_joined_line(reader, text, group))
-            k += 1
+        lines = _read_lines(reader, text, segments)
         return RawPage(number, width, height, reading_order(lines), n)
     finally:
         textpage.close()
@@ -182,22 +160,52 @@ def _only_marks(text: str, a: int, b: int) -> bool:
     return all(is_mark(ch) or ch.isspace() for ch in text[a:b])
 
 
-def _continues(r: _Reader, text: str, seg: tuple[int, int], nxt: tuple[int, int]) -> bool:
-    """Whether pdfium broke one printed line in two (``nxt`` goes on on its baseline).
+def _read_lines(r: _Reader, text: str, segments: list[tuple[int, int]]) -> list[RawLine]:
+    """The lines of a page's segments, re-joining lines pdfium broke in two.
 
-    It does so on lines whose words are drawn one by one when a point dips below the
-    baseline; the halves then abut. Items far apart on one baseline stay apart.
+    pdfium breaks a printed line when a point dips below the baseline on a line whose
+    words are drawn one by one; the halves then share a baseline and abut (sometimes
+    with the lone point as a segment between them). Comparing the lines already read
+    costs nothing more in the usual case.
     """
-    last = _solid(text, seg[1] - 1, seg[0], seg[1])
-    first = _solid(text, nxt[0], nxt[0], nxt[1])
-    dy = abs(r.baseline(last) - r.baseline(first))
-    if dy > 6.0:  # the usual case, another line: no need to ask the size
+    read: list[list[RawLine]] = []
+    for a, b in segments:
+        out: list[RawLine] = []
+        _read_segment(r, text, a, b, out)
+        read.append(out)
+    lines: list[RawLine] = []
+    k = 0
+    while k < len(segments):
+        group = [k]
+        while True:
+            nxt = group[-1] + 1
+            if nxt + 1 < len(segments) and _only_marks(text, *segments[nxt]):
+                nxt += 1
+            if nxt < len(segments) and _abut(read[group[-1]], read[nxt]):
+                group.extend(range(group[-1] + 1, nxt + 1))
+            else:
+                break
+        if len(group) == 1:
+            lines.extend(read[k])
+        else:
+            lines.append(_joined_line(r, text, [segments[g] for g in group]))
+        k = group[-1] + 1
+    return lines
+
+
+def _only_marks(text: str, a: int, b: int) -> bool:
+    return all(is_mark(ch) or ch.isspace() for ch in text[a:b])
+
+
+def _abut(before: list[RawLine], after: list[RawLine]) -> bool:
+    """Whether two single lines share a baseline and touch (one line cut in two)."""
+    if len(before) != 1 or len(after) != 1:
         return False
-    size = max(r.size(last), 1.0)
-    if dy > 0.3 * size:
+    p, q = before[0], after[0]
+    size = max(min(p.size, q.size), 1.0)
+    if abs(p.y - q.y) > 0.3 * size:
         return False
-    (l0, r0), (l1, r1) = r.box(last), r.box(first)
-    return max(l0, l1) - min(r0, r1) < 1.5 * size
+    return max(p.x0, q.x0) - min(p.x1, q.x1) < 1.5 * size
 
 
 def _joined_line(r: _Reader, text: str, group: list[tuple[int, int]]) -> RawLine:

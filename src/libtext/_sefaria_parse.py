@@ -77,11 +77,13 @@ class Ref:
 Parsed = tuple[int, Ref]
 
 # ---------------------------------------------------------------- Tanakh
+_MARKED = rf"[{L}]{{1,3}}{Q}[{L}]|[{L}]{G}"  # a numeral that says it is one
 _TANAKH = re.compile(
-    rf"{SP}*(?P<pk>פרק{SP}+)?(?P<c>{NUM})"
-    rf"(?:(?P<sep>{SP}*[,:]{SP}*|{SP}+)(?P<vk>פסוק{SP}+)?(?P<v>{NUM})"
-    rf"(?:{DASH}(?:(?P<c2>{NUM}){SP}*[,:]{SP}*)?(?P<v2>{NUM}))?)?{END}"
+    rf"{SP}*(?P<bc>,{SP}*)?(?P<pk>פרק{SP}+)?(?P<c>{NUM})"
+    rf"(?:(?P<sep>{SP}*[,:]{SP}*|\.(?=[{L}])|{SP}+)(?P<vk>פסוק{SP}+)?(?P<v>{NUM})"
+    rf"(?:{DASH}(?:(?P<c2>{NUM}){SP}*[,:]{SP}*|(?P<c2s>{_MARKED}){SP}+)?(?P<v2>{NUM}))?)?{END}"
 )
+_MARK = re.compile(f"{Q}|{G}")
 _CLOSE = re.compile(rf"{SP}*[);,]")
 _CLOSE_BRACKET = re.compile(rf"{SP}*[)\]]")
 
@@ -113,9 +115,12 @@ def _verse_ok(cat: Catalog, book: str, c: int, v: int | None) -> bool:
 
 
 def tanakh_numbers(
-    text: str, pos: int, start: int
+    text: str, pos: int, start: int, *, verse: bool = True
 ) -> tuple[int, int, int | None, int | None, int | None, str] | None:
-    """Chapter, verse and optional range end after a book name; ``(end, c, v, c2, v2, sep)``."""
+    """Chapter, verse and optional range end after a book name; ``(end, c, v, c2, v2, sep)``.
+
+    ``verse=False`` reads the chapter alone (when the verse read first does not exist).
+    """
     m = _TANAKH.match(text, pos)
     if not m:
         return None
@@ -124,15 +129,23 @@ def tanakh_numbers(
         return None
     sep = (m["sep"] or "").strip() or ("פסוק" if m["vk"] else "")
     if (
-        m["v"]
+        verse
+        and m["v"]
         and v is not None
-        and (sep or (_in_parens(text, start) and _CLOSE.match(text, m.end())))
+        and (
+            sep
+            or (_in_parens(text, start) and _CLOSE.match(text, m.end()))
+            or _MARK.search(m["c"])  # "שמות י״ב י", "שופטים כ י''א": marked numerals
+            or _MARK.search(m["v"])
+        )
     ):
-        c2 = num(m["c2"]) if m["c2"] else None
+        c2 = num(m["c2"] or m["c2s"]) if m["c2"] or m["c2s"] else None
         v2 = num(m["v2"]) if m["v2"] else None
         if m["v2"] and v2 is None:
             return None
         return m.end(), c, v, c2, v2, sep
+    if m["bc"]:  # "שמות, כ"ד, יג": after a comma only chapter and verse
+        return None
     if (
         m["pk"]
         or _chapter_marked(m["c"], text, start, m.end("c"))
@@ -148,8 +161,13 @@ def parse_tanakh(
     got = tanakh_numbers(text, pos, start)
     if not got or (got[2] is None and not chapter_only):
         return None
-    end, c, v, c2, v2 = got[:5]
-    return _tanakh_ref(cat, book, end, c, v, c2, v2)
+    end, c, v, c2, v2, sep = got
+    ref = _tanakh_ref(cat, book, end, c, v, c2, v2)
+    if ref is None and v is not None and not sep and chapter_only:
+        # "שמות כ''ב שם ...": the word after a marked chapter was not its verse
+        got = tanakh_numbers(text, pos, start, verse=False)
+        ref = _tanakh_ref(cat, book, got[0], got[1], None, None, None) if got else None
+    return ref
 
 
 def _tanakh_ref(
@@ -201,8 +219,10 @@ _DAF = re.compile(
     rf"{SP}*(?:(?P<dm>דף{SP}+|ד{G}{SP}*)(?P<d>{NUM})|(?P<dg>{glued('ד')})|(?P<d0>{NUM}))"
     rf"(?:(?P<dot>[.:])|{SP}*,{SP}*{_AMUD_COMMA}{END}|{SP}+(?:{_AMUD_SPACE}){END})?"
 )
+_BARE_AMUD_END = re.compile(rf"{SP}*(?:\Z|[\n.,;:)\]\-\u2013\u2014\u05be])")
 _DAF_RANGE = re.compile(
-    rf"{DASH}(?:(?P<d>{NUM})(?:(?P<dot>[.:])|{SP}*,{SP}*(?P<a>[אב]){END})|(?P<ao>[אב]){END})"
+    rf"{DASH}(?:(?P<d>{NUM})(?:(?P<dot>[.:])|(?:{SP}*,{SP}*|{SP}+(?:ע{Q})?)(?P<a>[אב]){G}?{END})"
+    rf"|(?P<ao>[אב]){END})"
 )
 
 
@@ -232,7 +252,7 @@ def talmud_daf(text: str, pos: int, start: int) -> tuple[int, int, str | None, b
     if m["dot"] and marked(token):  # "דף פ'." ends a sentence; "כב." is amud a
         amud = None
     marker = bool(m["dm"] or m["dg"])
-    if m["a6"] and not _in_parens(text, start):
+    if m["a6"] and not (_in_parens(text, start) or _BARE_AMUD_END.match(text, m.end())):
         return None
     if amud is None:
         if not marker:

@@ -249,7 +249,7 @@ async def _outline(
         payload=digest,
         options=options,
     )
-    hit = await cache.aget(key)
+    hit = cache.get(key)
     if hit is not None:
         return DocumentOutline.model_validate_json(hit)
     outline = await outliner.aoutline(doc)
@@ -279,7 +279,7 @@ async def _translate_all(
     # instead of all running before the first answer is read.
     active = anyio.CapacityLimiter(concurrency * 2)
     todo = [k for k, seg in enumerate(segments) if _needs_translation(seg)]
-    sections: list[Section] = [_section(seg) for seg in segments]
+    results: list[Section | None] = [None] * len(segments)
     done = 0
     report("translate", 0, len(todo))
 
@@ -295,9 +295,9 @@ async def _translate_all(
             logger.warning(
                 "section %d (%s) not translated: %s", seg.sequence_id, seg.segment_title, exc.code
             )
-            sections[k] = _section(seg, error=f"{exc.code}: {exc.message}")
+            results[k] = _section(seg, error=f"{exc.code}: {exc.message}")
         else:
-            sections[k] = Section(
+            results[k] = Section(
                 **seg.model_dump(exclude={"footnotes"}),
                 footnotes=result.footnotes,
                 translation_data=result.translation_data,
@@ -308,7 +308,7 @@ async def _translate_all(
     async with anyio.create_task_group() as tg:
         for k in todo:
             tg.start_soon(one, k)
-    return sections
+    return [r if r is not None else _section(seg) for r, seg in zip(results, segments, strict=True)]
 
 
 def _needs_translation(seg: EnrichedSegment) -> bool:
