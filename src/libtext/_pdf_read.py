@@ -193,10 +193,6 @@ def _read_lines(r: _Reader, text: str, segments: list[tuple[int, int]]) -> list[
     return lines
 
 
-def _only_marks(text: str, a: int, b: int) -> bool:
-    return all(is_mark(ch) or ch.isspace() for ch in text[a:b])
-
-
 def _abut(before: list[RawLine], after: list[RawLine]) -> bool:
     """Whether two single lines share a baseline and touch (one line cut in two)."""
     if len(before) != 1 or len(after) != 1:

@@ -404,14 +404,15 @@ def typeset(spec: Layout) -> tuple[bytes, dict[str, Any]]:
         ts.title_page()
     chapters_truth: list[dict[str, Any]] = []
     parts_truth: list[dict[str, Any]] = []
-    ts.new_page()
-    ts.opening()
+    if not (spec.part_own_page and spec.chapters[0].part is not None):
+        ts.new_page()
+        ts.opening()
     first = True
     for ch in spec.chapters:
         if ch.part is not None:
             ts.part_title = ch.part
             if spec.part_own_page:
-                ts.new_page()
+                ts.new_page(plain=True)
                 ts.y = spec.page[1] * 0.35
                 page = ts.heading(ch.part, spec.part_size, True, "part")
                 ts.new_page()
@@ -828,6 +829,53 @@ def layouts() -> list[Layout]:
             metadata={"title": "קונטרס התשובה", "author": "רבי יוסף יצחק"},
             title="קונטרס התשובה",
             author="רבי יוסף יצחק",
+        )
+    )
+
+    # 10. Letter, Rashi script: parts alone on their own page, chapters in two lines
+    # (numbered heading, then its title), Hebrew page numbers with dashes.
+    rashi = _chapters(
+        [("פרק א", 1), ("פרק ב", 2), ("פרק ג", 3)],
+        tanya[150:],
+        2,
+        notes=[[], ["עיין לקמן פרק ג."], []],
+        parts={0: "שער ראשון", 2: "שער שני"},
+    )
+    for ch, title in zip(rashi, ("בענין האמונה", "בענין הבטחון", "בענין האהבה"), strict=True):
+        ch.heading2 = title
+    out.append(
+        Layout(
+            name="letter_rashi_parts",
+            description="Letter, Noto Rashi Hebrew 12pt, parts 'שער ראשון' 20pt bold alone "
+            "on their own page, chapters 'פרק א' 14pt bold with a bold title line under "
+            "it; page numbers '- ה -' in Hebrew letters at the bottom; running header: "
+            "book title 9pt; footnotes '(1)'; title page; no PDF metadata",
+            page=letter,
+            regular=NOTO / "NotoRashiHebrew-Regular.ttf",
+            bold=NOTO / "NotoRashiHebrew-Bold.ttf",
+            fallback=(NOTO / "NotoSerif-Regular.ttf", NOTO / "NotoSerif-Bold.ttf"),
+            body=12,
+            leading=1.5,
+            margins=(26, 26, 26, 26),
+            heading_size=14,
+            heading_bold=True,
+            heading_align="C",
+            part_size=20,
+            part_own_page=True,
+            chapters=rashi,
+            page_numbers="letters",
+            number_format="- {} -",
+            header="title",
+            header_size=9,
+            note_size=9,
+            book_title="שערי אמונה",
+            title_page=[
+                ("work", "שערי אמונה", 26, True),
+                ("by", "מאת", 12, False),
+                ("author", "רבי אליהו הכהן", 16, False),
+            ],
+            title="שערי אמונה",
+            author="רבי אליהו הכהן",
         )
     )
     return out
