@@ -65,9 +65,7 @@ def test_parse_numeral_edge_cases(text: str, value: int) -> None:
     assert parse_numeral(text) == value
 
 
-@pytest.mark.parametrize(
-    "text", ['י"ה', 'י"ו', "יה", "יו", "שת", "ויו", "אב", "הא", "״", "'"]
-)
+@pytest.mark.parametrize("text", ['י"ה', 'י"ו', "יה", "יו", "שת", "ויו", "אב", "הא", "״", "'"])
 def test_parse_numeral_rejects_malformed(text: str) -> None:
     assert parse_numeral(text) is None
 

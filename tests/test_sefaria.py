@@ -503,20 +503,20 @@ RAMBAM = [
     ('הל\' תמידין ומוספין פ"ז הי"א', "Daily Offerings and Additional Offerings 7:11"),
     ('הל\' גניבה פ"א ה"א', "Theft 1:1"),
     ('הל\' מלכים פי"א ה"ד', "Kings and Wars 11:4"),
-    ('הל\' מלכים ספי"א', "Kings and Wars 11"),
+    ("הל' מלכים ספי\"א", "Kings and Wars 11"),
 ]
 
 SHULCHAN_ARUKH = [
     ('שו"ע או"ח סי\' א ס"א', "Orach Chayim 1:1"),
     ('או"ח סי\' תרצ"ו', "Orach Chayim 696"),
-    ('או"ח סי\' רנא', "Orach Chayim 251"),
+    ("או\"ח סי' רנא", "Orach Chayim 251"),
     ('או"ח ס"א', "Orach Chayim 1"),
     ('שו"ע או"ח סימן רסח סעיף ג', "Orach Chayim 268:3"),
     ('שו"ע או"ח סתקפ"א', "Orach Chayim 581"),
-    ('יו"ד סי\' רמו', "Yoreh De'ah 246"),
+    ("יו\"ד סי' רמו", "Yoreh De'ah 246"),
     ('שו"ע יו"ד סרמ"ו ס"ד', "Yoreh De'ah 246:4"),
-    ('אה"ע סי\' א', "Even HaEzer 1"),
-    ('שו"ע אבן העזר סי\' קמג', "Even HaEzer 143"),
+    ("אה\"ע סי' א", "Even HaEzer 1"),
+    ("שו\"ע אבן העזר סי' קמג", "Even HaEzer 143"),
     ('שו"ע חו"מ סי\' שפח ס"ב', "Choshen Mishpat 388:2"),
 ]
 
@@ -697,7 +697,7 @@ def test_commentaries_and_midrash(text: str, expected: str) -> None:
         'תניא פנ"ד',
         'אגה"ת פי"ג',
         # number-like words and dates
-        'ה\'תשפ"ו',
+        "ה'תשפ\"ו",
         'בשנת תשנ"ב',
         "נדרים מא.",  # a sentence end, not amud a
         "קידושין פב",  # a daf without דף or amud

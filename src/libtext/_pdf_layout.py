@@ -5,9 +5,10 @@ which top and bottom lines repeat from page to page, how printed page numbers fo
 the page index) and then at each page, so they carry over to other fonts, page sizes
 and layouts:
 
-* header: the topmost line(s) of a page, in the top band, smaller than body text or
-  repeated on other pages (a running header repeating the chapter name is not a
-  heading);
+* header: the topmost line(s) of a page, in the top band, smaller than body text,
+  repeated in the same size and weight on other pages (two will do in a short
+  document), or repeated by a heading lower on the same page (a running header
+  repeating the chapter name is not a heading);
 * page number: a lone number (digits or a Hebrew numeral) at the top or bottom whose
   value follows the page index like the other pages' numbers do, or that stands apart;
 * footer: a bottom line repeated on other pages;
@@ -74,7 +75,11 @@ def _key(text: str) -> str:
 def _style_key(ln: RawLine) -> tuple[str, float, bool]:
     # A running header looks the same on every page; a chapter heading atop a page
     # that the running header repeats usually does not (it is larger or bold).
-    return _key(ln.text), round(ln.size), ln.bold
+    # Numbered headings keep their digits: "פרק 1" and "פרק 2" are not one header.
+    from libtext.headings import HEADING_LINE
+
+    text = " ".join(ln.text.split())
+    return (text if HEADING_LINE.match(text) else _key(text)), round(ln.size), ln.bold
 
 
 def page_number_value(text: str) -> int | None:

@@ -225,6 +225,7 @@ class Catalog:
     verses: dict[str, list[int]] = field(default_factory=dict)
     hilchot: dict[str, str] = field(default_factory=dict)
     hilchot_max_words: int = 1
+    hilchot_prefixes: set[str] = field(default_factory=set)  # every prefix of a hilchot key
     tanya_parts: dict[str, tuple[str, int]] = field(default_factory=dict)
     sa_parts: dict[str, tuple[str, int]] = field(default_factory=dict)
 
@@ -278,6 +279,7 @@ def catalog() -> Catalog:
             names.append(full.split(" ו", 1)[0])
         for name in names:
             cat.hilchot.setdefault(loose(name), rec["en"])
+            cat.hilchot_prefixes.update(loose(name)[:n] for n in range(1, len(loose(name)) + 1))
             cat.hilchot_max_words = max(cat.hilchot_max_words, len(key(name).split()))
     for lead in ('רמב"ם', "רמב״ם"):
         cat.add(lead, "rambam", True)

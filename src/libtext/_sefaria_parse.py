@@ -352,10 +352,14 @@ def parse_mishnah_plain(
     return (end, Ref(mishnah[0], (str(c), str(mi)))) if 0 < mi <= 40 else None
 
 
-_MISHNAH_ONLY = re.compile(rf"{SP}*,?{SP}*(?:(?:משנה|מ{G}){SP}+(?P<m>{NUM})|(?P<mg>{glued('מ')})){END}")
+_MISHNAH_ONLY = re.compile(
+    rf"{SP}*,?{SP}*(?:(?:משנה|מ{G}){SP}+(?P<m>{NUM})|(?P<mg>{glued('מ')})){END}"
+)
 
 
-def parse_mishnah_only(text: str, pos: int, mishnah: tuple[str, int], chapter: int) -> Parsed | None:
+def parse_mishnah_only(
+    text: str, pos: int, mishnah: tuple[str, int], chapter: int
+) -> Parsed | None:
     """``שם מ"ג`` after a Mishnah citation: another mishnah of the same chapter."""
     m = _MISHNAH_ONLY.match(text, pos)
     if not m:
@@ -392,6 +396,8 @@ def _hilchot_name(cat: Catalog, text: str, pos: int) -> tuple[int, str] | None:
             break
         p = w.end()
         name += loose(w.group(1))
+        if name not in cat.hilchot_prefixes:  # no section name goes on like this
+            break
         ends.append(p)
         names.append(name)
     for n in range(len(names) - 1, -1, -1):

@@ -7,8 +7,9 @@
   ``מאת`` or the next largest is the author, a smaller line above the work is the
   publication), falling back to the PDF's metadata;
 * chapter headings from the lines extraction marked as headings, the chapter level
-  being the font size of the headings written like ``פרק ג`` / ``סימן יא`` (or the
-  largest recurring heading size). Larger headings alone on a page are part titles;
+  being the most frequent font size of the headings written like ``פרק ג`` /
+  ``סימן י"א`` / ``השער השני`` / ``אות שניה`` (the smaller on a tie; else the largest
+  recurring heading size). Larger headings alone on a page are part titles;
   smaller ones are sub-headings inside a chapter. Running headers never get here:
   extraction marks them as headers;
 * one segment per chapter, its start and end phrases cut from its first and last

@@ -24,7 +24,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from collections.abc import Iterator
 from typing import Any
 
 from libtext._sefaria_data import Catalog, Parsha, catalog, key
@@ -226,22 +225,18 @@ def _scanner() -> re.Pattern[str]:
     return re.compile(_BOUNDARY + _title_body())
 
 
-def _titles(text: str) -> Iterator[re.Match[str]]:
-    first = _master().match(text)
-    if first:
-        yield first
-    yield from _scanner().finditer(text, first.end() if first else 0)
-
-
 def _scan(text: str) -> list[tuple[int, int, Ref]]:
+    """``(start, end, ref)`` of each citation, in order."""
+    # A leading space gives a title at offset 0 the boundary character the scanner wants;
+    # offsets are shifted back at the end.
+    text = " " + text
     cat = catalog()
-    rx = _master()
     cache = _ROLE_CACHE
     out: list[tuple[int, int, Ref]] = []
     prev: _Hit | None = None
     pos = 0
     blocked_to = -1
-    for m in _titles(text):
+    for m in _scanner().finditer(text):
         start = m.start("pre")
         if start < pos:
             continue
@@ -249,7 +244,7 @@ def _scan(text: str) -> list[tuple[int, int, Ref]]:
         entry = cache.get(title) or _roles(cat, title)
         if not entry[0]:
             continue
-        got = _parse(cat, rx, text, m, entry, prev)
+        got = _parse(cat, text, m, entry, prev)
         if start <= blocked_to:  # "לקו"ת (במדבר יג, א)": a page of the blocking work
             blocked_to = -1
             if isinstance(got, _Hit):
@@ -261,7 +256,7 @@ def _scan(text: str) -> list[tuple[int, int, Ref]]:
             blocked_to = _BLOCK_GAP.match(text, got).end()  # type: ignore[union-attr]
             pos, prev = got, None
             continue
-        out.append((start if got.start is None else got.start, got.end, got.ref))
+        out.append((start - 1 if got.start is None else got.start - 1, got.end - 1, got.ref))
         prev = got
         pos = got.end
     return out
@@ -295,7 +290,6 @@ Result = _Hit | int | None
 
 def _parse(
     cat: Catalog,
-    rx: re.Pattern[str],
     text: str,
     m: re.Match[str],
     entry: _Roles,
@@ -310,9 +304,9 @@ def _parse(
             return None
         return _parse_ibid(cat, text, pos, start, prev)
     if "commentator" in roles:
-        return _parse_commentary(cat, rx, text, pos, roles["commentator"])
+        return _parse_commentary(cat, text, pos, roles["commentator"])
     if "mishnah_lead" in roles:
-        nxt = rx.match(text, _SPACES.match(text, pos).end())  # type: ignore[union-attr]
+        nxt = _master().match(text, _SPACES.match(text, pos).end())  # type: ignore[union-attr]
         tr = cat.roles.get(key(nxt["t"] or nxt["l"]), {}).get("tractate") if nxt else None
         if nxt is None or tr is None or nxt["pre"]:
             return None
@@ -380,7 +374,8 @@ def _book_data(cat: Catalog, index: str, value: Any) -> Any:
 @cache
 def _parts_by_index() -> dict[str, tuple[str, int]]:
     cat = catalog()
-    return {entry[0]: entry for table in (cat.tanya_parts, cat.sa_parts) for entry in table.values()}
+    tables = (cat.tanya_parts, cat.sa_parts)
+    return {entry[0]: entry for table in tables for entry in table.values()}
 
 
 def _kind(ref: Ref) -> str:
@@ -407,13 +402,11 @@ def _chapter_before(text: str, start: int) -> tuple[int, int | None]:
     return (m.start(), got[1]) if got else (start, None)
 
 
-def _parse_commentary(
-    cat: Catalog, rx: re.Pattern[str], text: str, pos: int, value: tuple[str, bool]
-) -> Result:
+def _parse_commentary(cat: Catalog, text: str, pos: int, value: tuple[str, bool]) -> Result:
     name, torah_only = value
     link = _COMMENT_LINK.match(text, pos)
     p = link.end() if link else pos
-    m = rx.match(text, p)
+    m = _master().match(text, p)
     roles = cat.roles.get(key(m["t"] or m["l"])) if m and not m["pre"] else None
     if m and roles:
         got = None
