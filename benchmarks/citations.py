@@ -9,7 +9,9 @@ an expected ref.
 Speed: a ~1 MB text is built from the same strings embedded in Hebrew prose (fixed seed,
 prose words chosen to include title look-alikes such as שם, שבת, דברים, לא); the benchmark
 prints characters/s and UTF-8 MB/s, and also precision of the links found in that long text
-(anything found in the prose itself is a false positive).
+(anything found in the prose itself is a false positive). As a baseline measured in the same
+run, it also times a plain word tokenizer (``re.finditer`` over Hebrew words) on the same
+text and prints the ratio, which stays comparable on a busy or slower machine.
 
 Usage: python benchmarks/citations.py [--data FILE] [--size 1000000]
 """
@@ -20,6 +22,7 @@ import argparse
 import json
 import os
 import random
+import re
 import time
 from pathlib import Path
 
@@ -97,11 +100,15 @@ def main() -> None:
 
     text, planted = long_text(rows, args.size)
     find_citations(text[:10_000])  # build tables and regex outside the timing
-    best = float("inf")
-    for _ in range(3):
+    words = re.compile(r"[\u05d0-\u05ea\"'\u05f3\u05f4]+")
+    best = base = float("inf")
+    for _ in range(3):  # interleaved, so both see the same machine load
         t0 = time.perf_counter()
         found = find_citations(text)
         best = min(best, time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        n_words = sum(1 for _ in words.finditer(text))
+        base = min(base, time.perf_counter() - t0)
     starts = sorted(planted)
     wrong = 0
     import bisect
@@ -119,6 +126,10 @@ def main() -> None:
     print(
         f"speed: {len(text) / best / 1e6:.2f} M chars/s = {mb_utf8 / best:.2f} MB/s (UTF-8), "
         f"best of 3: {best * 1000:.0f} ms"
+    )
+    print(
+        f"baseline: word tokenizer ({n_words:,} words) {base * 1000:.0f} ms; "
+        f"find_citations takes {best / base:.2f}x its time"
     )
 
 

@@ -21,3 +21,67 @@ def test_import_does_not_load_heavy_modules() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+EXPECTED = [
+    "Citation",
+    "ConfigurationError",
+    "DocumentOutline",
+    "EnrichedSegment",
+    "ErrorResponse",
+    "ExtractedDocument",
+    "ExtractedLine",
+    "ExtractedPage",
+    "Footnote",
+    "FunctionProvider",
+    "HealthResponse",
+    "InvalidInputError",
+    "LibraryClient",
+    "LibraryError",
+    "LibraryPage",
+    "LibrarySection",
+    "LibraryStatus",
+    "LibtextError",
+    "LiteLLMProvider",
+    "NavSearchResultsResponse",
+    "NotFoundError",
+    "OfflineProvider",
+    "OutlineComparison",
+    "OutlineSegment",
+    "Outliner",
+    "PaginatedTextsResponse",
+    "PaginationInfo",
+    "ProcessedDocument",
+    "Provider",
+    "ProviderError",
+    "RetryPolicy",
+    "SearchResultsResponse",
+    "Section",
+    "SourceMetadata",
+    "StoreError",
+    "TextListItem",
+    "TextStore",
+    "TranslatedSegment",
+    "TranslationData",
+    "Translator",
+    "WorkByIdResponse",
+    "__version__",
+    "aextract_pdf",
+    "aprocess_document",
+    "extract_pdf",
+    "find_citations",
+    "offline_outline",
+    "process_document",
+    "ref_url",
+    "translate_citation",
+]
+
+
+def test_all_is_pinned() -> None:
+    """Adding or removing a public name is a deliberate change: update this list with it."""
+    assert libtext.__all__ == EXPECTED
+
+
+def test_every_public_name_resolves() -> None:
+    for name in libtext.__all__:
+        assert getattr(libtext, name) is not None, name

@@ -27,6 +27,7 @@ _EXPORTS: dict[str, str] = {
     "Footnote": "libtext.models",
     "HealthResponse": "libtext.models",
     "LibraryPage": "libtext.models",
+    "LibraryStatus": "libtext.models",
     "NavSearchResultsResponse": "libtext.models",
     "OutlineComparison": "libtext.models",
     "OutlineSegment": "libtext.models",
@@ -54,12 +55,17 @@ _EXPORTS: dict[str, str] = {
     "offline_outline": "libtext.headings",
     "Outliner": "libtext.outline",
     "FunctionProvider": "libtext.providers.function",
+    "LiteLLMProvider": "libtext.providers.llm",
+    "OfflineProvider": "libtext.providers.offline",
+    "Provider": "libtext.providers.base",
+    "RetryPolicy": "libtext.providers.structured",
     "Translator": "libtext.translate",
     "Citation": "libtext.sefaria",
     "find_citations": "libtext.sefaria",
     "ref_url": "libtext.sefaria",
     "translate_citation": "libtext.sefaria",
     "LibraryClient": "libtext.library",
+    "LibrarySection": "libtext.library",
     "TextStore": "libtext.store",
     "process_document": "libtext.process",
     "aprocess_document": "libtext.process",
@@ -77,6 +83,8 @@ if TYPE_CHECKING:  # pragma: no cover
         ProviderError,
         StoreError,
     )
+    from libtext.headings import offline_outline
+    from libtext.library import LibraryClient, LibrarySection
     from libtext.models import (
         DocumentOutline,
         EnrichedSegment,
@@ -87,6 +95,7 @@ if TYPE_CHECKING:  # pragma: no cover
         Footnote,
         HealthResponse,
         LibraryPage,
+        LibraryStatus,
         NavSearchResultsResponse,
         OutlineComparison,
         OutlineSegment,
@@ -101,6 +110,17 @@ if TYPE_CHECKING:  # pragma: no cover
         TranslationData,
         WorkByIdResponse,
     )
+    from libtext.outline import Outliner
+    from libtext.pdf import aextract_pdf, extract_pdf
+    from libtext.process import aprocess_document, process_document
+    from libtext.providers.base import Provider
+    from libtext.providers.function import FunctionProvider
+    from libtext.providers.llm import LiteLLMProvider
+    from libtext.providers.offline import OfflineProvider
+    from libtext.providers.structured import RetryPolicy
+    from libtext.sefaria import Citation, find_citations, ref_url, translate_citation
+    from libtext.store import TextStore
+    from libtext.translate import Translator
 
 
 def __getattr__(name: str) -> Any:

@@ -10,6 +10,7 @@ by :meth:`Backend.aclose` (the app's shutdown).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
@@ -23,6 +24,7 @@ from libtext.models import (
     EnrichedSegment,
     ExtractedDocument,
     HealthResponse,
+    LibraryStatus,
     OutlineComparison,
     PaginatedTextsResponse,
     ProcessedDocument,
@@ -34,7 +36,6 @@ from libtext.models import (
 
 if TYPE_CHECKING:  # pragma: no cover
     from libtext.library import LibraryClient
-    from libtext.models import LibraryStatus
     from libtext.outline import Outliner
     from libtext.providers.base import Provider
     from libtext.store import TextStore
@@ -149,13 +150,20 @@ class Backend:
             raise
 
     async def _extract(self, data: bytes) -> ExtractedDocument:
-        from libtext.pdf import aextract_pdf
+        """PDF extraction in a worker thread, which a timeout may leave behind.
 
-        return await aextract_pdf(
+        ``aextract_pdf`` waits for its thread even when cancelled; here the route's
+        timeout answers 504 at once and the thread finishes in the background.
+        """
+        from libtext.pdf import extract_pdf
+
+        run = partial(
+            extract_pdf,
             data,
             max_pages=self.settings.max_pdf_pages,
             max_bytes=self.settings.max_upload_bytes,
         )
+        return await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
 
     async def health(self) -> HealthResponse:
         """Version, store reachability and the providers on offer."""

@@ -32,13 +32,11 @@ DASH = rf"{SP}*[-\u2013\u2014\u05be]{SP}*"
 
 
 @lru_cache(maxsize=4096)
-def _num(token: str) -> int | None:
-    return int(token) if token.isdigit() else parse_numeral(token)
-
-
 def num(token: str | None) -> int | None:
     """Value of a numeral token (Hebrew or digits), ``None`` if malformed."""
-    return _num(token) if token else None
+    if not token:
+        return None
+    return int(token) if token.isdigit() else parse_numeral(token)
 
 
 def marked(token: str) -> bool:

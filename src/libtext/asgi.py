@@ -23,8 +23,9 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 try:
-    from fastapi import Depends, FastAPI, Query, Request
+    from fastapi import Depends, FastAPI, Query, Request, Response
     from fastapi.middleware.cors import CORSMiddleware
+    from pydantic import BaseModel
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
     raise ImportError(
         "libtext.asgi needs the 'server' extra (FastAPI, uvicorn): pip install 'libtext[server]'"
@@ -48,6 +49,7 @@ from libtext.models import (
     ErrorResponse,
     ExtractedDocument,
     HealthResponse,
+    LibraryStatus,
     OutlineComparison,
     PaginatedTextsResponse,
     ProcessedDocument,
@@ -84,6 +86,16 @@ _DESCRIPTIONS = {
 
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {s: {"model": ErrorResponse, "description": _DESCRIPTIONS[s]} for s in statuses}
+
+
+def _json(model: BaseModel) -> Response:
+    """The model as a JSON response, serialized once by pydantic.
+
+    Routes still declare ``response_model`` for the OpenAPI document; returning a
+    ``Response`` skips FastAPI's second validation and serialization of a model the
+    library already built and typed (the hot path of ``GET /api/texts``).
+    """
+    return Response(model.model_dump_json(by_alias=True), media_type="application/json")
 
 
 def _split_providers(raw: str | None) -> tuple[str, ...]:
@@ -181,8 +193,8 @@ def create_app(
         summary="Health Check",
         responses=_errors(500),
     )
-    async def health() -> HealthResponse:
-        return await backend.health()
+    async def health() -> Response:
+        return _json(await backend.health())
 
     @app.get(
         "/api/search",
@@ -195,8 +207,8 @@ def create_app(
     async def search(
         q: Annotated[str, Query(min_length=1, max_length=200, description="Words to find.")],
         page: Page = 1,
-    ) -> SearchResultsResponse:
-        return await backend.search(q, page)
+    ) -> Response:
+        return _json(await backend.search(q, page))
 
     @app.get(
         "/api/texts",
@@ -213,8 +225,8 @@ def create_app(
             int,
             Query(alias="pageSize", ge=1, le=settings.max_page_size, description="Texts per page."),
         ] = settings.default_page_size,
-    ) -> PaginatedTextsResponse:
-        return await backend.list_texts(page, page_size)
+    ) -> Response:
+        return _json(await backend.list_texts(page, page_size))
 
     @app.get(
         "/api/texts/{slug}",
@@ -225,20 +237,20 @@ def create_app(
         dependencies=get_auth,
         responses=_errors(400, *get_err, 404, 500, 503, 504),
     )
-    async def get_text(slug: str) -> ProcessedDocument:
-        return await backend.get_text(slug)
+    async def get_text(slug: str) -> Response:
+        return _json(await backend.get_text(slug))
 
     @app.get(
         "/api/library/test",
-        response_model=_library_status_model(),
+        response_model=LibraryStatus,
         tags=["Extraction"],
         summary="Test library API",
         description="Whether the online library answers, and how fast.",
         dependencies=get_auth,
         responses=_errors(*get_err, 500, 502, 504),
     )
-    async def library_test() -> Any:
-        return await backend.library_test()
+    async def library_test() -> Response:
+        return _json(await backend.library_test())
 
     @app.post(
         "/api/extract",
@@ -250,8 +262,8 @@ def create_app(
         openapi_extra=PDF_UPLOAD_BODY,
         responses=_errors(400, *auth_err, 413, 415, 500, 504),
     )
-    async def extract(data: Annotated[bytes, Depends(read_pdf_upload)]) -> ExtractedDocument:
-        return await backend.extract(data)
+    async def extract(data: Annotated[bytes, Depends(read_pdf_upload)]) -> Response:
+        return _json(await backend.extract(data))
 
     @app.post(
         "/api/outline",
@@ -265,8 +277,8 @@ def create_app(
     )
     async def outline(
         data: Annotated[bytes, Depends(read_pdf_upload)], providers: Providers = None
-    ) -> DocumentOutline | OutlineComparison:
-        return await backend.outline(data, _split_providers(providers))
+    ) -> Response:
+        return _json(await backend.outline(data, _split_providers(providers)))
 
     @app.post(
         "/api/process",
@@ -282,8 +294,8 @@ def create_app(
     async def process(
         source: Annotated[bytes | ProcessRequest, Depends(read_process_source)],
         providers: Providers = None,
-    ) -> ProcessResponse:
-        return await backend.process(source, _split_providers(providers))
+    ) -> Response:
+        return _json(await backend.process(source, _split_providers(providers)))
 
     @app.post(
         "/api/translate",
@@ -299,17 +311,11 @@ def create_app(
         provider: Annotated[
             str | None, Query(max_length=200, description="A provider offered by this server.")
         ] = None,
-    ) -> TranslatedSegment:
-        return await backend.translate(segment, provider.strip() if provider else None)
+    ) -> Response:
+        return _json(await backend.translate(segment, provider.strip() if provider else None))
 
     _install_openapi(app)
     return app
-
-
-def _library_status_model() -> Any:
-    from libtext import models
-
-    return getattr(models, "LibraryStatus", dict[str, Any])
 
 
 def _install_openapi(app: FastAPI) -> None:
