@@ -15,9 +15,9 @@ otherwise an httpx async client (the script says which it used). The httpx clien
 is itself the bottleneck at a few thousand requests/s, so its ratios understate
 the gap; wrk's are the ones to quote.
 
-If ``libtext.store`` is not importable (the store extra or module is missing),
-the libtext side runs ``create_app`` under uvicorn over ``SqliteStandIn``, a
-minimal sqlite3 store with the same contract, and the output says so.
+To tell the adapter's cost from the store's, it also times the store calls
+behind the two routes directly (``TextStore.list`` / ``TextStore.get`` on the same
+file, median in this process) and prints their share of a libtext request.
 
 Usage: python benchmarks/http.py [--texts 10000] [--duration 10] [--connections 32]
 """
@@ -34,7 +34,6 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _here]
 
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
-import importlib.util  # noqa: E402
 import re  # noqa: E402
 import shutil  # noqa: E402
 import socket  # noqa: E402
@@ -43,89 +42,13 @@ import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import textwrap  # noqa: E402
 import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
 
 import httpx  # noqa: E402
 
 from libtext.models import ProcessedDocument, Section, SourceMetadata  # noqa: E402
-
-HAVE_STORE = importlib.util.find_spec("libtext.store") is not None
-
-STAND_IN = textwrap.dedent(
-    '''
-    import sqlite3, threading
-    from datetime import UTC, datetime
-    import anyio
-    from libtext.errors import InvalidSlugError, NotFoundError
-    from libtext.models import PaginatedTextsResponse, PaginationInfo, ProcessedDocument, TextListItem
-
-    class SqliteStandIn:
-        """The TextStore contract (save/alist/aget/aping) over sqlite3, for benchmarks only."""
-
-        def __init__(self, path):
-            self._db = sqlite3.connect(path, check_same_thread=False)
-            self._lock = threading.Lock()
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS texts (slug TEXT PRIMARY KEY, publication_title TEXT,"
-                " work_title TEXT, author_name TEXT, page_count INT, created_at TEXT,"
-                " updated_at TEXT, document TEXT)")
-            self._db.execute("CREATE INDEX IF NOT EXISTS texts_created ON texts (created_at)")
-
-        def save(self, doc, slug):
-            now = datetime.now(UTC).isoformat()
-            m = doc.source_metadata
-            with self._lock, self._db:
-                self._db.execute("INSERT INTO texts VALUES (?,?,?,?,?,?,?,?)",
-                    (slug, m.publication_title, m.work_title, m.author_name, doc.page_count,
-                     now, now, doc.model_dump_json()))
-            return slug
-
-        def list(self, page=1, page_size=20):
-            with self._lock:
-                total = self._db.execute("SELECT COUNT(*) FROM texts").fetchone()[0]
-                rows = self._db.execute(
-                    "SELECT slug, publication_title, work_title, author_name, page_count,"
-                    " created_at, updated_at FROM texts ORDER BY created_at DESC LIMIT ? OFFSET ?",
-                    (page_size, (page - 1) * page_size)).fetchall()
-            keys = ("slug", "publication_title", "work_title", "author_name", "page_count",
-                    "created_at", "updated_at")
-            return PaginatedTextsResponse(
-                texts=[TextListItem(**dict(zip(keys, r))) for r in rows],
-                pagination=PaginationInfo.of(page=page, page_size=page_size, total=total))
-
-        def get(self, slug):
-            if not slug.replace("-", "").isalnum():
-                raise InvalidSlugError("bad slug")
-            with self._lock:
-                row = self._db.execute("SELECT document FROM texts WHERE slug=?", (slug,)).fetchone()
-            if row is None:
-                raise NotFoundError("no such text")
-            return ProcessedDocument.model_validate_json(row[0]).public()
-
-        async def alist(self, page=1, page_size=20):
-            return await anyio.to_thread.run_sync(self.list, page, page_size)
-
-        async def aget(self, slug):
-            return await anyio.to_thread.run_sync(self.get, slug)
-
-        async def aping(self):
-            return True
-
-        def close(self):
-            self._db.close()
-    '''
-)
-
-STAND_IN_SERVER = STAND_IN + textwrap.dedent(
-    """
-    import sys, uvicorn
-    from libtext.asgi import Settings, create_app
-    app = create_app(store=SqliteStandIn(sys.argv[2]), settings=Settings())
-    uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
-                access_log=False)
-    """
-)
+from libtext.store import TextStore  # noqa: E402
 
 CEILING_APP = textwrap.dedent(
     """
@@ -159,42 +82,45 @@ def free_port() -> int:
         return port
 
 
-def fill_store(db: Path, n: int) -> str:
-    """Store ``n`` small documents; return the slug of one in the middle."""
-    store: Any
-    if HAVE_STORE:
-        from libtext.store import TextStore
-
-        store = TextStore(f"sqlite:///{db}")
-    else:
-        namespace: dict[str, Any] = {}
-        exec(STAND_IN, namespace)
-        store = namespace["SqliteStandIn"](str(db))
+def fill_store(store: TextStore, n: int) -> str:
+    """Save ``n`` small documents through ``TextStore.save``; return a slug from the middle."""
     middle = ""
-    try:
-        for i in range(n):
-            doc = ProcessedDocument(
-                source_metadata=SourceMetadata(
-                    publication_title=f"ליקוטי מוהר״ן {i}",
-                    work_title=f"Torah {i}",
-                    author_name="רבי נחמן מברסלב",
-                ),
-                sections=[
-                    Section(
-                        sequence_id=j,
-                        chapter_title=f"פרק {j}",
-                        original_hebrew_block="אשרי תמימי דרך ההולכים בתורת ה׳ " * 8,
-                    )
-                    for j in range(1, 4)
-                ],
-                page_count=5,
-            )
-            slug = store.save(doc).slug if HAVE_STORE else store.save(doc, f"text-{i}")
-            if i == n // 2:
-                middle = slug
-    finally:
-        store.close()
+    for i in range(n):
+        doc = ProcessedDocument(
+            source_metadata=SourceMetadata(
+                publication_title=f"ליקוטי מוהר״ן {i}",
+                work_title=f"Torah {i}",
+                author_name="רבי נחמן מברסלב",
+            ),
+            sections=[
+                Section(
+                    sequence_id=j,
+                    chapter_title=f"פרק {j}",
+                    original_hebrew_block="אשרי תמימי דרך ההולכים בתורת ה׳ " * 8,
+                )
+                for j in range(1, 4)
+            ],
+            page_count=5,
+        )
+        slug = store.save(doc).slug
+        if i == n // 2:
+            middle = slug
     return middle
+
+
+def store_medians_us(store: TextStore, slug: str, repeat: int = 300) -> dict[str, float]:
+    """Median time of the store calls behind the two routes, interleaved."""
+    calls: dict[str, Callable[[], object]] = {
+        "list": lambda: store.list(page=1, page_size=20),
+        "one": lambda: store.get(slug),
+    }
+    times: dict[str, list[float]] = {k: [] for k in calls}
+    for _ in range(repeat):
+        for key, call in calls.items():
+            t0 = time.perf_counter()
+            call()
+            times[key].append(time.perf_counter() - t0)
+    return {k: statistics.median(v) * 1e6 for k, v in times.items()}
 
 
 def start(cmd: list[str], port: int, probe: str) -> subprocess.Popen[bytes]:
@@ -266,6 +192,9 @@ def main() -> None:
     parser.add_argument("--texts", type=int, default=10_000)
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="alternate libtext/ceiling runs; best of each"
+    )
     args = parser.parse_args()
     tool = "wrk" if shutil.which("wrk") else "httpx"
 
@@ -273,37 +202,33 @@ def main() -> None:
         db = Path(tmp) / "bench.db"
         url = f"sqlite:///{db}"
         t0 = time.perf_counter()
-        slug = fill_store(db, args.texts)
+        with TextStore(url) as store:
+            slug = fill_store(store, args.texts)
+            fill_s = time.perf_counter() - t0
+            store_us = store_medians_us(store, slug)
+        size_kib = db.stat().st_size // 1024
         print(
-            f"store: {args.texts} texts in {time.perf_counter() - t0:.1f} s ({db.stat().st_size // 1024} KiB)"
+            f"store: {args.texts} texts saved with TextStore.save in {fill_s:.1f} s ({size_kib} KiB)"
         )
 
         lib_port, ceil_port = free_port(), free_port()
         procs: list[subprocess.Popen[bytes]] = []
         try:
-            if HAVE_STORE:
-                print("libtext side: libtext serve over TextStore")
-                cmd = [
-                    sys.executable,
-                    "-c",
-                    "from libtext.cli import main; main()",
-                    "serve",
-                    "--host",
-                    "127.0.0.1",
-                    "--port",
-                    str(lib_port),
-                    "--store",
-                    url,
-                    "--log-level",
-                    "warning",
-                    "--no-access-log",
-                ]
-            else:
-                print(
-                    "libtext side: libtext.store is not importable, so create_app under "
-                    "uvicorn over SqliteStandIn (sqlite3, the TextStore contract)"
-                )
-                cmd = [sys.executable, "-c", STAND_IN_SERVER, str(lib_port), str(db)]
+            cmd = [
+                sys.executable,
+                "-c",
+                "from libtext.cli import main; main()",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(lib_port),
+                "--store",
+                url,
+                "--log-level",
+                "warning",
+                "--no-access-log",
+            ]
             procs.append(start(cmd, lib_port, "/api/health"))
             lib = f"http://127.0.0.1:{lib_port}"
             paths = {"list": "/api/texts?page=1&pageSize=20", "one": f"/api/texts/{slug}"}
@@ -312,40 +237,49 @@ def main() -> None:
             for key, body in bodies.items():
                 files[key] = Path(tmp) / f"{key}.json"
                 files[key].write_bytes(body)
-            procs.append(
-                start(
-                    [
-                        sys.executable,
-                        "-c",
-                        CEILING_APP,
-                        str(ceil_port),
-                        str(files["list"]),
-                        str(files["one"]),
-                    ],
-                    ceil_port,
-                    "/api/texts",
-                )
-            )
+            ceiling_cmd = [
+                sys.executable,
+                "-c",
+                CEILING_APP,
+                str(ceil_port),
+                str(files["list"]),
+                str(files["one"]),
+            ]
+            procs.append(start(ceiling_cmd, ceil_port, "/api/texts"))
             ceil = f"http://127.0.0.1:{ceil_port}"
 
-            print(f"load generator: {tool}" + ("" if tool == "wrk" else " (wrk not found on PATH)"))
+            note = "" if tool == "wrk" else " (wrk not found on PATH)"
+            print(f"load generator: {tool}{note}")
             print(
-                f"{args.connections} connections, {args.duration} s per run, 1 uvicorn worker each, {os.cpu_count()} CPUs"
+                f"{args.connections} connections, {args.duration} s per run, best of "
+                f"{args.rounds} alternating runs, 1 uvicorn worker each, {os.cpu_count()} CPUs"
             )
             print()
             print(
-                f"{'route':<36} {'bytes':>6} {'libtext rps':>12} {'p99 ms':>8} {'ceiling rps':>12} {'p99 ms':>8} {'ratio':>7}"
+                f"{'route':<36} {'bytes':>6} {'libtext rps':>12} {'p99 ms':>8} "
+                f"{'ceiling rps':>12} {'p99 ms':>8} {'ratio':>7} {'store':>7}"
             )
             for key, path in paths.items():
-                lib_rps, lib_p99 = measure(lib + path, tool, args.duration, args.connections)
-                ceil_rps, ceil_p99 = measure(ceil + path, tool, args.duration, args.connections)
+                lib_runs, ceil_runs = [], []
+                for _ in range(args.rounds):
+                    lib_runs.append(measure(lib + path, tool, args.duration, args.connections))
+                    ceil_runs.append(measure(ceil + path, tool, args.duration, args.connections))
+                lib_rps, lib_p99 = max(lib_runs)
+                ceil_rps, ceil_p99 = max(ceil_runs)
+                # One worker is saturated: it spends 1/rps per request, store_us of it in the store.
+                share = store_us[key] * lib_rps / 1e6
                 shown = path if key == "list" else "/api/texts/{slug}"
                 print(
                     f"GET {shown:<32} {len(bodies[key]):>6} {lib_rps:>12.0f} {lib_p99:>8.1f} "
-                    f"{ceil_rps:>12.0f} {ceil_p99:>8.1f} {lib_rps / ceil_rps:>6.0%}"
+                    f"{ceil_rps:>12.0f} {ceil_p99:>8.1f} {lib_rps / ceil_rps:>6.0%} {share:>6.0%}"
                 )
             print()
             print("ratio = libtext requests/s / bare Starlette requests/s (goal >= 50%)")
+            print(
+                "store = share of a libtext request spent in the store call itself "
+                f"(TextStore.list {store_us['list']:.0f} us, TextStore.get {store_us['one']:.0f} us "
+                "median, timed directly)"
+            )
         finally:
             for proc in procs:
                 proc.terminate()

@@ -760,3 +760,239 @@ async def test_process_bad_bodies(client: httpx.AsyncClient) -> None:
     assert_error(r, 415, "unsupported_media")
     r = await client.post("/api/process?providers=gpt", json={"work_id": "1"})
     assert_error(r, 400, "invalid_input")
+
+
+# --- search, library test, process by work id (real LibraryClient, mock library) ----
+
+LIBRARY_URL = "https://library.test/books"
+LIBRARY_TREE: dict[str, Any] = {
+    "100": {"content": {"type": "children", "data": [{"id": 101, "heading": "פרק א"}]}},
+    "101": {
+        "content": {
+            "type": "page",
+            "data": {"text": "<h2>פרק א</h2><p>ויאמר אלהים יהי אור ויהי אור.</p>"},
+        }
+    },
+}
+
+
+class MockLibrary:
+    """The online library's API over ``httpx.MockTransport``, with switchable faults."""
+
+    def __init__(self) -> None:
+        self.fault: int | str | None = None
+        self.phrases: list[str] = []
+
+    def handle(self, request: httpx.Request) -> httpx.Response:
+        if self.fault == "timeout":
+            raise httpx.ReadTimeout("slow", request=request)
+        if isinstance(self.fault, int):
+            return httpx.Response(self.fault, json={"error": "down"})
+        if request.url.path.endswith("/api/search"):
+            phrase = request.url.params["phrase"]
+            self.phrases.append(phrase)
+            hits = [{"id": 101, "heading": "פרק א", "snippet": f"… {phrase} …"}]
+            return httpx.Response(200, json={"results": hits, "count": 30})
+        node = request.url.params.get("path", "")
+        if node in LIBRARY_TREE:
+            return httpx.Response(200, json=LIBRARY_TREE[node])
+        if node.isdigit() and len(node) == 10:  # the health probe's id
+            return httpx.Response(200, json=LIBRARY_TREE["100"])
+        return httpx.Response(404, json={"error": "not found"})
+
+    def client(self) -> Any:
+        from libtext.library import LibraryClient
+
+        return LibraryClient(
+            base_url=LIBRARY_URL,
+            rate_limit=None,
+            retries=0,
+            transport=httpx.MockTransport(self.handle),
+        )
+
+
+@pytest.fixture
+def mock_library() -> MockLibrary:
+    return MockLibrary()
+
+
+@pytest.fixture
+async def library_client(mock_library: MockLibrary, store: Any) -> AsyncIterator[httpx.AsyncClient]:
+    library = mock_library.client()
+    async with client_for(create_app(store=store, library=library, settings=Settings())) as c:
+        yield c
+    await library.aclose()
+
+
+async def test_search(library_client: httpx.AsyncClient, mock_library: MockLibrary) -> None:
+    r = await library_client.get("/api/search", params={"q": "  יהי   אור ", "page": 2})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert mock_library.phrases == ["יהי אור"]
+    assert body["query"] == "יהי אור"
+    assert body["results"][0]["id"] == "101"
+    assert body["results"][0]["link"] == f"{LIBRARY_URL}/101"
+    assert body["pagination"]["page"] == 2 and body["pagination"]["total"] == 30
+
+
+@pytest.mark.parametrize("query", ["", "q=", "q=%20%20", "q=x&page=0", f"q={'x' * 201}"])
+async def test_search_bad_query_is_400(library_client: httpx.AsyncClient, query: str) -> None:
+    assert_error(await library_client.get(f"/api/search?{query}"), 400)
+
+
+@pytest.mark.parametrize(
+    ("fault", "status", "code"),
+    [(500, 502, "library_error"), ("timeout", 504, "library_timeout")],
+)
+async def test_search_library_failures(
+    library_client: httpx.AsyncClient,
+    mock_library: MockLibrary,
+    fault: int | str,
+    status: int,
+    code: str,
+) -> None:
+    mock_library.fault = fault
+    assert_error(await library_client.get("/api/search?q=אור"), status, code)
+
+
+async def test_library_test_reports_status(
+    library_client: httpx.AsyncClient, mock_library: MockLibrary
+) -> None:
+    from libtext.models import LibraryStatus
+
+    ok = (await library_client.get("/api/library/test")).json()
+    assert LibraryStatus.model_validate(ok).reachable
+    assert ok["status_code"] == 200 and ok["base_url"] == LIBRARY_URL
+    assert ok["latency_ms"] >= 0 and ok["error"] is None
+    mock_library.fault = 503
+    r = await library_client.get("/api/library/test")
+    assert r.status_code == 200  # the check itself worked: the library is down
+    down = r.json()
+    assert down["reachable"] is False and down["status_code"] == 503 and down["error"]
+
+
+async def test_process_library_work_then_fetch(
+    library_client: httpx.AsyncClient, outline_module: Any, translate_module: Any
+) -> None:
+    pytest.importorskip("libtext.process")
+    r = await library_client.post("/api/process", json={"work_id": "100"})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert "יהי אור" in json.dumps(body["document"], ensure_ascii=False)
+    assert body["document"]["work_id"] is None  # library ids are not exposed
+    fetched = await library_client.get(f"/api/texts/{body['slug']}")
+    assert fetched.json() == body["document"]
+    r = await library_client.post("/api/process", json={"work_id": "999"})
+    assert_error(r, 404, "not_found")
+
+
+# --- worker threads and timeouts ----------------------------------------------------
+
+
+async def test_extract_timeout_answers_without_waiting_for_the_thread(
+    pdf_module: Any, small_pdf: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    release = threading.Event()
+    state: list[str] = []
+
+    def slow_extract(*args: Any, **kwargs: Any) -> Any:
+        state.append("started")
+        release.wait(3)
+        state.append("finished")
+        return pdf_module.extract_pdf(*args, **kwargs)
+
+    monkeypatch.setattr(pdf_module, "extract_pdf", slow_extract)
+    async with client_for(fake_app(processing_timeout=0.2)) as c:
+        r = await c.post(
+            "/api/extract", files={"file": ("small.pdf", small_pdf, "application/pdf")}
+        )
+    try:
+        assert_error(r, 504, "timeout")
+        assert state == ["started"]  # answered while the parse was still running
+    finally:
+        release.set()
+
+
+def test_page_size_limit_cannot_pass_the_store_limit() -> None:
+    store_mod = pytest.importorskip("libtext.store")
+    Settings(max_page_size=store_mod.MAX_PAGE_SIZE)
+    with pytest.raises(errors.ConfigurationError, match="at most"):
+        Settings(max_page_size=store_mod.MAX_PAGE_SIZE + 1)
+
+
+# --- the spec's field names in the OpenAPI document -----------------------------------
+
+
+def test_openapi_uses_the_spec_field_names() -> None:
+    schema = fake_app().openapi()
+    components = schema["components"]["schemas"]
+
+    def fields(name: str) -> set[str]:
+        return set(components[name]["properties"])
+
+    # Field tables of ../shared/spec/service.md
+    assert fields("PaginationInfo") == {"page", "pageSize", "total", "totalPages"}
+    assert {
+        "slug",
+        "publication_title",
+        "work_title",
+        "author_name",
+        "page_count",
+        "created_at",
+        "updated_at",
+    } <= fields("TextListItem")
+    assert fields("PaginatedTextsResponse") == {"texts", "pagination"}
+    assert {"publication_title", "work_title", "author_name"} <= fields("SourceMetadata")
+    outline_fields = {
+        "sequence_id",
+        "chapter_number",
+        "chapter_title",
+        "segment_title",
+        "summary",
+        "page_ref",
+        "start_phrase_hebrew",
+        "end_phrase_hebrew",
+    }
+    assert outline_fields <= fields("OutlineSegment")
+    assert fields("DocumentOutline") == {"source_metadata", "outline_segments"}
+    assert outline_fields | {"original_hebrew_block", "translation_data", "footnotes"} <= fields(
+        "Section"
+    )
+    assert {
+        "source_metadata",
+        "sections",
+        "work_id",
+        "page_count",
+        "first_page_id",
+        "last_page_id",
+    } <= fields("ProcessedDocument")
+    assert {"hebrew_phrase_expanded", "english_translation", "sefaria_link"} <= fields(
+        "TranslationData"
+    )
+    assert {"marker", "content", "translation"} <= fields("Footnote")
+
+    paths = schema["paths"]
+    page_params = {p["name"] for p in paths["/api/texts"]["get"]["parameters"]}
+    assert page_params == {"page", "pageSize"}
+
+    def ok_schema(path: str, method: str) -> Any:
+        return paths[path][method]["responses"]["200"]["content"]["application/json"]["schema"]
+
+    ref = "#/components/schemas/"
+    assert ok_schema("/api/texts", "get") == {"$ref": ref + "PaginatedTextsResponse"}
+    assert ok_schema("/api/texts/{slug}", "get") == {"$ref": ref + "ProcessedDocument"}
+    assert ok_schema("/api/library/test", "get") == {"$ref": ref + "LibraryStatus"}
+    assert ok_schema("/api/health", "get") == {"$ref": ref + "HealthResponse"}
+    assert ok_schema("/api/translate", "post") == {"$ref": ref + "TranslatedSegment"}
+    outline = ok_schema("/api/outline", "post")
+    assert {s["$ref"] for s in outline["anyOf"]} == {
+        ref + "DocumentOutline",
+        ref + "OutlineComparison",
+    }
+    process_body = paths["/api/process"]["post"]["requestBody"]["content"]
+    assert process_body["application/json"]["schema"] == {"$ref": ref + "ProcessRequest"}
+    assert process_body["multipart/form-data"]["schema"]["required"] == ["file"]
+    translate_body = paths["/api/translate"]["post"]["requestBody"]["content"]
+    assert translate_body["application/json"]["schema"] == {"$ref": ref + "EnrichedSegment"}

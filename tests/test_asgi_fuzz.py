@@ -1,12 +1,12 @@
 """Property-based fuzzing of the HTTP adapter's OpenAPI schema with schemathesis.
 
 Every operation gets a few hundred generated requests, valid and invalid, sent
-in-process to an app over the real modules (SQLite store file, offline outliner
-and translator). Checks: no 5xx, every status documented, every body valid for
-the declared schema and content type, invalid input refused with 4xx. The whole
-file stays well under a minute. The online library is a small stand-in here (no
-network; the real client's parsing is tested in test_library.py): it finds
-nothing and knows no work, so those routes answer 200 or 404.
+in-process to an app over the real modules: a SQLite store file holding one text,
+the offline outliner and translator, and the real ``LibraryClient`` over an
+``httpx.MockTransport`` stand-in of the online library (no network). Checks: no
+5xx, every status documented, every body valid for the declared schema and
+content type, invalid input refused with 4xx. :func:`cases_per_operation` makes
+sure no operation is skipped or starved of examples.
 
 "Schema-valid requests must be accepted" (positive_data_acceptance) is left out on
 purpose: a schema cannot say "these bytes are a readable PDF" or "this slug is
@@ -15,12 +15,12 @@ stored", so random valid-looking input is rightly refused with 4xx.
 
 from __future__ import annotations
 
-import importlib.util
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 schemathesis = pytest.importorskip("schemathesis")
@@ -28,74 +28,87 @@ from hypothesis import HealthCheck, Phase, settings  # noqa: E402
 from schemathesis.specs.openapi.checks import positive_data_acceptance  # noqa: E402
 
 from libtext.asgi import Settings, create_app  # noqa: E402
-from libtext.errors import NotFoundError  # noqa: E402
-from libtext.models import PaginationInfo, SearchResultsResponse  # noqa: E402
+from libtext.library import LibraryClient  # noqa: E402
+from libtext.models import ProcessedDocument, Section, SourceMetadata  # noqa: E402
+from libtext.store import TextStore  # noqa: E402
 
 EXAMPLES = 250
+"""Generated cases per operation (the coverage phase adds its boundary cases)."""
 
-# The library modules each route needs; a route whose module is absent is skipped.
-NEEDS: dict[str, tuple[str, ...]] = {
-    "/api/health": ("libtext.store",),
-    "/api/search": (),
-    "/api/library/test": (),
-    "/api/texts": ("libtext.store",),
-    "/api/texts/{slug}": ("libtext.store",),
-    "/api/extract": ("libtext.pdf",),
-    "/api/outline": ("libtext.pdf", "libtext.outline"),
-    "/api/process": ("libtext.store", "libtext.pdf", "libtext.outline", "libtext.process"),
-    "/api/translate": ("libtext.translate",),
+ROUTES = {
+    ("GET", "/api/health"),
+    ("GET", "/api/search"),
+    ("GET", "/api/library/test"),
+    ("GET", "/api/texts"),
+    ("GET", "/api/texts/{slug}"),
+    ("POST", "/api/extract"),
+    ("POST", "/api/outline"),
+    ("POST", "/api/process"),
+    ("POST", "/api/translate"),
+}
+
+LIBRARY_URL = "https://library.test/books"
+TREE: dict[str, Any] = {
+    "100": {"content": {"type": "children", "data": [{"id": 101, "heading": "פרק א"}]}},
+    "101": {"content": {"type": "page", "data": {"text": "<p>והנה מודעת זאת.</p>"}}},
 }
 
 
-class StandInLibrary:
-    """The LibraryClient calls the routes make: empty search, reachable, no works."""
-
-    async def asearch(self, query: str, *, page: int = 1) -> SearchResultsResponse:
-        pagination = PaginationInfo.of(page=page, page_size=20, total=0)
-        return SearchResultsResponse(query=query, results=[], pagination=pagination)
-
-    async def atest(self) -> dict[str, Any]:
-        return {
-            "reachable": True,
-            "status_code": 200,
-            "latency_ms": 1.0,
-            "base_url": "https://library.invalid",
-            "error": None,
-        }
-
-    async def aget_work(self, work_id: str, *, max_pages: int | None = None) -> Any:
-        raise NotFoundError(f"No work {work_id!r} in the library.")
-
-
-def _missing(path: str) -> list[str]:
-    return [m for m in NEEDS[path] if importlib.util.find_spec(m) is None]
+def library_api(request: httpx.Request) -> httpx.Response:
+    """The online library's API: any search finds one hit; works 100 and 101 exist."""
+    if request.url.path.endswith("/api/search"):
+        hit = {"id": 101, "heading": "פרק א", "snippet": request.url.params.get("phrase", "")}
+        return httpx.Response(200, json={"results": [hit], "count": 1})
+    node = request.url.params.get("path", "")
+    if node in TREE:
+        return httpx.Response(200, json=TREE[node])
+    return httpx.Response(404, json={"error": "not found"})
 
 
 def _build_app() -> Any:
-    kwargs: dict[str, Any] = {"library": StandInLibrary()}
-    if importlib.util.find_spec("libtext.store") is not None:
-        from libtext.store import TextStore
-
-        kwargs["store"] = TextStore(f"sqlite:///{Path(_TMP.name) / 'texts.db'}")
-    return create_app(settings=Settings(request_timeout=5, processing_timeout=20), **kwargs)
+    store = TextStore(f"sqlite:///{Path(_TMP.name) / 'texts.db'}")
+    store.save(
+        ProcessedDocument(
+            source_metadata=SourceMetadata(publication_title="ספר", work_title="חלק א"),
+            sections=[Section(sequence_id=1, original_hebrew_block="שלום")],
+        )
+    )
+    library = LibraryClient(
+        base_url=LIBRARY_URL, rate_limit=None, retries=0, transport=httpx.MockTransport(library_api)
+    )
+    app = create_app(
+        store=store,
+        library=library,
+        settings=Settings(request_timeout=5, processing_timeout=20),
+    )
+    return app, store, library
 
 
 # Loaded at import, as schemathesis parametrizes at collection time.
 _TMP = tempfile.TemporaryDirectory(prefix="libtext-fuzz-")
-_APP = _build_app()
-SKIPPED = sorted(path for path in NEEDS if _missing(path))
+_APP, _STORE, _LIBRARY = _build_app()
 schema = schemathesis.openapi.from_asgi("/openapi.json", _APP)
-if SKIPPED:
-    schema = schema.exclude(path=SKIPPED)
 
 
 @pytest.fixture(scope="module", autouse=True)
 def _cleanup() -> Iterator[None]:
     yield
-    store = _APP.state.backend._store
-    if store is not None:
-        store.close()
+    _LIBRARY.close()
+    _STORE.close()
     _TMP.cleanup()
+
+
+@pytest.fixture
+def cases_per_operation() -> Iterator[list[Any]]:
+    """The cases of one operation (one test item); fails it if there were too few."""
+    cases: list[Any] = []
+    yield cases
+    labels = {case.operation.label for case in cases}
+    assert len(labels) == 1, labels
+    operation = cases[0].operation
+    has_input = bool(list(operation.iter_parameters())) or bool(operation.body)
+    wanted = EXAMPLES if has_input else 1
+    assert len(cases) >= wanted, f"{operation.label}: only {len(cases)} cases"
 
 
 @schema.parametrize()
@@ -106,12 +119,17 @@ def _cleanup() -> Iterator[None]:
     phases=[Phase.explicit, Phase.generate],
     suppress_health_check=list(HealthCheck),
 )
-def test_openapi_conformance(case: Any) -> None:
+def test_openapi_conformance(case: Any, cases_per_operation: list[Any]) -> None:
+    cases_per_operation.append(case)
     case.call_and_validate(excluded_checks=[positive_data_acceptance])
 
 
-def test_every_route_is_fuzzed() -> None:
-    """Fails loudly (as a skip with reasons) while a module behind a route is missing."""
-    assert set(NEEDS) == set(_APP.openapi()["paths"])
-    if SKIPPED:
-        pytest.skip(f"not fuzzed yet, module missing: {SKIPPED}")
+def test_every_route_is_in_the_fuzzed_schema() -> None:
+    """The schema fuzzed above has every route of the issue, and nothing is excluded."""
+    paths = _APP.openapi()["paths"]
+    assert {(m.upper(), p) for p, item in paths.items() for m in item} == ROUTES
+    assert {(op.method.upper(), op.path) for op in _operations()} == ROUTES
+
+
+def _operations() -> list[Any]:
+    return [result.ok() for result in schema.get_all_operations()]

@@ -360,6 +360,56 @@ def test_litellm_mock_response_through_the_outliner(
     assert re.search("[\u0591-\u05c7]", ch3.end_phrase_hebrew)
 
 
+async def test_cold_compare_keeps_the_event_loop_running(
+    monkeypatch: pytest.MonkeyPatch, small: ExtractedDocument
+) -> None:
+    # A cold start imports litellm (seconds). Here the import only ends once a ticker
+    # task on the event loop has ticked meanwhile: were it run on the loop's own
+    # thread, the ticker could not tick, and the import would give up after 5 s.
+    import threading
+
+    import anyio
+
+    from libtext.providers import llm
+
+    real = llm._load_litellm()
+    monkeypatch.setattr(llm, "_litellm", None)
+    importing, ticked = threading.Event(), threading.Event()
+    cold_threads: list[int] = []
+
+    def cold_load() -> Any:
+        if llm._litellm is None:
+            cold_threads.append(threading.get_ident())
+            importing.set()
+            ticked.wait(timeout=5)
+            llm._litellm = real  # restored by monkeypatch
+        return real
+
+    monkeypatch.setattr(llm, "_load_litellm", cold_load)
+    answer = {"source_metadata": {"work_title": "t"}, "outline_segments": []}
+    outliner = Outliner(
+        providers=["openai/gpt-4o-mini", "openai/gpt-4.1-mini"],
+        api_key="sk-test-not-real",
+        mock_response=json.dumps(answer),
+        policy=FAST,
+    )
+    done = False
+
+    async def ticker() -> None:
+        while not done:
+            if importing.is_set():
+                ticked.set()
+            await anyio.sleep(0.005)
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(ticker)
+        comparison = await outliner.acompare(small)
+        done = True
+    assert all(r.ok for r in comparison.results), [r.error for r in comparison.results]
+    assert cold_threads and threading.get_ident() not in cold_threads
+    assert ticked.is_set()
+
+
 def test_quickstart_python_example_runs(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

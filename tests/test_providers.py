@@ -328,6 +328,55 @@ async def test_response_format_follows_model_support(fake: FakeLLMServer) -> Non
     assert all(r.body["model"] in ("gpt-4o-mini", "some-local-model") for r in fake.requests)
 
 
+@pytest.mark.parametrize("model", ["openai/gpt-4o-mini", "openai/some-local-model"])
+async def test_cached_response_format_sends_what_litellm_builds(
+    fake: FakeLLMServer, model: str
+) -> None:
+    # The provider works out response_format once; litellm given the pydantic class
+    # itself builds it on every call. The requests must not differ.
+    import litellm
+
+    provider = via(fake, model)
+    fake.queue(ok(VALID), ok(VALID), ok(VALID))
+    for _ in range(2):  # the second call uses the cached format
+        await run_structured(provider, request(), policy=FAST)
+    direct = {"type": "json_object"} if model.endswith("local-model") else Title
+    await litellm.acompletion(
+        model=model,
+        messages=request().messages,
+        response_format=direct,
+        api_base=fake.url,
+        api_key=SECRET,
+    )
+    first, second, reference = (r.body for r in fake.requests)
+    assert first == second == reference
+    assert "response_format" in reference
+
+
+async def test_warm_up_looks_the_model_up_in_a_worker_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+
+    from libtext.providers import llm
+
+    real = llm._load_litellm()
+    threads: list[int] = []
+
+    def load() -> Any:
+        threads.append(threading.get_ident())
+        return real
+
+    monkeypatch.setattr(llm, "_load_litellm", load)
+    provider = LiteLLMProvider("openai/gpt-4o-mini", api_key=SECRET)
+    await provider.warm_up()
+    assert threads and threading.get_ident() not in threads
+    seen = len(threads)
+    assert isinstance(provider.max_input_tokens, int)  # answered from the lookup
+    await provider.warm_up()  # nothing left to do
+    assert len(threads) == seen
+
+
 def test_max_input_tokens() -> None:
     known = LiteLLMProvider("openai/gpt-4o-mini", api_key=SECRET)
     unknown = LiteLLMProvider("openai/no-such-model-xyz", api_key=SECRET)

@@ -45,6 +45,10 @@ __all__ = ["Backend"]
 
 T = TypeVar("T")
 
+STORE_CONCURRENCY = 4
+"""Store reads in worker threads at once. More only queue on the connection pool
+(SQLAlchemy keeps 5) and the GIL; fewer leave a PostgreSQL server idle."""
+
 
 def _unwrap(exc: BaseException) -> BaseException:
     """The one libtext error inside task-group exception groups, if that is all there is."""
@@ -72,6 +76,7 @@ class Backend:
         self._translator = translator
         self._owned: list[Any] = []
         self._lock = anyio.Lock()
+        self._store_slots = anyio.Semaphore(STORE_CONCURRENCY)
 
     # --- resources ---------------------------------------------------------------
 
@@ -163,7 +168,7 @@ class Backend:
             max_pages=self.settings.max_pdf_pages,
             max_bytes=self.settings.max_upload_bytes,
         )
-        return await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
+        return await anyio.to_thread.run_sync(run, abandon_on_cancel=False)
 
     async def health(self) -> HealthResponse:
         """Version, store reachability and the providers on offer."""
@@ -194,13 +199,17 @@ class Backend:
 
     async def list_texts(self, page: int, page_size: int) -> PaginatedTextsResponse:
         async def call() -> PaginatedTextsResponse:
-            return await (await self.store()).alist(page=page, page_size=page_size)
+            store = await self.store()
+            async with self._store_slots:
+                return await store.alist(page=page, page_size=page_size)
 
         return await self._call(self.settings.request_timeout, call)
 
     async def get_text(self, slug: str) -> ProcessedDocument:
         async def call() -> ProcessedDocument:
-            return await (await self.store()).aget(slug)
+            store = await self.store()
+            async with self._store_slots:
+                return await store.aget(slug)
 
         return await self._call(self.settings.request_timeout, call)
 

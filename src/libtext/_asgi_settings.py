@@ -20,6 +20,8 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["Settings"]
 
 MB = 2**20
+STORE_MAX_PAGE_SIZE = 100
+"""``libtext.store.MAX_PAGE_SIZE``, repeated so settings load without the store extra."""
 
 
 def _split(value: str) -> tuple[str, ...]:
@@ -63,7 +65,7 @@ class Settings:
             default 2000); more gives 413 ``too_many_pages``.
         default_page_size: ``pageSize`` of ``GET /api/texts`` when not given (20).
         max_page_size: Largest ``pageSize`` accepted (``LIBTEXT_MAX_PAGE_SIZE``,
-            default 100); more gives 400.
+            default 100, the most the store serves); more gives 400.
         request_timeout: Seconds allowed for short calls: search, library test,
             store reads (``LIBTEXT_REQUEST_TIMEOUT``, default 30). Passing it gives 504.
         processing_timeout: Seconds allowed for extract, outline, process and
@@ -102,6 +104,11 @@ class Settings:
         for name in ("max_upload_bytes", "max_pdf_pages", "default_page_size", "max_page_size"):
             if getattr(self, name) < 1:
                 raise ConfigurationError(f"Settings.{name} must be at least 1.")
+        if self.max_page_size > STORE_MAX_PAGE_SIZE:
+            raise ConfigurationError(
+                f"Settings.max_page_size may be at most {STORE_MAX_PAGE_SIZE}, the largest "
+                "page the text store serves."
+            )
         if self.default_page_size > self.max_page_size:
             raise ConfigurationError("Settings.default_page_size must not exceed max_page_size.")
         if self.request_timeout <= 0 or self.processing_timeout <= 0:

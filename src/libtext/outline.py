@@ -72,6 +72,10 @@ OutlineSource = str | os.PathLike[str] | bytes | bytearray | IO[bytes] | Extract
 WINDOW_CONCURRENCY = 4
 """Windows of one document outlined at once by one provider."""
 
+INLINE_GROUNDING_CHARS = 10_000
+"""Texts up to this long are grounded on the event loop (at most about 1 ms per 1,000
+characters, the first time); longer ones in a worker thread."""
+
 
 @dataclass
 class _Run:
@@ -273,6 +277,11 @@ class Outliner:
 
         prompt = load_prompt("outline")
         overhead = prompt_overhead_tokens(prompt, doc)
+        # Reading max_input_tokens may import litellm (seconds): a provider with a
+        # warm_up() does that in a worker thread first, so the event loop never stalls.
+        warm_up = getattr(provider, "warm_up", None)
+        if warm_up is not None:
+            await warm_up()
         budget = window_budget(
             context_tokens=getattr(provider, "max_input_tokens", None),
             overhead_tokens=overhead,
@@ -315,7 +324,11 @@ class Outliner:
 async def _ground(
     outline: DocumentOutline, index: GroundingIndex
 ) -> tuple[DocumentOutline, GroundingReport]:
-    # Normalizing a long book's text takes a while: keep the event loop free.
+    # Normalizing a long book's text takes a while: keep the event loop free. A short
+    # text takes a millisecond or two, less than the hop to a thread and back, which
+    # also makes the loop and the thread take turns with the GIL.
+    if len(index.text) <= INLINE_GROUNDING_CHARS:
+        return ground_outline(outline, index)
     return await anyio.to_thread.run_sync(ground_outline, outline, index)
 
 

@@ -219,8 +219,8 @@ def _scanner() -> re.Pattern[str]:
     """The titles of a whole text (``finditer``).
 
     It consumes the character before a title instead of looking behind: a pattern that
-    starts with a character class lets ``re`` skip in C to the next word boundary, which
-    makes the scan several times faster than trying every position.
+    starts with a character class lets ``re`` skip in C to the next word boundary instead
+    of entering the matcher at every position (about a fifth fewer instructions).
     """
     return re.compile(_BOUNDARY + _title_body())
 

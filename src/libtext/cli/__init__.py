@@ -7,7 +7,10 @@ a non-zero exit code, never a traceback.
 
 from __future__ import annotations
 
+import errno
 import importlib
+import sys
+from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -52,6 +55,43 @@ class _LazyGroup(click.Group):
         except LibtextError as exc:
             click.echo(f"error: {exc.message}", err=True)
             ctx.exit(2)
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:  # stdout closed early (| head): click handles it
+                raise
+            where = f" {exc.filename}" if exc.filename else ""
+            reason = exc.strerror or type(exc).__name__
+            click.echo(
+                f"error: cannot use{where}: {reason}; check the path and its permissions.",
+                err=True,
+            )
+            ctx.exit(1)
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Like click's, but a usage error is one ``error: ...`` line, not the usage block."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as exc:
+            hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
+            click.echo(f"error: {exc.format_message()}{hint}", err=True)
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            click.echo(f"error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        # Without standalone mode click returns the exit code of ctx.exit(), or the
+        # command's own return value (None for every libtext command).
+        sys.exit(code if isinstance(code, int) else 0)
 
 
 @click.group(cls=_LazyGroup)

@@ -10,6 +10,7 @@ messages libtext writes, so no key or prompt text leaks into them.
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
 import re
@@ -206,6 +207,7 @@ class LiteLLMProvider:
         if api_key is None and needs_key and "mock_response" not in options:
             raise MissingAPIKeyError(model, env_vars[0])
         self._api_key = api_key
+        # Looked up once per provider, not per call.
         self._formats: dict[type[BaseModel], Any] = {}
         self._max_input_tokens: int | bool | None = False  # False: not looked up yet
 
@@ -216,7 +218,11 @@ class LiteLLMProvider:
 
     @property
     def max_input_tokens(self) -> int | None:
-        """The model's input context window from litellm's model map; ``None`` if unknown."""
+        """The model's input context window from litellm's model map; ``None`` if unknown.
+
+        The first read imports litellm (seconds): in async code ``await warm_up()``
+        first, which does both in a worker thread.
+        """
         if self._max_input_tokens is False:
             value: int | None = None
             try:
@@ -229,12 +235,17 @@ class LiteLLMProvider:
         return self._max_input_tokens if isinstance(self._max_input_tokens, int) else None
 
     def _response_format(self, litellm: Any, model: type[BaseModel]) -> Any:
-        """The schema itself where the model supports it, else JSON mode, else nothing."""
+        """The schema where the model supports it, else JSON mode, else nothing.
+
+        Looked up once per response model. The schema is built here as litellm would
+        build it on every call (the provider's own JSON-schema flavour), since turning
+        a pydantic model into a strict schema costs milliseconds per call.
+        """
         if model not in self._formats:
             fmt: Any = None
             try:
                 if litellm.supports_response_schema(model=self.model):
-                    fmt = model
+                    fmt = self._schema_format(litellm, model)
                 else:
                     params = litellm.get_supported_openai_params(model=self.model) or []
                     if "response_format" in params:
@@ -242,16 +253,39 @@ class LiteLLMProvider:
             except Exception:  # capability lookup must never break a call
                 fmt = None
             self._formats[model] = fmt
-        return self._formats[model]
+        fmt = self._formats[model]
+        # litellm may adjust the schema it is given: each call gets its own copy.
+        return copy.deepcopy(fmt) if isinstance(fmt, dict) else fmt
+
+    def _schema_format(self, litellm: Any, model: type[BaseModel]) -> Any:
+        """``response_format`` for ``model`` in the provider's flavour; the class if unsure."""
+        try:
+            from litellm.utils import ProviderConfigManager, type_to_response_format_param
+
+            bare, provider, _, _ = litellm.get_llm_provider(
+                model=self.model, api_base=self.api_base
+            )
+            config = ProviderConfigManager.get_provider_chat_config(
+                model=bare, provider=litellm.LlmProviders(provider)
+            )
+            if config is not None:
+                built = config.get_json_schema_from_pydantic_object(response_format=model)
+            else:
+                built = type_to_response_format_param(response_format=model)
+        except Exception:  # a litellm without these helpers: let it convert per call
+            return model
+        return built if isinstance(built, dict) else model
 
     async def warm_up(self) -> None:
-        """Import litellm in a worker thread (seconds, once), off the event loop.
+        """Import litellm and look up the model in a worker thread, off the event loop.
 
-        :func:`~libtext.providers.structured.run_structured` calls this before the
-        timed call, so the import never counts against ``call_timeout``.
+        The import takes seconds, once per process; the lookup is what
+        :attr:`max_input_tokens` returns. :func:`~libtext.providers.structured.run_structured`
+        calls this before the timed call, so neither counts against ``call_timeout``,
+        and the Outliner calls it before sizing windows.
         """
-        if _litellm is None:
-            await anyio.to_thread.run_sync(_load_litellm)
+        if _litellm is None or self._max_input_tokens is False:
+            await anyio.to_thread.run_sync(lambda: self.max_input_tokens)
 
     async def complete(self, request: ProviderRequest) -> ProviderResponse:
         """Ask the model once (no retries here: ``run_structured`` owns them)."""
