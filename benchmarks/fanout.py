@@ -7,11 +7,15 @@ valid outline of the pages it was sent. Then, in the same run:
 1. ``Outliner(providers=[4 models]).compare("examples/sample.pdf")``: four
    distinct model names on the same server, so the ideal wall time is one
    answer's delay. Prints the wall time and its ratio to the delay (goal <= 1.10).
-   The first (cold) run also pays litellm's import and client set-up; the warm
+   The first (cold) run also pays litellm's import and client set-up (in a worker
+   thread: the longest stall of the event loop meanwhile is printed too); the warm
    runs are the figure to quote.
 2. Per-call overhead: with no server delay, the median of ``--calls`` calls of
    ``run_structured(LiteLLMProvider)`` next to the median of the same number of
    direct ``httpx`` POSTs of the same body to the same server.
+
+The machine's load average is printed at the start and the end: on a shared
+machine, other work's CPU time shows up in every figure here.
 
 Usage: python benchmarks/fanout.py [--delay 1.0] [--calls 50] [--runs 3]
 """
@@ -97,7 +101,24 @@ async def fanout(server: FakeLLMServer, runs: int, delay: float) -> None:
         print(f"compare() {label:34s} {wall:6.3f} s  ({calls} calls, {segments} segments)")
         return wall
 
-    await timed(SAMPLE, "cold (litellm import + clients)")
+    # The cold run imports litellm (seconds): in a worker thread, so a ticker on the
+    # event loop keeps ticking; its longest gap is how long the loop stalled.
+    gaps = [0.0]
+    cold_done = anyio.Event()
+
+    async def ticker() -> None:
+        last = time.perf_counter()
+        while not cold_done.is_set():
+            await anyio.sleep(0.01)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(ticker)
+        await timed(SAMPLE, "cold (litellm import + clients)")
+        cold_done.set()
+    print(f"event loop's longest stall during the cold run: {max(gaps) * 1000:.0f} ms")
     from libtext.pdf import aextract_pdf
 
     started = time.perf_counter()
@@ -164,11 +185,21 @@ async def overhead(server: FakeLLMServer, calls: int) -> None:
     )
 
 
+def loadavg() -> str:
+    """The 1/5/15-minute load averages (the machine may be shared), where Linux tells."""
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "unknown"
+
+
 async def main(args: argparse.Namespace) -> None:
     with FakeLLMServer(outline_for, delay=args.delay) as server:
         print(f"fake server {server.url}, answer delay {args.delay:.1f} s, sample {SAMPLE.name}")
+        print(f"load average at start: {loadavg()}  ({os.cpu_count()} CPUs)")
         await fanout(server, args.runs, args.delay)
         await overhead(server, args.calls)
+        print(f"load average at end:   {loadavg()}")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,9 @@ _STYLE = (
     ".lt-doc{font-family:system-ui,sans-serif;max-width:60em}"
     ".lt-doc table{border-collapse:collapse;width:100%;margin:.4em 0}"
     ".lt-doc td,.lt-doc th{border-top:1px solid #ddd;padding:.25em .5em;vertical-align:top}"
-    ".lt-he{direction:rtl;text-align:right;font-size:1.1em;width:50%}"
+    ".lt-he{direction:rtl;text-align:right;font-size:1.1em}"
+    ".lt-pair td{width:50%}"  # Hebrew and English halves; not in the outline table
+    ".lt-auto{text-align:start}"  # a summary is Hebrew or English: follow its own direction
     ".lt-en{direction:ltr;text-align:left}"
     ".lt-block{direction:rtl;text-align:right;white-space:pre-wrap}"
     ".lt-err{color:#a00}.lt-muted{color:#777}"
@@ -56,7 +58,7 @@ def outline_html(outline: DocumentOutline) -> str:
         "<tr>"
         f"<td>{_e(s.sequence_id)}</td><td>{_e(s.page_ref)}</td>"
         f'<td class="lt-he">{_he(s.segment_title or s.chapter_title)}</td>'
-        f'<td class="lt-en">{_e(s.summary)}</td>'
+        f'<td class="lt-auto" dir="auto">{_e(s.summary)}</td>'
         f'<td class="lt-he">{_he(s.start_phrase_hebrew)} … {_he(s.end_phrase_hebrew)}</td>'
         "</tr>"
         for s in outline.outline_segments
@@ -80,7 +82,7 @@ def _footnotes(notes: list[Footnote]) -> str:
         f'<td class="lt-en">{_e(n.translation)}</td></tr>'
         for n in notes
     )
-    return f'<div class="lt-muted">Footnotes</div><table>{items}</table>'
+    return f'<div class="lt-muted">Footnotes</div><table class="lt-pair">{items}</table>'
 
 
 def _section(section: Section) -> str:
@@ -97,7 +99,7 @@ def _section(section: Section) -> str:
             "</tr>"
             for d in section.translation_data
         )
-        body = f"<table>{rows}</table>"
+        body = f'<table class="lt-pair">{rows}</table>'
     else:
         body = f'<div class="lt-block" lang="he">{_e(section.original_hebrew_block)}</div>'
     return (

@@ -29,6 +29,11 @@ _COMMANDS: dict[str, str] = {
     "serve": "libtext.cli.serve_cmd:serve",
 }
 
+# click >= 8.2 raises this for a bare group (``libtext texts``) to print its help.
+_NO_ARGS_IS_HELP: tuple[type[Exception], ...] = tuple(
+    t for t in (getattr(click.exceptions, "NoArgsIsHelpError", None),) if t is not None
+)
+
 
 class _LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -66,7 +71,7 @@ class _LazyGroup(click.Group):
             )
             ctx.exit(1)
 
-    def main(  # type: ignore[override]
+    def main(
         self,
         args: Sequence[str] | None = None,
         prog_name: str | None = None,
@@ -80,6 +85,9 @@ class _LazyGroup(click.Group):
         try:
             code = super().main(args, prog_name, complete_var, False, **extra)
         except click.UsageError as exc:
+            if isinstance(exc, _NO_ARGS_IS_HELP):  # a bare group: its help is the answer
+                exc.show()
+                sys.exit(exc.exit_code)
             hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
             click.echo(f"error: {exc.format_message()}{hint}", err=True)
             sys.exit(exc.exit_code)

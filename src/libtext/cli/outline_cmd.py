@@ -7,6 +7,9 @@ and any copy-paste, expects) and right-justified, as Hebrew is read.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -16,9 +19,41 @@ if TYPE_CHECKING:
 
     from libtext.models import DocumentOutline, ExtractedDocument, OutlineComparison
 
-__all__ = ["extract", "outline"]
+__all__ = ["extract", "outline", "password_option", "read_pdf"]
 
 _PHRASE_CHARS = 60
+
+password_option = click.option(
+    "--password",
+    metavar="TEXT",
+    default=None,
+    help="The password of an encrypted PDF.",
+)
+
+
+@contextmanager
+def _password_hint(file: str, password: str | None) -> Iterator[None]:
+    """Say how to give the password from the shell (the library's message names the API)."""
+    from libtext.errors import EncryptedPDFError
+
+    try:
+        yield
+    except EncryptedPDFError as exc:
+        if password is not None:
+            raise
+        raise EncryptedPDFError(
+            f"{Path(file).name or file} is encrypted and needs a password: "
+            "give it with --password.",
+            details=exc.details,
+        ) from None
+
+
+def read_pdf(file: str, password: str | None, max_pages: int | None = None) -> ExtractedDocument:
+    """The PDF's :class:`ExtractedDocument`, with its password and a shell-worded hint."""
+    from libtext.pdf import extract_pdf
+
+    with _password_hint(file, password):
+        return extract_pdf(file, password=password, pages=range(max_pages) if max_pages else None)
 
 
 def _dump(data: Any) -> None:
@@ -120,7 +155,14 @@ def _comparison_table(result: OutlineComparison) -> Table:
     help="JSON, or a table for reading.",
 )
 @click.option("--max-pages", type=click.IntRange(min=1), help="Outline only the first N pages.")
-def outline(file: str, providers: tuple[str, ...], fmt: str, max_pages: int | None) -> None:
+@password_option
+def outline(
+    file: str,
+    providers: tuple[str, ...],
+    fmt: str,
+    max_pages: int | None,
+    password: str | None,
+) -> None:
     """Outline FILE (a PDF): its chapters, pages and start/end phrases.
 
     With several --provider options, prints their comparison instead.
@@ -128,14 +170,15 @@ def outline(file: str, providers: tuple[str, ...], fmt: str, max_pages: int | No
     from libtext.outline import Outliner
 
     outliner = Outliner(providers=providers or ("offline",), max_pages=max_pages)
+    source = read_pdf(file, password, max_pages)
     if len(outliner.providers) > 1:
-        comparison = outliner.compare(file)
+        comparison = outliner.compare(source)
         if fmt == "table":
             _print_table(_comparison_table(comparison))
         else:
             _dump(comparison.model_dump(mode="json"))
         return
-    result = outliner.outline(file)
+    result = outliner.outline(source)
     if fmt == "table":
         _print_table(_outline_table(result, outliner.provider_names[0]))
     else:
@@ -163,11 +206,10 @@ def _page_text(doc: ExtractedDocument) -> str:
     help="Plain text per page, or JSON with every line's layout role.",
 )
 @click.option("--max-pages", type=click.IntRange(min=1), help="Read only the first N pages.")
-def extract(file: str, fmt: str, max_pages: int | None) -> None:
+@password_option
+def extract(file: str, fmt: str, max_pages: int | None, password: str | None) -> None:
     """Extract FILE's (a PDF's) pages as logical-order Hebrew text."""
-    from libtext.pdf import extract_pdf
-
-    doc = extract_pdf(file, pages=range(max_pages) if max_pages else None)
+    doc = read_pdf(file, password, max_pages)
     if fmt == "json":
         _dump(doc.model_dump(mode="json"))
     else:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from libtext.cli.outline_cmd import _password_hint, password_option
 from libtext.models import ProcessedDocument
 
 if TYPE_CHECKING:
@@ -114,6 +115,7 @@ def _summary(doc: ProcessedDocument, slug: str | None) -> None:
 @click.option("--glossary", type=click.Path(exists=True, dir_okay=False), help="JSON glossary.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write cached provider answers.")
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
+@password_option
 def process(
     file: str,
     provider: str,
@@ -123,6 +125,7 @@ def process(
     glossary: str | None,
     no_cache: bool,
     no_progress: bool,
+    password: str | None,
 ) -> None:
     """Outline, translate and (with --store) save a PDF."""
     import anyio
@@ -134,12 +137,17 @@ def process(
 
     outliner = Outliner(providers=[provider])
     translator = Translator(provider=provider, glossary=_glossary(glossary))
+    if store_url:
+        # A wrong URL or an unwritable folder fails now, not after the whole job.
+        check_store(store_url)
+    console = _console(stderr=True)
     progress = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        console=_console(stderr=True),
-        disable=no_progress,
+        console=console,
+        # Not on a pipe or a log file: there a bar is noise (and leaves a blank line).
+        disable=no_progress or not console.is_terminal,
         transient=True,
     )
     tasks: dict[str, Any] = {}
@@ -150,8 +158,11 @@ def process(
         progress.update(tasks[stage], completed=done, total=max(total, 1))
 
     async def run() -> ProcessedDocument:
+        report("extract", 0, 1)
+        with _password_hint(file, password):
+            source = await aextract_pdf(file, password=password)
         return await aprocess_document(
-            file,
+            source,
             outliner=outliner,
             translator=translator,
             cache=False if no_cache else None,
@@ -221,7 +232,7 @@ def translate(text: str, provider: str, fmt: str, glossary: str | None) -> None:
     from libtext.translate import Translator
 
     if text == "-":
-        text = sys.stdin.read()
+        text = sys.stdin.read().strip()
     result = Translator(provider=provider, glossary=_glossary(glossary)).translate(text)
     if fmt == "json":
         _dump(result.model_dump(mode="json"))

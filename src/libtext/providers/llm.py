@@ -11,6 +11,7 @@ messages libtext writes, so no key or prompt text leaks into them.
 from __future__ import annotations
 
 import copy
+import importlib
 import logging
 import os
 import re
@@ -67,6 +68,8 @@ _KEYLIKE = re.compile(
     r"|[A-Za-z0-9_\-]{32,}",  # any long token
 )
 
+_FIRST_CALL_IMPORTS = ("openai.resources", "httpcore", "h11")
+
 _import_lock = threading.Lock()
 _litellm: Any = None
 
@@ -96,6 +99,14 @@ def _load_litellm() -> Any:
                     ) from None
 
                 litellm: Any = module
+                # What litellm's first call would import on the event loop (seconds):
+                # the OpenAI SDK's resources (its client for OpenAI-compatible APIs)
+                # and httpx's connection layer.
+                for name in _FIRST_CALL_IMPORTS:
+                    try:
+                        importlib.import_module(name)
+                    except ImportError:  # pragma: no cover - an optional piece is missing
+                        pass
                 # httpx transport, so respx and local fakes see the calls.
                 litellm.disable_aiohttp_transport = True
                 litellm.suppress_debug_info = True
@@ -260,7 +271,8 @@ class LiteLLMProvider:
     def _schema_format(self, litellm: Any, model: type[BaseModel]) -> Any:
         """``response_format`` for ``model`` in the provider's flavour; the class if unsure."""
         try:
-            from litellm.utils import ProviderConfigManager, type_to_response_format_param
+            from litellm.llms.base_llm.base_utils import type_to_response_format_param
+            from litellm.utils import ProviderConfigManager
 
             bare, provider, _, _ = litellm.get_llm_provider(
                 model=self.model, api_base=self.api_base
