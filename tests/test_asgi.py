@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -62,32 +63,32 @@ def doc(title: str = "ספר", work: str = "חלק א", work_id: str | None = "w
 
 
 class RaisingStore:
-    """A store whose every call raises the given exception (or sleeps)."""
+    """A store whose every call raises the given exception (or blocks its thread)."""
 
     def __init__(self, exc: BaseException | None = None, *, sleep: float = 0.0) -> None:
         self.exc = exc
         self.sleep = sleep
 
-    async def _go(self) -> Any:
+    def _go(self) -> Any:
         if self.sleep:
-            await anyio.sleep(self.sleep)
+            time.sleep(self.sleep)
         if self.exc is not None:
             raise self.exc
         return PaginatedTextsResponse(
             texts=[], pagination=PaginationInfo.of(page=1, page_size=20, total=0)
         )
 
-    async def alist(self, page: int = 1, page_size: int = 20) -> Any:
-        return await self._go()
+    def list(self, page: int = 1, page_size: int = 20) -> Any:
+        return self._go()
 
-    async def aget(self, slug: str) -> Any:
-        return await self._go()
+    def get(self, slug: str) -> Any:
+        return self._go()
 
     async def asave(self, document: Any) -> Any:
-        return await self._go()
+        return await anyio.to_thread.run_sync(self._go)
 
     async def aping(self) -> bool:
-        await self._go()
+        await anyio.to_thread.run_sync(self._go)
         return True
 
 
@@ -896,12 +897,13 @@ async def test_extract_timeout_answers_without_waiting_for_the_thread(
 
     release = threading.Event()
     state: list[str] = []
+    extract_pdf = pdf_module.extract_pdf
 
     def slow_extract(*args: Any, **kwargs: Any) -> Any:
         state.append("started")
-        release.wait(3)
+        release.wait(30)
         state.append("finished")
-        return pdf_module.extract_pdf(*args, **kwargs)
+        return extract_pdf(*args, **kwargs)
 
     monkeypatch.setattr(pdf_module, "extract_pdf", slow_extract)
     async with client_for(fake_app(processing_timeout=0.2)) as c:

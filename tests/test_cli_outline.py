@@ -101,3 +101,63 @@ def test_missing_file_unknown_provider_and_missing_key(
     result = run("outline", sample, "-p", "openai/gpt-4o-mini")
     assert_one_line_error(result)
     assert "OPENAI_API_KEY" in result.stderr
+
+
+# --- found by walking the public paths as a user ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["outline", str(EXAMPLES / "sample.pdf"), "--max-pages", "0"],
+        ["outline"],
+        ["extract", str(EXAMPLES / "sample.pdf"), "--format", "xml"],
+        ["no-such-command"],
+        ["texts", "list", "--page-size", "many"],
+    ],
+)
+def test_usage_errors_are_one_line_that_points_to_help(args: list[str]) -> None:
+    result = run(*args)
+    assert_one_line_error(result)
+    assert result.exit_code == 2
+    assert result.stderr.rstrip().endswith("--help')")
+    assert "Usage:" not in result.stderr
+
+
+def test_a_bare_group_still_prints_its_help() -> None:
+    result = run("texts")
+    assert "texts [OPTIONS] COMMAND" in result.output and "error:" not in result.output
+    assert run("--help").exit_code == 0 and run("outline", "--help").exit_code == 0
+
+
+def test_encrypted_pdf_says_how_to_give_the_password_and_takes_it(fixtures_dir: Path) -> None:
+    pdf = str(fixtures_dir / "encrypted.pdf")
+    for command in ("outline", "extract"):
+        locked = run(command, pdf)
+        assert_one_line_error(locked)
+        assert "--password" in locked.stderr and "extract_pdf()" not in locked.stderr
+        wrong = run(command, pdf, "--password", "not-it")
+        assert_one_line_error(wrong)
+        assert "wrong" in wrong.stderr
+    opened = run("outline", pdf, "--password", "secret")
+    assert opened.exit_code == 0, opened.stderr
+    from libtext import Outliner, extract_pdf
+
+    same = Outliner().outline(extract_pdf(pdf, password="secret"))  # the API's answer
+    assert json.loads(opened.stdout) == same.model_dump(mode="json")
+    assert len(same.outline_segments) >= 1
+    text = run("extract", pdf, "--password", "secret", "--max-pages", "1")
+    assert text.exit_code == 0 and text.stdout.count("=== page ") == 1
+
+
+def test_file_system_errors_are_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An OSError (disk full, no permission) is a one-line error, not a traceback."""
+    import libtext.pdf
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise PermissionError(13, "Permission denied", "/srv/locked.pdf")
+
+    monkeypatch.setattr(libtext.pdf, "extract_pdf", refuse)
+    result = run("extract", "/srv/locked.pdf")
+    assert_one_line_error(result)
+    assert "/srv/locked.pdf" in result.stderr and "Permission denied" in result.stderr

@@ -108,3 +108,22 @@ def test_outline_view_escapes() -> None:
     assert "script" not in [t for t, _ in parsed.tags]
     text = "".join(parsed.text)
     assert text.count(HOSTILE) == 2 and "אשרי תמימי" in text and "1 segments" in text
+
+
+def test_outline_summary_follows_its_own_direction() -> None:
+    """A Hebrew summary (the offline provider's) is not squeezed into a left-to-right cell."""
+    hebrew = "משה קבל תורה מסיני, ומסרה ליהושע."
+    outline = DocumentOutline(
+        source_metadata=SourceMetadata(work_title="פרקי אבות"),
+        outline_segments=[
+            OutlineSegment(sequence_id=1, chapter_title="פרק א", summary=hebrew, page_ref="2")
+        ],
+    )
+    parsed = Collect(outline._repr_html_())
+    cells = [a for t, a in parsed.tags if t == "td"]
+    summary_cell = cells[3]  # columns: #, page, title, summary, span
+    assert summary_cell.get("dir") == "auto"
+    # Only the bilingual tables split their width in halves; the outline table does not.
+    assert not [a for t, a in parsed.tags if t == "table" and "lt-pair" in (a.get("class") or "")]
+    doc_tables = [a for t, a in Collect(document()._repr_html_()).tags if t == "table"]
+    assert doc_tables and all("lt-pair" in (a.get("class") or "") for a in doc_tables)

@@ -793,3 +793,48 @@ def test_docs_examples_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> No
     assert namespace["document"].work_id == "3400000000"
     assert len(namespace["document"].sections) == 3
     assert (tmp_path / ".cache" / "libtext" / "library").is_dir()
+
+
+# --- found by walking the public paths as a user ------------------------------------------
+
+
+def test_cli_fetch_checks_where_it_writes_before_reading_the_library(
+    cli_library: FakeLibrary, tmp_path: Any
+) -> None:
+    pytest.importorskip("libtext.store", reason="TextStore not written yet")
+    unwritable = [
+        ("-o", str(tmp_path / "no-such-folder" / "work.json")),  # was a FileNotFoundError
+        ("--store", f"sqlite:///{tmp_path / 'no-such-folder' / 'texts.db'}"),
+    ]
+    for option, target in unwritable:
+        result = run_cli("fetch", "100", option, target)
+        assert result.exit_code != 0 and result.stdout == ""
+        lines = result.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+        assert "no-such-folder" in lines[0]
+    assert cli_library.requests == []  # nothing fetched only to be thrown away
+    written = run_cli("fetch", "100", "-o", str(tmp_path / "work.json"))
+    assert written.exit_code == 0, written.output
+    assert len(json.loads((tmp_path / "work.json").read_text("utf-8"))["sections"]) == len(ORDER)
+
+
+def test_cli_not_found_names_the_commands_that_find_ids(cli_library: FakeLibrary) -> None:
+    result = run_cli("show", "999")
+    assert result.exit_code == 2
+    assert "libtext library find" in result.stderr
+
+
+async def test_page_cache_folder_from_the_environment_like_the_cli(
+    fake: FakeLibrary, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """LIBTEXT_LIBRARY_CACHE was honoured by 'libtext library' only, not by LibraryClient."""
+    monkeypatch.setenv("LIBTEXT_LIBRARY_CACHE", str(tmp_path / "pages"))
+    async with fake.client() as client:
+        await client.aget_node("200")
+    async with fake.client() as again:
+        await again.aget_node("200")
+    assert fake.ids() == ["200"] and (tmp_path / "pages").is_dir()
+    monkeypatch.delenv("LIBTEXT_LIBRARY_CACHE")
+    async with fake.client() as uncached:
+        await uncached.aget_node("200")
+    assert fake.ids() == ["200", "200"]

@@ -352,3 +352,57 @@ def test_docs_examples_run(
         exec(compile(block, "docs/translate.md", "exec"), namespace)
     assert namespace["seg"].translation_data and namespace["doc"].sections
     assert "Genesis" in capsys.readouterr().out
+
+
+# --- found by walking the public paths as a user ------------------------------------------
+
+
+def _cli(*args: str) -> Any:
+    from click.testing import CliRunner
+
+    from libtext.cli import cli
+
+    return CliRunner().invoke(cli, list(args))
+
+
+def _one_line_error(result: Any) -> str:
+    assert result.exit_code != 0 and result.stdout == ""
+    lines = result.stderr.splitlines()  # not stripped: a stray blank line counts
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    return str(lines[0])
+
+
+def test_cli_bad_store_fails_before_any_work(
+    fixtures_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import libtext.process
+
+    calls: list[Any] = []
+
+    async def record(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args)
+        raise AssertionError("the job ran although the store cannot be opened")
+
+    monkeypatch.setattr(libtext.process, "aprocess_document", record)
+    pdf = str(fixtures_dir / "small.pdf")
+    missing_folder = f"sqlite:///{tmp_path / 'no' / 'such' / 'folder' / 'texts.db'}"
+    for url in (missing_folder, "nosuchdialect://x", str(tmp_path / "texts.db")):
+        line = _one_line_error(_cli("process", pdf, "--store", url))
+        assert "store" in line
+    assert calls == []
+
+
+def test_cli_errors_leave_no_blank_line_when_stderr_is_not_a_terminal(fixtures_dir: Path) -> None:
+    # With the progress bar on (the default): the bar must not print on a pipe.
+    line = _one_line_error(_cli("process", str(fixtures_dir / "zero_bytes.pdf")))
+    assert "empty" in line
+
+
+def test_cli_process_takes_the_password(fixtures_dir: Path, tmp_path: Path) -> None:
+    pdf = str(fixtures_dir / "encrypted.pdf")
+    assert "--password" in _one_line_error(_cli("process", pdf))
+    url = f"sqlite:///{tmp_path / 'texts.db'}"
+    result = _cli("process", pdf, "--password", "secret", "--store", url, "--format", "json")
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.stdout)
+    assert body["sections"] and all(s["original_hebrew_block"] for s in body["sections"])

@@ -591,7 +591,7 @@ async def test_async_twins_match_sync(store_url: str) -> None:
 
 
 def test_every_method_has_an_async_twin() -> None:
-    for name in ("save", "update", "get", "delete", "list", "ping", "close"):
+    for name in ("save", "update", "get", "delete", "list", "ping", "prepare", "close"):
         assert callable(getattr(TextStore, f"a{name}")), name
 
 
@@ -648,3 +648,55 @@ def test_docs_examples_run(
     for block in blocks:
         exec(compile(block, "docs/store.md", "exec"), {})
     assert "spr-htnya-lyqvty-amrym" in capsys.readouterr().out
+
+
+# --- found by walking the public paths as a user ------------------------------------------
+
+
+def test_a_bare_file_path_gets_the_url_that_names_it(tmp_path: Path) -> None:
+    path = tmp_path / "texts.db"
+    with pytest.raises(errors.ConfigurationError) as caught:
+        TextStore(str(path))
+    hinted = re.search(r"'(sqlite:///[^']+)'", caught.value.message)
+    assert hinted is not None and hinted.group(1) == f"sqlite:///{path}"
+    with TextStore(hinted.group(1)) as st:  # the suggested URL works, for that very file
+        st.save(make_doc())
+    assert path.is_file()
+
+
+async def test_prepare_opens_the_database_now_or_says_why_not(tmp_path: Path) -> None:
+    path = tmp_path / "fresh.db"
+    with TextStore(f"sqlite:///{path}") as st:
+        st.prepare()
+        assert path.is_file() and st.list().pagination.total == 0
+    async with TextStore(f"sqlite:///{tmp_path / 'twin.db'}") as st:
+        await st.aprepare()
+    assert (tmp_path / "twin.db").is_file()
+    missing = TextStore(f"sqlite:///{tmp_path / 'missing' / 'texts.db'}")
+    with missing, pytest.raises(errors.StoreError) as caught:
+        missing.prepare()
+    assert "open the database" in caught.value.message
+
+
+def test_cli_show_text_names_a_whole_chapter_once(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'texts.db'}"
+    doc = make_doc().model_copy(
+        update={
+            "sections": [
+                Section(
+                    sequence_id=1,
+                    chapter_number="1",
+                    chapter_title="פרק א",
+                    segment_title="פרק א",
+                    page_ref="2",
+                    original_hebrew_block="טקסט",
+                )
+            ]
+        }
+    )
+    with TextStore(url) as st:
+        slug = st.save(doc).slug
+    shown = CliRunner().invoke(cli, ["texts", "show", slug, "--store", url, "--format", "text"])
+    assert shown.exit_code == 0, shown.output
+    headings = [line for line in shown.stdout.splitlines() if line.startswith("## ")]
+    assert headings == ["## 1. 1 - פרק א (p. 2)"]

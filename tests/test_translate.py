@@ -433,3 +433,62 @@ def test_cli_translate() -> None:
     assert [d["sefaria_link"] for d in body["translation_data"]][1].endswith("Genesis.1.3")
     table = runner.invoke(cli, ["translate", "-"], input='אמר הקב"ה (בראשית א, א)')
     assert table.exit_code == 0 and "Genesis 1:1" in table.stdout and "note:" in table.stdout
+
+
+# --- found by walking the public paths as a user ------------------------------------------
+
+
+async def test_api_key_and_api_base_reach_a_self_hosted_model(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Translator takes api_key/api_base like the Outliner (it used to raise TypeError)."""
+    if importlib.util.find_spec("litellm") is None:
+        pytest.skip("litellm is not installed (pip install 'libtext[llm]')")
+    from tests.fake_llm import FakeLLMServer, ok
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    block = "ויאמר אלהים יהי אור (בראשית א, ג)"
+    answer = {
+        "phrases": [
+            {"hebrew_phrase": "ויאמר אלהים יהי אור", "english_translation": "God said, light"},
+            {"hebrew_phrase": "(בראשית א, ג)", "english_translation": "(Genesis 1:3)"},
+        ]
+    }
+    with FakeLLMServer() as server:
+        server.queue(ok(json.dumps(answer)))
+        translator = Translator(
+            provider="openai/fake-model", api_base=server.url, api_key="sk-test-key", policy=FAST
+        )
+        result = await translator.atranslate(block)
+        assert server.count == 1
+        auth = {k.lower(): v for k, v in server.requests[0].headers.items()}["authorization"]
+    assert auth == "Bearer sk-test-key"
+    assert [d.english_translation for d in result.translation_data] == [
+        "God said, light",
+        "(Genesis 1:3)",
+    ]
+    assert "sk-test-key" not in repr(translator)
+
+
+async def test_empty_text_says_to_pass_a_passage() -> None:
+    for text in ("", "  \n", "..."):
+        with pytest.raises(errors.EmptyDocumentError) as caught:
+            await Translator(provider="offline").atranslate(text)
+        message = caught.value.message
+        assert "Hebrew passage" in message and "original_hebrew_block" not in message
+
+
+def test_cli_translate_empty_and_stdin() -> None:
+    from click.testing import CliRunner
+
+    from libtext.cli import cli
+
+    runner = CliRunner()
+    for args, stdin in ((["translate", ""], None), (["translate", "-"], "\n\n")):
+        result = runner.invoke(cli, args, input=stdin)
+        assert result.exit_code == 2, result.output
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: ") and "'-'" in lines[0]
+    piped = runner.invoke(cli, ["translate", "-", "--format", "json"], input="שלום (בראשית א, א)\n")
+    assert piped.exit_code == 0, piped.output
+    assert json.loads(piped.stdout)["original_hebrew_block"] == "שלום (בראשית א, א)"

@@ -45,9 +45,9 @@ __all__ = ["Backend"]
 
 T = TypeVar("T")
 
-STORE_CONCURRENCY = 4
+STORE_THREADS = 4
 """Store reads in worker threads at once. More only queue on the connection pool
-(SQLAlchemy keeps 5) and the GIL; fewer leave a PostgreSQL server idle."""
+(SQLAlchemy keeps 5) and the GIL, and overflow connections are reopened per request."""
 
 
 def _unwrap(exc: BaseException) -> BaseException:
@@ -76,7 +76,7 @@ class Backend:
         self._translator = translator
         self._owned: list[Any] = []
         self._lock = anyio.Lock()
-        self._store_slots = anyio.Semaphore(STORE_CONCURRENCY)
+        self._store_threads = anyio.CapacityLimiter(STORE_THREADS)
 
     # --- resources ---------------------------------------------------------------
 
@@ -154,6 +154,16 @@ class Backend:
                 raise inner from None
             raise
 
+    async def _read(self, fn: Callable[[], T]) -> T:
+        """A sync store read in a worker thread, which a timeout may leave behind.
+
+        The store's own async twins wait for their thread even when cancelled, so a
+        slow database would hold the answer past ``request_timeout``.
+        """
+        return await anyio.to_thread.run_sync(
+            fn, abandon_on_cancel=True, limiter=self._store_threads
+        )
+
     async def _extract(self, data: bytes) -> ExtractedDocument:
         """PDF extraction in a worker thread, which a timeout may leave behind.
 
@@ -168,7 +178,7 @@ class Backend:
             max_pages=self.settings.max_pdf_pages,
             max_bytes=self.settings.max_upload_bytes,
         )
-        return await anyio.to_thread.run_sync(run, abandon_on_cancel=False)
+        return await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
 
     async def health(self) -> HealthResponse:
         """Version, store reachability and the providers on offer."""
@@ -200,16 +210,14 @@ class Backend:
     async def list_texts(self, page: int, page_size: int) -> PaginatedTextsResponse:
         async def call() -> PaginatedTextsResponse:
             store = await self.store()
-            async with self._store_slots:
-                return await store.alist(page=page, page_size=page_size)
+            return await self._read(partial(store.list, page, page_size))
 
         return await self._call(self.settings.request_timeout, call)
 
     async def get_text(self, slug: str) -> ProcessedDocument:
         async def call() -> ProcessedDocument:
             store = await self.store()
-            async with self._store_slots:
-                return await store.aget(slug)
+            return await self._read(partial(store.get, slug))
 
         return await self._call(self.settings.request_timeout, call)
 

@@ -171,7 +171,8 @@ def read_node(payload: Any, *, node_id: str, endpoint: str) -> RawNode:
         if content is None or content == {}:
             raise NotFoundError(
                 f"The online library has no node {node_id!r} ({endpoint}). "
-                "Check the id, or find one with nav_search() or search().",
+                "Check the id, or find one with nav_search() or search() "
+                "(libtext library find / search).",
                 details={"endpoint": endpoint, "id": node_id},
             )
         if not isinstance(content, dict):

@@ -167,7 +167,8 @@ class LibraryHTTP:
             except httpx.TransportError as exc:
                 raise LibraryError(
                     f"Could not reach the online library at {self.base_url} "
-                    f"({type(exc).__name__}, {endpoint}). Check the network or base_url.",
+                    f"({type(exc).__name__}, {endpoint}). Check the network or base_url "
+                    "(--base-url, LIBTEXT_LIBRARY_URL).",
                     endpoint=endpoint,
                 ) from None
             except httpx.DecodingError:
@@ -183,7 +184,7 @@ class LibraryHTTP:
         if status == 404:
             raise NotFoundError(
                 f"The online library has nothing at {endpoint} (404). Check the id, or find "
-                "one with nav_search() or search().",
+                "one with nav_search() or search() (libtext library find / search).",
                 details={"endpoint": endpoint, "status_code": 404},
             )
         if status >= 400:

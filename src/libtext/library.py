@@ -111,7 +111,8 @@ def _node_id(value: str | int) -> str:
     if not _ID_RE.match(text):
         raise InvalidInputError(
             f"{value!r} is not a library id. Ids are numbers such as 3400000000 (Tanya); "
-            "find one with nav_search() or search(), or pass a chabadlibrary.org/books/ URL.",
+            "find one with nav_search() or search() (libtext library find / search), "
+            "or pass a chabadlibrary.org/books/ URL.",
             details={"id": str(value)[:100]},
         )
     return text
@@ -149,7 +150,8 @@ class LibraryClient:
         max_wait: Longest single wait between retries, in seconds.
         transport: An ``httpx`` transport (tests pass ``httpx.MockTransport``).
         cache_dir: A directory to keep page answers in, so repeated reads of the
-            same page do not ask the library again. ``None``: no cache.
+            same page do not ask the library again. ``None``: ``$LIBTEXT_LIBRARY_CACHE``
+            when set (as for ``libtext library --cache-dir``), else no cache.
         user_agent: The ``User-Agent`` header; the default names libtext.
         clock: Monotonic seconds for the rate limit and the health check.
         sleep: Awaitable sleep used by the rate limit and retries.
@@ -203,6 +205,8 @@ class LibraryClient:
             limiter=self._limiter,
             sleep=sleep or anyio.sleep,
         )
+        if cache_dir is None:
+            cache_dir = os.environ.get("LIBTEXT_LIBRARY_CACHE") or None
         self._cache = PageCache(cache_dir) if cache_dir is not None else None
         self._toc: dict[str, RawNode] = {}
 

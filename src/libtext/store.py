@@ -231,8 +231,10 @@ class TextStore:
         try:
             parsed = make_url(raw)
         except sa.exc.ArgumentError:
+            # A bare file path is the usual slip: say which URL names that file.
+            hint = f"for that file: 'sqlite:///{raw}'; " if raw.strip() and "://" not in raw else ""
             raise ConfigurationError(
-                "The text store URL is not a database URL; expected e.g. "
+                f"The text store URL is not a database URL; {hint}expected e.g. "
                 "'sqlite:///texts.db' or 'postgresql+psycopg://user@host/db' "
                 f"(TextStore(url=...) or {ENV_VAR}).",
             ) from None
@@ -344,6 +346,19 @@ class TextStore:
         )
 
     # --- the API ----------------------------------------------------------------------
+
+    def prepare(self) -> None:
+        """Connect and make the tables now, not on first use: a wrong URL fails early.
+
+        Raises:
+            StoreError: The database cannot be opened or its tables made.
+        """
+        with self._errors("open the database"):
+            self._ensure_schema()
+
+    async def aprepare(self) -> None:
+        """Async twin of :meth:`prepare`."""
+        await anyio.to_thread.run_sync(self.prepare)
 
     def ping(self) -> bool:
         """Whether the database answers (making the tables on first use). Never raises."""

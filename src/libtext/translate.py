@@ -153,6 +153,9 @@ class Translator:
             chunks of whole phrases.
         concurrency: Calls in flight at once for one long block.
         options: Extra provider options (temperature, ...), part of the cache key.
+        api_key: The key of a litellm model, instead of its environment variable.
+        api_base: The server of a litellm model (``"http://localhost:11434"`` for
+            ``"ollama/llama3"``, an OpenAI-compatible URL for ``"openai/my-model"``).
     """
 
     def __init__(
@@ -165,6 +168,8 @@ class Translator:
         max_chars: int = DEFAULT_MAX_CHARS,
         concurrency: int = DEFAULT_CONCURRENCY,
         options: dict[str, Any] | None = None,
+        api_key: str | None = None,
+        api_base: str | None = None,
     ) -> None:
         from libtext.providers.registry import resolve_provider
 
@@ -172,7 +177,9 @@ class Translator:
             raise InvalidInputError("Translator(max_chars=...) must be at least 200.")
         if concurrency < 1:
             raise InvalidInputError("Translator(concurrency=...) must be at least 1.")
-        self.provider: Provider = resolve_provider(provider)
+        # Like the Outliner's: a key or a self-hosted server for a litellm model name.
+        connection = {k: v for k, v in (("api_key", api_key), ("api_base", api_base)) if v}
+        self.provider: Provider = resolve_provider(provider, **connection)
         self.policy = policy
         self.glossary = {k.strip(): v.strip() for k, v in (glossary or {}).items() if k.strip()}
         self.cache = cache
@@ -458,6 +465,11 @@ def _as_segment(
     segment: EnrichedSegment | OutlineSegment | str, footnotes: Sequence[Footnote] | None
 ) -> EnrichedSegment:
     if isinstance(segment, str):
+        if not letters(segment) and not footnotes:
+            raise EmptyDocumentError(
+                "The text to translate is empty: pass a Hebrew passage, e.g. "
+                "translate('ויאמר אלהים יהי אור (בראשית א, ג)')."
+            )
         seg = EnrichedSegment(sequence_id=1, original_hebrew_block=segment)
     elif isinstance(segment, EnrichedSegment):
         seg = segment

@@ -165,24 +165,25 @@ def fetch(
     output: Path | None,
 ) -> None:
     """Read a work and turn it into a ProcessedDocument (JSON, or saved with --store)."""
-    with _client(ctx) as client:
-        work = client.get_work(work_id, max_pages=max_pages, resume_after=_resume(resume_after))
-        document = client.to_document(work)
-    if store_url:
-        try:
-            from libtext.store import TextStore
-        except ImportError as exc:
-            raise click.ClickException(
-                f"--store needs the store extra: pip install 'libtext[store]' ({exc})"
-            ) from None
-        store = TextStore(store_url)
-        try:
+    from libtext.cli.process_cmd import open_store
+
+    # Where the result goes is checked first: a long, polite fetch is not thrown away.
+    if output is not None and not output.resolve().parent.is_dir():
+        raise click.ClickException(
+            f"cannot write {output}: the folder {output.parent} does not exist; create it "
+            "or pick another -o path."
+        )
+    store = open_store(store_url) if store_url else None
+    try:
+        with _client(ctx) as client:
+            work = client.get_work(work_id, max_pages=max_pages, resume_after=_resume(resume_after))
+            document = client.to_document(work)
+        if store is not None:
             item = store.save(document)
-        finally:
-            close = getattr(store, "close", None)
-            if callable(close):
-                close()
-        click.echo(f"saved {item.slug} ({work.page_count} pages)")
+            click.echo(f"saved {item.slug} ({work.page_count} pages)")
+    finally:
+        if store is not None:
+            store.close()
     if output is not None:
         output.write_text(document.model_dump_json(indent=2), encoding="utf-8")
         click.echo(f"wrote {output} ({work.page_count} pages)", err=True)

@@ -17,6 +17,7 @@ from libtext.models import ProcessedDocument
 
 if TYPE_CHECKING:
     from libtext.models import TranslatedSegment
+    from libtext.store import TextStore
 
 __all__ = ["process", "translate"]
 
@@ -62,6 +63,23 @@ def _glossary(path: str | None) -> dict[str, str]:
             f'The glossary {path} must be a JSON object of {{"hebrew term": "English"}}.'
         )
     return data
+
+
+def open_store(url: str) -> TextStore:
+    """The store at ``url``, opened (tables made) now, so a bad URL fails before the work."""
+    try:
+        from libtext.store import TextStore
+    except ImportError as exc:
+        raise click.ClickException(
+            f"--store needs the store extra: pip install 'libtext[store]' ({exc})"
+        ) from None
+    store = TextStore(url)
+    try:
+        store.prepare()
+    except BaseException:
+        store.close()
+        raise
+    return store
 
 
 def _summary(doc: ProcessedDocument, slug: str | None) -> None:
@@ -132,14 +150,14 @@ def process(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from libtext.outline import Outliner
+    from libtext.pdf import aextract_pdf
     from libtext.process import aprocess_document
     from libtext.translate import Translator
 
     outliner = Outliner(providers=[provider])
     translator = Translator(provider=provider, glossary=_glossary(glossary))
-    if store_url:
-        # A wrong URL or an unwritable folder fails now, not after the whole job.
-        check_store(store_url)
+    # A wrong URL or an unwritable folder fails now, not after the whole job.
+    store = open_store(store_url) if store_url else None
     console = _console(stderr=True)
     progress = Progress(
         TextColumn("{task.description}"),
@@ -172,17 +190,18 @@ def process(
 
     slug = None
     try:
-        with progress:
-            # The CLI owns its event loop: Ctrl-C cancels every task, and nothing is saved.
-            doc = anyio.run(run)
-    except KeyboardInterrupt:
-        click.echo("interrupted: nothing was saved", err=True)
-        sys.exit(130)
-    if store_url:
-        from libtext.store import TextStore
-
-        with TextStore(store_url) as store:
+        try:
+            with progress:
+                # The CLI owns its event loop: Ctrl-C cancels every task; nothing is saved.
+                doc = anyio.run(run)
+        except KeyboardInterrupt:
+            click.echo("interrupted: nothing was saved", err=True)
+            sys.exit(130)
+        if store is not None:
             slug = store.save(doc).slug
+    finally:
+        if store is not None:
+            store.close()
     failed = [s.sequence_id for s in doc.sections if s.error]
     if fmt == "json":
         _dump(doc.model_dump(mode="json"))
@@ -233,6 +252,10 @@ def translate(text: str, provider: str, fmt: str, glossary: str | None) -> None:
 
     if text == "-":
         text = sys.stdin.read().strip()
+    if not text.strip():
+        raise click.UsageError(
+            "TEXT is empty: give a Hebrew passage, or '-' to read it from stdin."
+        )
     result = Translator(provider=provider, glossary=_glossary(glossary)).translate(text)
     if fmt == "json":
         _dump(result.model_dump(mode="json"))

@@ -84,9 +84,9 @@ def _as_text(document: ProcessedDocument) -> str:
         lines.append(meta.author_name)
     lines.append(f"{document.page_count} pages, {len(document.sections)} sections")
     for section in document.sections:
-        heading = " - ".join(
-            t for t in (section.chapter_number, section.chapter_title, section.segment_title) if t
-        )
+        parts = (section.chapter_number, section.chapter_title, section.segment_title)
+        # "1 - פרק א", not "1 - פרק א - פרק א" when the segment is the whole chapter.
+        heading = " - ".join(t for i, t in enumerate(parts) if t and t not in parts[:i])
         page = f" (p. {section.page_ref})" if section.page_ref else ""
         title = f"## {section.sequence_id}. {heading}{page}".rstrip(" .")
         lines += ["", title, section.original_hebrew_block]

@@ -1,15 +1,19 @@
 """Any model litellm knows (``"openai/gpt-4o-mini"``, ``"anthropic/claude-..."``, ``"ollama/..."``).
 
 litellm takes seconds to import, so it is imported inside the first call, never by
-``import libtext``. The key check at construction uses a small table of
-provider prefixes to environment variables instead, so a missing key fails before
-any work. Retries belong to :func:`~libtext.providers.structured.run_structured`:
-litellm's own are turned off. litellm's exceptions become libtext errors whose
-messages libtext writes, so no key or prompt text leaks into them.
+``import libtext``, and in a worker thread (:meth:`LiteLLMProvider.warm_up`), never on
+the event loop. Per-call work that does not change between calls (the context window,
+the ``response_format`` schema) is looked up once per provider. The key check at
+construction uses a small table of provider prefixes to environment variables
+instead, so a missing key fails before any work. Retries belong to
+:func:`~libtext.providers.structured.run_structured`: litellm's own are turned off.
+litellm's exceptions become libtext errors whose messages libtext writes, so no key
+or prompt text leaks into them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import importlib
 import logging
@@ -103,10 +107,8 @@ def _load_litellm() -> Any:
                 # the OpenAI SDK's resources (its client for OpenAI-compatible APIs)
                 # and httpx's connection layer.
                 for name in _FIRST_CALL_IMPORTS:
-                    try:
+                    with contextlib.suppress(ImportError):  # a piece this litellm lacks
                         importlib.import_module(name)
-                    except ImportError:  # pragma: no cover - an optional piece is missing
-                        pass
                 # httpx transport, so respx and local fakes see the calls.
                 litellm.disable_aiohttp_transport = True
                 litellm.suppress_debug_info = True
