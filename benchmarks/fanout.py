@@ -11,8 +11,10 @@ valid outline of the pages it was sent. Then, in the same run:
    thread: the longest stall of the event loop meanwhile is printed too); the warm
    runs are the figure to quote.
 2. Per-call overhead: with no server delay, the median of ``--calls`` calls of
-   ``run_structured(LiteLLMProvider)`` next to the median of the same number of
-   direct ``httpx`` POSTs of the same body to the same server.
+   ``run_structured(LiteLLMProvider)`` next to the medians of as many direct
+   ``httpx`` POSTs of the same body to the same server and of bare
+   ``litellm.acompletion`` calls (calls interleaved), so the overhead splits into
+   litellm's and libtext's own.
 
 The machine's load average is printed at the start and the end: on a shared
 machine, other work's CPU time shows up in every figure here.
@@ -156,6 +158,20 @@ async def overhead(server: FakeLLMServer, calls: int) -> None:
     async def libtext_call() -> None:
         await run_structured(provider, request, policy=policy)
 
+    import litellm  # loaded (and set up) by libtext's first call above
+
+    async def litellm_call() -> None:
+        response = await litellm.acompletion(
+            model=MODELS[0],
+            messages=request.messages,
+            response_format={"type": "json_object"},
+            api_base=server.url,
+            api_key=KEY,
+            num_retries=0,
+            max_retries=0,
+        )
+        DocumentOutline.model_validate_json(response.choices[0].message.content)
+
     async with httpx.AsyncClient(
         base_url=server.url, headers={"Authorization": f"Bearer {KEY}"}
     ) as client:
@@ -165,23 +181,24 @@ async def overhead(server: FakeLLMServer, calls: int) -> None:
             response.raise_for_status()
             DocumentOutline.model_validate_json(response.json()["choices"][0]["message"]["content"])
 
-        async def timed(fn: Any) -> list[float]:
+        kinds = {"direct": direct_call, "litellm": litellm_call, "libtext": libtext_call}
+        for fn in kinds.values():
             for _ in range(5):  # warm-up: connections, caches
                 await fn()
-            out = []
-            for _ in range(calls):
+        times: dict[str, list[float]] = {name: [] for name in kinds}
+        for k in range(calls):  # interleaved, so a change in the machine's load hits all three
+            for name in list(kinds)[k % 3 :] + list(kinds)[: k % 3]:
                 started = time.perf_counter()
-                await fn()
-                out.append(time.perf_counter() - started)
-            return out
-
-        direct = statistics.median(await timed(direct_call))
-        ours = statistics.median(await timed(libtext_call))
+                await kinds[name]()
+                times[name].append(time.perf_counter() - started)
+    direct, bare, ours = (statistics.median(times[name]) for name in kinds)
     print(f"direct httpx POST, median of {calls}:        {direct * 1000:7.2f} ms")
+    print(f"litellm.acompletion alone, median:         {bare * 1000:7.2f} ms")
     print(f"libtext run_structured(litellm), median:   {ours * 1000:7.2f} ms")
     print(
         f"libtext per-call overhead: {(ours - direct) * 1000:+.2f} ms  "
-        f"(ratio {ours / direct:.2f}x the direct POST)"
+        f"(ratio {ours / direct:.2f}x the direct POST; litellm alone "
+        f"{(bare - direct) * 1000:+.2f} ms, libtext's own {(ours - bare) * 1000:+.2f} ms)"
     )
 
 

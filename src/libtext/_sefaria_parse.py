@@ -18,7 +18,9 @@ L = "\u05d0-\u05ea"
 Q = "(?:''|[\"\u05f4\u201d])"  # gershayim
 G = "['\u05f3\u2019]"  # geresh
 NUM = rf"(?:[{L}]{{1,3}}{Q}[{L}]|[{L}]{G}|[{L}]{{1,4}}|\d{{1,3}})"
-SP = "[ \\t\u00a0]"
+# Any whitespace run may separate the parts of a citation: PDF text wraps lines inside
+# "(משלי\nה)", and typesetting leaves tabs, NBSP and double spaces.
+SP = r"\s"
 
 
 def glued(prefix: str, markers: str = "") -> str:
@@ -82,13 +84,14 @@ _TANAKH = re.compile(
     rf"(?:{DASH}(?:(?P<c2>{NUM}){SP}*[,:]{SP}*|(?P<c2s>{_MARKED}){SP}+)?(?P<v2>{NUM}))?)?{END}"
 )
 _MARK = re.compile(f"{Q}|{G}")
+_GERSHAYIM = re.compile(Q)
 _CLOSE = re.compile(rf"{SP}*[);,]")
 _CLOSE_BRACKET = re.compile(rf"{SP}*[)\]]")
 
 
 def _in_parens(text: str, start: int) -> bool:
     i = start - 1
-    while i >= 0 and text[i] in " \t\u00a0":
+    while i >= 0 and text[i].isspace():
         i -= 1
     return i >= 0 and text[i] in "(;["
 
@@ -196,6 +199,19 @@ def parse_verse_only(cat: Catalog, text: str, pos: int, book: str, chapter: int)
     return _tanakh_ref(cat, book, m.end(), chapter, v, None, None)
 
 
+_IBID_CHAPTER = re.compile(rf"{SP}*(?P<c>[{L}]{{1,3}}{Q}[{L}]|\d{{1,3}})(?={SP}*[)\]])")
+
+
+def parse_ibid_chapter(cat: Catalog, text: str, pos: int, start: int, book: str) -> Parsed | None:
+    """``(שם י"א)``: another chapter of the same book, alone in brackets.
+
+    Only a numeral with gershayim (or digits): ``(שם ה')`` is the divine name.
+    """
+    m = _IBID_CHAPTER.match(text, pos)
+    c = num(m["c"]) if m and _in_parens(text, start) else None
+    return _tanakh_ref(cat, book, m.end(), c, None, None, None) if m and c else None
+
+
 def parse_parsha(cat: Catalog, text: str, pos: int, start: int, parsha: Parsha) -> Parsed | None:
     got = tanakh_numbers(text, pos, start)
     if not got or got[2] is None or not got[5]:
@@ -234,7 +250,13 @@ def _amud(m: re.Match[str]) -> str | None:
 
 
 def talmud_daf(text: str, pos: int, start: int) -> tuple[int, int, str | None, bool, bool] | None:
-    """``(end, daf, amud or None, explicit daf marker, amud given by a period)``."""
+    """``(end, daf, amud or None, explicit daf marker, amud given by a bare period)``.
+
+    ``.``/``:`` after the daf is the amud (``כב.``, ``נ"ד:``). After a one-letter geresh
+    numeral or digits it is read so only inside closing brackets (``(שבת ה':)``): elsewhere
+    ``זבחים לה'.`` ("offerings to the LORD.") and ``דף פ'.`` end a sentence. A gershayim
+    numeral (``ל"א.``) is unmistakably a number, so its period is never mere punctuation.
+    """
     m = _DAF.match(text, pos)
     if not m:
         return None
@@ -247,7 +269,8 @@ def talmud_daf(text: str, pos: int, start: int) -> tuple[int, int, str | None, b
         return None
     amud = _amud(m)
     token = m["d"] or m["d0"] or ""
-    if m["dot"] and marked(token):  # "דף פ'." ends a sentence; "כב." is amud a
+    gershayim = bool(_GERSHAYIM.search(token))
+    if m["dot"] and marked(token) and not gershayim and not _CLOSE_BRACKET.match(text, m.end()):
         amud = None
     marker = bool(m["dm"] or m["dg"])
     if m["a6"] and not (_in_parens(text, start) or _BARE_AMUD_END.match(text, m.end())):
@@ -257,7 +280,7 @@ def talmud_daf(text: str, pos: int, start: int) -> tuple[int, int, str | None, b
             return None
         end = m.end("d") if m["d"] else m.end("dg")
         return end, daf, None, True, False
-    return m.end(), daf, amud, marker, m["dot"] == "."
+    return m.end(), daf, amud, marker, m["dot"] == "." and not gershayim
 
 
 def parse_bavli(text: str, pos: int, start: int, tractate: tuple[str, int, int]) -> Parsed | None:
@@ -462,7 +485,7 @@ _SIMAN = re.compile(
     rf"(?:{SP}*,?{SP}*(?:(?:סעיף|סעי{G}){SP}*(?P<f>{NUM})|(?P<fg>{glued('ס')})))?{END}"
 )
 _PAREN = re.compile(rf"{SP}*\([^()\n]{{1,25}}\)")
-_SA_PART = re.compile(rf"{SP}*([{L}\"'\u05f3\u05f4]+(?:{SP}[{L}]+)?)")
+_SA_PART = re.compile(rf"{SP}*([{L}\"'\u05f3\u05f4]+(?:{SP}+[{L}]+)?)")
 
 
 def parse_siman(text: str, pos: int, part: tuple[str, int]) -> Parsed | None:
@@ -501,7 +524,7 @@ _TANYA = re.compile(
     rf"{SP}*,?{SP}*(?:(?:פרק|פ{G}){SP}*(?P<c>{NUM})|(?P<cg>{glued('פ', 'רס')})"
     rf"|(?:סימן|סי{G}){SP}*(?P<e>{NUM})|(?P<eg>{glued('ס')})){END}"
 )
-_TANYA_PART = re.compile(rf"{SP}*,?{SP}*([{L}\"'\u05f3\u05f4]+(?:{SP}[{L}]+){{0,2}})")
+_TANYA_PART = re.compile(rf"{SP}*,?{SP}*([{L}\"'\u05f3\u05f4]+(?:{SP}+[{L}]+){{0,2}})")
 
 
 def parse_tanya(cat: Catalog, text: str, pos: int, part: tuple[str, int] | None) -> Parsed | None:
@@ -509,12 +532,12 @@ def parse_tanya(cat: Catalog, text: str, pos: int, part: tuple[str, int] | None)
         m = _TANYA_PART.match(text, pos)
         part = cat.tanya_parts['לקו"א']
         if m:
-            words = m.group(1).split()
+            words = list(re.finditer(r"\S+", m.group(1)))
             for n in range(len(words), 0, -1):
-                found = cat.tanya_parts.get(key(" ".join(words[:n])))
+                found = cat.tanya_parts.get(key(" ".join(w[0] for w in words[:n])))
                 if found:
                     part = found
-                    pos = m.start(1) + len(" ".join(words[:n]))
+                    pos = m.start(1) + words[n - 1].end()
                     break
     name, chapters = part
     m = _TANYA.match(text, pos)

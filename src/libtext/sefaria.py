@@ -34,6 +34,7 @@ from libtext._sefaria_parse import (
     Q,
     Ref,
     parse_bavli,
+    parse_ibid_chapter,
     parse_midrash,
     parse_mishnah,
     parse_mishnah_only,
@@ -56,13 +57,16 @@ __all__ = ["SEFARIA_BASE_URL", "Citation", "Ref", "find_citations", "ref_url", "
 SEFARIA_BASE_URL = "https://www.sefaria.org/"
 
 _PREFIXES = "ובלהמכש"
-_CHAR = {'"': Q, "'": G, " ": "[ \\t\u00a0\\-\u05be]+"}
+_CHAR = {'"': Q, "'": G, " ": "[\\s\\-\u05be]+"}
 _LEAD_ROLES = {"block", "commentator", "sa_lead", "tanya", "rambam", "hilchot", "mishnah_lead"}
 _SPACES = re.compile(rf"{SP}*")
 _URL_TAIL = re.compile(r"_(?=\d[0-9ab.\-]*$)")
 _BLOCK_GAP = re.compile(r"[\s(\[,:]{0,4}")
 _COMMENT_LINK = re.compile(rf"{SP}*(?:על{SP}+(?:התורה{SP}+)?|עה{Q}[פת]{SP}+)?")
 _IBID_AMUD = re.compile(rf"{SP}*(?:ע{Q}|עמוד{SP}+)([אב]){G}?{END}")
+_BREAK = "\n\r\v\f\x1c-\x1e\x85\u2028\u2029"  # what str.splitlines() splits on
+_LINE_BREAK = re.compile(f"[{_BREAK}]")
+_LINE_END = re.compile(f"[^\\S{_BREAK}]*[{_BREAK}]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,10 +260,24 @@ def _scan(text: str) -> list[tuple[int, int, Ref]]:
             blocked_to = _BLOCK_GAP.match(text, got).end()  # type: ignore[union-attr]
             pos, prev = got, None
             continue
-        out.append((start - 1 if got.start is None else got.start - 1, got.end - 1, got.ref))
+        begin = start if got.start is None else got.start
+        if _own_lines(text, begin, got.end):
+            continue
+        out.append((begin - 1, got.end - 1, got.ref))
         prev = got
         pos = got.end
     return out
+
+
+def _own_lines(text: str, start: int, end: int) -> bool:
+    """True for a citation broken over lines that it fills alone: a heading or running header
+    (``ליקוטי אמרים`` over ``פרק א``), not a reference wrapped in the middle of a sentence."""
+    if not _LINE_BREAK.search(text, start, end) or not _LINE_END.match(text, end):
+        return False
+    i = start - 1
+    while i > 0 and text[i].isspace() and not _LINE_BREAK.match(text, i):
+        i -= 1
+    return i > 0 and bool(_LINE_BREAK.match(text, i))
 
 
 _MIDDLE_ROLES = ("sa_lead", "sa_part", "tanya", "tanya_part", "rambam", "hilchot", "midrash")
@@ -431,6 +449,8 @@ def _parse_ibid(cat: Catalog, text: str, pos: int, start: int, prev: _Hit) -> Re
         got = parse_tanakh(cat, text, pos, start, data, chapter_only=False)
         if not got and len(prev.ref.sections) == 2:  # "שם פסוק ה": the same chapter
             got = parse_verse_only(cat, text, pos, data, int(prev.ref.sections[0]))
+        if not got:
+            got = parse_ibid_chapter(cat, text, pos, start, data)
     elif kind == "bavli":
         amud = _IBID_AMUD.match(text, pos)
         if amud and prev.ref.sections:
