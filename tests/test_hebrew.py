@@ -70,6 +70,15 @@ def test_parse_numeral_rejects_malformed(text: str) -> None:
     assert parse_numeral(text) is None
 
 
+@pytest.mark.parametrize("first", list("אבגדהוזחט"))
+def test_doubled_apostrophe_is_gershayim_not_thousands(first: str) -> None:
+    # "ט''ו" is 15 like "ט״ו"; only a single geresh after a units letter means thousands.
+    for last in "אבגדהוזחט":
+        unicode_ = parse_numeral(f"{first}\u05f4{last}")
+        assert parse_numeral(f"{first}''{last}") == unicode_ == parse_numeral(f'{first}"{last}')
+    assert parse_numeral(f"{first}'תשפ''ו") == parse_numeral(f"{first}׳תשפ״ו") > 1000
+
+
 def test_spelled_letters_can_be_turned_off() -> None:
     assert parse_numeral('יו"ד', spelled=False) is None
     assert parse_numeral('וא"ו', spelled=False) is None

@@ -495,3 +495,79 @@ def test_bracket_repair_only_ever_swaps_brackets(text: str) -> None:
     if not any(ch in "אבגדהוש" for ch in text):
         assert fixed == text  # nothing right-to-left: nothing to repair
     assert mirror_rtl_brackets(")1(", "R") == "(1)"  # a marker alone in a Hebrew book
+
+
+# --- no source, and the encrypted-PDF message from every entry point -----------------
+
+
+@pytest.mark.parametrize("source", ["", "   ", None])
+def test_no_file_given(source: Any) -> None:
+    with pytest.raises(errors.InvalidInputError) as info:
+        extract_pdf(source)
+    message = info.value.message
+    assert type(info.value) is errors.InvalidInputError
+    assert "No file given" in message and "directory" not in message
+    assert "path" in message and "bytes" in message and "file object" in message
+
+
+async def test_no_file_given_async() -> None:
+    with pytest.raises(errors.InvalidInputError, match="No file given"):
+        await aextract_pdf("")
+
+
+def _encrypted_message(call: Any) -> str:
+    with pytest.raises(errors.EncryptedPDFError) as info:
+        call()
+    return info.value.message
+
+
+@pytest.mark.parametrize("mode", ["fast", "precise"])
+def test_encrypted_message_serves_every_caller(fixtures_dir: Path, mode: str) -> None:
+    """Python, the CLI and an HTTP upload all see it: it names every way out."""
+    path = fixtures_dir / "encrypted.pdf"
+    message = _encrypted_message(lambda: extract_pdf(path, mode=mode))  # type: ignore[arg-type]
+    assert message.startswith("encrypted.pdf is encrypted and needs a password")
+    assert "password=" in message and "--password" in message and "qpdf --decrypt" in message
+    assert "extract_pdf()" not in message  # not only the function's callers can act on it
+    wrong = _encrypted_message(lambda: extract_pdf(path, password="nope", mode=mode))  # type: ignore[arg-type]
+    assert "wrong" in wrong and "nope" not in wrong  # never echoes the password
+
+
+def test_outliner_passes_the_password(fixtures_dir: Path) -> None:
+    from libtext import Outliner
+
+    path = fixtures_dir / "encrypted.pdf"
+    unlocked = extract_pdf(path, password="secret")
+    outliner = Outliner()
+    outline = outliner.outline(path, password="secret")
+    assert outline.outline_segments
+    assert outline == outliner.outline(unlocked)  # the same as outlining the extraction
+    message = _encrypted_message(lambda: outliner.outline(path))
+    assert "--password" in message and "qpdf" in message
+    _encrypted_message(lambda: outliner.outline(path, password="nope"))
+    pair = Outliner(providers=["offline", "offline"])
+    assert pair.compare(path, password="secret").results[0].outline == outline
+    _encrypted_message(lambda: pair.compare(path))
+
+
+async def test_outliner_async_passes_the_password(fixtures_dir: Path) -> None:
+    from libtext import Outliner
+
+    path = fixtures_dir / "encrypted.pdf"
+    outline = await Outliner().aoutline(path, password="secret")
+    assert outline.outline_segments
+    comparison = await Outliner(providers=["offline", "offline"]).acompare(path, password="secret")
+    assert comparison.results[0].outline == outline
+    with pytest.raises(errors.EncryptedPDFError):
+        await Outliner().aoutline(path)
+
+
+def test_process_document_passes_the_password(fixtures_dir: Path) -> None:
+    from libtext import process_document
+
+    path = fixtures_dir / "encrypted.pdf"
+    document = process_document(path, password="secret")
+    expected = process_document(extract_pdf(path, password="secret"))
+    assert document.sections and document.model_dump() == expected.model_dump()
+    message = _encrypted_message(lambda: process_document(path))
+    assert "--password" in message and "qpdf" in message

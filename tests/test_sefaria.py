@@ -722,3 +722,123 @@ def test_docs_examples() -> None:
             exec(compile(block, "docs/sefaria.md", "exec"), {})
         shown = [ln[2:] for ln in block.splitlines() if ln.startswith("# ")]
         assert out.getvalue().splitlines() == shown
+
+
+# ---------------------------------------------------------------- whitespace inside a citation
+# PDF text wraps lines in the middle of a citation: any whitespace run between its parts counts.
+
+SEPARATORS = [" ", "\n", "\t", "\u00a0", "  ", " \n ", "\r\n", "\u2009", "\u202f"]
+SPLIT = [
+    ("נקראת (משלי{}ה): אילת", "Proverbs 5"),
+    ('לומדיה (ערובין{}נ"ד: ).', "Eruvin 54b"),
+    ('(עיין{}ב"ב{}קכ"ג.)', "Bava Batra 123a"),
+    ("כמו שכתוב (בראשית{}כא,{}לג) ויטע", "Genesis 21:33"),
+    ('כמ"ש (שיר{}השירים ב{}ו)', "Song of Songs 2:6"),  # a two-word title broken too
+    ("(בבא{}מציעא{}נח:)", "Bava Metzia 58b"),
+    ('(סוטה דף{}מ"ה{}ע"ב)', "Sotah 45b"),
+    ('כמבואר בשו"ע או"ח{}סימן א{}סעיף ב', "Shulchan Arukh, Orach Chayim 1:2"),
+    ('ברמב"ם הל\' תשובה{}פ"ג{}ה"ד', "Mishneh Torah, Repentance 3:4"),
+    ('כמ"ש בתניא{}פרק{}ל"ב', "Tanya, Part I; Likkutei Amarim 32"),
+    ('בתניא אגה"ת{}פ"ד', "Tanya, Part III; Iggeret HaTeshuvah 4"),
+    ('(ב"ר{}פרשה{}י"ט,{}ז\')', "Bereishit Rabbah 19:7"),
+    ("(משנה{}אבות ג{}יז)", "Pirkei Avot 3:17"),
+]
+
+
+@pytest.mark.parametrize("sep", SEPARATORS, ids=repr)
+@pytest.mark.parametrize(("template", "expected"), SPLIT)
+def test_any_whitespace_between_the_parts(template: str, expected: str, sep: str) -> None:
+    text = template.format(*[sep] * template.count("{}"))
+    found = find_citations(text)
+    assert [c.ref for c in found] == [expected]
+    (cit,) = found
+    assert text[cit.start : cit.end] == cit.text  # the span is in the original text
+    assert cit.text == cit.text.strip()
+    assert sep in cit.text  # the break lies inside the span
+
+
+def test_a_title_on_its_own_line_over_a_numbered_line_is_a_heading() -> None:
+    # A running header ("ליקוטי אמרים" over "פרק א") is not a citation; the same words
+    # wrapped inside a sentence are.
+    assert refs("סוף הדברים.\nליקוטי אמרים\nפרק א\nאיתא בסוף פרק ג") == []
+    assert refs("וכמבואר בליקוטי אמרים\nפרק א ועוד") == ["Tanya, Part I; Likkutei Amarim 1"]
+    assert refs("ליקוטי אמרים\nפרק א") == ["Tanya, Part I; Likkutei Amarim 1"]  # nothing around
+
+
+def test_wrapped_citations_of_a_real_pdf_page(fixtures_dir: Path) -> None:
+    """small.pdf's text as extracted: the citations its lines break are found."""
+    from libtext.pdf import extract_pdf
+
+    doc = extract_pdf(fixtures_dir / "small.pdf")
+    found = find_citations(doc.text)
+    for c in found:
+        assert doc.text[c.start : c.end] == c.text
+    wrapped = {c.ref for c in found if "\n" in c.text}
+    assert {"Proverbs 5", "Eruvin 54b", "Psalms 149"} <= wrapped  # (משלי\nה), (ערובין\nנ"ד: )
+    got = {c.ref for c in found}
+    assert {"Psalms 119", "Bava Batra 123a", "Isaiah 11"} <= got  # קכ"ג. and "(שם י"א)"
+
+
+# ---------------------------------------------------------------- geresh and gershayim numbers
+# A numeral written with geresh/gershayim (Unicode or ASCII) reads like the same plain letters.
+
+
+def _spellings(letters: str) -> list[str]:
+    """A numeral plain, with Unicode geresh/gershayim, with ASCII ' / ", and with ''."""
+    if len(letters) == 1:
+        return [letters, letters + "\u05f3", letters + "'"]
+    head, last = letters[:-1], letters[-1]
+    return [letters] + [head + mark + last for mark in ("\u05f4", '"', "''")]
+
+
+@pytest.mark.parametrize(
+    ("template", "number", "expected"),
+    [
+        ("(ערובין {}:)", "נד", "Eruvin 54b"),
+        ("(עירובין {}.)", "נד", "Eruvin 54a"),
+        ("ראה שבת {}: ועוד", "לא", "Shabbat 31b"),
+        ("שבת דף {}. ועוד", "לא", "Shabbat 31a"),
+        ("שבת ד' {}:", "לא", "Shabbat 31b"),
+        ("(ברכות {}:)", "ה", "Berakhot 5b"),
+        ("(ברכות {}.)", "ה", "Berakhot 5a"),
+        ("ברכות {}: ועוד", "ה", "Berakhot 5b"),
+        ("שבת טו. - {}:", "טז", "Shabbat 15a-16b"),
+        ("(שבת {}. - טז:)", "טו", "Shabbat 15a-16b"),
+        ("ברכות {}, ב", "נט", "Berakhot 59b"),
+        ("סוטה דף {} עמוד ב", "מה", "Sotah 45b"),
+        ("ברכות ה, א ושם {}:", "ז", "Berakhot 7b"),  # ibid, after Berakhot 5a
+        ("תהלים קיט, {}", "קעו", "Psalms 119:176"),
+        ("(תהלים {})", "קיט", "Psalms 119"),
+        ("ירמיהו פרק {} פסוק ה", "יא", "Jeremiah 11:5"),
+        ("ישעי' נז, טו-{}", "טז", "Isaiah 57:15-16"),
+        ("אבות פרק ד משנה {}", "יז", "Pirkei Avot 4:17"),
+        ("(משנה אבות ג {})", "יז", "Pirkei Avot 3:17"),
+        ("הלכות דעות פרק א הלכה {}", "ה", "Mishneh Torah, Human Dispositions 1:5"),
+        ("הלכות דעות פרק {} הלכה ה", "ו", "Mishneh Torah, Human Dispositions 6:5"),
+        ('שו"ע או"ח סימן {} סעיף ב', "רנא", "Shulchan Arukh, Orach Chayim 251:2"),
+        ('שו"ע או"ח סימן א סעיף {}', "יב", "Shulchan Arukh, Orach Chayim 1:12"),
+        ("תניא פרק {}", "לב", "Tanya, Part I; Likkutei Amarim 32"),
+        ('ב"ר פרשה {}, ז', "יט", "Bereishit Rabbah 19:7"),
+    ],
+)
+def test_marked_numbers_read_like_plain_ones(template: str, number: str, expected: str) -> None:
+    for spelling in _spellings(number):
+        text = template.format(spelling)
+        assert refs(text)[-1:] == [expected], text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('עיין ברכות ל"א. ל"ב.', ["Berakhot 31a"]),  # small.pdf's footnote: ל"א. is amud a
+        ('ברכות ה, א ושם ל"ב:', ["Berakhot 5a", "Berakhot 32b"]),
+        ("(שבת ל״א.) ועוד", ["Shabbat 31a"]),
+        ("בנדרים דף פ׳. והנה", ["Nedarim 80a-80b"]),  # a period after פ' ends the sentence
+        ("ברכות ה'. והנה", []),  # as after plain "ה." with no daf marker
+        ('(ישעיהו מ"ח) ומשם... (שם י"א)', ["Isaiah 48", "Isaiah 11"]),
+        ("(תהלים קי״ט) ועוד (שם ה')", ["Psalms 119"]),  # the divine name, not chapter 5
+        ('(ישעיהו מ"ח) ומשם... שם י"א ועוד', ["Isaiah 48"]),  # a bare chapter needs brackets
+    ],
+)
+def test_marked_number_context(text: str, expected: list[str]) -> None:
+    assert refs(text) == expected

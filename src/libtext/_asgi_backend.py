@@ -45,9 +45,11 @@ __all__ = ["Backend"]
 
 T = TypeVar("T")
 
-STORE_THREADS = 4
-"""Store reads in worker threads at once. More only queue on the connection pool
-(SQLAlchemy keeps 5) and the GIL, and overflow connections are reopened per request."""
+STORE_THREADS = 2
+"""Store reads in worker threads at once. Reads of a small page are mostly Python
+work under the GIL: under load (benchmarks/http.py) two threads serve SQLite more
+requests per second than four, and more than that only queue on the GIL and on
+SQLAlchemy's pool of five connections, whose overflow is reopened per request."""
 
 
 def _unwrap(exc: BaseException) -> BaseException:

@@ -19,8 +19,10 @@ Q = "(?:''|[\"\u05f4\u201d])"  # gershayim
 G = "['\u05f3\u2019]"  # geresh
 NUM = rf"(?:[{L}]{{1,3}}{Q}[{L}]|[{L}]{G}|[{L}]{{1,4}}|\d{{1,3}})"
 # Any whitespace run may separate the parts of a citation: PDF text wraps lines inside
-# "(משלי\nה)", and typesetting leaves tabs, NBSP and double spaces.
-SP = r"\s"
+# "(משלי\nה)", and typesetting leaves tabs, NBSP and double spaces. These are the characters
+# ``\s`` matches, spelled out: a character set is a table lookup, ``\s`` a function call.
+WS = "\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+SP = f"[{WS}]"
 
 
 def glued(prefix: str, markers: str = "") -> str:
@@ -252,10 +254,10 @@ def _amud(m: re.Match[str]) -> str | None:
 def talmud_daf(text: str, pos: int, start: int) -> tuple[int, int, str | None, bool, bool] | None:
     """``(end, daf, amud or None, explicit daf marker, amud given by a bare period)``.
 
-    ``.``/``:`` after the daf is the amud (``כב.``, ``נ"ד:``). After a one-letter geresh
-    numeral or digits it is read so only inside closing brackets (``(שבת ה':)``): elsewhere
-    ``זבחים לה'.`` ("offerings to the LORD.") and ``דף פ'.`` end a sentence. A gershayim
-    numeral (``ל"א.``) is unmistakably a number, so its period is never mere punctuation.
+    ``.``/``:`` after the daf is the amud (``כב.``, ``נ"ד:``, ``ה':``), but a period after a
+    geresh numeral or digits only inside closing brackets (``(שבת ה'.)``): ``דף פ'. והנה``
+    ends a sentence. A gershayim numeral (``ל"א.``) is unmistakably a number, so its period
+    is never taken for mere punctuation.
     """
     m = _DAF.match(text, pos)
     if not m:
@@ -270,7 +272,12 @@ def talmud_daf(text: str, pos: int, start: int) -> tuple[int, int, str | None, b
     amud = _amud(m)
     token = m["d"] or m["d0"] or ""
     gershayim = bool(_GERSHAYIM.search(token))
-    if m["dot"] and marked(token) and not gershayim and not _CLOSE_BRACKET.match(text, m.end()):
+    if (
+        m["dot"] == "."
+        and marked(token)
+        and not gershayim
+        and not _CLOSE_BRACKET.match(text, m.end())
+    ):
         amud = None
     marker = bool(m["dm"] or m["dg"])
     if m["a6"] and not (_in_parens(text, start) or _BARE_AMUD_END.match(text, m.end())):

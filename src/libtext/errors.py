@@ -105,7 +105,7 @@ class EmptyFileError(InvalidPDFError):
 
 
 class EncryptedPDFError(InvalidPDFError):
-    """The PDF is encrypted with a user password; pass ``password=`` to open it."""
+    """The PDF is encrypted with a user password: give it, or decrypt the file first."""
 
     code = "encrypted_pdf"
 

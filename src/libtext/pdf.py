@@ -107,9 +107,12 @@ def extract_pdf(
     if mode == "precise":
         from libtext._pdf_precise import read_precise
 
-        raw_pages, meta = read_precise(
-            data, name=name, password=password, check=lambda n: _selection(n, pages, max_pages)
-        )
+        try:
+            raw_pages, meta = read_precise(
+                data, name=name, password=password, check=lambda n: _selection(n, pages, max_pages)
+            )
+        except EncryptedPDFError:
+            raise _encrypted(name, password) from None
     elif mode == "fast":
         raw_pages, meta = _read_fast(data, name, password, pages, max_pages)
     else:
@@ -152,7 +155,12 @@ def _too_large(name: str, size: int, limit: int) -> InputTooLargeError:
     )
 
 
+_NO_SOURCE = "No file given: pass the PDF's path, its bytes or a binary file object."
+
+
 def _read_source(source: PdfSource, max_bytes: int | None) -> tuple[bytes, str]:
+    if source is None or (isinstance(source, str | os.PathLike) and not os.fspath(source).strip()):
+        raise InvalidInputError(_NO_SOURCE)  # Path("") is ".", which would read as a directory
     if isinstance(source, bytes | bytearray | memoryview):
         data = bytes(source)
         if max_bytes is not None and len(data) > max_bytes:
@@ -207,10 +215,12 @@ def _selection(count: int, pages: range | None, max_pages: int | None) -> list[i
 
 
 def _encrypted(name: str, password: str | None) -> EncryptedPDFError:
+    """The same words whichever way the PDF came in: a Python call, the CLI or an upload."""
     if password is None:
         message = (
-            f"{name or 'The PDF'} is encrypted and needs a password: "
-            "pass password='...' to extract_pdf()."
+            f"{name or 'The PDF'} is encrypted and needs a password: pass password='...' "
+            "(Python) or --password (CLI), or decrypt it first "
+            "(e.g. `qpdf --decrypt --password=... in.pdf out.pdf`)."
         )
     else:
         message = f"The password given for {name or 'the PDF'} is wrong; check it and retry."

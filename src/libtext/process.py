@@ -89,6 +89,7 @@ def process_document(
     cache: ProviderCache | str | os.PathLike[str] | bool | None = None,
     concurrency: int = DEFAULT_CONCURRENCY,
     progress: ProgressCallback | None = None,
+    password: str | None = None,
 ) -> ProcessedDocument:
     """Sync twin of :func:`aprocess_document` (works inside Jupyter too)."""
     return run_sync(
@@ -100,6 +101,7 @@ def process_document(
         cache=cache,
         concurrency=concurrency,
         progress=progress,
+        password=password,
     )
 
 
@@ -112,6 +114,7 @@ async def aprocess_document(
     cache: ProviderCache | str | os.PathLike[str] | bool | None = None,
     concurrency: int = DEFAULT_CONCURRENCY,
     progress: ProgressCallback | None = None,
+    password: str | None = None,
 ) -> ProcessedDocument:
     """Outline, cut, translate and (optionally) store a document.
 
@@ -128,6 +131,7 @@ async def aprocess_document(
         concurrency: Provider calls in flight at once (lowered to a provider's own
             ``max_concurrency`` when it declares one).
         progress: Called with ``(stage, done, total)`` as the work advances.
+        password: The user password of an encrypted PDF.
 
     Raises:
         InvalidInputError: The source cannot be read (see :func:`libtext.extract_pdf`).
@@ -154,7 +158,7 @@ async def aprocess_document(
     try:
         provider_cache = _make_cache(cache, store, outliner, translator)
         report("extract", 0, 1)
-        doc, page_footnotes, work = await _read(source)
+        doc, page_footnotes, work = await _read(source, password)
         report("extract", 1, 1)
 
         report("outline", 0, 1)
@@ -207,7 +211,7 @@ def _make_cache(
 
 
 async def _read(
-    source: DocumentSource,
+    source: DocumentSource, password: str | None = None
 ) -> tuple[ExtractedDocument, list[list[Footnote]] | None, WorkByIdResponse | None]:
     if isinstance(source, WorkByIdResponse):
         doc, notes = work_document(source)
@@ -217,7 +221,7 @@ async def _read(
     if isinstance(source, str | os.PathLike | bytes | bytearray) or hasattr(source, "read"):
         from libtext.pdf import aextract_pdf
 
-        return await aextract_pdf(source), None, None
+        return await aextract_pdf(source, password=password), None, None
     raise InvalidInputError(
         f"process_document reads a PDF (path, bytes or file), an ExtractedDocument or a "
         f"library work (LibraryClient.get_work), not {type(source).__name__}."

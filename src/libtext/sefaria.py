@@ -30,6 +30,7 @@ from libtext._sefaria_data import Catalog, Parsha, catalog, key
 from libtext._sefaria_parse import (
     END,
     SP,
+    WS,
     G,
     Q,
     Ref,
@@ -57,7 +58,7 @@ __all__ = ["SEFARIA_BASE_URL", "Citation", "Ref", "find_citations", "ref_url", "
 SEFARIA_BASE_URL = "https://www.sefaria.org/"
 
 _PREFIXES = "ובלהמכש"
-_CHAR = {'"': Q, "'": G, " ": "[\\s\\-\u05be]+"}
+_CHAR = {'"': Q, "'": G, " ": f"[{WS}\\-\u05be]+"}
 _LEAD_ROLES = {"block", "commentator", "sa_lead", "tanya", "rambam", "hilchot", "mishnah_lead"}
 _SPACES = re.compile(rf"{SP}*")
 _URL_TAIL = re.compile(r"_(?=\d[0-9ab.\-]*$)")
