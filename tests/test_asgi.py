@@ -84,6 +84,23 @@ class RaisingStore:
     def get(self, slug: str) -> Any:
         return self._go()
 
+    async def _go_json(self, limiter: Any) -> bytes:
+        # As TextStore's json twins: a worker thread that a timeout leaves behind.
+        result = await anyio.to_thread.run_sync(self._go, abandon_on_cancel=True, limiter=limiter)
+        return bytes(result.model_dump_json().encode())
+
+    async def alist_json(self, page: int = 1, page_size: int = 20, *, limiter: Any = None) -> bytes:
+        return await self._go_json(limiter)
+
+    def cached_list_json(self, page: int = 1, page_size: int = 20) -> None:
+        return None
+
+    def cached_get_json(self, slug: str) -> None:
+        return None
+
+    async def aget_json(self, slug: str, *, limiter: Any = None) -> bytes:
+        return await self._go_json(limiter)
+
     async def asave(self, document: Any) -> Any:
         return await anyio.to_thread.run_sync(self._go)
 
@@ -240,6 +257,142 @@ async def test_get_text_hides_library_ids(client: httpx.AsyncClient, store: Any)
 async def test_get_text_bad_and_unknown_slug(client: httpx.AsyncClient) -> None:
     assert_error(await client.get("/api/texts/Not%20A%20Slug!"), 400, "invalid_slug")
     assert_error(await client.get("/api/texts/no-such-text"), 404, "not_found")
+
+
+async def test_text_routes_serve_current_json_across_stores(
+    client: httpx.AsyncClient, store: Any
+) -> None:
+    """The routes' bytes are the models' JSON, and a write through another store shows."""
+    store_mod = pytest.importorskip("libtext.store")
+    slug = store.save(doc(title="ספר ראשון")).slug
+    for _ in range(2):  # the second answer comes from the read cache
+        listed = await client.get("/api/texts", params={"pageSize": 5})
+        one = await client.get(f"/api/texts/{slug}")
+        assert listed.headers["content-type"] == one.headers["content-type"] == "application/json"
+        assert listed.content == store.list(1, 5).model_dump_json().encode()
+        assert one.content == store.get(slug).model_dump_json().encode()
+
+    with store_mod.TextStore(str(store.engine.url)) as other:  # another process's view
+        other.update(slug, doc(title="ספר ראשון", work="חלק ב"))
+        assert (await client.get(f"/api/texts/{slug}")).json()["source_metadata"][
+            "work_title"
+        ] == "חלק ב"
+        newer = other.save(doc(title="ספר שני")).slug
+        body = (await client.get("/api/texts", params={"pageSize": 5})).json()
+        assert [t["slug"] for t in body["texts"]] == [newer, slug]
+        other.delete(slug)
+    assert_error(await client.get(f"/api/texts/{slug}"), 404, "not_found")
+    assert (await client.get("/api/texts")).json()["pagination"]["total"] == 1
+
+
+def count_calls(app: Any, name: str) -> list[int]:
+    """Count the calls of one backend method (the routes' only way to the store)."""
+    backend = app.state.backend
+    calls: list[int] = []
+    original = getattr(backend, name)
+
+    async def counted(*args: Any) -> Any:
+        calls.append(1)
+        return await original(*args)
+
+    setattr(backend, name, counted)
+    return calls
+
+
+async def test_cache_hits_skip_the_router_with_identical_responses(store: Any) -> None:
+    slug = store.save(doc()).slug
+    app = create_app(store=store, settings=Settings())
+    list_calls, get_calls = count_calls(app, "list_texts"), count_calls(app, "get_text")
+    async with client_for(app) as c:
+        for url in ("/api/texts?page=1&pageSize=5", f"/api/texts/{slug}", "/api/texts"):
+            miss, hit = await c.get(url), await c.get(url)
+            assert hit.status_code == miss.status_code == 200
+            assert hit.content == miss.content
+            assert hit.headers == miss.headers
+    assert len(list_calls) == 2 and len(get_calls) == 1  # the misses only
+    assert miss.content == store.list().model_dump_json().encode()
+
+
+@pytest.mark.parametrize(
+    ("query", "status"),
+    [
+        ("page=0", 400),
+        ("pageSize=101", 400),
+        ("page=1&page=x", 400),
+        ("page=10000001", 400),
+        ("page=01", 200),
+        ("page=1&page=1", 200),
+        ("page=1&other=2", 200),
+        ("pageSize=%32", 200),
+    ],
+)
+async def test_unusual_list_queries_still_go_to_the_route(
+    store: Any, query: str, status: int
+) -> None:
+    store.save(doc())
+    app = create_app(store=store, settings=Settings())
+    calls = count_calls(app, "list_texts")
+    async with client_for(app) as c:
+        await c.get("/api/texts?page=1&pageSize=20")  # fills the cache
+        await c.get("/api/texts?page=1&pageSize=2")
+        r = await c.get(f"/api/texts?{query}")
+    assert r.status_code == status, r.text
+    if status == 400:
+        assert_error(r, 400, "invalid_request")
+    else:
+        assert r.content == store.list(1, 2 if "%32" in query else 20).model_dump_json().encode()
+    assert len(calls) == (3 if status == 200 else 2)  # FastAPI checked it, not the cache
+
+
+async def test_cached_reads_keep_their_guards(store: Any) -> None:
+    slug = store.save(doc()).slug
+    store.get_json(slug), store.list_json()  # warm: a hit would be served if allowed
+    app = create_app(store=store, settings=Settings(api_key="k3y", protect_get=True))
+    async with client_for(app) as c:
+        assert_error(await c.get(f"/api/texts/{slug}"), 401, "unauthorized")
+        assert_error(await c.get("/api/texts"), 401, "unauthorized")
+        auth = {"Authorization": "Bearer k3y"}
+        assert (await c.get("/api/texts", headers=auth)).content == store.list_json()
+    async with client_for(create_app(store=store, settings=Settings())) as c:
+        assert_error(await c.get("/api/texts/Bad_Slug"), 400, "invalid_slug")
+        assert_error(await c.get(f"/api/texts/{slug}/x"), 404, "not_found")
+
+
+async def test_cached_reads_work_when_mounted(store: Any) -> None:
+    from fastapi import FastAPI
+
+    slug = store.save(doc()).slug
+    parent = FastAPI()
+    parent.mount("/svc", create_app(store=store, settings=Settings()))
+    async with client_for(parent) as c:
+        for _ in range(2):
+            assert (await c.get(f"/svc/api/texts/{slug}")).content == store.get_json(slug)
+            assert (await c.get("/svc/api/texts")).content == store.list_json()
+        assert (await c.get(f"/api/texts/{slug}")).status_code == 404
+
+
+async def test_slow_store_read_times_out_without_waiting_for_the_thread(store: Any) -> None:
+    import threading
+
+    sa = pytest.importorskip("sqlalchemy")
+    slug = store.save(doc()).slug
+    release = threading.Event()
+    state: list[str] = []
+
+    def slow(*args: Any) -> None:
+        state.append("started")
+        release.wait(30)
+        state.append("finished")
+
+    app = create_app(store=store, settings=Settings(request_timeout=0.2))
+    sa.event.listen(store.engine, "before_cursor_execute", slow)
+    try:
+        async with client_for(app) as c:
+            r = await c.get(f"/api/texts/{slug}")
+        assert_error(r, 504, "timeout")
+        assert state == ["started"]  # answered while the query was still waiting
+    finally:
+        release.set()
 
 
 # --- health -------------------------------------------------------------------------
@@ -423,6 +576,31 @@ def test_settings_from_env() -> None:
     assert s.provider_names == ("offline", "openai/gpt-4o-mini")
     assert Settings.from_env({}) == Settings()
     assert Settings().max_upload_bytes == 50 * 2**20
+
+
+def test_store_url_variable_is_the_one_textstore_reads() -> None:
+    url, old = "sqlite:///texts-env.db", "sqlite:///texts-old.db"
+    assert Settings.from_env({"LIBTEXT_DATABASE_URL": url}).store_url == url
+    with pytest.warns(DeprecationWarning, match="LIBTEXT_DATABASE_URL"):
+        assert Settings.from_env({"LIBTEXT_STORE_URL": old}).store_url == old
+    both = {"LIBTEXT_DATABASE_URL": url, "LIBTEXT_STORE_URL": old}
+    assert Settings.from_env(both).store_url == url
+    assert Settings.from_env(both, store_url="sqlite:///arg.db").store_url == "sqlite:///arg.db"
+    assert Settings.from_env({}).store_url is None
+
+
+async def test_app_made_store_opens_the_database_url(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("libtext.store")
+    db = tmp_path / "from-env.db"
+    monkeypatch.setenv("LIBTEXT_DATABASE_URL", f"sqlite:///{db}")
+    monkeypatch.setenv("LIBTEXT_STORE_URL", f"sqlite:///{tmp_path / 'deprecated.db'}")
+    app = create_app()
+    async with app.router.lifespan_context(app), client_for(app) as c:
+        response = await c.get("/api/texts")
+    assert response.status_code == 200, response.text
+    assert db.exists() and not (tmp_path / "deprecated.db").exists()
 
 
 @pytest.mark.parametrize(

@@ -134,3 +134,35 @@ def test_hebrew_round_trip() -> None:
         sequence_id=1, chapter_title="פרק א", start_phrase_hebrew="בְּרֵאשִׁית 🙂"
     )
     assert models.OutlineSegment.model_validate_json(seg.model_dump_json()) == seg
+
+
+@pytest.mark.parametrize("mode", ["serialization", "validation"])
+def test_utc_datetime_schema_says_date_time(mode: str) -> None:
+    """Clients generated from the schema read the timestamps as datetimes, not strings."""
+    schema = models.TextListItem.model_json_schema(mode=mode)  # type: ignore[arg-type]
+    for name in ("created_at", "updated_at"):
+        prop = schema["properties"][name]
+        assert (prop["type"], prop["format"]) == ("string", "date-time"), (name, prop)
+
+
+async def test_openapi_document_gives_timestamps_a_date_time_format() -> None:
+    pytest.importorskip("fastapi")
+    import httpx
+
+    from libtext.asgi import Settings, create_app
+
+    app = create_app(settings=Settings())
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        response = await client.get("/openapi.json")
+    assert response.status_code == 200
+    schemas = response.json()["components"]["schemas"]
+    stamps = {
+        (model, name): prop
+        for model, schema in schemas.items()
+        for name, prop in schema.get("properties", {}).items()
+        if name in ("created_at", "updated_at", "checked_at")
+    }
+    assert {("TextListItem", "created_at"), ("TextListItem", "updated_at")} <= set(stamps)
+    for where, prop in stamps.items():
+        assert (prop.get("type"), prop.get("format")) == ("string", "date-time"), where

@@ -8,6 +8,7 @@ the store is a real SQLite file.
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -258,6 +259,60 @@ async def test_concurrency_is_bounded(extracted: dict[str, ExtractedDocument]) -
     translator = Translator(provider=FunctionProvider(answer, name="f/m"), max_chars=400)
     await aprocess_document(extracted["book"], translator=translator, concurrency=3, cache=False)
     assert peak == 3
+
+
+async def test_event_loop_keeps_ticking_while_a_book_is_processed(
+    extracted: dict[str, ExtractedDocument],
+) -> None:
+    """The CPU work (sectioning, phrase cutting, alignment, the offline answer) is done in
+    worker threads or in small steps, so other tasks on the loop (an HTTP server's other
+    requests) keep running. A gap is measured in CPU time of the loop's thread: the work
+    the loop did between two ticks (before the fix: ~200 ms for one step), not the time
+    the OS gave the core to other processes while the test suite runs beside others.
+    """
+    cpu_gaps: list[float] = []
+    wall_gaps: list[float] = []
+    done = anyio.Event()
+
+    async def ticker() -> None:
+        cpu, wall = time.thread_time(), time.perf_counter()
+        while not done.is_set():
+            await anyio.sleep(0.001)
+            cpu_now, wall_now = time.thread_time(), time.perf_counter()
+            cpu_gaps.append(cpu_now - cpu)
+            wall_gaps.append(wall_now - wall)
+            cpu, wall = cpu_now, wall_now
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(ticker)
+        document = await aprocess_document(extracted["book"], cache=False)
+        done.set()
+    assert len(document.sections) == 20 and not any(s.error for s in document.sections)
+    assert len(cpu_gaps) >= 20  # it kept ticking all along, not once before and once after
+    worst = max(cpu_gaps)
+    assert worst < 0.05, (
+        f"the loop ran {worst * 1000:.0f} ms of work between two ticks "
+        f"(worst wall-clock gap {max(wall_gaps) * 1000:.0f} ms)"
+    )
+
+
+@pytest.mark.parametrize("model", [False, True], ids=["offline", "model"])
+async def test_results_do_not_depend_on_where_the_work_runs(
+    extracted: dict[str, ExtractedDocument], monkeypatch: pytest.MonkeyPatch, model: bool
+) -> None:
+    """Every block worked on the loop, or every block in a worker thread: the same document."""
+    from libtext import translate
+
+    def make() -> Translator:
+        return Translator(provider=Model().provider if model else "offline")
+
+    doc = extracted["book"]
+    monkeypatch.setattr(translate, "INLINE_CHARS", 10**9)
+    on_loop = await aprocess_document(doc, translator=make(), cache=False)
+    monkeypatch.setattr(translate, "INLINE_CHARS", 0)
+    in_threads = await aprocess_document(doc, translator=make(), cache=False)
+    assert in_threads == on_loop
+    assert sum(len(s.translation_data) for s in on_loop.sections) > 100
 
 
 async def test_library_work_keeps_its_ids_and_notes() -> None:

@@ -263,6 +263,61 @@ async def test_connection_error_is_retried() -> None:
     assert "connect" in info.value.message.lower()
 
 
+@pytest.mark.parametrize("credentials", [False, True], ids=["plain", "credentials-in-url"])
+async def test_refused_connection_is_reported_as_one(
+    caplog: pytest.LogCaptureFixture, credentials: bool
+) -> None:
+    """A stopped server: no HTTP answer, so not "InternalServerError (status 500)"."""
+    server = FakeLLMServer().start()
+    port = server.port
+    server.stop()  # nothing listens on the port any more
+    where = f"http://127.0.0.1:{port}/v1"
+    api_base = f"http://user:{SECRET}@127.0.0.1:{port}/v1?key={SECRET}" if credentials else where
+    provider = LiteLLMProvider("openai/fake-model", api_base=api_base, api_key=SECRET)
+    caplog.set_level(logging.INFO, logger="libtext")
+    with pytest.raises(ProviderError) as info:
+        await run_structured(provider, request(), policy=FAST)
+    err = info.value
+    assert type(err) is ProviderError and err.retryable and err.status_code is None
+    assert f"could not connect to {where}: connection refused" in err.message.lower()
+    assert "api_base" in err.message and "500" not in err.message
+    assert err.details["reason"] == "connection refused"
+    assert err.details["exception"] != "InternalServerError"
+    ours = [r.getMessage() for r in caplog.records if r.name.startswith("libtext")]
+    refused = [m for m in ours if f"could not connect to {where}: connection refused" in m]
+    assert len(refused) == FAST.max_attempts  # logged, and retried, on every attempt
+    assert not any("InternalServerError" in m or "status 500" in m for m in ours)
+    everything = f"{err} {err.details!r} {provider!r} {caplog.text}"
+    assert SECRET not in everything and SECRET[:12] not in everything
+
+
+@pytest.mark.parametrize(
+    ("cause", "reason"),
+    [
+        (ConnectionRefusedError(111, "Connect call failed"), "connection refused"),
+        (socket.gaierror(-2, "Name or service not known"), "host name not found"),
+        (ConnectionResetError(104, "reset by peer"), "connection reset"),
+        (OSError("All connection attempts failed"), "connection failed"),
+    ],
+)
+def test_connection_failures_name_their_reason(cause: OSError, reason: str) -> None:
+    import httpx
+
+    from libtext.providers.llm import _transport_failure
+
+    try:
+        try:
+            raise cause
+        except OSError as exc:
+            raise httpx.ConnectError(str(exc)) from exc
+    except httpx.ConnectError as outer:
+        assert _transport_failure(outer) == ("connection", reason, "ConnectError")
+    try:
+        raise httpx.ConnectTimeout("slow")
+    except httpx.ConnectTimeout as slow:
+        assert _transport_failure(slow) == ("timeout", "timed out", "ConnectTimeout")
+
+
 async def test_deadline_covers_retries() -> None:
     calls = 0
 

@@ -7,6 +7,7 @@ without the ``server`` extra.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
@@ -50,6 +51,19 @@ def _bool(value: str) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def _store_url_alias(env: Mapping[str, str]) -> str | None:
+    """``LIBTEXT_STORE_URL``, the adapter's old name for ``LIBTEXT_DATABASE_URL`` (deprecated)."""
+    raw = env.get("LIBTEXT_STORE_URL")
+    if raw:
+        warnings.warn(
+            "LIBTEXT_STORE_URL is deprecated: set LIBTEXT_DATABASE_URL, the store URL that "
+            "TextStore, the CLI and the HTTP adapter all read.",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+    return raw or None
+
+
 @dataclass(frozen=True, kw_only=True)
 class Settings:
     """Limits and switches of :func:`libtext.asgi.create_app`.
@@ -84,7 +98,9 @@ class Settings:
         retry: Retry policy of the provider calls the app makes (``None``: the
             library's default). Keep its deadline under ``processing_timeout``.
         store_url: Database URL of the :class:`~libtext.TextStore` the app makes when
-            none is passed (``LIBTEXT_STORE_URL``; ``None`` uses the store's default).
+            none is passed (``LIBTEXT_DATABASE_URL``, the variable ``TextStore`` and the
+            CLI read; ``LIBTEXT_STORE_URL`` is a deprecated alias it wins over; ``None``
+            uses the store's default).
     """
 
     max_upload_bytes: int = 50 * MB
@@ -147,7 +163,7 @@ class Settings:
             values["cors_origins"] = _split(raw)
         if raw := env.get("LIBTEXT_PROVIDERS"):
             values["providers"] = _split(raw)
-        if raw := env.get("LIBTEXT_STORE_URL"):
+        if raw := env.get("LIBTEXT_DATABASE_URL") or _store_url_alias(env):
             values["store_url"] = raw
         known = {f.name for f in fields(cls)}
         unknown = set(overrides) - known

@@ -18,14 +18,18 @@ from libtext.sefaria import find_citations, translate_citation
 
 if TYPE_CHECKING:  # pragma: no cover
     from libtext.providers.base import ProviderRequest
-    from libtext.translate import TranslationResponse
+    from libtext.translate import TranslatePayload, TranslationResponse
 
-__all__ = ["translate_request"]
+__all__ = ["answer", "translate_request"]
 
 
-def translate_request(request: ProviderRequest) -> TranslationResponse:
-    """Answer a ``"translate"`` request from its :class:`~libtext.translate.TranslatePayload`."""
-    from libtext.translate import FootnoteOut, PhraseOut, TranslatePayload, TranslationResponse
+async def translate_request(request: ProviderRequest) -> TranslationResponse:
+    """Answer a ``"translate"`` request from its :class:`~libtext.translate.TranslatePayload`.
+
+    A long block is answered in a worker thread (a few ms per thousand characters), so
+    the event loop stays free; a short one inline.
+    """
+    from libtext.translate import TranslatePayload, off_loop
 
     payload = request.payload
     if isinstance(payload, dict):
@@ -35,6 +39,13 @@ def translate_request(request: ProviderRequest) -> TranslationResponse:
             "The offline provider translates a TranslatePayload; got "
             f"{type(payload).__name__}. Use Translator, which builds the request."
         )
+    return await off_loop(len(payload.hebrew), answer, payload)
+
+
+def answer(payload: TranslatePayload) -> TranslationResponse:
+    """The offline answer to a payload: libtext's phrases, abbreviations, citations' English."""
+    from libtext.translate import FootnoteOut, PhraseOut, TranslationResponse
+
     block = payload.hebrew
     phrases = [p for p in payload.phrases if p.strip()]
     if not phrases:

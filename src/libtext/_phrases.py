@@ -33,6 +33,7 @@ __all__ = [
     "citation_english",
     "covers",
     "expand_abbreviations",
+    "has_letters",
     "letters",
     "letters_key",
     "split_phrases",
@@ -41,7 +42,7 @@ __all__ = [
 MAX_WORDS = 14
 """Longest phrase the offline splitter makes; longer clauses are cut evenly."""
 
-_FINALS = str.maketrans("ךםןףץ", "כמנפצ")
+_FINAL_PAIRS = tuple(zip("ךםןףץ", "כמנפצ", strict=True))
 _TOKEN = re.compile(r"\S+")
 _CLOSERS = "\"'\u05f3\u05f4\u201d\u2019)]}»"
 _BREAK_AFTER = ".:;!?,"
@@ -73,7 +74,17 @@ def letters_key(text: str) -> tuple[str, list[int]]:
 
 def letters(text: str) -> str:
     """The key of :func:`letters_key` without the offsets (fast: no Python loop)."""
-    return _NOT_KEY.sub("", text).lower().translate(_FINALS)
+    key = _NOT_KEY.sub("", text).lower()
+    # Five str.replace passes: str.translate with a dict is ~20x slower on Hebrew text.
+    for final, plain in _FINAL_PAIRS:
+        if final in key:
+            key = key.replace(final, plain)
+    return key
+
+
+def has_letters(text: str) -> bool:
+    """Whether ``letters(text)`` is non-empty, without building it (stops at the first)."""
+    return _KEY_CHAR.search(text) is not None
 
 
 def covers(block: str, phrases: Sequence[str]) -> bool:

@@ -19,6 +19,7 @@ from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.pool import StaticPool
 
 from libtext._store_tables import (
+    META_REVISION,
     META_SCHEMA_VERSION,
     META_TEXT_COUNT,
     SCHEMA_VERSION,
@@ -35,7 +36,13 @@ WRITE: Final = "libtext_write"
 
 _ADVISORY_LOCK: Final = 0x6C6962746578  # serializes schema creation on PostgreSQL
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+
+def _add_revision(conn: Connection) -> None:
+    meta = metadata.tables[MetaRow.__tablename__]
+    conn.execute(meta.insert(), [{"key": META_REVISION, "value": 0}])
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _add_revision}
 """Schema version -> the step that brings a database from it to the next version."""
 
 
@@ -126,6 +133,7 @@ def create_schema(conn: Connection, url: URL) -> None:
             [
                 {"key": META_SCHEMA_VERSION, "value": SCHEMA_VERSION},
                 {"key": META_TEXT_COUNT, "value": count},
+                {"key": META_REVISION, "value": 0},
             ],
         )
         return

@@ -9,9 +9,11 @@ Three tables, all prefixed ``libtext_`` so they can share a database with others
     The whole :class:`~libtext.models.ProcessedDocument` as JSON, one row per
     text, read only by ``get``. Kept apart so listing never loads a body.
 ``libtext_meta``
-    Integer settings by key: ``schema_version`` and ``text_count`` (kept in the
+    Integer settings by key: ``schema_version``, ``text_count`` (kept in the
     same transaction as every save and delete, so ``list`` reads the total
-    without a ``COUNT(*)`` that grows with the table).
+    without a ``COUNT(*)`` that grows with the table) and ``revision`` (bumped in
+    the same transaction as every save, update and delete, so a read cache in
+    any process can tell that its answers are still current).
 
 The tables live in their own SQLAlchemy registry, not ``SQLModel.metadata``, so an
 application's own SQLModel tables and ``create_all`` never pick them up.
@@ -26,6 +28,7 @@ from sqlalchemy.orm import registry
 from sqlmodel import Field, SQLModel
 
 __all__ = [
+    "META_REVISION",
     "META_SCHEMA_VERSION",
     "META_TEXT_COUNT",
     "SCHEMA_VERSION",
@@ -35,11 +38,16 @@ __all__ = [
     "metadata",
 ]
 
-SCHEMA_VERSION = 1
-"""Bump when the tables change, and add the step to ``store._MIGRATIONS``."""
+SCHEMA_VERSION = 2
+"""Bump when the tables change, and add the step to ``_store_engine.MIGRATIONS``.
+
+2: the ``revision`` row. A libtext that knows only version 1 would write without
+bumping it, leaving other processes' caches stale, so it must refuse the database.
+"""
 
 META_SCHEMA_VERSION = "schema_version"
 META_TEXT_COUNT = "text_count"
+META_REVISION = "revision"
 
 _registry = registry()
 metadata = _registry.metadata
@@ -83,7 +91,7 @@ class BodyRow(_Base, table=True):
 
 
 class MetaRow(_Base, table=True):
-    """An integer setting of the store (schema version, text count)."""
+    """An integer setting of the store (schema version, text count, revision)."""
 
     __tablename__ = "libtext_meta"
 

@@ -11,7 +11,9 @@ Run it alone with ``libtext serve``, or mount it in your own app::
 
 The module is a route table plus an exception map (``libtext._asgi_errors``): each
 route parses its input, awaits one method of ``libtext._asgi_backend.Backend`` and
-returns the model. It needs the ``server`` extra (``pip install 'libtext[server]'``).
+returns the model (the two text read routes: the store's serialized JSON, whose
+cache hits ``libtext._asgi_fastpath`` answers before the router). It needs the ``server`` extra
+(``pip install 'libtext[server]'``).
 """
 
 # No ``from __future__ import annotations`` here: FastAPI reads the route
@@ -34,6 +36,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
 from libtext import __version__
 from libtext._asgi_backend import Backend
 from libtext._asgi_errors import UnauthorizedError, install_error_handlers
+from libtext._asgi_fastpath import CachedReadsMiddleware
 from libtext._asgi_settings import Settings
 from libtext._asgi_uploads import (
     PDF_UPLOAD_BODY,
@@ -96,6 +99,11 @@ def _json(model: BaseModel) -> Response:
     library already built and typed (the hot path of ``GET /api/texts``).
     """
     return Response(model.model_dump_json(by_alias=True), media_type="application/json")
+
+
+def _raw_json(body: bytes) -> Response:
+    """JSON the store serialized already (``TextStore.list_json``/``get_json``)."""
+    return Response(body, media_type="application/json")
 
 
 def _split_providers(raw: str | None) -> tuple[str, ...]:
@@ -161,6 +169,9 @@ def create_app(
     app.state.backend = backend
     app.state.settings = settings
     install_error_handlers(app)
+    if not settings.protect_get:
+        # Innermost: cache hits of the hot read routes skip the router (see the module).
+        app.add_middleware(CachedReadsMiddleware, backend=backend, max_page=MAX_PAGE)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_upload_bytes)
     if settings.cors_origins:
         app.add_middleware(
@@ -226,7 +237,7 @@ def create_app(
             Query(alias="pageSize", ge=1, le=settings.max_page_size, description="Texts per page."),
         ] = settings.default_page_size,
     ) -> Response:
-        return _json(await backend.list_texts(page, page_size))
+        return _raw_json(await backend.list_texts(page, page_size))
 
     @app.get(
         "/api/texts/{slug}",
@@ -238,7 +249,7 @@ def create_app(
         responses=_errors(400, *get_err, 404, 500, 503, 504),
     )
     async def get_text(slug: str) -> Response:
-        return _json(await backend.get_text(slug))
+        return _raw_json(await backend.get_text(slug))
 
     @app.get(
         "/api/library/test",

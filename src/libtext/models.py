@@ -22,6 +22,7 @@ from pydantic import (
     ConfigDict,
     Field,
     PlainSerializer,
+    WithJsonSchema,
     computed_field,
 )
 
@@ -80,6 +81,8 @@ UtcDatetime = Annotated[
     datetime,
     AfterValidator(_as_utc),
     PlainSerializer(format_utc, return_type=str, when_used="json"),
+    # The serializer's str return type alone would drop the format from OpenAPI documents.
+    WithJsonSchema({"type": "string", "format": "date-time"}, mode="serialization"),
 ]
 """A timezone-aware UTC datetime that serializes as ``2026-11-22T05:33:05.123Z``."""
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeAlias
 
 import anyio
+import anyio.to_thread
 
 from libtext._sync import run_sync
 from libtext.errors import ConfigurationError, InvalidInputError, LibtextError
@@ -165,10 +166,13 @@ async def aprocess_document(
         outline = await _outline(outliner, doc, provider_cache)
         report("outline", 1, 1)
 
-        segments = cut_sections(doc, outline, page_footnotes=page_footnotes)
+        # Pure CPU work over the whole text (tens of ms on a long book): off the loop.
+        segments, todo = await anyio.to_thread.run_sync(_sections, doc, outline, page_footnotes)
         report("section", len(segments), len(segments))
 
-        sections = await _translate_all(segments, translator, provider_cache, concurrency, report)
+        sections = await _translate_all(
+            segments, todo, translator, provider_cache, concurrency, report
+        )
         document = _assemble(doc, outline, sections, work)
         if store is not None:
             report("save", 0, 1)
@@ -238,7 +242,7 @@ async def _outline(
     from libtext._cache import cache_key
     from libtext.prompts import load_prompt
 
-    digest = hashlib.sha256(doc.model_dump_json().encode("utf-8")).hexdigest()
+    digest = await anyio.to_thread.run_sync(_digest, doc)  # a long book's JSON: ~10s of ms
     options = {
         "max_pages": outliner.max_pages,
         "window_tokens": outliner.window_tokens,
@@ -267,8 +271,23 @@ async def _outline(
     return outline
 
 
+def _digest(doc: ExtractedDocument) -> str:
+    return hashlib.sha256(doc.model_dump_json().encode("utf-8")).hexdigest()
+
+
+def _sections(
+    doc: ExtractedDocument,
+    outline: DocumentOutline,
+    page_footnotes: list[list[Footnote]] | None,
+) -> tuple[list[EnrichedSegment], list[int]]:
+    """The document cut into segments, and the indices of those with something to translate."""
+    segments = cut_sections(doc, outline, page_footnotes=page_footnotes)
+    return segments, [k for k, seg in enumerate(segments) if _needs_translation(seg)]
+
+
 async def _translate_all(
     segments: list[EnrichedSegment],
+    todo: list[int],
     translator: Translator,
     cache: ProviderCache | None,
     concurrency: int,
@@ -282,7 +301,6 @@ async def _translate_all(
     # their CPU work (phrase split, alignment) interleaves with the calls in flight
     # instead of all running before the first answer is read.
     active = anyio.CapacityLimiter(concurrency * 2)
-    todo = [k for k, seg in enumerate(segments) if _needs_translation(seg)]
     results: list[Section | None] = [None] * len(segments)
     done = 0
     report("translate", 0, len(todo))
@@ -316,9 +334,9 @@ async def _translate_all(
 
 
 def _needs_translation(seg: EnrichedSegment) -> bool:
-    from libtext._phrases import letters
+    from libtext._phrases import has_letters
 
-    return bool(letters(seg.original_hebrew_block) or seg.footnotes)
+    return bool(seg.footnotes) or has_letters(seg.original_hebrew_block)
 
 
 def _section(seg: EnrichedSegment, *, error: str | None = None) -> Section:

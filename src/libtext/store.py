@@ -35,14 +35,22 @@ Schema version
     ``_store_engine.MIGRATIONS``; a database from a newer libtext is refused rather than misread.
 Sync core, async twins
     SQLModel sessions are sync; each ``a``-method runs its twin in a worker thread.
+A read cache of serialized answers
+    :meth:`TextStore.list_json` and :meth:`TextStore.get_json` give the exact JSON of
+    ``list``/``get`` from a small LRU (``cache_bytes``), checked against the store's
+    revision on every read (see ``libtext._store_cache``), so no reader sees a text
+    older than the last committed write, from this process or another. A hit costs a
+    few microseconds on SQLite, where the check runs on the event loop: the HTTP
+    adapter's hot routes then skip the worker thread, the query and the validation.
 """
 
 from __future__ import annotations
 
 import builtins
 import os
+import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -62,9 +70,11 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
         f"TextStore needs the store extra: pip install 'libtext[store]' ({exc})"
     ) from exc
 
+from libtext._store_cache import DEFAULT_CACHE_BYTES, LocalRevision, ReadCache
 from libtext._store_engine import WRITE, create_schema, make_engine, masked, store_errors
 from libtext._store_slugs import base_slug, check_slug, next_slug
 from libtext._store_tables import (
+    META_REVISION,
     META_TEXT_COUNT,
     BodyRow,
     MetaRow,
@@ -78,7 +88,14 @@ from libtext.models import (
     TextListItem,
 )
 
-__all__ = ["DEFAULT_PAGE_SIZE", "ENV_VAR", "MAX_PAGE_SIZE", "TextStore", "default_url"]
+__all__ = [
+    "DEFAULT_CACHE_BYTES",
+    "DEFAULT_PAGE_SIZE",
+    "ENV_VAR",
+    "MAX_PAGE_SIZE",
+    "TextStore",
+    "default_url",
+]
 
 DEFAULT_PAGE_SIZE: Final = 20
 MAX_PAGE_SIZE: Final = 100
@@ -116,6 +133,10 @@ def _page_query(*, newest_first: bool) -> sa.Select[str, str, str, str, int, dat
 _NEWEST_FIRST = _page_query(newest_first=True)
 _OLDEST_FIRST = _page_query(newest_first=False)
 _COUNT = sa.select(col(MetaRow.value)).where(col(MetaRow.key) == META_TEXT_COUNT)
+_REVISION = sa.select(col(MetaRow.value)).where(col(MetaRow.key) == META_REVISION)
+_BUMP_REVISION = (
+    sa.update(MetaRow).where(col(MetaRow.key) == META_REVISION).values(value=col(MetaRow.value) + 1)
+)
 _GET_BODY = (
     sa.select(col(BodyRow.body))
     .join(TextRow, col(TextRow.id) == col(BodyRow.text_id))
@@ -150,7 +171,9 @@ def _utc(value: datetime) -> datetime:
 
 
 def _item(row: Any) -> TextListItem:
-    return TextListItem(
+    # Our own table's columns have the model's types already: no validation (a third
+    # of a 20-row list). _utc does what the UtcDatetime validator would.
+    return TextListItem.model_construct(
         slug=row.slug,
         publication_title=row.publication_title,
         work_title=row.work_title,
@@ -174,6 +197,13 @@ def _columns(document: ProcessedDocument) -> dict[str, Any]:
     }
 
 
+def _response(page: int, page_size: int, total: int, rows: Any) -> PaginatedTextsResponse:
+    return PaginatedTextsResponse(
+        texts=[_item(row) for row in rows],
+        pagination=PaginationInfo.of(page=page, page_size=page_size, total=total),
+    )
+
+
 def _check_document(document: object) -> ProcessedDocument:
     if not isinstance(document, ProcessedDocument):
         raise InvalidInputError(
@@ -181,6 +211,17 @@ def _check_document(document: object) -> ProcessedDocument:
             "build one with ProcessedDocument.model_validate(...) or process_document(...).",
         )
     return document
+
+
+def _local_revision(url: URL) -> LocalRevision | None:
+    """The event-loop-safe revision probe of a plain SQLite URL, else ``None``."""
+    if url.get_backend_name() != "sqlite" or url.get_driver_name() != "pysqlite":
+        return None
+    if "uri" in url.query or "mode" in url.query:
+        return None  # URI filenames, shared-cache memory: read the revision row instead
+    if url.database in (None, "", ":memory:"):
+        return LocalRevision(None)
+    return LocalRevision(os.path.abspath(url.database))
 
 
 def _check_page(page: object, page_size: object) -> tuple[int, int]:
@@ -213,6 +254,8 @@ class TextStore:
             ``None`` reads ``LIBTEXT_DATABASE_URL``, else uses ``texts.db`` in the
             user's data directory (``platformdirs``).
         echo: Log every SQL statement (SQLAlchemy's ``echo``).
+        cache_bytes: Bytes of serialized answers kept for :meth:`list_json` and
+            :meth:`get_json` (default 16 MiB; 0 turns the cache off).
 
     The tables are made on first use. Every method has an async twin (``asave``,
     ``alist``...) that runs it in a worker thread. Use it as a context manager, or
@@ -226,7 +269,18 @@ class TextStore:
         ```
     """
 
-    def __init__(self, url: str | None = None, *, echo: bool = False) -> None:
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        echo: bool = False,
+        cache_bytes: int = DEFAULT_CACHE_BYTES,
+    ) -> None:
+        if isinstance(cache_bytes, bool) or not isinstance(cache_bytes, int) or cache_bytes < 0:
+            raise ConfigurationError(
+                f"cache_bytes must be a whole number of bytes, 0 or more, got {cache_bytes!r} "
+                "(0 turns the read cache off)."
+            )
         raw = url if url is not None else default_url()
         try:
             parsed = make_url(raw)
@@ -239,6 +293,8 @@ class TextStore:
                 f"(TextStore(url=...) or {ENV_VAR}).",
             ) from None
         self._url: URL = parsed
+        self._cache = ReadCache(cache_bytes) if cache_bytes else None
+        self._local = _local_revision(parsed)
         self._ready = False
         self._ready_lock = threading.Lock()
         self._closed = False
@@ -268,6 +324,8 @@ class TextStore:
     def close(self) -> None:
         """Close the store's connections. The store cannot be used afterwards."""
         self._closed = True
+        if self._local is not None:
+            self._local.close()
         self._engine.dispose()
 
     async def aclose(self) -> None:
@@ -333,10 +391,67 @@ class TextStore:
 
     @contextmanager
     def _session(self) -> Iterator[Session]:
-        """A SQLModel session in one write transaction (see :meth:`_connection`)."""
-        with self._connection(write=True) as conn, Session(bind=conn, autoflush=False) as session:
-            yield session
-            session.flush()
+        """A SQLModel session in one write transaction (see :meth:`_connection`).
+
+        Every write bumps the revision in its own transaction, and this process's
+        write counter once it ended: together they invalidate every read cache.
+        """
+        try:
+            with (
+                self._connection(write=True) as conn,
+                Session(bind=conn, autoflush=False) as session,
+            ):
+                yield session
+                session.flush()
+                session.execute(_BUMP_REVISION)
+        finally:
+            if self._local is not None:
+                self._local.bump()
+
+    def _cached(
+        self,
+        key: Hashable,
+        operation: str,
+        produce: Callable[[Connection], bytes],
+        *,
+        snapshot: bool = False,
+    ) -> bytes:
+        """``produce``'s bytes, from the read cache while the store's revision holds.
+
+        The revision is read before ``produce`` runs (on PostgreSQL in the same
+        transaction), so what is kept is never older than the revision it is kept under.
+        """
+        cache, local = self._cache, self._local
+        with self._errors(operation):
+            self._ensure_schema()
+            revision: Hashable = None
+            if cache is not None and local is not None:
+                try:
+                    revision = local.current()
+                except sqlite3.Error:
+                    cache = None  # cannot tell what is current: read, keep nothing
+                else:
+                    if (hit := cache.get(key, revision)) is not None:
+                        return hit
+            with self._connection(snapshot=snapshot) as conn:
+                if cache is not None and local is None:
+                    revision = conn.execute(_REVISION).scalar_one()
+                    if (hit := cache.get(key, revision)) is not None:
+                        return hit
+                value = produce(conn)
+        if cache is not None:
+            cache.put(key, revision, value)
+        return value
+
+    def _hit_now(self, key: Hashable) -> bytes | None:
+        """The cached answer if the revision can be read without blocking (SQLite)."""
+        if self._cache is None or self._local is None or not self._ready or self._closed:
+            return None
+        try:
+            revision = self._local.current()
+        except sqlite3.Error:
+            return None
+        return self._cache.get(key, revision)
 
     def _count_by(self, session: Session, delta: int) -> None:
         session.execute(
@@ -472,6 +587,63 @@ class TextStore:
         slug = check_slug(slug)
         with self._errors("read the text"), self._connection() as conn:
             body = conn.execute(_GET_BODY, {"slug": slug}).scalar()
+        return self._document(slug, body, include_source_ids=include_source_ids)
+
+    async def aget(self, slug: str, *, include_source_ids: bool = False) -> ProcessedDocument:
+        """Async twin of :meth:`get`."""
+        return await anyio.to_thread.run_sync(
+            partial(self.get, slug, include_source_ids=include_source_ids)
+        )
+
+    def get_json(self, slug: str) -> bytes:
+        """``get(slug).model_dump_json()`` as bytes, from the read cache when current.
+
+        The HTTP adapter serves these bytes as ``GET /api/texts/{slug}``. A write
+        committed before the call, by any process, is always seen.
+
+        Raises:
+            InvalidSlugError: ``slug`` is malformed (checked before anything else).
+            NotFoundError: No text has this slug (never cached).
+        """
+        slug = check_slug(slug)
+
+        def produce(conn: Connection) -> bytes:
+            body = conn.execute(_GET_BODY, {"slug": slug}).scalar()
+            return self._document(slug, body).model_dump_json().encode()
+
+        return self._cached(("get", slug), "read the text", produce)
+
+    async def aget_json(self, slug: str, *, limiter: anyio.CapacityLimiter | None = None) -> bytes:
+        """Async twin of :meth:`get_json`: a cache hit on SQLite answers on the event loop.
+
+        Checking the SQLite revision is one ``PRAGMA data_version`` on a connection of
+        the cache's own (microseconds, never waits for a writer), cheaper than the hop
+        to a worker thread; a miss, and every read on PostgreSQL (whose revision check
+        is a network round trip), runs :meth:`get_json` in a worker thread, limited by
+        ``limiter`` (anyio's default when ``None``). A cancelled read leaves its thread
+        to finish in the background: it has no effects to wait for.
+        """
+        if (hit := self.cached_get_json(slug)) is not None:
+            return hit
+        return await anyio.to_thread.run_sync(
+            partial(self.get_json, slug), abandon_on_cancel=True, limiter=limiter
+        )
+
+    def cached_get_json(self, slug: str) -> bytes | None:
+        """What :meth:`get_json` would return, if known without I/O; else ``None``.
+
+        Known when the read cache holds a current answer and the store can tell
+        that in microseconds without the network (SQLite). Safe to call on an event
+        loop; ``None`` means "call :meth:`get_json` or :meth:`aget_json`".
+
+        Raises:
+            InvalidSlugError: ``slug`` is malformed.
+        """
+        return self._hit_now(("get", check_slug(slug)))
+
+    def _document(
+        self, slug: str, body: str | None, *, include_source_ids: bool = False
+    ) -> ProcessedDocument:
         if body is None:
             raise self._not_found(slug)
         try:
@@ -483,12 +655,6 @@ class TextStore:
                 details={"slug": slug},
             ) from None
         return document if include_source_ids else document.public()
-
-    async def aget(self, slug: str, *, include_source_ids: bool = False) -> ProcessedDocument:
-        """Async twin of :meth:`get`."""
-        return await anyio.to_thread.run_sync(
-            partial(self.get, slug, include_source_ids=include_source_ids)
-        )
 
     def delete(self, slug: str) -> None:
         """Remove the text ``slug`` and its document.
@@ -522,30 +688,71 @@ class TextStore:
             InvalidInputError: ``page`` or ``page_size`` is out of bounds (never clamped).
         """
         page, page_size = _check_page(page, page_size)
-        offset = (page - 1) * page_size
         with self._errors("list the texts"), self._connection(snapshot=True) as conn:
-            total = conn.execute(_COUNT).scalar_one()
-            rows: builtins.list[Any] = []
-            if offset < total:
-                limit = min(page_size, total - offset)
-                from_oldest = total - offset - limit
-                if from_oldest < offset:
-                    params = {"offset": from_oldest, "limit": limit}
-                    rows = builtins.list(conn.execute(_OLDEST_FIRST, params))[::-1]
-                else:
-                    rows = builtins.list(
-                        conn.execute(_NEWEST_FIRST, {"offset": offset, "limit": limit})
-                    )
-        return PaginatedTextsResponse(
-            texts=[_item(row) for row in rows],
-            pagination=PaginationInfo.of(page=page, page_size=page_size, total=total),
-        )
+            total, rows = self._page(conn, page, page_size)
+        return _response(page, page_size, total, rows)
 
     async def alist(
         self, page: int = 1, page_size: int = DEFAULT_PAGE_SIZE
     ) -> PaginatedTextsResponse:
         """Async twin of :meth:`list`."""
         return await anyio.to_thread.run_sync(partial(self.list, page, page_size))
+
+    def list_json(self, page: int = 1, page_size: int = DEFAULT_PAGE_SIZE) -> bytes:
+        """``list(page, page_size).model_dump_json()`` as bytes, from the read cache when current.
+
+        The HTTP adapter serves these bytes as ``GET /api/texts``. A write committed
+        before the call, by any process, is always seen.
+
+        Raises:
+            InvalidInputError: ``page`` or ``page_size`` is out of bounds (checked first).
+        """
+        page, page_size = _check_page(page, page_size)
+
+        def produce(conn: Connection) -> bytes:
+            total, rows = self._page(conn, page, page_size)
+            return _response(page, page_size, total, rows).model_dump_json().encode()
+
+        return self._cached(("list", page, page_size), "list the texts", produce, snapshot=True)
+
+    async def alist_json(
+        self,
+        page: int = 1,
+        page_size: int = DEFAULT_PAGE_SIZE,
+        *,
+        limiter: anyio.CapacityLimiter | None = None,
+    ) -> bytes:
+        """Async twin of :meth:`list_json`; hits and misses run as in :meth:`aget_json`."""
+        if (hit := self.cached_list_json(page, page_size)) is not None:
+            return hit
+        return await anyio.to_thread.run_sync(
+            partial(self.list_json, page, page_size), abandon_on_cancel=True, limiter=limiter
+        )
+
+    def cached_list_json(self, page: int = 1, page_size: int = DEFAULT_PAGE_SIZE) -> bytes | None:
+        """What :meth:`list_json` would return, if known without I/O; else ``None``.
+
+        As :meth:`cached_get_json`, which the HTTP adapter calls before it starts a
+        timeout or a worker thread.
+
+        Raises:
+            InvalidInputError: ``page`` or ``page_size`` is out of bounds.
+        """
+        page, page_size = _check_page(page, page_size)
+        return self._hit_now(("list", page, page_size))
+
+    def _page(self, conn: Connection, page: int, page_size: int) -> tuple[int, builtins.list[Any]]:
+        """The total and the rows of one page, newest first."""
+        offset = (page - 1) * page_size
+        total: int = conn.execute(_COUNT).scalar_one()
+        if offset >= total:
+            return total, []
+        limit = min(page_size, total - offset)
+        from_oldest = total - offset - limit
+        if from_oldest < offset:
+            params = {"offset": from_oldest, "limit": limit}
+            return total, builtins.list(conn.execute(_OLDEST_FIRST, params))[::-1]
+        return total, builtins.list(conn.execute(_NEWEST_FIRST, {"offset": offset, "limit": limit}))
 
     def _not_found(self, slug: str) -> NotFoundError:
         return NotFoundError(

@@ -17,7 +17,7 @@ __all__ = ["serve"]
     "store_url",
     metavar="URL",
     default=None,
-    help="Database URL of the text store (sets LIBTEXT_STORE_URL for the workers).",
+    help="Database URL of the text store (sets LIBTEXT_DATABASE_URL for the workers).",
 )
 @click.option(
     "--workers",
@@ -53,7 +53,7 @@ def serve(
         ) from None
     if store_url:
         # Workers are separate processes: the environment is how they get it.
-        os.environ["LIBTEXT_STORE_URL"] = store_url
+        os.environ["LIBTEXT_DATABASE_URL"] = store_url
     uvicorn.run(
         "libtext.asgi:create_app",
         factory=True,

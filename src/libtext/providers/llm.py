@@ -19,9 +19,12 @@ import importlib
 import logging
 import os
 import re
+import socket
+import ssl
 import threading
 from email.utils import parsedate_to_datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 import anyio
 from pydantic import BaseModel
@@ -124,24 +127,45 @@ def _prefix(model: str) -> str:
     return model.split("/", 1)[0].lower() if "/" in model else ""
 
 
-def _transport_failure(exc: BaseException) -> str | None:
-    """``"timeout"`` or ``"connection"`` when the cause chain shows no HTTP answer came.
+def _transport_failure(exc: BaseException) -> tuple[str, str, str] | None:
+    """``(kind, reason, exception name)`` when the cause chain shows no HTTP answer came.
 
-    litellm reports a refused connection as an ``InternalServerError`` (500); the
-    chain still holds the httpx error that tells the two apart.
+    ``kind`` is ``"timeout"`` or ``"connection"``; for a connection, ``reason`` is what
+    the socket said (``"connection refused"``, ``"host name not found"``...). litellm
+    reports a refused connection as an ``InternalServerError`` (500); the chain still
+    holds the httpx and OS errors that tell what happened.
     """
     import httpx
 
     seen: set[int] = set()
+    found: str | None = None
     cause: BaseException | None = exc
     while cause is not None and id(cause) not in seen:
         seen.add(id(cause))
         kind = type(cause).__name__
         if isinstance(cause, httpx.TimeoutException) or kind == "APITimeoutError":
-            return "timeout"
-        if isinstance(cause, httpx.TransportError) or kind == "APIConnectionError":
-            return "connection"
+            return "timeout", "timed out", kind
+        if isinstance(cause, httpx.TransportError) or (
+            found is None and kind == "APIConnectionError"
+        ):
+            found = kind  # the innermost httpx error names it best
+        if found is not None:  # read on for the socket's own error
+            reason = _socket_reason(cause)
+            if reason is not None:
+                return "connection", reason, found
         cause = cause.__cause__ or cause.__context__
+    return ("connection", "connection failed", found) if found is not None else None
+
+
+def _socket_reason(exc: BaseException) -> str | None:
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(exc, socket.gaierror):
+        return "host name not found"
+    if isinstance(exc, ConnectionResetError):
+        return "connection reset"
+    if isinstance(exc, ssl.SSLError):
+        return "TLS handshake failed"
     return None
 
 
@@ -225,8 +249,8 @@ class LiteLLMProvider:
         self._max_input_tokens: int | bool | None = False  # False: not looked up yet
 
     def __repr__(self) -> str:
-        # Never the key.
-        base = f", api_base={self.api_base!r}" if self.api_base else ""
+        # Never the key, nor credentials written into api_base.
+        base = f", api_base={self._endpoint()!r}" if self.api_base else ""
         return f"LiteLLMProvider({self.model!r}{base})"
 
     @property
@@ -360,6 +384,18 @@ class LiteLLMProvider:
             model=str(getattr(response, "model", None) or self.model),
         )
 
+    def _endpoint(self) -> str:
+        """Where calls go, for messages: ``api_base`` without credentials or query, else
+        the provider's name."""
+        if not self.api_base:
+            return f"provider {self.model!r}"
+        try:
+            parts = urlsplit(self.api_base)
+            shown = f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}{parts.path}"
+        except ValueError:  # a malformed URL (unbalanced "[")
+            shown = self.api_base.split("?", 1)[0].rpartition("@")[2]
+        return redact(shown, self._api_key)
+
     def _map_error(self, litellm: Any, exc: Exception) -> ProviderError:
         """A libtext error for a litellm exception, with a message libtext writes."""
         name = self.model
@@ -367,11 +403,34 @@ class LiteLLMProvider:
         status = status if isinstance(status, int) else None
         upstream = redact(str(getattr(exc, "message", "") or exc), self._api_key)[:300]
         details = {"exception": type(exc).__name__, "upstream_message": upstream}
-        logger.info("provider=%s litellm raised %s (status %s)", name, type(exc).__name__, status)
 
         def isa(*names: str) -> bool:
             kinds = tuple(k for k in (getattr(litellm, n, None) for n in names) if k)
             return bool(kinds) and isinstance(exc, kinds)
+
+        answered = isa("AuthenticationError", "PermissionDeniedError", "RateLimitError")
+        failure = None if answered else _transport_failure(exc)
+        transport = failure[0] if failure is not None else None
+        if failure is not None and transport == "connection":
+            # litellm calls it InternalServerError (500), but no server answered at all.
+            _, reason, cause = failure
+            where = self._endpoint()
+            details.update(exception=cause, reason=reason)
+            logger.info(
+                "provider=%s could not connect to %s: %s; check api_base / network",
+                name,
+                where,
+                reason,
+            )
+            return ProviderError(
+                f"Could not connect to {where}: {reason}; check api_base / network "
+                f"(provider {name!r}).",
+                provider=name,
+                status_code=None,
+                retryable=True,
+                details=details,
+            )
+        logger.info("provider=%s litellm raised %s (status %s)", name, type(exc).__name__, status)
 
         if isa("AuthenticationError", "PermissionDeniedError"):
             return ProviderAuthError(
@@ -392,7 +451,6 @@ class LiteLLMProvider:
                 retry_after=retry_after,
                 details=details,
             )
-        transport = _transport_failure(exc)
         if isa("Timeout") or transport == "timeout":
             return ProviderTimeoutError(
                 f"Provider {name!r} did not answer in time; raise the timeout or try later.",
@@ -426,7 +484,7 @@ class LiteLLMProvider:
                 retryable=False,
                 details=details,
             )
-        if isa("APIConnectionError") or transport == "connection":
+        if isa("APIConnectionError"):
             return ProviderError(
                 f"Could not connect to provider {name!r}; check the network and api_base.",
                 provider=name,
