@@ -9,6 +9,9 @@ delays and against the ideal ``calls x delay / concurrency`` (goal: at most 1.2x
 provider calls of both runs (goal: 0 on the second), and peak memory (Python heap by
 tracemalloc in a third, untimed run, and the process's max RSS). The Sefaria linker's
 one-time regex compilation is done before the timed runs, like the extraction.
+It also prints how long after the outline answer the first translate calls started
+(sectioning and the first sections' phrase cutting in between). The outline call cannot
+overlap the translations, so the floor on book.pdf is (1 + 28/4) x delay = 1.10x ideal.
 
 Usage: python benchmarks/process.py [--pdf PATH] [--delay 0.2] [--concurrency 4]
 """
