@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 from libtext.hebrew import normalize_quotes, parse_numeral
@@ -28,6 +29,7 @@ from libtext.models import (
     DocumentOutline,
     ExtractedDocument,
     ExtractedLine,
+    ExtractedPage,
     OutlineSegment,
     SourceMetadata,
 )
@@ -39,7 +41,12 @@ __all__ = [
     "find_headings",
     "offline_outline",
     "parse_heading",
+    "text_page",
 ]
+
+_TEXT_BODY_SIZE = 10.0
+"""Font size given to body lines of text that has no layout (see :func:`text_page`)."""
+_TEXT_HEADING_SIZE = 12.0
 
 HEADING_WORDS = (
     "פרק", "סימן", "שער", "אות", "חלק", "מאמר", "ספר", "הלכה", "הלכות", "מזמור",
@@ -124,6 +131,36 @@ def parse_heading(text: str, *, loose: bool = False) -> tuple[str, int | None] |
     if any(line == w or line.startswith(w + " ") for w in _UNNUMBERED) and len(line.split()) <= 8:
         return "", None
     return None
+
+
+def text_page(
+    number: int, lines: Iterable[str], *, headings: Collection[str] = (), skip_blank: bool = False
+) -> ExtractedPage:
+    """Plain text lines as an :class:`ExtractedPage`, lines that read as headings marked.
+
+    For text without layout (plain text, library pages): a line in ``headings`` or
+    written like a heading (``פרק ג``, ``הקדמה``) becomes a heading one size above the
+    body, so the offline rules and the section cut find the chapters. A numbered
+    heading may carry a short title; an unnumbered one stands alone.
+    """
+    page_lines: list[ExtractedLine] = []
+    for raw in lines:
+        line = raw.strip()
+        if skip_blank and not line:
+            continue
+        parsed = parse_heading(line, loose=True) if 0 < len(line) < 80 else None
+        heading = line in headings or (
+            parsed is not None and len(line.split()) <= (8 if parsed[0] else 3)
+        )
+        page_lines.append(
+            ExtractedLine(
+                text=line,
+                kind="heading" if heading else "body",
+                size=_TEXT_HEADING_SIZE if heading else _TEXT_BODY_SIZE,
+                bold=heading,
+            )
+        )
+    return ExtractedPage(number=number, lines=page_lines)
 
 
 def _is_title_page(doc: ExtractedDocument) -> bool:

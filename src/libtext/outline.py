@@ -47,8 +47,6 @@ from libtext.models import (
     DocumentOutline,
     ErrorDetail,
     ExtractedDocument,
-    ExtractedLine,
-    ExtractedPage,
     GroundingReport,
     OutlineComparison,
     OutlineSegment,
@@ -432,27 +430,15 @@ def text_document(text: str) -> ExtractedDocument:
     Lines written like headings (``פרק ג``, ``הקדמה``) are marked as headings, one
     size above the body, so the offline rules find the chapters.
     """
-    from libtext.headings import parse_heading
+    from libtext.headings import text_page
 
     if not isinstance(text, str):
         raise InvalidInputError(f"outline_text() takes a str, not {type(text).__name__}.")
     if not text.strip():
         raise EmptyDocumentError("The text is empty: nothing to outline.")
-    pages: list[ExtractedPage] = []
-    for number, chunk in enumerate(text.replace("\r\n", "\n").split("\f"), start=1):
-        lines = []
-        for raw in chunk.strip("\n").split("\n"):
-            line = raw.strip()
-            parsed = parse_heading(line, loose=True) if 0 < len(line) < 80 else None
-            # A numbered heading may carry a short title; an unnumbered one stands alone.
-            heading = parsed is not None and len(line.split()) <= (8 if parsed[0] else 3)
-            lines.append(
-                ExtractedLine(
-                    text=line,
-                    kind="heading" if heading else "body",
-                    size=12.0 if heading else 10.0,
-                    bold=heading,
-                )
-            )
-        pages.append(ExtractedPage(number=number, lines=lines))
+    chunks = text.replace("\r\n", "\n").split("\f")
+    pages = [
+        text_page(number, chunk.strip("\n").split("\n"))
+        for number, chunk in enumerate(chunks, start=1)
+    ]
     return ExtractedDocument(pages=pages, body_size=10.0)

@@ -38,7 +38,6 @@ from libtext.models import (
     DocumentOutline,
     EnrichedSegment,
     ExtractedDocument,
-    ExtractedLine,
     ExtractedPage,
     Footnote,
     OutlineSegment,
@@ -376,7 +375,7 @@ def work_document(work: WorkByIdResponse) -> tuple[ExtractedDocument, list[list[
     Lines that are the page's headings (``heading_path``) or read like headings
     (``פרק ג``) are marked as headings, so the outliner and the section cut see them.
     """
-    from libtext.headings import parse_heading
+    from libtext.headings import text_page
 
     if not work.pages:
         raise InvalidInputError(
@@ -386,24 +385,7 @@ def work_document(work: WorkByIdResponse) -> tuple[ExtractedDocument, list[list[
     notes: list[list[Footnote]] = []
     for number, page in enumerate(work.pages, start=1):
         heads = {h.strip() for h in page.heading_path}
-        lines: list[ExtractedLine] = []
-        for raw in page.text.split("\n"):
-            line = raw.strip()
-            if not line:
-                continue
-            parsed = parse_heading(line, loose=True) if len(line) < 80 else None
-            heading = line in heads or (
-                parsed is not None and len(line.split()) <= (8 if parsed[0] else 3)
-            )
-            lines.append(
-                ExtractedLine(
-                    text=line,
-                    kind="heading" if heading else "body",
-                    size=12.0 if heading else 10.0,
-                    bold=heading,
-                )
-            )
-        pages.append(ExtractedPage(number=number, lines=lines))
+        pages.append(text_page(number, page.text.split("\n"), headings=heads, skip_blank=True))
         notes.append([fn.model_copy() for fn in page.footnotes])
     doc = ExtractedDocument(
         pages=pages, title=work.title, source_name=f"library:{work.work_id}", body_size=10.0
