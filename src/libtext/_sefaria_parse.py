@@ -45,7 +45,7 @@ def num(token: str | None) -> int | None:
 
 def marked(token: str) -> bool:
     """True when a Hebrew numeral carries geresh/gershayim (or is digits)."""
-    return token.isdigit() or bool(re.search(f"{Q}|{G}", token))
+    return token.isdigit() or bool(_MARK.search(token))
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,10 +85,12 @@ _TANAKH = re.compile(
     rf"(?:(?P<sep>{SP}*[,:]{SP}*|\.(?=[{L}])|{SP}+)(?P<vk>פסוק{SP}+)?(?P<v>{NUM})"
     rf"(?:{DASH}(?:(?P<c2>{NUM}){SP}*[,:]{SP}*|(?P<c2s>{_MARKED}){SP}+)?(?P<v2>{NUM}))?)?{END}"
 )
+_TANAKH_GROUPS = ("bc", "pk", "c", "sep", "vk", "v", "c2", "c2s", "v2")
 _MARK = re.compile(f"{Q}|{G}")
 _GERSHAYIM = re.compile(Q)
 _CLOSE = re.compile(rf"{SP}*[);,]")
 _CLOSE_BRACKET = re.compile(rf"{SP}*[)\]]")
+_GERESH_LETTER = re.compile(f"[{L}]{G}")
 
 
 def _in_parens(text: str, start: int) -> bool:
@@ -101,12 +103,12 @@ def _in_parens(text: str, start: int) -> bool:
 def _chapter_marked(token: str, text: str, start: int, end: int) -> bool:
     """A chapter alone needs gershayim (``קי"ט``); a lone ``ה'`` (the divine name) only in
     parentheses that close right after it."""
-    if re.search(Q, token) or token.isdigit():
+    if _GERSHAYIM.search(token) or token.isdigit():
         return True
     return (
-        bool(re.fullmatch(f"[{L}]{G}", token))
+        bool(_GERESH_LETTER.fullmatch(token))
         and _in_parens(text, start)
-        and bool(re.match(rf"{SP}*[)\]]", text[end : end + 3]))
+        and bool(_CLOSE_BRACKET.match(text[end : end + 3]))
     )
 
 
@@ -127,31 +129,33 @@ def tanakh_numbers(
     m = _TANAKH.match(text, pos)
     if not m:
         return None
-    c, v = num(m["c"]), num(m["v"])
+    # One call for every group: this runs for each candidate title in a text.
+    bc, pk, tc, tsep, vk, tv, tc2, tc2s, tv2 = m.group(*_TANAKH_GROUPS)
+    c, v = num(tc), num(tv)
     if c is None:
         return None
-    sep = (m["sep"] or "").strip() or ("פסוק" if m["vk"] else "")
+    sep = (tsep or "").strip() or ("פסוק" if vk else "")
     if (
         verse
-        and m["v"]
+        and tv
         and v is not None
         and (
             sep
             or (_in_parens(text, start) and _CLOSE.match(text, m.end()))
-            or _MARK.search(m["c"])  # "שמות י״ב י", "שופטים כ י''א": marked numerals
-            or _MARK.search(m["v"])
+            or _MARK.search(tc)  # "שמות י״ב י", "שופטים כ י''א": marked numerals
+            or _MARK.search(tv)
         )
     ):
-        c2 = num(m["c2"] or m["c2s"]) if m["c2"] or m["c2s"] else None
-        v2 = num(m["v2"]) if m["v2"] else None
-        if m["v2"] and v2 is None:
+        c2 = num(tc2 or tc2s) if tc2 or tc2s else None
+        v2 = num(tv2) if tv2 else None
+        if tv2 and v2 is None:
             return None
         return m.end(), c, v, c2, v2, sep
-    if m["bc"]:  # "שמות, כ"ד, יג": after a comma only chapter and verse
+    if bc:  # "שמות, כ"ד, יג": after a comma only chapter and verse
         return None
     if (
-        m["pk"]
-        or _chapter_marked(m["c"], text, start, m.end("c"))
+        pk
+        or _chapter_marked(tc, text, start, m.end("c"))
         or (_in_parens(text, start) and _CLOSE_BRACKET.match(text, m.end("c")))
     ):
         return m.end("c"), c, None, None, None, ""
@@ -242,12 +246,15 @@ _DAF_RANGE = re.compile(
 )
 
 
-def _amud(m: re.Match[str]) -> str | None:
-    if m["dot"]:
-        return "a" if m["dot"] == "." else "b"
-    for g in ("a1", "a2", "a3", "a4", "a5", "a6"):
-        if m[g]:
-            return "a" if m[g] == "א" else "b"
+_DAF_GROUPS = ("dm", "d", "dg", "d0", "dot", "a1", "a2", "a3", "a4", "a5", "a6")
+
+
+def _amud(dot: str | None, amuds: list[str | None]) -> str | None:
+    if dot:
+        return "a" if dot == "." else "b"
+    for a in amuds:
+        if a:
+            return "a" if a == "א" else "b"
     return None
 
 
@@ -262,32 +269,28 @@ def talmud_daf(text: str, pos: int, start: int) -> tuple[int, int, str | None, b
     m = _DAF.match(text, pos)
     if not m:
         return None
-    if m["dg"]:
-        got = parse_prefixed_numeral(m["dg"], "ד")
+    dm, d, dg, d0, dot, *amuds = m.group(*_DAF_GROUPS)  # one call: this runs per candidate
+    if dg:
+        got = parse_prefixed_numeral(dg, "ד")
         daf = got[1] if got else None
     else:
-        daf = num(m["d"] or m["d0"])
+        daf = num(d or d0)
     if daf is None:
         return None
-    amud = _amud(m)
-    token = m["d"] or m["d0"] or ""
+    amud = _amud(dot, amuds)
+    token = d or d0 or ""
     gershayim = bool(_GERSHAYIM.search(token))
-    if (
-        m["dot"] == "."
-        and marked(token)
-        and not gershayim
-        and not _CLOSE_BRACKET.match(text, m.end())
-    ):
+    if dot == "." and marked(token) and not gershayim and not _CLOSE_BRACKET.match(text, m.end()):
         amud = None
-    marker = bool(m["dm"] or m["dg"])
-    if m["a6"] and not (_in_parens(text, start) or _BARE_AMUD_END.match(text, m.end())):
+    marker = bool(dm or dg)
+    if amuds[5] and not (_in_parens(text, start) or _BARE_AMUD_END.match(text, m.end())):
         return None
     if amud is None:
         if not marker:
             return None
-        end = m.end("d") if m["d"] else m.end("dg")
+        end = m.end("d") if d else m.end("dg")
         return end, daf, None, True, False
-    return m.end(), daf, amud, marker, m["dot"] == "." and not gershayim
+    return m.end(), daf, amud, marker, dot == "." and not gershayim
 
 
 def parse_bavli(text: str, pos: int, start: int, tractate: tuple[str, int, int]) -> Parsed | None:
@@ -314,7 +317,10 @@ def parse_bavli(text: str, pos: int, start: int, tractate: tuple[str, int, int])
 
 
 def _dh_follows(text: str, end: int) -> bool:
-    return bool(re.match(rf".{{0,12}}?ד{Q}ה", text[end : end + 20], re.S))
+    return bool(_DH.match(text[end : end + 20]))
+
+
+_DH = re.compile(rf".{{0,12}}?ד{Q}ה", re.S)
 
 
 # ---------------------------------------------------------------- Mishnah
@@ -531,6 +537,7 @@ _TANYA = re.compile(
     rf"{SP}*,?{SP}*(?:(?:פרק|פ{G}){SP}*(?P<c>{NUM})|(?P<cg>{glued('פ', 'רס')})"
     rf"|(?:סימן|סי{G}){SP}*(?P<e>{NUM})|(?P<eg>{glued('ס')})){END}"
 )
+_NONSPACE = re.compile(r"\S+")
 _TANYA_PART = re.compile(rf"{SP}*,?{SP}*([{L}\"'\u05f3\u05f4]+(?:{SP}+[{L}]+){{0,2}})")
 
 
@@ -539,7 +546,7 @@ def parse_tanya(cat: Catalog, text: str, pos: int, part: tuple[str, int] | None)
         m = _TANYA_PART.match(text, pos)
         part = cat.tanya_parts['לקו"א']
         if m:
-            words = list(re.finditer(r"\S+", m.group(1)))
+            words = list(_NONSPACE.finditer(m.group(1)))
             for n in range(len(words), 0, -1):
                 found = cat.tanya_parts.get(key(" ".join(w[0] for w in words[:n])))
                 if found:

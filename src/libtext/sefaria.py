@@ -171,20 +171,20 @@ def _translate_gap(gap: str) -> str | None:
 # ---------------------------------------------------------------- scanning
 
 
-def _trie_regex(keys: list[str]) -> str:
+def _trie_regex(tails: dict[str, str]) -> str:
+    """One alternation of ``tails``' keys, each followed by its own (zero-width) tail."""
     trie: dict[str, Any] = {}
-    for k in keys:
+    for k, tail in tails.items():
         node = trie
         for ch in k:
             node = node.setdefault(ch, {})
-        node[""] = {}
+        node[""] = tail
 
     def emit(node: dict[str, Any]) -> str:
         alts = [_CHAR.get(ch, re.escape(ch)) + emit(child) for ch, child in node.items() if ch]
-        if not alts:
-            return ""
-        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
-        return f"(?:{body})?" if "" in node else body
+        if "" in node:  # after every longer title: the trie prefers the longest match
+            alts.append(node[""])
+        return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
 
     return emit(trie)
 
@@ -207,10 +207,17 @@ def _title_body() -> str:
         rf"|(?=[\u05d0-\u05ea])(?>(?:[קרשת]{{1,3}}+[יכלמנסעפצ]?|[יכלמנסעפצ])?(?:ט[וז]|[א-ט])?)"
         rf"(?![\u05d0-\u05ea])))"
     )
-    return (
-        rf"(?P<pre>[{_PREFIXES}]{{0,2}}?)"
-        rf"(?:(?P<t>{_trie_regex(numbered)}){END}{ahead}|(?P<l>{_trie_regex(leads)}){END})"
-    )
+    # One trie for both kinds (each title carries its own look-ahead), so a position costs
+    # one walk instead of two. A trie prefers the longest title, but numbered titles must win
+    # over leads (``אבות`` before ``אבות דר"נ``): leads that extend a numbered title, and leads
+    # related to those, get a trie of their own, tried last.
+    late = {k for k in leads if any(k.startswith(n) for n in numbered)}
+    late |= {k for k in leads if any(k.startswith(x) or x.startswith(k) for x in late)}
+    main = {k: END + ahead for k in numbered} | {k: END for k in leads if k not in late}
+    tries = [_trie_regex(dict(sorted(main.items())))]
+    if late:
+        tries.append(_trie_regex({k: END for k in sorted(late)}))
+    return rf"(?P<pre>[{_PREFIXES}]{{0,2}}?)(?P<t>{'|'.join(tries)})"
 
 
 @cache
@@ -245,7 +252,7 @@ def _scan(text: str) -> list[tuple[int, int, Ref]]:
         start = m.start("pre")
         if start < pos:
             continue
-        title = m["t"] or m["l"]
+        title = m["t"]
         entry = cache.get(title) or _roles(cat, title)
         if not entry[0]:
             continue
@@ -326,7 +333,7 @@ def _parse(
         return _parse_commentary(cat, text, pos, roles["commentator"])
     if "mishnah_lead" in roles:
         nxt = _master().match(text, _SPACES.match(text, pos).end())  # type: ignore[union-attr]
-        tr = cat.roles.get(key(nxt["t"] or nxt["l"]), {}).get("tractate") if nxt else None
+        tr = cat.roles.get(key(nxt["t"]), {}).get("tractate") if nxt else None
         if nxt is None or tr is None or nxt["pre"]:
             return None
         got = parse_mishnah_plain(text, nxt.end(), start, tr["mishnah"])
@@ -426,7 +433,7 @@ def _parse_commentary(cat: Catalog, text: str, pos: int, value: tuple[str, bool]
     link = _COMMENT_LINK.match(text, pos)
     p = link.end() if link else pos
     m = _master().match(text, p)
-    roles = cat.roles.get(key(m["t"] or m["l"])) if m and not m["pre"] else None
+    roles = cat.roles.get(key(m["t"])) if m and not m["pre"] else None
     if m and roles:
         got = None
         if "tanakh" in roles:
