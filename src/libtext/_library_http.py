@@ -8,10 +8,7 @@ with tenacity, and turns what is left into libtext errors naming the endpoint.
 
 from __future__ import annotations
 
-import email.utils
-import math
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from typing import Any
 
 import anyio
@@ -20,6 +17,7 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_aft
 
 from libtext import __version__
 from libtext._library_limits import RateLimiter, Sleep
+from libtext._retry_after import parse_retry_after
 from libtext.errors import LibraryError, LibraryTimeoutError, NotFoundError
 
 __all__ = ["LibraryHTTP"]
@@ -35,21 +33,8 @@ class _RetryableStatus(Exception):
 
 
 def _retry_after(response: httpx.Response) -> float | None:
-    """Seconds from a ``Retry-After`` header (delta-seconds or an HTTP date)."""
-    value = response.headers.get("retry-after", "").strip()
-    if not value:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        try:
-            when = email.utils.parsedate_to_datetime(value)
-        except (TypeError, ValueError):
-            return None
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)
-        seconds = (when - datetime.now(UTC)).total_seconds()
-    return max(0.0, seconds) if math.isfinite(seconds) else None
+    """Seconds from the response's ``Retry-After`` header."""
+    return parse_retry_after(response.headers.get("retry-after"))
 
 
 class LibraryHTTP:

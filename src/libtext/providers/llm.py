@@ -22,13 +22,13 @@ import re
 import socket
 import ssl
 import threading
-from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlsplit
 
 import anyio
 from pydantic import BaseModel
 
+from libtext._retry_after import parse_retry_after
 from libtext.errors import (
     ConfigurationError,
     MissingAPIKeyError,
@@ -189,19 +189,7 @@ def _retry_after(exc: BaseException) -> float | None:
         raw = headers.get("retry-after") or headers.get("Retry-After")
     except (AttributeError, TypeError, ValueError):
         return None
-    if raw is None:
-        return None
-    try:
-        return max(float(raw), 0.0)
-    except ValueError:
-        pass
-    try:
-        import datetime as dt
-
-        when = parsedate_to_datetime(str(raw))
-        return max((when - dt.datetime.now(dt.UTC)).total_seconds(), 0.0)
-    except (TypeError, ValueError, OverflowError):
-        return None
+    return parse_retry_after(raw)
 
 
 class LiteLLMProvider:
