@@ -14,9 +14,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar
 
 import anyio
+import anyio.to_thread
 from anyio.from_thread import BlockingPortal
+from anyio.lowlevel import RunVar
 
-__all__ = ["run_sync"]
+__all__ = ["run_cpu", "run_sync"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -67,3 +69,24 @@ def run_sync(fn: Callable[P, Awaitable[T]], /, *args: P.args, **kwargs: P.kwargs
         return await fn(*args, **kwargs)
 
     return portal.call(call)
+
+
+_CPU_THREADS: RunVar[anyio.CapacityLimiter] = RunVar("libtext_cpu_threads")
+"""One worker thread per event loop for pure CPU work: the GIL runs one at a time anyway,
+and each extra thread started would block the loop until it first gets the GIL."""
+
+
+async def run_cpu(fn: Callable[..., T], /, *args: Any, inline: bool) -> T:
+    """``fn(*args)`` on the event loop when ``inline`` (small work), else in a worker thread.
+
+    For pure CPU work (cutting, aligning, grounding), not I/O: a small job costs less
+    than the hop to a thread and back, a large one must not stall the loop.
+    """
+    if inline:
+        return fn(*args)
+    try:
+        limiter = _CPU_THREADS.get()
+    except LookupError:
+        limiter = anyio.CapacityLimiter(1)
+        _CPU_THREADS.set(limiter)
+    return await anyio.to_thread.run_sync(fn, *args, limiter=limiter)

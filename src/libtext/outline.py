@@ -25,7 +25,6 @@ from itertools import combinations
 from typing import IO, TYPE_CHECKING, Any
 
 import anyio
-import anyio.to_thread
 
 from libtext._outline_windows import (
     Window,
@@ -35,7 +34,7 @@ from libtext._outline_windows import (
     split_windows,
     window_budget,
 )
-from libtext._sync import run_sync
+from libtext._sync import run_cpu, run_sync
 from libtext.errors import (
     ConfigurationError,
     EmptyDocumentError,
@@ -333,9 +332,8 @@ async def _ground(
     # Normalizing a long book's text takes a while: keep the event loop free. A short
     # text takes a millisecond or two, less than the hop to a thread and back, which
     # also makes the loop and the thread take turns with the GIL.
-    if len(index.text) <= INLINE_GROUNDING_CHARS:
-        return ground_outline(outline, index)
-    return await anyio.to_thread.run_sync(ground_outline, outline, index)
+    inline = len(index.text) <= INLINE_GROUNDING_CHARS
+    return await run_cpu(ground_outline, outline, index, inline=inline)
 
 
 def _merge_windows(

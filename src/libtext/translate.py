@@ -27,8 +27,6 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
-import anyio.to_thread
-from anyio.lowlevel import RunVar
 from pydantic import BaseModel, Field
 
 from libtext._phrases import (
@@ -39,7 +37,7 @@ from libtext._phrases import (
     letters,
     split_phrases,
 )
-from libtext._sync import run_sync
+from libtext._sync import run_cpu, run_sync
 from libtext.errors import EmptyDocumentError, InvalidInputError
 from libtext.hebrew import normalize_for_match
 from libtext.models import EnrichedSegment, Footnote, OutlineSegment, TranslatedSegment
@@ -71,10 +69,6 @@ INLINE_CHARS = 1000
 step costs them ~2 ms at most (about 1.5 ms per 1,000 characters), not worth a worker-thread
 hop (~0.25 ms plus the GIL hand-over). Longer blocks go to a worker thread, so a long
 chapter does not stall the loop (an HTTP server's other requests)."""
-
-_CPU_THREADS: RunVar[anyio.CapacityLimiter] = RunVar("libtext_translate_cpu_threads")
-"""One worker thread per event loop for that work: the GIL runs one at a time anyway, and
-each extra thread started would block the loop until it first gets the GIL."""
 
 _T = TypeVar("_T")
 
@@ -509,14 +503,7 @@ async def off_loop(size: int, fn: Callable[..., _T], /, *args: Any) -> _T:
 
     For pure CPU work on a block (cutting, aligning, the offline answer), not for I/O.
     """
-    if size <= INLINE_CHARS:
-        return fn(*args)
-    try:
-        limiter = _CPU_THREADS.get()
-    except LookupError:
-        limiter = anyio.CapacityLimiter(1)
-        _CPU_THREADS.set(limiter)
-    return await anyio.to_thread.run_sync(fn, *args, limiter=limiter)
+    return await run_cpu(fn, *args, inline=size <= INLINE_CHARS)
 
 
 def _plan(seg: EnrichedSegment, max_chars: int) -> _Plan:
