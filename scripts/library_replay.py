@@ -19,10 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from library_replay import WORKS, ReplayLibrary, available, hebrew_words  # noqa: E402
-
-from libtext import LibraryClient, process_document  # noqa: E402
-from libtext.errors import LibtextError  # noqa: E402
+from library_replay import WORKS, ReplayLibrary, available, hebrew_words
+from libtext import LibraryClient, process_document
+from libtext.errors import LibtextError
 
 _TOKEN = re.compile(r"\[/?[A-Za-z][^\[\]]*\]")
 _HAGOHO = re.compile(r"\[hagoho\](.*?)\[/hagoho\]", re.S)
@@ -37,10 +36,12 @@ def main() -> int:
     client = LibraryClient(
         base_url="https://replay.test/books", rate_limit=None, transport=replay.transport()
     )
-    print(f"{'work':>12} {'pages':>7} {'order':>6} {'tokens':>7} {'notes':>11} "
-          f"{'unlabeled':>9} {'lost':>6} {'hagoho':>7} {'chapters':>9}")
+    print(
+        f"{'work':>12} {'pages':>7} {'order':>6} {'tokens':>7} {'notes':>11} "
+        f"{'unlabeled':>9} {'lost':>6} {'hagoho':>7} {'chapters':>9}"
+    )
     with client:
-        for name, root in WORKS.items():
+        for root in WORKS.values():
             recorded = replay.work(root)
             work = client.get_work(root)
             by_id = {p.id: p for p in recorded.pages}
@@ -59,8 +60,7 @@ def main() -> int:
                 for block in _HAGOHO.findall(rec.text):
                     words = " ".join(_TAGS.sub(" ", block).split())
                     hagoho_bad += words not in lines and not any(
-                        " ".join(line.strip('"()').split()) == words.strip('"()')
-                        for line in lines
+                        " ".join(line.strip('"()').split()) == words.strip('"()') for line in lines
                     )
             doc = client.to_document(work)
             chapters = sum(bool(s.chapter_number) for s in doc.sections)
@@ -74,17 +74,21 @@ def main() -> int:
             )
             process_lost = sum((want - Counter(hebrew_words(text))).values())
             process_tokens = len(_TOKEN.findall(text))
-            print(f"{root:>12} {len(work.pages):>7} {'yes' if order_ok else 'NO':>6} "
-                  f"{tokens:>7} {notes:>5}/{rec_notes:<5} {unlabeled:>9} {lost:>6} "
-                  f"{hagoho_bad:>7} {chapters:>4}/{len(doc.sections):<4}"
-                  f"   process: {len(processed.sections)} sections, {process_tokens} tokens, "
-                  f"{process_lost} words lost")
+            print(
+                f"{root:>12} {len(work.pages):>7} {'yes' if order_ok else 'NO':>6} "
+                f"{tokens:>7} {notes:>5}/{rec_notes:<5} {unlabeled:>9} {lost:>6} "
+                f"{hagoho_bad:>7} {chapters:>4}/{len(doc.sections):<4}"
+                f"   process: {len(processed.sections)} sections, {process_tokens} tokens, "
+                f"{process_lost} words lost"
+            )
         phrase = "משביעים אותו"
         try:
             found = client.search(phrase)
-            print(f"search {phrase!r}: {found.pagination.total} hits, first "
-                  f"{found.results[0].id if found.results else None} "
-                  f"heading {found.results[0].heading if found.results else ''!r}")
+            print(
+                f"search {phrase!r}: {found.pagination.total} hits, first "
+                f"{found.results[0].id if found.results else None} "
+                f"heading {found.results[0].heading if found.results else ''!r}"
+            )
         except LibtextError as exc:
             print(f"search {phrase!r}: {type(exc).__name__}: {exc}")
         counts = getattr(client, "search_counts", None)

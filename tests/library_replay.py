@@ -114,15 +114,21 @@ class ReplayLibrary:
 
     def _nodes(self) -> Iterator[tuple[str, dict[str, Any]]]:
         for work in self.works:
-            yield work.root_id, {
-                "type": "children",
-                "data": [{"id": int(sid), "heading": h} for sid, h, _ in work.sections],
-            }
-            for sid, _, pages in work.sections:
-                yield sid, {
+            yield (
+                work.root_id,
+                {
                     "type": "children",
-                    "data": [{"id": int(p.id), "heading": p.heading} for p in pages],
-                }
+                    "data": [{"id": int(sid), "heading": h} for sid, h, _ in work.sections],
+                },
+            )
+            for sid, _, pages in work.sections:
+                yield (
+                    sid,
+                    {
+                        "type": "children",
+                        "data": [{"id": int(p.id), "heading": p.heading} for p in pages],
+                    },
+                )
                 for p in pages:
                     yield p.id, {"type": "page", "data": {"text": p.text, "haoros": p.haoros}}
 
@@ -154,9 +160,7 @@ class ReplayLibrary:
 
     def search(self, phrase: str, section_id: str, offset: str) -> dict[str, Any]:
         hits = [
-            h
-            for h in self._hits(phrase)
-            if section_id in ("0", "", h[0].root_id, h[1], h[2].id)
+            h for h in self._hits(phrase) if section_id in ("0", "", h[0].root_id, h[1], h[2].id)
         ]
         start = int(offset) * HITS_PER_PAGE
         results = [
@@ -164,7 +168,11 @@ class ReplayLibrary:
                 "mafteach_id": int(p.id),
                 "tree": " &gt; ".join(
                     f'<a href="/books/{i}">{h}</a>'
-                    for i, h in ((w.root_id, w.title or w.root_id), (sid, p.path[0]), (p.id, p.heading))
+                    for i, h in (
+                        (w.root_id, w.title or w.root_id),
+                        (sid, p.path[0]),
+                        (p.id, p.heading),
+                    )
                 ),
                 "text": p.text,
             }

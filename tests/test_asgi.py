@@ -972,7 +972,7 @@ class MockLibrary:
             self.phrases.append(phrase)
             hits = [{"id": 101, "heading": "פרק א", "snippet": f"… {phrase} …"}]
             return httpx.Response(200, json={"results": hits, "count": 30})
-        node = request.url.params.get("path", "")
+        node = request.url.params.get("path", "").removeprefix("/")  # sent as /<id>
         if node in LIBRARY_TREE:
             return httpx.Response(200, json=LIBRARY_TREE[node])
         if node.isdigit() and len(node) == 10:  # the health probe's id

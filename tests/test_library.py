@@ -95,7 +95,10 @@ class FakeLibrary:
         self.faults.setdefault(key, []).extend(responses)
 
     def ids(self) -> list[str]:
-        return [r.url.params.get("path", "") for r in self.requests if r.url.path.endswith("main")]
+        """Node ids asked for, each sent as ``path=/<id>`` as the site's clients do."""
+        paths = [r.url.params.get("path", "") for r in self.requests if r.url.path.endswith("main")]
+        assert all(p.startswith("/") for p in paths), paths
+        return [p[1:] for p in paths]
 
     async def handle(self, request: httpx.Request) -> httpx.Response:
         self.requests.append(request)
@@ -113,7 +116,7 @@ class FakeLibrary:
         if request.url.path.endswith("/api/search"):
             key = "search"
         else:
-            key = request.url.params.get("path", "")
+            key = request.url.params.get("path", "").removeprefix("/")
         if self.faults.get(key):
             return self.faults[key].pop(0)()
         if key == "search":
@@ -255,7 +258,7 @@ async def test_unknown_node_is_not_found_and_never_retried(fake: FakeLibrary) ->
     async with fake.client(retries=3) as client:
         with pytest.raises(NotFoundError) as info:
             await client.aget_node("999")
-    assert "path=999" in info.value.message
+    assert "path=/999" in info.value.message
     assert fake.ids() == ["999"]
 
 
@@ -321,7 +324,7 @@ async def test_5xx_exhausted_becomes_library_error_with_status_and_endpoint(
             await client.aget_node("200")
     err = info.value
     assert err.status_code == 503 and err.code == "library_error"
-    assert err.endpoint.endswith("/api/main?path=200")
+    assert err.endpoint.endswith("/api/main?path=/200")
     assert fake.ids() == ["200"] * 3
     assert fake.clock.sleeps == [0.5, 1.0]  # exponential backoff
 
@@ -352,7 +355,7 @@ async def test_timeout_after_retries_is_library_timeout(fake: FakeLibrary) -> No
     async with fake.client(retries=2, timeout=5) as client:
         with pytest.raises(LibraryTimeoutError) as info:
             await client.aget_node("200")
-    assert info.value.endpoint.endswith("path=200") and fake.ids() == ["200"] * 3
+    assert info.value.endpoint.endswith("path=/200") and fake.ids() == ["200"] * 3
 
 
 async def test_malformed_json_is_a_library_error(fake: FakeLibrary) -> None:
@@ -360,7 +363,7 @@ async def test_malformed_json_is_a_library_error(fake: FakeLibrary) -> None:
     async with fake.client() as client:
         with pytest.raises(LibraryError, match="malformed JSON") as info:
             await client.aget_node("200")
-    assert "path=200" in info.value.endpoint
+    assert "path=/200" in info.value.endpoint
 
 
 @pytest.mark.parametrize(
@@ -381,7 +384,7 @@ async def test_unexpected_shapes_are_library_errors_naming_the_endpoint(
     async with fake.client() as client:
         with pytest.raises(LibraryError) as info:
             await client.aget_node("200")
-    assert "/api/main?path=200" in info.value.message
+    assert "/api/main?path=/200" in info.value.message
 
 
 async def test_an_error_inside_a_batch_surfaces_as_itself(fake: FakeLibrary) -> None:
@@ -446,8 +449,15 @@ async def test_concurrency_is_used_when_allowed(fake: FakeLibrary) -> None:
 
 
 def hits(n: int) -> list[dict[str, Any]]:
+    """Hits in the site's shape: ``mafteach_id``, ``tree`` breadcrumb HTML, page HTML."""
     return [
-        {"id": 1000 + k, "heading": f"פרק {k}", "text": f"<b>ביטול</b> היש {k}"} for k in range(n)
+        {
+            "mafteach_id": 1000 + k,
+            "tree": f'<a href="/books/3400000000">תניא</a> &gt; <a href="/books/{1000 + k}">'
+            f"פרק {k}</a>",
+            "text": f"<h2>פרק {k}</h2>\r\n[cup]<b>ביטול</b>[/cup] היש {k}",
+        }
+        for k in range(n)
     ]
 
 
@@ -459,7 +469,8 @@ async def test_search_pages_through_the_librarys_25_hit_pages(fake: FakeLibrary)
     assert first.query == "ביטול היש"
     assert len(first.results) == 25 and len(third.results) == 10
     assert third.results[0].id == "1050"
-    assert third.results[0].snippet == "ביטול היש 50"
+    assert third.results[0].heading == "תניא / פרק 50"
+    assert third.results[0].snippet == "פרק 50 ביטול היש 50"
     assert third.results[0].link == f"{BASE}/1050"
     assert (third.pagination.page, third.pagination.total, third.pagination.total_pages) == (
         3,
@@ -478,7 +489,7 @@ async def test_search_tolerates_missing_count_and_bad_entries(fake: FakeLibrary)
         ),
     )
     async with fake.client() as client:
-        found = await client.asearch("x")
+        found = await client.asearch("שלום")
     assert [(r.id, r.heading) for r in found.results] == [("5", "t")]
     assert found.pagination.total == 1
 
@@ -488,7 +499,9 @@ async def test_empty_search_is_a_caller_error(fake: FakeLibrary) -> None:
         with pytest.raises(InvalidInputError):
             await client.asearch("   ")
         with pytest.raises(InvalidInputError):
-            await client.asearch("x", page=0)
+            await client.asearch("שלום", page=0)
+        with pytest.raises(InvalidInputError, match="Hebrew"):
+            await client.asearch("tanya 32")
 
 
 # --- finding by title -----------------------------------------------------------------
@@ -680,7 +693,7 @@ async def test_default_transport_sends_a_descriptive_user_agent() -> None:
         section = await client.aget_node("400")
     assert isinstance(section, LibrarySection)
     sent = route.calls.last.request
-    assert sent.url.params["path"] == "400"
+    assert sent.url.params["path"] == "/400"
     assert sent.headers["user-agent"].startswith("libtext/")
 
 
@@ -714,7 +727,7 @@ def run_cli(*args: str) -> Any:
 def test_cli_search_lists_hits(cli_library: FakeLibrary) -> None:
     result = run_cli("search", "ביטול היש", "--page", "2")
     assert result.exit_code == 0, result.output
-    assert "1025  פרק 25" in result.output and "ביטול היש 29" in result.output
+    assert "1025  תניא / פרק 25" in result.output and "ביטול היש 29" in result.output
     assert cli_library.requests[-1].url.params["offset"] == "1"
 
 

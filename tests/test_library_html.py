@@ -23,11 +23,16 @@ def test_blocks_breaks_entities_and_scripts() -> None:
 
 
 def test_library_marks_are_dropped_and_hebrew_brackets_kept() -> None:
+    # [sic] was kept as text before; the site's unknown ASCII tokens are markup, counted.
     page = parse_page(
         "<p>[cup]והנה[/cup] [dibur_maschil]ד״ה[/dibur_maschil] [mudgash]חשוב[/mudgash]"
         " [אות ב] [oldpage_יב]עמוד [mafteach_gopage 12]מפתח [sic] [small_begin]קטן[small_end]</p>"
     )
-    assert page.text == "והנה ד״ה חשוב [אות ב] עמוד מפתח [sic] קטן"
+    assert page.text == "והנה ד״ה חשוב [אות ב] עמוד מפתח קטן"
+    assert page.unknown_tokens == {"[sic]": 1}
+    assert [(m.label, page.text[m.offset :].split()[0]) for m in page.printed_pages] == [
+        ("יב", "עמוד")
+    ]
 
 
 def test_footnote_markers_become_numbers_and_notes_are_parsed() -> None:

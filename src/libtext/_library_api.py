@@ -8,7 +8,8 @@ a :class:`~libtext.errors.LibraryError` that names the endpoint, never a KeyErro
   for a section, ``{"content": {"type": "page", "data": {"text", "haoros"}}}`` for a
   page (``type`` missing: inferred from ``data``);
 * the older ``api/main?id=ID`` -> ``{tree, page, children, navigation, sections}``;
-* ``api/search?phrase=&section_id=&offset=`` -> ``{"results": [...], "count": N}``.
+* ``api/search?phrase=&section_id=&offset=`` -> ``{"count": N, "results":
+  [{mafteach_id, tree, text}]}``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, Literal
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from libtext._library_html import plain
+from libtext._library_search import breadcrumb
 from libtext.errors import LibraryError, NotFoundError
 
 __all__ = ["RawChild", "RawNode", "RawSearch", "RawSearchHit", "read_node", "read_search"]
@@ -72,31 +74,33 @@ class _WirePage(_Wire):
 
 
 class RawSearchHit(_Wire):
-    """A search hit: ids and headings as sent, snippet as HTML."""
+    """A search hit: its page id, breadcrumb and page HTML as sent.
+
+    The site sends ``{mafteach_id, tree, text}`` (``tree`` breadcrumb HTML, ``text``
+    the whole page's HTML); other names seen in older or test answers are accepted.
+    """
 
     id: str = Field(
-        min_length=1, validation_alias=AliasChoices("id", "page_id", "book_id", "node_id")
+        min_length=1,
+        validation_alias=AliasChoices("mafteach_id", "id", "page_id", "book_id", "node_id"),
     )
     heading: str = Field(
         default="",
-        validation_alias=AliasChoices("heading", "title", "name", "path", "breadcrumbs"),
+        validation_alias=AliasChoices("tree", "heading", "title", "name", "path", "breadcrumbs"),
     )
-    snippet: str = Field(
+    html: str = Field(
         default="", validation_alias=AliasChoices("text", "snippet", "content", "highlight")
     )
 
     @field_validator("heading", mode="before")
     @classmethod
     def _heading(cls, value: Any) -> Any:
-        if isinstance(value, list):
-            parts = [v.get("heading", "") if isinstance(v, dict) else v for v in value]
-            return " / ".join(plain(str(p)) for p in parts if p)
-        return plain(str(_text(value)))
+        return breadcrumb(_text(value) if not isinstance(value, list) else value)
 
-    @field_validator("snippet", mode="before")
+    @field_validator("html", mode="before")
     @classmethod
-    def _snippet(cls, value: Any) -> Any:
-        return plain(str(_text(value)))
+    def _html(cls, value: Any) -> Any:
+        return str(_text(value))
 
 
 class RawSearch(_Wire):

@@ -2,28 +2,37 @@
 
 Pure functions, no I/O, shared by every path of :class:`~libtext.library.LibraryClient`.
 
-The library writes its own markup in square brackets inside the HTML text:
+The library writes its own markup as ASCII tokens in square brackets inside the HTML
+(as recorded from the live site and read by public clients):
 
-* ``[ftnref_G_N]`` a footnote's marker in the body (``G`` a note group, ``N`` the
-  marker as printed) and ``[ftn_G_N]`` where that note begins, in the page's
-  ``haoros`` (or, on some pages, at the end of the text itself);
-* ``[cup]``, ``[dibur_maschil]``, ``[mudgash]`` (and their ``[/…]`` closers) around
-  bold opening words, ``[small_begin]``/``[small_end]`` around small print,
-  ``[oldpage_…]`` where a page of the printed edition begins, and similar
-  ``[name_…]`` marks.
+* ``[ftnref_G_N]`` a footnote's marker (``G`` the note's running id in the work, ``N``
+  the printed label) and ``[ftn_G_N]`` where that note begins, in the page's
+  ``haoros`` (or at the end of the text); endnotes alike: ``[ednref_G_N]``,
+  ``[ednrefm_G_N]`` and ``[edn_G_N]``;
+* ``[hagoho]…[/hagoho]`` (a gloss), ``[kitzur]…[/kitzur]`` and
+  ``[kitzur_begin]…[kitzur_end]`` (a summary), ``[new_section]``: paragraphs of
+  their own;
+* ``[quotation]…[/quotation]``: quotation marks;
+* ``[mafteach_gopage … gopage="240"]``, ``[mafteach_goterm … goterm="…"]`` and
+  ``[mrzlg_X]``: index references whose page number or words are part of the text;
+* ``[oldpage_לח]``: a page of the printed edition starts here (kept as a marker,
+  :class:`~libtext.models.PrintedPage`, not as text);
+* ``[cup]``, ``[dibur_maschil]``, ``[mudgash]``, ``[small_begin]``,
+  ``[headingintext_begin]``, ``[zman_begin]`` … around emphasized words: dropped.
 
-Markup tokens are lowercase ASCII; Hebrew in square brackets (``[אות א]``) is part of
-the text and is kept. Unknown ``[word]`` tokens without an underscore are kept too:
-removing words is worse than leaving a stray mark.
+Any other ASCII token is dropped too, its words kept, and counted by name in
+``unknown_tokens``, so a token the site starts sending shows up instead of
+vanishing. Hebrew in square brackets (``[אבות פ"ב]``) is the author's own text.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
-from libtext.models import Footnote
+from libtext.models import Footnote, PrintedPage
 
 __all__ = ["ParsedPage", "html_to_text", "parse_notes", "parse_page", "plain"]
 
@@ -38,27 +47,48 @@ _BLOCK_TAGS = frozenset(
 _SKIP_TAGS = frozenset({"script", "style", "template", "noscript", "head", "title"})
 _VOID_TAGS = frozenset({"br", "hr", "img", "input", "meta", "link", "wbr", "col", "area"})
 
-# Bracket tokens the library uses as markup (besides any [name_...] token).
-_NAMED_MARKS = ("cup", "dibur_maschil", "mudgash", "small", "bold", "big", "center")
-_FTNREF_RE = re.compile(r"\[ftnref_([^\]_\s]+)_([^\]\s]+)\]")
-_FTN_RE = re.compile(r"\[ftn_([^\]_\s]+)_([^\]\s]+)\]\s*\)?")
-_MARK_RE = re.compile(
-    r"\[/?(?:[a-z][a-z0-9]*_[^\[\]\n]*|" + "|".join(_NAMED_MARKS) + r")\]", re.IGNORECASE
-)
+# A library token: an ASCII name, an optional `_suffix` (ids, labels, Hebrew words)
+# and optional attributes. Hebrew in brackets does not start with an ASCII letter.
+_TOKEN_RE = re.compile(r"\[(/?)([A-Za-z][A-Za-z0-9]*)((?:_[^\[\]\s]*)?)(\s[^\[\]]*)?\]")
+_REF_RE = re.compile(r"\[(ftnref|ednrefm?)_([^\]_\s]+)_([^\]\s]+)\]")
+_NOTE_RE = re.compile(r"\[(ftn|edn)_([^\]_\s]+)_([^\]\s]+)\][ \t\u00a0]*[).]?")
+_ATTR_RE = re.compile(r"""([A-Za-z_]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S+))""")
+_HEBREW_RE = re.compile(r"[\u05d0-\u05ea]")
+_DIGITS_RE = re.compile(r"[0-9]+")
 _SPACES_RE = re.compile(r"[ \t\u00a0\u200f\u200e\f\v]+")
 _NOTE_START_RE = re.compile(r"^\s*\(?([0-9]{1,3}\*?|[א-ת]{1,3}['׳]?|\*+)[).]\s*")
 
+# Tokens whose words are text and whose brackets only format them.
+_FORMAT = frozenset(
+    {
+        "cup", "dibur_maschil", "mudgash", "bold", "big", "center", "small", "italic",
+        "small_begin", "small_end", "smallitalic_begin", "smallitalic_end",
+        "headingintext_begin", "headingintext_end", "zman_begin", "zman_end",
+    }
+)  # fmt: skip
+# Tokens that set their words apart as a paragraph.
+_BREAK = frozenset({"hagoho", "kitzur", "kitzur_begin", "kitzur_end", "new_section"})
+_REFS = frozenset({"ftnref", "ednref", "ednrefm"})
+_NOTES = frozenset({"ftn", "edn"})
+_QUOTE = '"'
+
 _HEADING_OPEN = "\x02"
 _HEADING_CLOSE = "\x03"
+_PAGE_MARK = "\x04"
+
+NoteKey = tuple[str, str, str]
+"""``(kind, G, N)``: ``kind`` is ``ftn`` or ``edn``, ``G`` the note's id, ``N`` its label."""
 
 
 @dataclass(slots=True)
 class ParsedPage:
-    """A page after cleanup: text, the headings found in it and its footnotes."""
+    """A page after cleanup: text, headings, footnotes, printed pages and unknown tokens."""
 
     text: str
     headings: list[str] = field(default_factory=list)
     footnotes: list[Footnote] = field(default_factory=list)
+    printed_pages: list[PrintedPage] = field(default_factory=list)
+    unknown_tokens: dict[str, int] = field(default_factory=dict)
 
 
 class _TextExtractor(HTMLParser):
@@ -107,99 +137,176 @@ def _tidy(text: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def _strip_marks(text: str) -> str:
-    return _MARK_RE.sub("", text)
+def _attrs(text: str) -> dict[str, str]:
+    return {
+        m.group(1).lower(): m.group(2) or m.group(3) or m.group(4) or ""
+        for m in _ATTR_RE.finditer(text)
+    }
+
+
+def _unknown_words(suffix: str, attrs: str) -> str:
+    """The Hebrew an unknown token carries (in attribute values or its suffix): kept."""
+    values = [v for v in _attrs(attrs).values() if _HEBREW_RE.search(v)]
+    if not values:
+        values = [p for p in suffix.split("_") if _HEBREW_RE.search(p)]
+    return " ".join(values)
+
+
+@dataclass(slots=True)
+class _Tokens:
+    """Renders library tokens in extracted text; remembers what it met."""
+
+    names: dict[NoteKey, str] = field(default_factory=dict)
+    pages: list[str] = field(default_factory=list)
+    unknown: Counter[str] = field(default_factory=Counter)
+    breaks: str = "\n"
+
+    def __call__(self, m: re.Match[str]) -> str:
+        closing, name, suffix, attrs = m.group(1), m.group(2).lower(), m.group(3), m.group(4) or ""
+        full = name + suffix.lower()
+        if full in _FORMAT or name in _NOTES:
+            return ""  # a note start left in running text: its words follow it
+        if full in _BREAK:
+            return self.breaks
+        if full == "quotation":
+            return _QUOTE
+        if name in _REFS and not closing:
+            parts = suffix[1:].rsplit("_", 1)
+            if len(parts) == 2:
+                kind = "ftn" if name == "ftnref" else "edn"
+                return f"[{self.names.get((kind, parts[0], parts[1]), parts[1])}]"
+        if name == "oldpage" and suffix and not closing:
+            self.pages.append(suffix[1:])
+            return _PAGE_MARK
+        if name == "mrzlg" and not closing:
+            return " ".join(suffix[1:].split("_"))
+        if full == "mafteach_gopage":
+            page = _attrs(attrs).get("gopage", "")
+            return f"עמ' {page}" if page else ""
+        if full == "mafteach_goterm":
+            return _attrs(attrs).get("goterm", "")
+        self.unknown[_DIGITS_RE.sub("N", f"[{closing}{name}{suffix}]")[:40]] += 1
+        return _unknown_words(suffix, attrs)
+
+    def render(self, text: str) -> str:
+        return _TOKEN_RE.sub(self, text)
+
+
+def _printed_pages(text: str, labels: list[str]) -> tuple[str, list[PrintedPage]]:
+    """Text without page sentinels, and each printed page's start offset in it."""
+    marks: list[PrintedPage] = []
+    parts = text.split(_PAGE_MARK)
+    out = parts[0]
+    for k, part in enumerate(parts[1:]):
+        if k < len(labels):
+            marks.append(PrintedPage(label=labels[k], offset=len(out)))
+        out += part
+    return out, marks
 
 
 def plain(html: str) -> str:
     """Markup-free one-line text (headings of the table of contents, search snippets)."""
+    tokens = _Tokens(breaks=" ")
     text = _extract(html).replace(_HEADING_OPEN, " ").replace(_HEADING_CLOSE, " ")
-    text = _FTNREF_RE.sub("", text)
-    return " ".join(_strip_marks(text).split())
+    text = _REF_RE.sub("", text)
+    return " ".join(tokens.render(text).replace(_PAGE_MARK, " ").split())
 
 
-def _marker_names(refs: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
-    """``N`` for each ``(G, N)``; ``G.N`` where two groups on the page share an ``N``."""
-    groups_of: dict[str, set[str]] = {}
-    for group, name in refs:
-        groups_of.setdefault(name, set()).add(group)
-    return {
-        (group, name): name if len(groups_of[name]) == 1 else f"{group}.{name}"
-        for group, name in refs
-    }
+def _marker_names(refs: list[NoteKey]) -> dict[NoteKey, str]:
+    """``N`` for each note; ``G.N`` where two notes on the page share a label."""
+    keys_of: dict[str, set[NoteKey]] = {}
+    for key in refs:
+        keys_of.setdefault(key[2], set()).add(key)
+    return {key: key[2] if len(keys_of[key[2]]) == 1 else f"{key[1]}.{key[2]}" for key in refs}
 
 
-def html_to_text(html: str, names: dict[tuple[str, str], str] | None = None) -> ParsedPage:
-    """Page HTML -> text with headings on their own lines and markers as ``[N]``.
+def html_to_text(html: str, names: dict[NoteKey, str] | None = None) -> ParsedPage:
+    """Page HTML -> text with headings on their own lines and note markers as ``[N]``.
 
     Args:
         html: The page's ``text`` as the library sends it.
-        names: Display names of footnote markers by ``(group, number)``; by default
-            the printed number.
+        names: Display names of note markers by ``(kind, G, N)``; by default ``N``.
     """
-    raw = _extract(html)
-    names = names or {}
-
-    def ref(m: re.Match[str]) -> str:
-        return "[" + names.get((m.group(1), m.group(2)), m.group(2)) + "]"
-
-    text = _tidy(_strip_marks(_FTNREF_RE.sub(ref, raw)))
+    tokens = _Tokens(names=names or {})
+    text = _tidy(tokens.render(_extract(html)))
     headings: list[str] = []
     lines: list[str] = []
     for line in text.split("\n"):
         if _HEADING_OPEN in line or _HEADING_CLOSE in line:
             line = " ".join(line.replace(_HEADING_OPEN, " ").replace(_HEADING_CLOSE, " ").split())
-            if not line:
+            if not line.replace(_PAGE_MARK, ""):
                 continue
-            headings.append(line)
+            headings.append(line.replace(_PAGE_MARK, ""))
         lines.append(line)
-    return ParsedPage(text="\n".join(lines), headings=headings)
+    body, marks = _printed_pages("\n".join(lines), tokens.pages)
+    return ParsedPage(
+        text=body, headings=headings, printed_pages=marks, unknown_tokens=dict(tokens.unknown)
+    )
 
 
-def parse_notes(notes: str, names: dict[tuple[str, str], str] | None = None) -> list[Footnote]:
-    """The page's ``haoros`` -> footnotes in order, markers as shown in the text.
-
-    Notes start with ``[ftn_G_N]`` (optionally followed by ``)``). Without such
-    tokens, notes are the blank-line separated paragraphs, each marked by a leading
-    ``N)`` or ``(N)`` when it has one, else by its position.
-    """
+def _notes(notes: str, names: dict[NoteKey, str], unknown: Counter[str]) -> list[Footnote]:
     if not notes or not notes.strip():
         return []
-    names = names or {}
-    starts = list(_FTN_RE.finditer(notes))
+    starts = list(_NOTE_RE.finditer(notes))
     footnotes: list[Footnote] = []
+    tokens = _Tokens(breaks=" ")
+
+    def content(raw: str) -> str:
+        text = _extract(raw).replace(_HEADING_OPEN, " ").replace(_HEADING_CLOSE, " ")
+        return " ".join(tokens.render(text).replace(_PAGE_MARK, " ").split())
+
     if starts:
+        lead = content(notes[: starts[0].start()])
+        if lead:  # words before the first note: kept as a note of their own
+            footnotes.append(Footnote(marker="*", content=lead))
         for k, m in enumerate(starts):
             end = starts[k + 1].start() if k + 1 < len(starts) else len(notes)
-            content = plain(notes[m.end() : end])
-            marker = names.get((m.group(1), m.group(2)), m.group(2))
-            footnotes.append(Footnote(marker=marker, content=content))
-        return footnotes
-    blocks = re.split(r"\r?\n\s*\r?\n|<br\s*/?>\s*<br\s*/?>", notes)
-    for k, block in enumerate(b for b in blocks if plain(b)):
-        content = plain(block)
-        lead = _NOTE_START_RE.match(content)
-        if lead:
-            footnotes.append(Footnote(marker=lead.group(1), content=content[lead.end() :].strip()))
-        else:
-            footnotes.append(Footnote(marker=str(k + 1), content=content))
+            marker = names.get((m.group(1), m.group(2), m.group(3)), m.group(3))
+            footnotes.append(Footnote(marker=marker, content=content(notes[m.end() : end])))
+    else:
+        blocks = re.split(r"\r?\n\s*\r?\n|<br\s*/?>\s*<br\s*/?>", notes)
+        for k, block in enumerate(b for b in blocks if content(b)):
+            text = content(block)
+            lead_m = _NOTE_START_RE.match(text)
+            if lead_m:
+                footnotes.append(
+                    Footnote(marker=lead_m.group(1), content=text[lead_m.end() :].strip())
+                )
+            else:
+                footnotes.append(Footnote(marker=str(k + 1), content=text))
+    unknown.update(tokens.unknown)
     return footnotes
 
 
-def parse_page(html: str, notes: str = "") -> ParsedPage:
-    """A page's HTML and ``haoros`` -> text, headings and footnotes.
+def parse_notes(notes: str, names: dict[NoteKey, str] | None = None) -> list[Footnote]:
+    """The page's ``haoros`` -> footnotes in order, markers as shown in the text.
 
-    Notes written at the end of the text itself (from the first ``[ftn_…]`` on) are
-    read as notes, before any in ``haoros``.
+    Notes start with ``[ftn_G_N]`` or ``[edn_G_N]`` (optionally followed by ``)`` or
+    ``.``). Without such tokens, notes are the blank-line separated paragraphs, each
+    marked by a leading ``N)`` or ``(N)`` when it has one, else by its position.
+    """
+    return _notes(notes, names or {}, Counter())
+
+
+def parse_page(html: str, notes: str = "") -> ParsedPage:
+    """A page's HTML and ``haoros`` -> text, headings, footnotes and printed pages.
+
+    Notes written at the end of the text itself (from the first ``[ftn_…]`` or
+    ``[edn_…]`` on) are read as notes, before any in ``haoros``.
     """
     html = html or ""
-    inline = _FTN_RE.search(html)
+    inline = _NOTE_RE.search(html)
     inline_notes = ""
     if inline is not None:
         html, inline_notes = html[: inline.start()], html[inline.start() :]
-    refs = [(m.group(1), m.group(2)) for m in _FTNREF_RE.finditer(html)]
-    refs += [(m.group(1), m.group(2)) for m in _FTN_RE.finditer(inline_notes + "\n" + notes)]
-    names = _marker_names(refs)
+    refs: list[NoteKey] = []
+    for m in _REF_RE.finditer(html):
+        refs.append(("ftn" if m.group(1) == "ftnref" else "edn", m.group(2), m.group(3)))
+    for m in _NOTE_RE.finditer(inline_notes + "\n" + (notes or "")):
+        refs.append((m.group(1), m.group(2), m.group(3)))
+    names = _marker_names(list(dict.fromkeys(refs)))
     page = html_to_text(html, names)
-    page.footnotes = parse_notes(inline_notes, names) + parse_notes(notes or "", names)
+    unknown = Counter(page.unknown_tokens)
+    page.footnotes = _notes(inline_notes, names, unknown) + _notes(notes or "", names, unknown)
+    page.unknown_tokens = dict(unknown)
     return page

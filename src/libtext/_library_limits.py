@@ -8,6 +8,8 @@ count request timestamps in virtual time instead of sleeping.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Awaitable, Callable
 
 import anyio
@@ -24,7 +26,8 @@ class RateLimiter:
     Args:
         rate: Requests per second; ``None`` or ``0`` means no limit.
         burst: How many requests may go at once before spacing starts.
-        clock: Monotonic seconds (default: the event loop's clock).
+        clock: Monotonic seconds (default: ``time.monotonic``, the same on every event
+            loop, since sync and async calls of one client run on different loops).
         sleep: Awaitable sleep in seconds (default: ``anyio.sleep``).
     """
 
@@ -41,9 +44,10 @@ class RateLimiter:
         self.rate = rate or None
         self.interval = 1.0 / self.rate if self.rate else 0.0
         self.burst = max(1, burst)
-        self._clock: Clock = clock or anyio.current_time
+        self._clock: Clock = clock or time.monotonic
         self._sleep: Sleep = sleep or anyio.sleep
         self._tat: float | None = None
+        self._lock = threading.Lock()  # two loops (threads) may ask at once
 
     async def acquire(self) -> float:
         """Wait for the next slot; return the clock time the slot starts at."""
@@ -52,9 +56,10 @@ class RateLimiter:
             return now
         # GCRA: `_tat` is when the bucket would be empty again. Reserve before
         # sleeping (no await in between), so concurrent callers get distinct slots.
-        tat = now if self._tat is None else max(self._tat, now)
-        slot = max(now, tat - self.interval * (self.burst - 1))
-        self._tat = tat + self.interval
+        with self._lock:
+            tat = now if self._tat is None else max(self._tat, now)
+            slot = max(now, tat - self.interval * (self.burst - 1))
+            self._tat = tat + self.interval
         if slot > now:
             await self._sleep(slot - now)
         return slot

@@ -1,4 +1,10 @@
-"""The library's known works, and a work read from it -> a ProcessedDocument (pure)."""
+"""The library's known works, and a work read from it -> a ProcessedDocument (pure).
+
+:func:`work_to_document` is the one converter: ``LibraryClient.to_document``,
+``libtext library fetch`` and ``process_document`` (which then translates the
+sections) all use it, so a work gives the same sections on every path. The library
+already structures a work, so its pages are not outlined again.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,14 @@ from typing import NamedTuple
 
 from libtext.errors import EmptyDocumentError
 from libtext.headings import parse_heading
-from libtext.models import ProcessedDocument, Section, SourceMetadata, WorkByIdResponse
+from libtext.hebrew import parse_numeral
+from libtext.models import (
+    LibraryPage,
+    ProcessedDocument,
+    Section,
+    SourceMetadata,
+    WorkByIdResponse,
+)
 
 __all__ = ["KNOWN_WORKS", "LIBRARY_NAME", "KnownWork", "work_to_document"]
 
@@ -53,29 +66,48 @@ def _words(text: str, n: int, *, last: bool = False) -> str:
     return text[chosen[0][0] : chosen[-1][1]]
 
 
+def _chapter_number(heading: str, nested: bool) -> str:
+    """``פרק לב`` -> ``32``; a bare numeral (``ט``) too when it names an entry of a list."""
+    parsed = parse_heading(heading, loose=True) if heading else None
+    if parsed and parsed[1] is not None:
+        return str(parsed[1])
+    if nested:
+        value = parse_numeral(heading.strip(), spelled=False)
+        if value is not None:
+            return str(value)
+    return ""
+
+
 def work_to_document(work: WorkByIdResponse) -> ProcessedDocument:
     """See :meth:`libtext.library.LibraryClient.to_document`."""
     known = KNOWN_WORKS.get(work.work_id)
     title = work.title or (known.title if known else "")
-    sections: list[Section] = []
+    groups: list[tuple[int, list[LibraryPage]]] = []
     for position, page in enumerate(work.pages, 1):
         if not page.text.strip() and not page.footnotes:
             continue
-        chapter = page.heading_path[-1] if page.heading_path else title
-        parsed = parse_heading(chapter, loose=True) if chapter else None
-        lines = [ln for ln in page.text.split("\n") if ln.strip()]
-        body = [ln for ln in lines if ln not in page.heading_path] or lines
+        if groups and groups[-1][1][-1].heading_path == page.heading_path and page.heading_path:
+            groups[-1][1].append(page)  # a chapter the library splits over pages
+        else:
+            groups.append((position, [page]))
+    sections: list[Section] = []
+    for position, pages in groups:
+        path = pages[0].heading_path
+        chapter = path[-1] if path else title
+        text = "\n\n".join(p.text for p in pages if p.text.strip())
+        lines = [ln for ln in text.split("\n") if ln.strip()]
+        body = [ln for ln in lines if ln not in path] or lines
         sections.append(
             Section(
                 sequence_id=len(sections) + 1,
-                chapter_number=str(parsed[1]) if parsed and parsed[1] is not None else "",
+                chapter_number=_chapter_number(chapter, len(path) > 1),
                 chapter_title=chapter,
-                segment_title=" — ".join(page.heading_path) or chapter,
+                segment_title=" — ".join(path) or chapter,
                 page_ref=str(position),
                 start_phrase_hebrew=_words(body[0], _PHRASE_WORDS) if body else "",
                 end_phrase_hebrew=_words(body[-1], _PHRASE_WORDS, last=True) if body else "",
-                original_hebrew_block=page.text,
-                footnotes=[f.model_copy() for f in page.footnotes],
+                original_hebrew_block=text,
+                footnotes=[f.model_copy() for p in pages for f in p.footnotes],
             )
         )
     if not sections:

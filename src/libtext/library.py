@@ -10,8 +10,8 @@ other 4xx.
 
 Async at the core (``asearch``, ``aget_work``, ...); each sync twin runs the same
 coroutine on libtext's loop thread (``libtext._sync.run_sync``), so it also works in
-Jupyter. Use one style per client: its HTTP connection pool lives on the event loop
-of its first call.
+Jupyter. Sync and async calls mix freely on one client: it keeps one HTTP connection
+pool per event loop (see ``libtext._library_http``).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from libtext._library_html import parse_page
 from libtext._library_http import LibraryHTTP
 from libtext._library_limits import Clock, RateLimiter, Sleep
 from libtext._library_nav import find_titles, query_words
+from libtext._library_search import normalize_phrase, read_counts, snippet
 from libtext._library_works import KNOWN_WORKS, LIBRARY_NAME, KnownWork, work_to_document
 from libtext._sync import run_sync
 from libtext.errors import (
@@ -48,6 +49,8 @@ from libtext.models import (
     NavSearchResultsResponse,
     PaginationInfo,
     ProcessedDocument,
+    SearchCount,
+    SearchCountsResponse,
     SearchResult,
     SearchResultsResponse,
     WorkByIdResponse,
@@ -249,7 +252,7 @@ class LibraryClient:
 
     async def _node(self, node_id: str) -> RawNode:
         """One node, from the page cache when it is there."""
-        params = {"path": node_id}
+        params = {"path": f"/{node_id}"}  # as the site's current clients send it
         endpoint = self._api.endpoint("main", params)
         key = f"{self.base_url}{endpoint}"
         if self._cache is not None:
@@ -294,30 +297,54 @@ class LibraryClient:
 
     # --- search -------------------------------------------------------------------
 
+    def _phrase(self, query: str) -> str:
+        phrase = normalize_phrase(query)
+        if not phrase.strip("\"' "):
+            raise InvalidInputError(
+                "The search query has no Hebrew word: the library searches Hebrew letters "
+                '(nikud and other signs are ignored), e.g. "ביטול היש".'
+            )
+        return phrase
+
     async def asearch(
         self, query: str, section_id: str | int | None = None, page: int = 1
     ) -> SearchResultsResponse:
         """Full-text search of the library, 25 hits a page.
 
+        The query is reduced as the site's own search box does: Hebrew letters plus
+        ``"`` and ``'`` (``״`` and ``׳`` become those; nikud is dropped); the reduced
+        phrase is the response's ``query``. Each hit's snippet is a window of about
+        100 characters around the phrase in its page.
+
         Args:
             query: Words or a phrase, e.g. ``"ביטול היש"``.
-            section_id: Search only under this work or section.
+            section_id: Search only under this work or section (default: everywhere;
+                :meth:`asearch_counts` tells where a phrase occurs).
             page: 1-based page of hits.
+
+        Raises:
+            InvalidInputError: No Hebrew word in the query, or ``page`` < 1.
+            LibraryError: The library failed or answered with an unexpected shape.
         """
-        phrase = " ".join(str(query).split())
-        if not phrase:
-            raise InvalidInputError("The search query is empty: give one or more words.")
+        phrase = self._phrase(query)
         if page < 1:
             raise InvalidInputError(f"page must be 1 or more, not {page}.")
-        params = {"phrase": phrase, "offset": str(page - 1)}
-        if section_id is not None:
-            params["section_id"] = _node_id(section_id)
+        params = {
+            "phrase": phrase,
+            "section_id": "0" if section_id is None else _node_id(section_id),
+            "offset": str(page - 1),  # the site counts pages of hits from 0
+        }
         body = await self._api.get_json("search", params)
         raw = read_search(body, endpoint=self._api.endpoint("search", params))
         return SearchResultsResponse(
             query=phrase,
             results=[
-                SearchResult(id=h.id, heading=h.heading, snippet=h.snippet, link=self.link(h.id))
+                SearchResult(
+                    id=h.id,
+                    heading=h.heading,
+                    snippet=snippet(h.html, phrase),
+                    link=self.link(h.id),
+                )
                 for h in raw.results
             ],
             pagination=PaginationInfo.of(page=page, page_size=SEARCH_PAGE_SIZE, total=raw.count),
@@ -328,6 +355,36 @@ class LibraryClient:
     ) -> SearchResultsResponse:
         """Sync twin of :meth:`asearch`."""
         return run_sync(self.asearch, query, section_id, page)
+
+    async def asearch_counts(self, query: str) -> SearchCountsResponse:
+        """Where a phrase occurs: its hits per section of the library, most first.
+
+        One request (``api/statistics``), so a user can see where a phrase is before
+        paging through its hits; pass a ``section_id`` to :meth:`asearch` to read
+        them. The phrase is reduced as in :meth:`asearch`.
+
+        Raises:
+            InvalidInputError: No Hebrew word in the query.
+            LibraryError: The library failed or answered with an unexpected shape.
+        """
+        phrase = self._phrase(query)
+        params = {"phrase": phrase}
+        body = await self._api.get_json("statistics", params)
+        raw = read_counts(body, endpoint=self._api.endpoint("statistics", params))
+        counts = [
+            SearchCount(
+                section_id=c.section_id,
+                count=c.count,
+                title=known.title if (known := KNOWN_WORKS.get(c.section_id)) else "",
+                link=self.link(c.section_id),
+            )
+            for c in sorted(raw, key=lambda c: -c.count)
+        ]
+        return SearchCountsResponse(query=phrase, counts=counts, total=sum(c.count for c in counts))
+
+    def search_counts(self, query: str) -> SearchCountsResponse:
+        """Sync twin of :meth:`asearch_counts`."""
+        return run_sync(self.asearch_counts, query)
 
     # --- nodes and pages ----------------------------------------------------------
 
@@ -342,8 +399,10 @@ class LibraryClient:
         """A page's HTML and notes -> a :class:`~libtext.models.LibraryPage`.
 
         Pure (no I/O). Headings stay on their own lines, ``[ftnref_G_N]`` becomes
-        ``[N]`` and the ``haoros`` become footnotes with the same markers; the
-        library's other bracket marks are dropped, Hebrew in brackets is kept.
+        ``[N]`` and the ``haoros`` become footnotes with the same markers; glosses
+        (``[hagoho]``) are paragraphs of their own, printed-edition pages become
+        ``printed_pages``; the library's other marks are read as
+        ``libtext._library_html`` says, Hebrew in brackets is kept.
 
         Args:
             page: A node read by this client, the page ``data`` as the API sends it
@@ -371,6 +430,8 @@ class LibraryClient:
             footnotes=parsed.footnotes,
             link=self.link(page_id) if page_id else "",
             path_ids=list(path_ids),
+            printed_pages=parsed.printed_pages,
+            unknown_tokens=parsed.unknown_tokens,
         )
 
     async def aget_node(self, node_id: str | int) -> LibrarySection | LibraryPage:
@@ -564,6 +625,10 @@ class LibraryClient:
         """
         wid, root, walk = await self._start(work_id, max_pages, resume_after)
         pages = [page async for page in self._pages(root, walk)]
+        unknown: dict[str, int] = {}
+        for page in pages:
+            for name, n in page.unknown_tokens.items():
+                unknown[name] = unknown.get(name, 0) + n
         return WorkByIdResponse(
             work_id=wid,
             title=self._title(wid, root),
@@ -571,6 +636,7 @@ class LibraryClient:
             page_count=len(pages),
             truncated=walk.truncated,
             resume_after=pages[-1].id if pages else None,
+            unknown_tokens=unknown,
         )
 
     def get_work(
@@ -651,7 +717,7 @@ class LibraryClient:
 
         Never raises for an upstream failure; the result says what went wrong.
         """
-        params = {"path": _PROBE_ID}
+        params = {"path": f"/{_PROBE_ID}"}
         endpoint = self._api.endpoint("main", params)
         await self._limiter.acquire()
         start = self._clock()

@@ -46,11 +46,14 @@ __all__ = [
     "OutlineSegment",
     "PaginatedTextsResponse",
     "PaginationInfo",
+    "PrintedPage",
     "ProcessRequest",
     "ProcessResponse",
     "ProcessedDocument",
     "ProviderAgreement",
     "ProviderOutcome",
+    "SearchCount",
+    "SearchCountsResponse",
     "SearchResult",
     "SearchResultsResponse",
     "Section",
@@ -333,12 +336,41 @@ class NavSearchResultsResponse(_Model):
     results: list[NavSearchResult] = Field(default_factory=list)
 
 
+class PrintedPage(_Model):
+    """Where a page of the printed edition starts in a library page's text.
+
+    The library marks them (``[oldpage_לח]``) so a reader can cite the printed page.
+    """
+
+    label: str = Field(description="the printed page as the library writes it, e.g. לח")
+    offset: int = Field(ge=0, description="character offset in the library page's text")
+
+
+class SearchCount(_Model):
+    """How many pages of one section of the library hold a phrase."""
+
+    section_id: str
+    count: int = Field(ge=0)
+    title: str = ""
+    link: str = ""
+
+
+class SearchCountsResponse(_Model):
+    """Hits of a phrase per section of the library (``LibraryClient.search_counts``)."""
+
+    query: str
+    counts: list[SearchCount] = Field(default_factory=list)
+    total: int = Field(default=0, ge=0)
+
+
 class LibraryPage(_Model):
     """A page of the online library with its text cleaned and its notes parsed.
 
     ``heading_path`` lists the section headings from the work down to this page.
-    ``text`` is plain Hebrew with headings on their own lines and footnote markers
-    kept as ``[N]``.
+    ``text`` is plain Hebrew with headings on their own lines, glosses (``[hagoho]``)
+    and summaries in paragraphs of their own and note markers kept as ``[N]``.
+    ``unknown_tokens`` counts the library's markup tokens libtext does not know
+    (dropped, their words kept), so a new one shows up instead of vanishing.
     """
 
     id: str
@@ -350,6 +382,12 @@ class LibraryPage(_Model):
         default_factory=list,
         description="extension: ids from the work's first level down to this page, "
         "for a resume that skips what was read without fetching it",
+    )
+    printed_pages: list[PrintedPage] = Field(
+        default_factory=list, description="extension: printed-edition pages starting here"
+    )
+    unknown_tokens: dict[str, int] = Field(
+        default_factory=dict, description="extension: unknown markup tokens by name"
     )
 
 
@@ -382,6 +420,10 @@ class WorkByIdResponse(_Model):
     page_count: int = 0
     truncated: bool = False
     resume_after: str | None = None
+    unknown_tokens: dict[str, int] = Field(
+        default_factory=dict,
+        description="extension: unknown markup tokens of all pages by name",
+    )
 
 
 # --- PDF extraction ---------------------------------------------------------------

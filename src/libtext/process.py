@@ -2,8 +2,10 @@
 
 :func:`aprocess_document` runs, in order:
 
-1. extract the PDF once (or read a library work as pages);
-2. outline it with the Outliner;
+1. extract the PDF once;
+2. outline it with the Outliner (a library work is already structured: its sections
+   come from :func:`libtext._library_works.work_to_document`, the one converter of
+   a work, and steps 2-3 are skipped);
 3. cut the body text into sections at the segments' start phrases (a heading just
    before a start phrase opens its section). Every character of the body belongs to
    exactly one section, in order: the sections' ``original_hebrew_block``\\ s joined
@@ -157,22 +159,25 @@ async def aprocess_document(
         own_store = True
     try:
         provider_cache = _make_cache(cache, store, outliner, translator)
-        report("extract", 0, 1)
-        doc, page_footnotes, work = await _read(source, password)
-        report("extract", 1, 1)
+        if isinstance(source, WorkByIdResponse):
+            document = await _process_work(source, translator, provider_cache, concurrency, report)
+        else:
+            report("extract", 0, 1)
+            doc = await _read(source, password)
+            report("extract", 1, 1)
 
-        report("outline", 0, 1)
-        outline = await _outline(outliner, doc, provider_cache)
-        report("outline", 1, 1)
+            report("outline", 0, 1)
+            outline = await _outline(outliner, doc, provider_cache)
+            report("outline", 1, 1)
 
-        # Pure CPU work over the whole text (tens of ms on a long book): off the loop.
-        segments, todo = await anyio.to_thread.run_sync(_sections, doc, outline, page_footnotes)
-        report("section", len(segments), len(segments))
+            # Pure CPU work over the whole text (tens of ms on a long book): off the loop.
+            segments, todo = await anyio.to_thread.run_sync(_sections, doc, outline, None)
+            report("section", len(segments), len(segments))
 
-        sections = await _translate_all(
-            segments, todo, translator, provider_cache, concurrency, report
-        )
-        document = _assemble(doc, outline, sections, work)
+            sections = await _translate_all(
+                segments, todo, translator, provider_cache, concurrency, report
+            )
+            document = _assemble(doc, outline, sections)
         if store is not None:
             report("save", 0, 1)
             with anyio.CancelScope(shield=True):  # saved whole or not at all
@@ -213,18 +218,37 @@ def _make_cache(
     return ProviderCache(default_cache_path(getattr(store, "url", None)))
 
 
+async def _process_work(
+    work: WorkByIdResponse,
+    translator: Translator,
+    cache: ProviderCache | None,
+    concurrency: int,
+    report: ProgressCallback,
+) -> ProcessedDocument:
+    """A library work: its sections as the one converter makes them, translated."""
+    from libtext._library_works import work_to_document
+
+    report("extract", 0, 1)
+    base = await anyio.to_thread.run_sync(work_to_document, work)
+    report("extract", 1, 1)
+    fields = set(EnrichedSegment.model_fields)
+    segments = [EnrichedSegment(**s.model_dump(include=fields)) for s in base.sections]
+    todo = [k for k, seg in enumerate(segments) if _needs_translation(seg)]
+    report("section", len(segments), len(segments))
+    sections = await _translate_all(segments, todo, translator, cache, concurrency, report)
+    return base.model_copy(update={"sections": sections})
+
+
 async def _read(
-    source: DocumentSource, password: str | None = None
-) -> tuple[ExtractedDocument, list[list[Footnote]] | None, WorkByIdResponse | None]:
-    if isinstance(source, WorkByIdResponse):
-        doc, notes = work_document(source)
-        return doc, notes, source
+    source: str | os.PathLike[str] | bytes | bytearray | IO[bytes] | ExtractedDocument,
+    password: str | None = None,
+) -> ExtractedDocument:
     if isinstance(source, ExtractedDocument):
-        return source, None, None
+        return source
     if isinstance(source, str | os.PathLike | bytes | bytearray) or hasattr(source, "read"):
         from libtext.pdf import aextract_pdf
 
-        return await aextract_pdf(source, password=password), None, None
+        return await aextract_pdf(source, password=password)
     raise InvalidInputError(
         f"process_document reads a PDF (path, bytes or file), an ExtractedDocument or a "
         f"library work (LibraryClient.get_work), not {type(source).__name__}."
@@ -343,10 +367,7 @@ def _section(seg: EnrichedSegment, *, error: str | None = None) -> Section:
 
 
 def _assemble(
-    doc: ExtractedDocument,
-    outline: DocumentOutline,
-    sections: list[Section],
-    work: WorkByIdResponse | None,
+    doc: ExtractedDocument, outline: DocumentOutline, sections: list[Section]
 ) -> ProcessedDocument:
     meta = outline.source_metadata
     meta = SourceMetadata(
@@ -354,43 +375,7 @@ def _assemble(
         work_title=meta.work_title or doc.title,
         author_name=meta.author_name or doc.author,
     )
-    if work is None:
-        return ProcessedDocument(source_metadata=meta, sections=sections, page_count=doc.page_count)
-    return ProcessedDocument(
-        source_metadata=meta,
-        sections=sections,
-        work_id=work.work_id,
-        page_count=work.page_count or len(work.pages),
-        first_page_id=work.pages[0].id if work.pages else None,
-        last_page_id=work.pages[-1].id if work.pages else None,
-    )
-
-
-# --- library works as documents ------------------------------------------------------
-
-
-def work_document(work: WorkByIdResponse) -> tuple[ExtractedDocument, list[list[Footnote]]]:
-    """A library work as an extraction (one page per library page) and its pages' notes.
-
-    Lines that are the page's headings (``heading_path``) or read like headings
-    (``פרק ג``) are marked as headings, so the outliner and the section cut see them.
-    """
-    from libtext.headings import text_page
-
-    if not work.pages:
-        raise InvalidInputError(
-            f"Library work {work.work_id!r} has no pages: check the id, or read more pages."
-        )
-    pages: list[ExtractedPage] = []
-    notes: list[list[Footnote]] = []
-    for number, page in enumerate(work.pages, start=1):
-        heads = {h.strip() for h in page.heading_path}
-        pages.append(text_page(number, page.text.split("\n"), headings=heads, skip_blank=True))
-        notes.append([fn.model_copy() for fn in page.footnotes])
-    doc = ExtractedDocument(
-        pages=pages, title=work.title, source_name=f"library:{work.work_id}", body_size=10.0
-    )
-    return doc, notes
+    return ProcessedDocument(source_metadata=meta, sections=sections, page_count=doc.page_count)
 
 
 # --- cutting the text into sections ----------------------------------------------------
