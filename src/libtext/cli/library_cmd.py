@@ -90,6 +90,26 @@ def search(
 
 @library.command()
 @click.argument("query")
+@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
+@click.pass_context
+def counts(ctx: click.Context, query: str, as_json: bool) -> None:
+    """Hits of a phrase per section, e.g. libtext library counts "ביטול היש".
+
+    Shows where a phrase occurs before paging through its hits
+    (libtext library search PHRASE --section ID).
+    """
+    with _client(ctx) as client:
+        found = client.search_counts(query)
+    if as_json:
+        click.echo(found.model_dump_json(indent=2))
+        return
+    for entry in found.counts:
+        click.echo(f"{entry.section_id}  {entry.title}  {entry.count}".replace("    ", "  "))
+    click.echo(f"{found.total} hits of {found.query}", err=True)
+
+
+@library.command()
+@click.argument("query")
 @click.option("--root", "roots", multiple=True, metavar="ID", help="Start from this id.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.pass_context
