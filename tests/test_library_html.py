@@ -98,3 +98,90 @@ def test_any_input_gives_text_without_note_marks(html: str) -> None:
     page = parse_page(html, html)
     assert "[ftnref_" not in page.text
     assert all("\n" not in f.content for f in page.footnotes)
+
+
+# --- every token the site sends (README of the recorded pages) ---------------------------
+
+
+def test_hagoho_and_kitzur_are_paragraphs_of_their_own() -> None:
+    page = parse_page(
+        "לפני [hagoho]<b>הגהה</b>[/hagoho][hagoho] (ומ״ש בזוהר)[/hagoho] אחרי"
+        " [kitzur]קיצור הענין[/kitzur]סוף [kitzur_begin]עוד קיצור[kitzur_end]ושוב"
+        "[new_section]פרק חדש"
+    )
+    assert page.text.split("\n") == [
+        "לפני",
+        "הגהה",
+        "(ומ״ש בזוהר)",
+        "אחרי",
+        "קיצור הענין",
+        "סוף",
+        "עוד קיצור",
+        "ושוב",
+        "פרק חדש",
+    ]
+    assert page.unknown_tokens == {}
+
+
+def test_quotation_becomes_quotation_marks_and_inline_headings_stay_inline() -> None:
+    page = parse_page(
+        "[headingintext_begin]חג השבועות[headingintext_end] כמו שכתוב [quotation]ויהי אור[/quotation]"
+        " [zman_begin]תשמ״ה[zman_end] סוף"
+    )
+    assert page.text == 'חג השבועות כמו שכתוב "ויהי אור" תשמ״ה סוף'
+
+
+def test_index_references_keep_their_words_and_page_numbers() -> None:
+    page = parse_page(
+        'ראה [mafteach_gopage file="ls30" gopage="240"] וע"ע '
+        '[mafteach_goterm file="ls30" goterm="כיבוד אב ואם"]. [mrzlg_ברכות]'
+    )
+    assert page.text == "ראה עמ' 240 וע\"ע כיבוד אב ואם. ברכות"
+
+
+def test_printed_pages_are_markers_not_text() -> None:
+    page = parse_page("<h2>פרק ב</h2>\r\nסוף[oldpage_לח] התחלה\r\nשורה [oldpage_לט]אחרת")
+    assert page.text == "פרק ב\nסוף התחלה\nשורה אחרת"
+    assert [(m.label, m.offset) for m in page.printed_pages] == [
+        ("לח", page.text.index(" התחלה")),
+        ("לט", page.text.index("אחרת")),
+    ]
+
+
+def test_endnotes_are_notes_with_their_printed_labels() -> None:
+    page = parse_page(
+        "אחד[ftnref_7_1] שניים[ednref_3_א] שלושה[ednrefm_4_ב]",
+        "[ftn_7_1] הערה.\r\n\r\n[edn_3_א]. ציון ראשון.\r\n\r\n[edn_4_ב]) ציון שני.",
+    )
+    assert page.text == "אחד[1] שניים[א] שלושה[ב]"
+    assert [(f.marker, f.content) for f in page.footnotes] == [
+        ("1", "הערה."),
+        ("א", "ציון ראשון."),
+        ("ב", "ציון שני."),
+    ]
+
+
+def test_unknown_tokens_are_dropped_counted_and_their_hebrew_kept() -> None:
+    page = parse_page(
+        "[newmark]מילים[/newmark] [other_12] [note_begin]עוד[note_end] "
+        '[term word="ספר הערכים"] [label_חסידות]',
+        "[ftn_1_1] [weird]הערה[/weird]",
+    )
+    assert page.text == "מילים עוד ספר הערכים חסידות"
+    assert page.footnotes[0].content == "הערה"
+    assert page.unknown_tokens == {
+        "[newmark]": 1,
+        "[/newmark]": 1,
+        "[other_N]": 1,
+        "[note_begin]": 1,
+        "[note_end]": 1,
+        "[term]": 1,
+        "[label_חסידות]": 1,
+        "[weird]": 1,
+        "[/weird]": 1,
+    }
+
+
+def test_hebrew_in_brackets_is_text() -> None:
+    page = parse_page('[cup]תניא[/cup] [בספ"ג דנדה] משביעים [אבות פ"ב]')
+    assert page.text == 'תניא [בספ"ג דנדה] משביעים [אבות פ"ב]'
