@@ -119,6 +119,9 @@ class FakeLibrary:
             key = request.url.params.get("path", "").removeprefix("/")
         if self.faults.get(key):
             return self.faults[key].pop(0)()
+        if request.url.path.endswith("/api/statistics"):
+            n = len(self.search_hits)
+            return httpx.Response(200, json=[{"section_id": 3400000000, "count": n}] if n else [])
         if key == "search":
             offset = int(request.url.params["offset"])
             hits = self.search_hits[offset * 25 : offset * 25 + 25]
@@ -791,13 +794,14 @@ def test_docs_examples_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> No
         "3400020001": TREE["300"],
     }
     fake = FakeLibrary(tree)
+    fake.search_hits = hits(30)
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.delenv("LIBTEXT_LIBRARY_URL", raising=False)
     # the examples use the polite default rate; the test need not wait for it
     monkeypatch.setitem(LibraryClient.__init__.__kwdefaults__, "rate_limit", None)
     with respx.mock(assert_all_called=False) as router:
         router.get(url__startswith=f"{DEFAULT_BASE_URL}/api/").mock(
-            side_effect=lambda request: fake.answer(request)
+            side_effect=lambda request: (fake.requests.append(request), fake.answer(request))[1]
         )
         namespace: dict[str, Any] = {}
         for block in blocks:
@@ -806,6 +810,10 @@ def test_docs_examples_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> No
     assert namespace["document"].work_id == "3400000000"
     assert len(namespace["document"].sections) == 3
     assert (tmp_path / ".cache" / "libtext" / "library").is_dir()
+    assert namespace["where"].total == 30 and namespace["where"].counts[0].title == "תניא"
+    assert namespace["hits"].query == "ביטול היש" and len(namespace["hits"].results) == 25
+    sent = [r.url.params for r in fake.requests if r.url.path.endswith("/api/statistics")]
+    assert [p["phrase"] for p in sent] == ["ביטול היש"]  # nikud dropped
 
 
 # --- found by walking the public paths as a user ------------------------------------------

@@ -122,8 +122,9 @@ async def aprocess_document(
 
     Args:
         source: A PDF (path, bytes, binary file), an :class:`ExtractedDocument`, or a
-            library work (:meth:`LibraryClient.aget_work`).
-        outliner: Default: ``Outliner()`` (offline).
+            library work (:meth:`LibraryClient.aget_work`), whose sections are those of
+            :meth:`LibraryClient.to_document` (the library gives the structure).
+        outliner: Default: ``Outliner()`` (offline); not used for a library work.
         translator: Default: ``Translator(provider="offline")``.
         store: A :class:`~libtext.store.TextStore` or its URL: the document is saved
             there when complete (a store made from a URL here is closed here).
