@@ -244,6 +244,25 @@ async def test_older_api_shape_is_read_too() -> None:
     assert work.pages[0].footnotes[0].content == "הערה"
 
 
+async def test_older_two_column_lists_walk_the_left_entry_next() -> None:
+    tree = {
+        "7": {
+            "children": [
+                {"id": 8, "heading": "א", "left": {"id": 9, "heading": "ב"}},
+                {"id": 10, "heading": "ג", "left": None},
+            ]
+        },
+        **{str(k): {"page": {"text": f"<p>עמוד {k}</p>"}} for k in (8, 9, 10)},
+    }
+    async with FakeLibrary(tree).client() as client:
+        work = await client.aget_work(7)
+    assert [(p.id, p.heading_path) for p in work.pages] == [
+        ("8", ["א"]),
+        ("9", ["ב"]),
+        ("10", ["ג"]),
+    ]
+
+
 # --- nodes ----------------------------------------------------------------------------
 
 

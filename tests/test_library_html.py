@@ -176,7 +176,7 @@ def test_unknown_tokens_are_dropped_counted_and_their_hebrew_kept() -> None:
         "[note_begin]": 1,
         "[note_end]": 1,
         "[term]": 1,
-        "[label_חסידות]": 1,
+        "[label_…]": 1,
         "[weird]": 1,
         "[/weird]": 1,
     }

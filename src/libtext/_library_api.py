@@ -134,10 +134,15 @@ def _children(value: Any, endpoint: str) -> list[RawChild]:
         raise _shape_error(endpoint, f"children are a {type(value).__name__}, not a list")
     children: list[RawChild] = []
     for entry in value:
-        try:
-            children.append(RawChild.model_validate(entry))
-        except ValidationError:
-            continue  # an entry without an id cannot be walked; skip it
+        # The older shape lists two columns: an entry's `left` is the next entry.
+        pair = [entry, entry.get("left")] if isinstance(entry, dict) else [entry]
+        for item in pair:
+            if item is None:
+                continue
+            try:
+                children.append(RawChild.model_validate(item))
+            except ValidationError:
+                continue  # an entry without an id cannot be walked; skip it
     if value and not children:
         raise _shape_error(endpoint, "no child has an id")
     return children

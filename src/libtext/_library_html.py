@@ -55,6 +55,7 @@ _NOTE_RE = re.compile(r"\[(ftn|edn)_([^\]_\s]+)_([^\]\s]+)\][ \t\u00a0]*[).]?")
 _ATTR_RE = re.compile(r"""([A-Za-z_]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S+))""")
 _HEBREW_RE = re.compile(r"[\u05d0-\u05ea]")
 _DIGITS_RE = re.compile(r"[0-9]+")
+_NON_ASCII_RE = re.compile(r"[^\x00-\x7f]+")
 _SPACES_RE = re.compile(r"[ \t\u00a0\u200f\u200e\f\v]+")
 _NOTE_START_RE = re.compile(r"^\s*\(?([0-9]{1,3}\*?|[א-ת]{1,3}['׳]?|\*+)[).]\s*")
 
@@ -144,6 +145,12 @@ def _attrs(text: str) -> dict[str, str]:
     }
 
 
+def _token_name(closing: str, name: str, suffix: str) -> str:
+    """An unknown token's name for counting: numbers as ``N``, other words as ``…``."""
+    suffix = _NON_ASCII_RE.sub("…", _DIGITS_RE.sub("N", suffix))
+    return f"[{closing}{name}{suffix}]"[:40]
+
+
 def _unknown_words(suffix: str, attrs: str) -> str:
     """The Hebrew an unknown token carries (in attribute values or its suffix): kept."""
     values = [v for v in _attrs(attrs).values() if _HEBREW_RE.search(v)]
@@ -171,7 +178,7 @@ class _Tokens:
         if full == "quotation":
             return _QUOTE
         if name in _REFS and not closing:
-            parts = suffix[1:].rsplit("_", 1)
+            parts = suffix[1:].split("_", 1)  # as _REF_RE reads it: G has no "_"
             if len(parts) == 2:
                 kind = "ftn" if name == "ftnref" else "edn"
                 return f"[{self.names.get((kind, parts[0], parts[1]), parts[1])}]"
@@ -185,7 +192,7 @@ class _Tokens:
             return f"עמ' {page}" if page else ""
         if full == "mafteach_goterm":
             return _attrs(attrs).get("goterm", "")
-        self.unknown[_DIGITS_RE.sub("N", f"[{closing}{name}{suffix}]")[:40]] += 1
+        self.unknown[_token_name(closing, name, suffix)] += 1
         return _unknown_words(suffix, attrs)
 
     def render(self, text: str) -> str:

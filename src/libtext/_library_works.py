@@ -40,6 +40,7 @@ class KnownWork(NamedTuple):
 
 _ADMOR_HAZAKEN = "רבי שניאור זלמן מליאדי"
 _REBBE = "רבי מנחם מענדל שניאורסאהן"
+_TZEMACH_TZEDEK = "רבי מנחם מענדל שניאורסאהן (הצמח צדק)"
 
 KNOWN_WORKS: dict[str, KnownWork] = {
     "3400000000": KnownWork("תניא", _ADMOR_HAZAKEN, ("tanya", "לקוטי אמרים", "likkutei amarim")),
@@ -53,8 +54,20 @@ KNOWN_WORKS: dict[str, KnownWork] = {
         _ADMOR_HAZAKEN,
         ("שלחן ערוך", "shulchan aruch", "shulchan arukh", "shulchan aruch harav"),
     ),
+    "1500000000": KnownWork("מאמרים מלוקטים", _REBBE, ("maamarim melukatim", "מלוקט")),
+    "3700000000": KnownWork("היום יום", _REBBE, ("hayom yom", "ha-yom yom")),
+    "4000000000": KnownWork(
+        "לקוטי תורה", _ADMOR_HAZAKEN, ("ליקוטי תורה", "likkutei torah", "likutei torah")
+    ),
+    "2900000000": KnownWork(
+        "דרך מצותיך",
+        _TZEMACH_TZEDEK,
+        ("דרך מצוותיך", "derech mitzvosecha", "derech mitzvotecha"),
+    ),
 }
-"""Top-level ids seen in public client code; the roots ``nav_search`` walks."""
+"""Top-level ids seen in public client code, with their titles; the roots ``nav_search``
+walks. Public code also names 1100000000, 500000000, 6500000000 and 2800000000,
+whose titles it does not give."""
 
 
 def _words(text: str, n: int, *, last: bool = False) -> str:

@@ -104,7 +104,7 @@ def counts(ctx: click.Context, query: str, as_json: bool) -> None:
         click.echo(found.model_dump_json(indent=2))
         return
     for entry in found.counts:
-        click.echo(f"{entry.section_id}  {entry.title}  {entry.count}".replace("    ", "  "))
+        click.echo("  ".join(p for p in (entry.section_id, entry.title, str(entry.count)) if p))
     click.echo(f"{found.total} hits of {found.query}", err=True)
 
 
