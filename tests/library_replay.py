@@ -104,6 +104,7 @@ class ReplayLibrary:
     brotli: str | None = None
     requests: list[str] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
+    _map: dict[str, dict[str, Any]] | None = field(default=None, repr=False)
 
     @classmethod
     def load(cls) -> ReplayLibrary:
@@ -138,8 +139,9 @@ class ReplayLibrary:
         if path.endswith("/api/main"):
             node = params.get("path", "")
             self.paths.append(node)
-            nodes = dict(self._nodes())
-            content = nodes.get(node.removeprefix("/"))
+            if self._map is None:
+                self._map = dict(self._nodes())
+            content = self._map.get(node.removeprefix("/"))
             return 200, {"content": content}
         if path.endswith("/api/search"):
             return 200, self.search(
