@@ -679,20 +679,26 @@ def test_sync_twins_match_the_async_methods() -> None:
         work = client.get_work("100", max_pages=4)
         node = client.get_node("400")
         found = client.search("ביטול")
+        counts = client.search_counts("ביטול")
         streamed = [p.id for p in client.iter_pages("100")]
         health = client.test()
         nav = client.nav_search("פרק ג", roots=["100"])
 
     async def run_async() -> tuple[Any, ...]:
-        async with FakeLibrary().client() as other:
+        other_fake = FakeLibrary()
+        other_fake.search_hits = hits(3)
+        async with other_fake.client() as other:
             return (
+                await other.asearch("ביטול"),
+                await other.asearch_counts("ביטול"),
                 await other.aget_work("100", max_pages=4),
                 await other.aget_node("400"),
                 [p.id async for p in other.aiter_pages("100")],
                 await other.anav_search("פרק ג", roots=["100"]),
             )
 
-    a_work, a_node, a_streamed, a_nav = anyio.run(run_async)
+    a_found, a_counts, a_work, a_node, a_streamed, a_nav = anyio.run(run_async)
+    assert found == a_found and counts == a_counts and counts.total == 3
     assert work == a_work and node == a_node and streamed == a_streamed == ORDER
     assert nav == a_nav
     assert [r.id for r in found.results] == ["1000", "1001", "1002"]
