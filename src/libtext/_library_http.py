@@ -58,9 +58,14 @@ def _loop() -> object:
         return anyio.lowlevel.current_token()
 
 
+_closing: set[asyncio.Task[None]] = set()  # held until done, as asyncio asks
+
+
 def _close_on(loop: asyncio.AbstractEventLoop, http: httpx.AsyncClient) -> None:
     """Close a pool on its own loop (called there, from another thread's aclose)."""
-    loop.create_task(http.aclose())
+    task = loop.create_task(http.aclose())
+    _closing.add(task)
+    task.add_done_callback(_closing.discard)
 
 
 def _closed(loop: object) -> bool:

@@ -151,7 +151,8 @@ class LibraryClient:
         backoff: First retry wait in seconds; doubles each retry (``Retry-After``
             replaces it when the library sends one).
         max_wait: Longest single wait between retries, in seconds.
-        transport: An ``httpx`` transport (tests pass ``httpx.MockTransport``).
+        transport: An ``httpx`` transport (tests pass ``httpx.MockTransport``); the
+            pools of every event loop the client is used on share it.
         cache_dir: A directory to keep page answers in, so repeated reads of the
             same page do not ask the library again. ``None``: ``$LIBTEXT_LIBRARY_CACHE``
             when set (as for ``libtext library --cache-dir``), else no cache.
