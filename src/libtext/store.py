@@ -80,7 +80,13 @@ from libtext._store_tables import (
     MetaRow,
     TextRow,
 )
-from libtext.errors import ConfigurationError, InvalidInputError, NotFoundError, StoreError
+from libtext.errors import (
+    ConfigurationError,
+    InvalidInputError,
+    InvalidTypeError,
+    NotFoundError,
+    StoreError,
+)
 from libtext.models import (
     PaginatedTextsResponse,
     PaginationInfo,
@@ -280,6 +286,10 @@ class TextStore:
             raise ConfigurationError(
                 f"cache_bytes must be a whole number of bytes, 0 or more, got {cache_bytes!r} "
                 "(0 turns the read cache off)."
+            )
+        if url is not None and not isinstance(url, str):
+            raise InvalidTypeError(
+                f"TextStore(url=...) takes a database URL string, not {type(url).__name__}."
             )
         raw = url if url is not None else default_url()
         try:
