@@ -194,7 +194,7 @@ def xref_loop() -> bytes:
 HOSTILE: dict[str, Callable[[], bytes]] = {
     "flate_bomb": lambda: flate_bomb(2 * 2**30),
     "100k_pages": lambda: many_pages(100_000),
-    "2000_pages_one_stream": lambda: shared_stream(2000, 30_000),
+    "2000_pages_one_stream": lambda: shared_stream(2000, 40_000),
     "deep_references": lambda: deep_references(5000),
     "cyclic_references": cyclic_references,
     "xref_loop": xref_loop,

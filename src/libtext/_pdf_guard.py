@@ -69,6 +69,8 @@ MB = 2**20
 DEFAULT_WORKERS = 2
 DEFAULT_MEMORY_MB = 1024
 DEFAULT_TIMEOUT = 120.0
+STARTUP_TIMEOUT = 60.0
+"""Seconds a new worker may take to start (Python, pdfium) before it counts as dead."""
 
 
 def _too_large(limit: str, value: int, maximum: int, what: str, fix: str) -> InputTooLargeError:
@@ -290,12 +292,14 @@ class _Worker:
         self._out = self.proc.stdout.fileno()
         self.ready = False
 
-    def call(self, payload: bytes, deadline: float) -> Any:
+    def call(self, payload: bytes, timeout: float) -> Any:
         try:
             if not self.ready:
-                if read_frame(self._out, deadline) != b"ready":
+                # Starting Python and pdfium is not the PDF's time: a separate allowance.
+                if read_frame(self._out, time.monotonic() + STARTUP_TIMEOUT) != b"ready":
                     raise _Died
                 self.ready = True
+            deadline = time.monotonic() + timeout
             write_frame(self._in, payload)
             return pickle.loads(read_frame(self._out, deadline))
         except (EOFError, BrokenPipeError, ConnectionResetError):
@@ -343,8 +347,9 @@ class PdfGuard:
     Args:
         workers: Processes at most (also the PDFs read at once); more callers wait.
         memory_mb: Address-space cap of each worker in MiB (``None``: none).
-        timeout: Seconds a call may take, waiting for a worker included; then the
-            worker is killed and :class:`~libtext.errors.ExtractionTimeoutError` raised.
+        timeout: Seconds a PDF may take in its worker; then the worker is killed and
+            :class:`~libtext.errors.ExtractionTimeoutError` raised. Waiting for a free
+            worker is bounded by the same time (starting one has its own allowance).
         limits: Size limits checked before and while parsing.
         isolate: ``False`` reads in the calling process (same limits, no memory cap,
             no kill): for platforms where processes cannot be started.
@@ -393,11 +398,10 @@ class PdfGuard:
 
             return _extract_data(**request)
         job = job or _Job()
-        deadline = time.monotonic() + self.timeout
         if not self._slots.acquire(timeout=self.timeout):
             raise self._timeout(queued=True)
         try:
-            return self._run(request, job, deadline)
+            return self._run(request, job)
         finally:
             self._slots.release()
 
@@ -458,14 +462,14 @@ class PdfGuard:
                 return
         worker.kill()
 
-    def _run(self, request: dict[str, Any], job: _Job, deadline: float) -> ExtractedDocument:
+    def _run(self, request: dict[str, Any], job: _Job) -> ExtractedDocument:
         payload = pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL)
         with job.lock:
             if job.cancelled:
                 raise self._timeout(queued=True)
             worker = job.worker = self._take()
         try:
-            reply = worker.call(payload, deadline)
+            reply = worker.call(payload, self.timeout)
         except TimeoutError:
             self._replace(worker)
             raise self._timeout(queued=False) from None

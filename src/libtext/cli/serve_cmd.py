@@ -62,6 +62,13 @@ DEFAULT_BACKLOG = 1024
     help="Largest request line plus headers; more closes the connection with 400.",
 )
 @click.option(
+    "--header-timeout",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(0.1, 3600),
+    help="Seconds a connection has to send a request's headers; then it is closed.",
+)
+@click.option(
     "--backlog",
     default=DEFAULT_BACKLOG,
     show_default=True,
@@ -78,6 +85,7 @@ def serve(
     limit_concurrency: int,
     timeout_keep_alive: int,
     max_header_bytes: int,
+    header_timeout: float,
     backlog: int,
 ) -> None:
     """Serve the libtext HTTP API (docs at /docs, schema at /openapi.json).
@@ -86,6 +94,8 @@ def serve(
     (see libtext.asgi.Settings). Malformed HTTP (a bad Content-Length or chunk
     size, oversized headers) is refused by uvicorn itself with a plain-text 400,
     not the JSON error body; over --limit-concurrency it answers a plain 503.
+    A connection that does not send a request's headers within --header-timeout
+    seconds is closed; a body that stalls gets 408 (LIBTEXT_BODY_TIMEOUT).
     """
     try:
         import uvicorn
@@ -95,9 +105,12 @@ def serve(
         raise click.ClickException(
             f"'libtext serve' needs the server extra: pip install 'libtext[server]' ({exc})"
         ) from None
+    from libtext._asgi_http import HeaderTimeoutH11Protocol
+
     if store_url:
         # Workers are separate processes: the environment is how they get it.
         os.environ["LIBTEXT_DATABASE_URL"] = store_url
+    os.environ["LIBTEXT_HEADER_TIMEOUT"] = str(header_timeout)
     uvicorn.run(
         "libtext.asgi:create_app",
         factory=True,
@@ -107,6 +120,7 @@ def serve(
         log_level=log_level,
         access_log=access_log,
         proxy_headers=False,
+        http=HeaderTimeoutH11Protocol,
         limit_concurrency=limit_concurrency,
         timeout_keep_alive=timeout_keep_alive,
         h11_max_incomplete_event_size=max_header_bytes,
