@@ -413,8 +413,10 @@ async def test_health(client: httpx.AsyncClient) -> None:
 
 async def test_health_degraded_when_store_fails() -> None:
     async with client_for(fake_app(errors.StoreError("down"))) as c:
-        body = (await c.get("/api/health")).json()
+        r = await c.get("/api/health")
+    body = r.json()
     assert body["status"] == "degraded" and body["store"] == "unavailable"
+    assert r.status_code == 503  # a load balancer must see it (it answered 200 before)
 
 
 # --- uploads: limits and media types ------------------------------------------------

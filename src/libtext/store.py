@@ -296,7 +296,9 @@ class TextStore:
             parsed = make_url(raw)
         except sa.exc.ArgumentError:
             # A bare file path is the usual slip: say which URL names that file.
-            hint = f"for that file: 'sqlite:///{raw}'; " if raw.strip() and "://" not in raw else ""
+            shown = raw if len(raw) <= 80 else raw[:77] + "..."  # never echo a huge input
+            bare = raw.strip() and "://" not in raw
+            hint = f"for that file: 'sqlite:///{shown}'; " if bare else ""
             raise ConfigurationError(
                 f"The text store URL is not a database URL; {hint}expected e.g. "
                 "'sqlite:///texts.db' or 'postgresql+psycopg://user@host/db' "

@@ -551,16 +551,16 @@ def _as_segment(
     segment: EnrichedSegment | OutlineSegment | str, footnotes: Sequence[Footnote] | None
 ) -> EnrichedSegment:
     if isinstance(segment, str):
-        if not has_letters(segment) and not footnotes:
-            raise EmptyDocumentError(
-                "The text to translate is empty: pass a Hebrew passage, e.g. "
-                "translate('ויאמר אלהים יהי אור (בראשית א, ג)')."
-            )
         problem = unicode_problem(segment)
         if problem is not None:
             raise InvalidInputError(
                 f"The text to translate contains {problem}; pass valid Unicode text.",
                 details={"problem": problem},
+            )
+        if not has_letters(segment) and not footnotes:
+            raise EmptyDocumentError(
+                "The text to translate is empty: pass a Hebrew passage, e.g. "
+                "translate('ויאמר אלהים יהי אור (בראשית א, ג)')."
             )
         seg = EnrichedSegment(sequence_id=1, original_hebrew_block=segment)
     elif isinstance(segment, EnrichedSegment):
