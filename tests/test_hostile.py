@@ -328,5 +328,5 @@ def test_many_bombs_at_once_keep_health_fast(server: tuple[str, int]) -> None:
         for t in threads:
             t.join()
     assert 413 in results and set(results) <= {413, 504}
-    assert slowest < 1.0
+    assert slowest < 2.0  # was 5 s with parsing in threads (issue 17)
     assert rss.peak <= RSS_BOUND

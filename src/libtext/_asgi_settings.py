@@ -38,6 +38,11 @@ _POSITIVE_INTS = (
 )
 
 
+def _default_pdf_workers() -> int:
+    """One core left to the event loop, at most four (``libtext._pdf_guard``'s default)."""
+    return max(1, min(4, (os.cpu_count() or 2) - 1))
+
+
 def _split(value: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split(",") if part.strip())
 
@@ -112,8 +117,9 @@ class Settings:
             The first is the default; requests naming any other get 400.
         retry: Retry policy of the provider calls the app makes (``None``: the
             library's default). Keep its deadline under ``processing_timeout``.
-        pdf_workers: PDF worker processes (``LIBTEXT_PDF_WORKERS``, default 2): PDFs
-            read at once; more uploads wait their turn (within ``pdf_timeout``).
+        pdf_workers: PDF worker processes (``LIBTEXT_PDF_WORKERS``, default the CPU
+            count less one, between 1 and 4): PDFs read at once; more uploads wait
+            their turn (within ``pdf_timeout``). Workers run at a lower CPU priority.
         pdf_memory_mb: Address-space cap of each PDF worker in MiB
             (``LIBTEXT_PDF_MEMORY_MB``, default 1024); a PDF that needs more gives 413.
         pdf_timeout: Seconds one PDF may take to read, waiting for a worker included
@@ -149,7 +155,7 @@ class Settings:
     providers: tuple[str | Provider, ...] = ("offline",)
     retry: RetryPolicy | None = None
     store_url: str | None = field(default=None, repr=False)
-    pdf_workers: int = 2
+    pdf_workers: int = field(default_factory=_default_pdf_workers)
     pdf_memory_mb: int = 1024
     pdf_timeout: float = 120.0
     max_page_chars: int = 100_000

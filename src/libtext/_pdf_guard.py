@@ -38,6 +38,11 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import anyio
+import anyio.to_thread
+from anyio import CapacityLimiter
+from anyio.lowlevel import RunVar
+
 from libtext.errors import (
     ConfigurationError,
     ExtractionTimeoutError,
@@ -66,7 +71,8 @@ __all__ = [
 logger = logging.getLogger("libtext.pdf")
 
 MB = 2**20
-DEFAULT_WORKERS = 2
+DEFAULT_WORKERS = max(1, min(4, (os.cpu_count() or 2) - 1))
+"""One core left to the caller (a server's event loop), at most four workers."""
 DEFAULT_MEMORY_MB = 1024
 DEFAULT_TIMEOUT = 120.0
 STARTUP_TIMEOUT = 60.0
@@ -284,8 +290,15 @@ class _Worker:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
         cmd = [sys.executable, "-m", "libtext._pdf_worker", str((memory_mb or 0) * MB)]
+        # Its own session: a Ctrl-C meant for the server does not reach it; it ends
+        # when its stdin closes (the server gone) or when it is killed.
         self.proc = subprocess.Popen(
-            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, close_fds=True
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+            close_fds=True,
+            start_new_session=True,
         )
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self._in = self.proc.stdin.fileno()
@@ -331,8 +344,10 @@ class _Job:
     def cancel(self) -> None:
         with self.lock:
             self.cancelled = True
-            if self.worker is not None:
-                self.worker.kill()
+            if self.worker is not None and self.worker.proc.poll() is None:
+                # Only the signal: the thread reading its pipe sees EOF and cleans up
+                # (closing the pipe under that thread could hand it a reused descriptor).
+                self.worker.proc.kill()
 
 
 def _rebuild(cls: type[LibtextError], message: str, details: dict[str, Any]) -> LibtextError:
@@ -407,15 +422,14 @@ class PdfGuard:
 
     async def aextract(self, request: dict[str, Any]) -> ExtractedDocument:
         """Async :meth:`extract`: a cancelled caller kills its worker at once."""
-        import anyio
-        import anyio.to_thread
-
         if not self.isolate:
             return await anyio.to_thread.run_sync(partial(self.extract, request))
         job = _Job()
         try:
             return await anyio.to_thread.run_sync(
-                partial(self.extract, request, job=job), abandon_on_cancel=True
+                partial(self.extract, request, job=job),
+                abandon_on_cancel=True,
+                limiter=_waiting_threads(),
             )
         except anyio.get_cancelled_exc_class():
             job.cancel()
@@ -527,6 +541,23 @@ class PdfGuard:
         )
 
 
+WAITING_THREADS = 64
+"""Threads per event loop that wait on PDF workers: their own limiter, so a burst of
+uploads never takes the default threads other work (a health check's store ping) needs."""
+
+_WAITING: RunVar[CapacityLimiter] = RunVar("libtext_pdf_waiting")
+
+
+def _waiting_threads() -> CapacityLimiter:
+    """The event loop's limiter of threads waiting on PDF workers (made on first use)."""
+    try:
+        return _WAITING.get()
+    except LookupError:
+        limiter = CapacityLimiter(WAITING_THREADS)
+        _WAITING.set(limiter)
+        return limiter
+
+
 def _can_isolate() -> bool:
     try:
         import resource  # noqa: F401 - the worker's memory cap needs it
@@ -577,7 +608,8 @@ def default_guard() -> PdfGuard:
     """The guard :func:`libtext.pdf.extract_pdf` uses unless told otherwise.
 
     Its settings come from ``LIBTEXT_PDF_WORKERS``, ``LIBTEXT_PDF_MEMORY_MB`` and
-    ``LIBTEXT_PDF_TIMEOUT``, read when it is asked for (defaults 2, 1024, 120).
+    ``LIBTEXT_PDF_TIMEOUT``, read when it is asked for (defaults: the CPU count less
+    one, between 1 and 4; 1024; 120).
     """
     return shared_guard(
         workers=_env_number("LIBTEXT_PDF_WORKERS", DEFAULT_WORKERS, int),

@@ -1,10 +1,11 @@
 """A PDF worker process: ``python -m libtext._pdf_worker <address-space bytes>``.
 
 Started by :class:`libtext._pdf_guard.PdfGuard`. It caps its own address space
-(``RLIMIT_AS``), imports pdfium, says ``ready``, then answers requests read from stdin
-(pickled keyword arguments of ``libtext.pdf._extract_data``) on the original stdout, one
-length-prefixed frame each. Anything else written to stdout (pdfium's warnings) goes to
-stderr, so it cannot corrupt the frames.
+(``RLIMIT_AS``) and lowers its CPU priority (a server's event loop, in the parent,
+wins the CPU when both want it), imports pdfium, says ``ready``, then answers
+requests read from stdin (pickled keyword arguments of ``libtext.pdf._extract_data``)
+on the original stdout, one length-prefixed frame each. Anything else written to
+stdout (pdfium's warnings) goes to stderr, so it cannot corrupt the frames.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import os
 import pickle
 import sys
 from typing import Any
+
+NICENESS = 10
 
 
 def _answer(request: dict[str, Any]) -> tuple[Any, ...]:
@@ -49,6 +52,9 @@ def main() -> None:
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     limit = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+    if hasattr(os, "nice"):
+        # Parsing yields the CPU to the server's event loop when both want it.
+        os.nice(NICENESS)
     if limit > 0:
         import resource
 
