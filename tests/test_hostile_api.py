@@ -84,6 +84,13 @@ async def test_translate_route_answers_400_not_500() -> None:
     assert "surrogate" in error["message"] and "U+D800" in error["message"]
 
 
+def test_pdf_text_is_made_valid_before_it_reaches_the_models() -> None:
+    from libtext.pdf import _valid_text
+
+    assert _valid_text("אב\ud83dג\uffff") == "אב\ufffdג\ufffd"
+    assert _valid_text("בְּרֵאשִׁית 😀") == "בְּרֵאשִׁית 😀"
+
+
 def test_nothing_unserializable_reaches_the_store(store: Any) -> None:
     with pytest.raises(ValueError, match="valid Unicode"):
         store.save(ProcessedDocument(sections=[Section(sequence_id=1, chapter_title="a\ud800")]))

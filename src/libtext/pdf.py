@@ -200,12 +200,12 @@ def _extract_data(
     """The extraction itself, on bytes already read (in a guard's worker, or inline)."""
     if not data:
         raise EmptyFileError(
-            f"{name or 'The input'} is empty (0 bytes): pass the PDF file's contents."
+            f"{_label(name, 'The input')} is empty (0 bytes): pass the PDF file's contents."
         )
     head = bytes(data[:1024])
     if b"%PDF-" not in head:
         raise InvalidPDFError(
-            f"{name or 'The input'} is not a PDF (no %PDF header); "
+            f"{_label(name, 'The input')} is not a PDF (no %PDF header); "
             "check that you passed the right file.",
             details={"source": name},
         )
@@ -231,9 +231,16 @@ def _extract_data(
 # --- input ------------------------------------------------------------------------
 
 
+def _label(name: str, default: str) -> str:
+    """The file's name in a message, cut to 80 characters (never a whole huge input)."""
+    if not name:
+        return default
+    return name if len(name) <= 80 else name[:77] + "..."
+
+
 def _too_large(name: str, size: int, limit: int) -> InputTooLargeError:
     return InputTooLargeError(
-        f"{name or 'The input'} is {size:,} bytes, over the limit of {limit:,}; "
+        f"{_label(name, 'The input')} is {size:,} bytes, over the limit of {limit:,}; "
         "pass a larger max_bytes= (or None) to read it anyway.",
         details={"bytes": size, "max_bytes": limit},
     )
@@ -342,12 +349,12 @@ def _encrypted(name: str, password: str | None) -> EncryptedPDFError:
     """The same words whichever way the PDF came in: a Python call, the CLI or an upload."""
     if password is None:
         message = (
-            f"{name or 'The PDF'} is encrypted and needs a password: pass password='...' "
+            f"{_label(name, 'The PDF')} is encrypted and needs a password: pass password='...' "
             "(Python) or --password (CLI), or decrypt it first "
             "(e.g. `qpdf --decrypt --password=... in.pdf out.pdf`)."
         )
     else:
-        message = f"The password given for {name or 'the PDF'} is wrong; check it and retry."
+        message = f"The password given for {_label(name, 'the PDF')} is wrong; check it and retry."
     return EncryptedPDFError(message, details={"source": name})
 
 
@@ -355,7 +362,7 @@ def _damaged(name: str, data: bytes) -> InvalidPDFError:
     tail = data[-2048:]
     hint = "it looks truncated (no %%EOF at the end)" if b"%%EOF" not in tail else "it is damaged"
     return InvalidPDFError(
-        f"{name or 'The input'} starts like a PDF but cannot be read: {hint}. "
+        f"{_label(name, 'The input')} starts like a PDF but cannot be read: {hint}. "
         "Download or export it again.",
         details={"source": name},
     )
@@ -385,7 +392,7 @@ def _read_fast(
         try:
             if len(doc) == 0:
                 raise EmptyDocumentError(
-                    f"{name or 'The PDF'} has no pages; there is nothing to extract.",
+                    f"{_label(name, 'The PDF')} has no pages; there is nothing to extract.",
                     details={"source": name},
                 )
             chosen = _selection(len(doc), pages, max_pages)
@@ -419,12 +426,12 @@ def _assemble(
     if raw_pages and not any(p.chars for p in raw_pages):
         if any(p.has_images for p in raw_pages):
             raise NoTextLayerError(
-                f"{name or 'The PDF'} has no text layer: its pages are images (a scan). "
+                f"{_label(name, 'The PDF')} has no text layer: its pages are images (a scan). "
                 "Run OCR first (e.g. `ocrmypdf --language heb in.pdf out.pdf`), then retry.",
                 details={"source": name},
             )
         raise EmptyDocumentError(
-            f"{name or 'The PDF'} has no text on any page; there is nothing to extract.",
+            f"{_label(name, 'The PDF')} has no text on any page; there is nothing to extract.",
             details={"source": name},
         )
     if mirror:
@@ -435,7 +442,7 @@ def _assemble(
     for page, page_kinds in zip(raw_pages, kinds, strict=True):
         lines = [
             ExtractedLine.model_construct(
-                text=ln.text,
+                text=_valid_text(ln.text),
                 kind=kind,
                 size=ln.size,
                 bold=ln.bold,
@@ -463,7 +470,19 @@ def _assemble(
 
 
 def _clean_meta(value: str) -> str:
-    return " ".join(value.replace("\x00", "").split())
+    return _valid_text(" ".join(value.replace("\x00", "").split()))
+
+
+_NOT_TEXT = re.compile("[\ud800-\udfff\ufffe\uffff]")
+
+
+def _valid_text(text: str) -> str:
+    """Text a PDF's font maps to lone surrogates, made valid (U+FFFD) so it can be stored.
+
+    The models refuse text that is not valid Unicode; this keeps one bad glyph from
+    failing a whole document.
+    """
+    return text if _NOT_TEXT.search(text) is None else _NOT_TEXT.sub("\ufffd", text)
 
 
 _RTL_LETTER = re.compile("[\u05d0-\u05ea\u0620-\u064a\ufb1d-\ufefc]")
