@@ -15,6 +15,7 @@ The workers are capped at 512 MiB and 5 s here to keep the module fast.
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import subprocess
@@ -199,6 +200,20 @@ def test_in_process_fallback_keeps_the_limits() -> None:
     with pytest.raises(errors.TooManyPagesError):
         extract_pdf(hostile("100k_pages"), guard=False, max_bytes=None)
     _check_small(extract_pdf(SMALL, guard=False))
+
+
+def test_falls_back_in_process_when_no_worker_can_start(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from libtext import _pdf_guard
+
+    g = PdfGuard(workers=1, memory_mb=WORKER_MB, timeout=5.0)
+    monkeypatch.setattr(_pdf_guard.sys, "executable", "/nonexistent/python")
+    with caplog.at_level(logging.WARNING, logger="libtext.pdf"):
+        _check_small(extract_pdf(SMALL, guard=g))
+    assert not g.isolate and "in this process" in caplog.text
+    with pytest.raises(errors.InputTooLargeError):  # the limits still hold
+        extract_pdf(hostile("2000_pages_one_stream"), guard=g)
 
 
 def test_worker_runs_under_an_address_space_cap(guard: PdfGuard) -> None:

@@ -21,6 +21,7 @@ limits apply in the calling process, without the memory cap and the kill.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import pickle
@@ -282,6 +283,10 @@ class _Died(Exception):
     """The worker process ended without answering."""
 
 
+class _NoProcess(Exception):
+    """No worker process could be started (a sandbox, no executable, no resources)."""
+
+
 class _Worker:
     """One ``python -m libtext._pdf_worker`` process and its two pipes."""
 
@@ -417,6 +422,11 @@ class PdfGuard:
             raise self._timeout(queued=True)
         try:
             return self._run(request, job)
+        except _NoProcess as exc:
+            self._no_processes(exc.__cause__)
+            from libtext.pdf import _extract_data
+
+            return _extract_data(**request)
         finally:
             self._slots.release()
 
@@ -439,9 +449,12 @@ class PdfGuard:
         """Start the workers now (each imports pdfium in the background), not on first use."""
         if not self.isolate:
             return
-        with self._lock:
-            while len(self._idle) < self.workers and not self._closed:
-                self._idle.append(_Worker(self.memory_mb))
+        try:
+            with self._lock:
+                while len(self._idle) < self.workers and not self._closed:
+                    self._idle.append(_Worker(self.memory_mb))
+        except OSError as exc:
+            self._no_processes(exc)
 
     def close(self) -> None:
         """Stop the idle workers; calls in progress end with their worker."""
@@ -460,14 +473,29 @@ class PdfGuard:
                 if worker.proc.poll() is None:
                     return worker
                 worker.kill()
-        return _Worker(self.memory_mb)
+        try:
+            return _Worker(self.memory_mb)
+        except OSError as exc:
+            raise _NoProcess from exc
+
+    def _no_processes(self, exc: BaseException | None) -> None:
+        """Fall back to reading in this process, once, with a warning that says why."""
+        if self.isolate:
+            logger.warning(
+                "cannot start PDF worker processes (%s): reading PDFs in this process, "
+                "with the size limits but without the memory cap and the kill",
+                exc,
+            )
+            self.isolate = False
 
     def _replace(self, worker: _Worker) -> None:
         """Kill ``worker`` and start its successor now, so the next call finds one warm."""
         worker.kill()
         with self._lock:
             if not self._closed and len(self._idle) < self.workers:
-                self._idle.append(_Worker(self.memory_mb))
+                # On failure the next call starts one (or falls back, see extract).
+                with contextlib.suppress(OSError):
+                    self._idle.append(_Worker(self.memory_mb))
 
     def _give(self, worker: _Worker) -> None:
         with self._lock:
