@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -38,9 +39,21 @@ from libtext._phrases import (
     split_phrases,
 )
 from libtext._sync import run_cpu, run_sync
-from libtext.errors import EmptyDocumentError, InvalidInputError
+from libtext.errors import (
+    EmptyDocumentError,
+    InputTooLargeError,
+    InvalidInputError,
+    InvalidTypeError,
+    short,
+)
 from libtext.hebrew import normalize_for_match
-from libtext.models import EnrichedSegment, Footnote, OutlineSegment, TranslatedSegment
+from libtext.models import (
+    EnrichedSegment,
+    Footnote,
+    OutlineSegment,
+    TranslatedSegment,
+    unicode_problem,
+)
 from libtext.models import TranslationData as _TD
 from libtext.sefaria import Citation, find_citations, translate_citation
 
@@ -57,12 +70,17 @@ __all__ = [
     "TranslatePayload",
     "TranslationResponse",
     "Translator",
+    "check_segment_size",
 ]
 
 PROMPT_NAME = "translate"
 DEFAULT_PROVIDER = "openai/gpt-4o-mini"
 DEFAULT_MAX_CHARS = 3000
 DEFAULT_CONCURRENCY = 4
+DEFAULT_MAX_SEGMENT_CHARS = 2_000_000
+"""Most characters of Hebrew (block plus footnotes) in one segment: about 400 printed
+pages. Handling is linear in the size (``benchmarks/translate.py``), so the limit
+bounds time and memory, not an algorithm's blow-up."""
 
 INLINE_CHARS = 1000
 """Blocks up to this size are cut, answered offline and assembled on the event loop: each
@@ -175,6 +193,8 @@ class Translator:
         api_key: The key of a litellm model, instead of its environment variable.
         api_base: The server of a litellm model (``"http://localhost:11434"`` for
             ``"ollama/llama3"``, an OpenAI-compatible URL for ``"openai/my-model"``).
+        max_segment_chars: Most characters (block plus footnotes) in one segment;
+            more raises :class:`~libtext.errors.InputTooLargeError` (``None``: no limit).
     """
 
     def __init__(
@@ -189,9 +209,27 @@ class Translator:
         options: dict[str, Any] | None = None,
         api_key: str | None = None,
         api_base: str | None = None,
+        max_segment_chars: int | None = DEFAULT_MAX_SEGMENT_CHARS,
     ) -> None:
         from libtext.providers.registry import resolve_provider
 
+        _check_glossary(glossary)
+        for arg, value in (("max_chars", max_chars), ("concurrency", concurrency)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidTypeError(
+                    f"Translator({arg}=...) takes an int, not {type(value).__name__}."
+                )
+        if options is not None and not isinstance(options, dict):
+            raise InvalidTypeError(
+                f"Translator(options=...) takes a dict, not {type(options).__name__}."
+            )
+        if max_segment_chars is not None and (
+            isinstance(max_segment_chars, bool)
+            or not isinstance(max_segment_chars, int)
+            or max_segment_chars < 1
+        ):
+            raise InvalidInputError("Translator(max_segment_chars=...) must be a positive int.")
+        self.max_segment_chars = max_segment_chars
         if max_chars < 200:
             raise InvalidInputError("Translator(max_chars=...) must be at least 200.")
         if concurrency < 1:
@@ -242,6 +280,8 @@ class Translator:
             ProviderError: The provider failed after retries (a subclass says how).
         """
         seg = _as_segment(segment, footnotes)
+        if self.max_segment_chars is not None:
+            check_segment_size(seg, self.max_segment_chars, "max_segment_chars")
         limiter = anyio.CapacityLimiter(self.concurrency)
         return await self._translate(seg, cache=self.cache, limiter=limiter)
 
@@ -267,8 +307,12 @@ class Translator:
 
         failures: list[Exception] = []
 
+        starts = [s for s, _ in spans]
+
         async def run(i: int, chunk: _Chunk, tg: TaskGroup) -> None:
-            phrases = [block[s:e].strip() for s, e in spans if chunk.start <= s < chunk.end]
+            # Bisect, not a scan of all spans per chunk: linear in the block, not quadratic.
+            lo, hi = bisect_left(starts, chunk.start), bisect_left(starts, chunk.end)
+            phrases = [block[s:e].strip() for s, e in spans[lo:hi]]
             text = block[chunk.start : chunk.end]
             try:
                 answers[i] = await self._ask(text, phrases, chunk, title, cache, limiter)
@@ -378,6 +422,8 @@ class Translator:
         fixed: dict[int, str],
     ) -> TranslatedSegment:
         block = seg.original_hebrew_block
+        citations = sorted(citations, key=lambda c: c.start)
+        cstarts = [c.start for c in citations]
         data: list[_TD] = []
         starts: list[int] = []
         gaps = repaired = dropped = 0
@@ -406,11 +452,8 @@ class Translator:
                         phrases[i].english_translation.strip() for i in piece.orphans
                     ).strip()
                     expanded = ""
-                inner = [
-                    (c.start - start, c.end - start)
-                    for c in citations
-                    if start <= c.start < chunk.start + piece.end
-                ]
+                inside = _within(citations, cstarts, start, chunk.start + piece.end)
+                inner = [(c.start - start, c.end - start) for c in inside]
                 if not english:
                     english = citation_english(hebrew) or ""
                 if not expanded or expanded == hebrew or letters(expanded) == letters(hebrew):
@@ -423,7 +466,7 @@ class Translator:
                         hebrew_phrase=hebrew,
                         hebrew_phrase_expanded=expanded,
                         english_translation=english,
-                        sefaria_link=_link(citations, start, chunk.start + piece.end),
+                        sefaria_link=inside[0].url if inside else "",
                     )
                 )
                 starts.append(start)
@@ -474,10 +517,46 @@ def _schema() -> str:
     return json.dumps(TranslationResponse.model_json_schema(), ensure_ascii=False)
 
 
+def check_segment_size(seg: EnrichedSegment, limit: int, name: str) -> None:
+    """Raise :class:`InputTooLargeError` when the segment's Hebrew is over ``limit`` characters.
+
+    ``name`` is the limit as the caller knows it (an argument, a server setting).
+    """
+    size = len(seg.original_hebrew_block) + sum(len(fn.content) for fn in seg.footnotes)
+    if size > limit:
+        raise InputTooLargeError(
+            f"The segment has {size:,} characters of Hebrew, over the limit {name}={limit:,}; "
+            "split it into sections (e.g. by chapter) and translate each.",
+            details={"limit": name, name: limit, "chars": size},
+        )
+
+
+def _check_glossary(glossary: object) -> None:
+    if glossary is None:
+        return
+    if not isinstance(glossary, dict):
+        raise InvalidTypeError(
+            f"Translator(glossary=...) takes a dict of Hebrew term -> English, not "
+            f"{type(glossary).__name__}."
+        )
+    for key, value in glossary.items():
+        if not isinstance(key, str) or not isinstance(value, str):
+            raise InvalidTypeError(
+                "Translator(glossary=...) maps Hebrew terms (str) to English (str); got "
+                f"{type(key).__name__} -> {type(value).__name__} for {short(key)}."
+            )
+
+
 def _as_segment(
     segment: EnrichedSegment | OutlineSegment | str, footnotes: Sequence[Footnote] | None
 ) -> EnrichedSegment:
     if isinstance(segment, str):
+        problem = unicode_problem(segment)
+        if problem is not None:
+            raise InvalidInputError(
+                f"The text to translate contains {problem}; pass valid Unicode text.",
+                details={"problem": problem},
+            )
         if not has_letters(segment) and not footnotes:
             raise EmptyDocumentError(
                 "The text to translate is empty: pass a Hebrew passage, e.g. "
@@ -489,8 +568,8 @@ def _as_segment(
     elif isinstance(segment, OutlineSegment):
         seg = EnrichedSegment(**segment.model_dump())
     else:
-        raise InvalidInputError(
-            f"Translator.translate takes an EnrichedSegment or Hebrew text, not "
+        raise InvalidTypeError(
+            f"Translator.translate(segment=...) takes an EnrichedSegment or Hebrew text, not "
             f"{type(segment).__name__}."
         )
     if footnotes:
@@ -572,11 +651,9 @@ def _marker_in(marker: str, text: str) -> bool:
     return any(form in text for form in (f"({core})", f"[{core}]", marker.strip()))
 
 
-def _link(citations: list[Citation], start: int, end: int) -> str:
-    for c in citations:
-        if start <= c.start < end:
-            return c.url
-    return ""
+def _within(citations: list[Citation], starts: list[int], start: int, end: int) -> list[Citation]:
+    """The citations (sorted by start; ``starts`` their offsets) that begin in ``[start, end)``."""
+    return citations[bisect_left(starts, start) : bisect_left(starts, end)]
 
 
 def _has_letters(d: _TD) -> bool:
