@@ -9,6 +9,7 @@ call a new loop.
 
 from __future__ import annotations
 
+import inspect
 import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar
@@ -90,3 +91,23 @@ async def run_cpu(fn: Callable[..., T], /, *args: Any, inline: bool) -> T:
         limiter = anyio.CapacityLimiter(1)
         _CPU_THREADS.set(limiter)
     return await anyio.to_thread.run_sync(fn, *args, limiter=limiter)
+
+
+_TWIN = "Sync twin of"
+
+
+def complete_twin_docs(*owners: Any) -> None:
+    """Give each sync twin on ``owners`` (classes or modules) its async twin's full docstring.
+
+    A twin's own docstring is the one line ``Sync twin of :meth:`aname`...``; without
+    this ``Outliner.outline?`` in Jupyter would show no arguments. The one line stays
+    first, then the async docstring's arguments, returns and raises.
+    """
+    for owner in owners:
+        for name, fn in list(vars(owner).items()):
+            doc = getattr(fn, "__doc__", None) or ""
+            twin = getattr(owner, "a" + name, None)
+            if not doc.startswith(_TWIN) or twin is None or not twin.__doc__:
+                continue
+            head, _, body = inspect.cleandoc(twin.__doc__).partition("\n")
+            fn.__doc__ = f"{doc.strip()}\n\n{head}\n{body}".rstrip()

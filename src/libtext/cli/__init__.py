@@ -85,9 +85,11 @@ class _LazyGroup(click.Group):
         try:
             code = super().main(args, prog_name, complete_var, False, **extra)
         except click.UsageError as exc:
-            if isinstance(exc, _NO_ARGS_IS_HELP):  # a bare group: its help is the answer
-                exc.show()
-                sys.exit(exc.exit_code)
+            if isinstance(exc, _NO_ARGS_IS_HELP) and exc.ctx is not None:
+                # A bare group (``libtext``, ``libtext texts``): its help is the answer,
+                # on stdout, and asking for it is not an error.
+                click.echo(exc.ctx.get_help())
+                sys.exit(0)
             hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
             click.echo(f"error: {exc.format_message()}{hint}", err=True)
             sys.exit(exc.exit_code)
