@@ -60,7 +60,7 @@ __all__ = [
 ]
 
 PROMPT_NAME = "translate"
-DEFAULT_PROVIDER = "openai/gpt-4o-mini"
+DEFAULT_PROVIDER = "offline"  # like every entry point: no key, no network
 DEFAULT_MAX_CHARS = 3000
 DEFAULT_CONCURRENCY = 4
 
@@ -159,8 +159,8 @@ class Translator:
         ```
 
     Args:
-        provider: A provider name (``"offline"``, a litellm ``provider/model``) or a
-            :class:`~libtext.providers.base.Provider`. The key of a litellm model is read
+        provider: A provider name (``"offline"``, the default, or a litellm
+            ``provider/model``) or a :class:`~libtext.providers.base.Provider`. The key of a litellm model is read
             from its environment variable when the Translator is made.
         policy: Timeouts and retries (:class:`~libtext.providers.structured.RetryPolicy`);
             the same rules as the Outliner.
