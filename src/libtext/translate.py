@@ -160,8 +160,9 @@ class Translator:
 
     Args:
         provider: A provider name (``"offline"``, the default, or a litellm
-            ``provider/model``) or a :class:`~libtext.providers.base.Provider`. The key of a litellm model is read
-            from its environment variable when the Translator is made.
+            ``provider/model``) or a :class:`~libtext.providers.base.Provider`. The key
+            of a litellm model is read from its environment variable when the
+            Translator is made.
         policy: Timeouts and retries (:class:`~libtext.providers.structured.RetryPolicy`);
             the same rules as the Outliner.
         glossary: Hebrew term -> required English (``{"ביטול": "self-nullification"}``);
