@@ -19,7 +19,7 @@ import anyio.to_thread
 from anyio.from_thread import BlockingPortal
 from anyio.lowlevel import RunVar
 
-__all__ = ["run_cpu", "run_sync"]
+__all__ = ["complete_twin_docs", "run_cpu", "run_sync", "with_twin_docs"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -111,3 +111,12 @@ def complete_twin_docs(*owners: Any) -> None:
                 continue
             head, _, body = inspect.cleandoc(twin.__doc__).partition("\n")
             fn.__doc__ = f"{doc.strip()}\n\n{head}\n{body}".rstrip()
+
+
+C = TypeVar("C", bound=type)
+
+
+def with_twin_docs(cls: C) -> C:
+    """Class decorator: :func:`complete_twin_docs` on the class."""
+    complete_twin_docs(cls)
+    return cls

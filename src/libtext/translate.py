@@ -37,7 +37,7 @@ from libtext._phrases import (
     letters,
     split_phrases,
 )
-from libtext._sync import run_cpu, run_sync
+from libtext._sync import run_cpu, run_sync, with_twin_docs
 from libtext.errors import EmptyDocumentError, InvalidInputError
 from libtext.hebrew import normalize_for_match
 from libtext.models import EnrichedSegment, Footnote, OutlineSegment, TranslatedSegment
@@ -146,6 +146,7 @@ class _Calls:
     cached: int = 0
 
 
+@with_twin_docs
 class Translator:
     """Translate Hebrew segments phrase by phrase, with Sefaria links and footnotes.
 
