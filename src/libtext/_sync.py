@@ -19,6 +19,8 @@ import anyio.to_thread
 from anyio.from_thread import BlockingPortal
 from anyio.lowlevel import RunVar
 
+from libtext.errors import LibtextError
+
 __all__ = ["complete_twin_docs", "run_cpu", "run_sync", "with_twin_docs"]
 
 P = ParamSpec("P")
@@ -69,7 +71,13 @@ def run_sync(fn: Callable[P, Awaitable[T]], /, *args: P.args, **kwargs: P.kwargs
     async def call() -> T:
         return await fn(*args, **kwargs)
 
-    return portal.call(call)
+    try:
+        return portal.call(call)
+    except LibtextError as exc:
+        # An expected error (bad input, missing key...): its traceback would run through
+        # the portal's and the event loop's frames (some 40 lines) before the one line
+        # that says what to do. Raised from here, it shows the caller's call instead.
+        raise exc.with_traceback(None) from exc.__cause__ if exc.__cause__ else None
 
 
 _CPU_THREADS: RunVar[anyio.CapacityLimiter] = RunVar("libtext_cpu_threads")

@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from libtext import __version__
+from libtext._wording import for_cli
 from libtext.errors import LibtextError
 
 # command name -> "module:attribute" of a click command
@@ -58,7 +59,7 @@ class _LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except LibtextError as exc:
-            click.echo(f"error: {exc.message}", err=True)
+            click.echo(f"error: {for_cli(exc.message)}", err=True)
             ctx.exit(2)
         except OSError as exc:
             if exc.errno == errno.EPIPE:  # stdout closed early (| head): click handles it

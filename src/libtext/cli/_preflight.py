@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import click
 
+from libtext._wording import for_cli
 from libtext.cli._extras import STORE_ENV, missing_extra
 
 __all__ = ["preflight"]
@@ -27,7 +28,7 @@ def preflight(store_url: str | None) -> None:
     try:
         settings = Settings.from_env()
     except LibtextError as exc:
-        raise click.ClickException(f"bad LIBTEXT_* setting: {exc.message}") from None
+        raise click.ClickException(f"bad LIBTEXT_* setting: {for_cli(exc.message)}") from None
     url = store_url or settings.store_url
     try:
         from libtext.store import TextStore
@@ -39,7 +40,7 @@ def preflight(store_url: str | None) -> None:
             store.prepare()
             store.ping()
     except LibtextError as exc:
-        raise click.ClickException(f"{where}: {exc.message}") from None
+        raise click.ClickException(f"{where}: {for_cli(exc.message)}") from None
     for spec in settings.providers:
         if not isinstance(spec, str) or spec.strip().lower() == "offline":
             continue
@@ -51,4 +52,4 @@ def preflight(store_url: str | None) -> None:
                 f"set {exc.env_var} before 'libtext serve'."
             ) from None
         except LibtextError as exc:
-            raise click.ClickException(f"LIBTEXT_PROVIDERS: {exc.message}") from None
+            raise click.ClickException(f"LIBTEXT_PROVIDERS: {for_cli(exc.message)}") from None
