@@ -125,3 +125,16 @@ def test_help_and_star_import_of_the_package_work_without_the_extras() -> None:
         "from libtext import *\nprint(Outliner().outline_text('פרק א\\nשלום').source_metadata)"
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_outline_table_has_no_column_that_stays_empty() -> None:
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    sample = Path(__file__).resolve().parents[1] / "examples" / "sample.pdf"
+    done = CliRunner().invoke(cli, ["outline", str(sample), "--format", "table"])
+    assert done.exit_code == 0, done.output
+    header = next(line for line in done.stdout.splitlines() if "seq" in line)
+    # The sample's segments are whole chapters: no segment title besides the chapter's.
+    assert "chapter" in header and "title" not in header
