@@ -138,3 +138,13 @@ def test_outline_table_has_no_column_that_stays_empty() -> None:
     header = next(line for line in done.stdout.splitlines() if "seq" in line)
     # The sample's segments are whole chapters: no segment title besides the chapter's.
     assert "chapter" in header and "title" not in header
+
+
+def test_process_on_core_says_which_extra_keeps_the_result() -> None:
+    from pathlib import Path
+
+    sample = Path(__file__).resolve().parents[1] / "examples" / "sample.pdf"
+    done = core("from libtext.cli import main; main()", "process", str(sample), "--no-progress")
+    assert done.returncode == 0, done.stderr
+    saved = [line for line in done.stderr.splitlines() if line.startswith("not saved")]
+    assert saved and "pip install 'libtext[store]'" in saved[0], done.stderr

@@ -62,7 +62,7 @@ def test_without_a_store_process_says_how_to_keep_the_result(
     monkeypatch.delenv("LIBTEXT_DATABASE_URL", raising=False)
     done = run("process", str(SAMPLE), "--no-progress", "--format", "json")
     assert done.exit_code == 0, done.output
-    assert "not saved: give --store URL or set LIBTEXT_DATABASE_URL" in done.stderr
+    assert "not saved: to keep it, give --store URL or set LIBTEXT_DATABASE_URL" in done.stderr
 
 
 def test_an_empty_store_lists_page_1_of_1_and_masks_the_password(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ import click
 if TYPE_CHECKING:
     from libtext.store import TextStore
 
-__all__ = ["STORE_ENV", "missing_extra", "open_store", "store_configured"]
+__all__ = ["STORE_ENV", "has_store_extra", "missing_extra", "open_store", "store_configured"]
 
 STORE_ENV = "LIBTEXT_DATABASE_URL"
 """The store URL variable, the same one ``TextStore()`` reads (kept here: no SQLModel)."""
@@ -34,6 +34,16 @@ def missing_extra(extra: str, exc: ImportError) -> click.ClickException:
     return click.ClickException(
         f"'{_command_path()}' needs the {extra} extra: pip install 'libtext[{extra}]'{why}"
     )
+
+
+def has_store_extra() -> bool:
+    """Whether SQLModel is importable, without importing it."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("sqlmodel") is not None
+    except (ImportError, ValueError):  # ValueError: sys.modules["sqlmodel"] is None
+        return False
 
 
 def store_configured(url: str | None) -> bool:

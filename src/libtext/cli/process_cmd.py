@@ -84,7 +84,9 @@ def _summary(doc: ProcessedDocument, slug: str | None) -> None:
     table.add_column("phrases", justify="right")
     table.add_column("translated", justify="right")
     table.add_column("notes", justify="right")
-    table.add_column("error")
+    errors = any(s.error for s in doc.sections)
+    if errors:  # no column that would stay empty
+        table.add_column("error")
     for s in doc.sections:
         english = sum(1 for d in s.translation_data if d.english_translation)
         table.add_row(
@@ -95,7 +97,7 @@ def _summary(doc: ProcessedDocument, slug: str | None) -> None:
             str(len(s.translation_data)),
             f"{english}/{len(s.translation_data)}",
             str(len(s.footnotes)),
-            s.error or "",
+            *([s.error or ""] if errors else []),
         )
     _console().print(table)
 
@@ -207,7 +209,11 @@ def process(
     if store is not None:
         click.echo(f"saved as {slug} in {store.url}", err=True)
     elif not no_store:
-        click.echo("not saved: give --store URL or set LIBTEXT_DATABASE_URL to keep it.", err=True)
+        extra = "" if _extras.has_store_extra() else "pip install 'libtext[store]', then "
+        click.echo(
+            f"not saved: to keep it, {extra}give --store URL or set LIBTEXT_DATABASE_URL.",
+            err=True,
+        )
     if provider.strip().lower() == "offline" and fmt == "summary":
         # Why "translated 0/17": offline English covers only what the linker knows.
         click.echo(
