@@ -20,7 +20,7 @@ from libtext._wording import PHRASES, for_cli, for_http
 from libtext.cli import cli
 from libtext.errors import LibtextError
 
-PYTHON_WORDS = re.compile(r"\b[a-z_]+=\.\.\.|\b[a-z_]+='\.\.\.'|\b[a-z_]+= |TextStore\(")
+PYTHON_WORDS = re.compile(r"\b[a-z_]+=\.\.\.|\b[a-z_]+='\.\.\.'|\b[a-z_]+= |TextStore[(.]")
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]+")
 SHELL_EXAMPLE = re.compile(r"`[^`]*`")  # a quoted command line (`qpdf --decrypt ...`)
 
@@ -72,7 +72,7 @@ def test_python_messages_name_arguments_not_flags(fixtures_dir: Path) -> None:
 
 
 def test_cli_messages_name_flags_not_arguments(
-    fixtures_dir: Path, monkeypatch: pytest.MonkeyPatch
+    fixtures_dir: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     pytest.importorskip("libtext.store")
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
@@ -83,6 +83,9 @@ def test_cli_messages_name_flags_not_arguments(
             cli, ["outline", str(fixtures_dir / "small.pdf"), "-p", "openai/gpt-4o-mini"]
         ),
         runner.invoke(cli, ["library", "search", "x", "--base-url", refused_url()]),
+        runner.invoke(
+            cli, ["texts", "show", "nosuch", "--store", f"sqlite:///{tmp_path / 't.db'}"]
+        ),
     ]
     for result in results:
         assert result.exit_code != 0
@@ -91,6 +94,7 @@ def test_cli_messages_name_flags_not_arguments(
         assert not PYTHON_WORDS.search(words(line)), line
     assert "--store" in results[0].stderr
     assert "OPENAI_API_KEY" in results[1].stderr
+    assert "libtext texts list" in results[3].stderr
 
 
 async def test_http_messages_name_the_servers_settings(fixtures_dir: Path, tmp_path: Path) -> None:

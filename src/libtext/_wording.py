@@ -28,6 +28,7 @@ PHRASES: tuple[Phrase, ...] = (
         "(the server's LIBTEXT_DATABASE_URL, or libtext serve --store)",
     ),
     Phrase(" or pass api_key=... explicitly.", ".", " where the server runs."),
+    Phrase("(TextStore.list())", "('libtext texts list')", "(GET /api/texts)"),
     Phrase(
         "passed as api_key= or set in the provider's environment variable",
         "set in the provider's environment variable",
