@@ -36,7 +36,7 @@ from libtext._library_limits import Clock, RateLimiter, Sleep
 from libtext._library_nav import find_titles, query_words
 from libtext._library_search import normalize_phrase, read_counts, snippet
 from libtext._library_works import KNOWN_WORKS, LIBRARY_NAME, KnownWork, work_to_document
-from libtext._sync import run_sync
+from libtext._sync import run_sync, with_twin_docs
 from libtext.errors import (
     ConfigurationError,
     InvalidInputError,
@@ -135,6 +135,7 @@ class _Walk:
     more: list[bool] = field(default_factory=list)  # per level: siblings left after this one
 
 
+@with_twin_docs
 class LibraryClient:
     """Client of the online Chabad library (chabadlibrary.org).
 

@@ -35,7 +35,7 @@ from libtext._outline_windows import (
     split_windows,
     window_budget,
 )
-from libtext._sync import run_cpu, run_sync
+from libtext._sync import run_cpu, run_sync, with_twin_docs
 from libtext.errors import (
     ConfigurationError,
     EmptyDocumentError,
@@ -85,6 +85,7 @@ class _Run:
     prompt_version: str | None
 
 
+@with_twin_docs
 class Outliner:
     """Outline Hebrew documents with one provider, or compare several.
 

@@ -38,7 +38,7 @@ from libtext._phrases import (
     letters,
     split_phrases,
 )
-from libtext._sync import run_cpu, run_sync
+from libtext._sync import run_cpu, run_sync, with_twin_docs
 from libtext.errors import (
     EmptyDocumentError,
     InputTooLargeError,
@@ -74,7 +74,7 @@ __all__ = [
 ]
 
 PROMPT_NAME = "translate"
-DEFAULT_PROVIDER = "openai/gpt-4o-mini"
+DEFAULT_PROVIDER = "offline"  # like every entry point: no key, no network
 DEFAULT_MAX_CHARS = 3000
 DEFAULT_CONCURRENCY = 4
 DEFAULT_MAX_SEGMENT_CHARS = 2_000_000
@@ -164,6 +164,7 @@ class _Calls:
     cached: int = 0
 
 
+@with_twin_docs
 class Translator:
     """Translate Hebrew segments phrase by phrase, with Sefaria links and footnotes.
 
@@ -177,9 +178,10 @@ class Translator:
         ```
 
     Args:
-        provider: A provider name (``"offline"``, a litellm ``provider/model``) or a
-            :class:`~libtext.providers.base.Provider`. The key of a litellm model is read
-            from its environment variable when the Translator is made.
+        provider: A provider name (``"offline"``, the default, or a litellm
+            ``provider/model``) or a :class:`~libtext.providers.base.Provider`. The key
+            of a litellm model is read from its environment variable when the
+            Translator is made.
         policy: Timeouts and retries (:class:`~libtext.providers.structured.RetryPolicy`);
             the same rules as the Outliner.
         glossary: Hebrew term -> required English (``{"ביטול": "self-nullification"}``);
