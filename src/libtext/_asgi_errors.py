@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from libtext.errors import (
     ConfigurationError,
+    ConflictError,
     InputTooLargeError,
     InvalidInputError,
     LibraryTimeoutError,
@@ -37,6 +38,7 @@ from libtext.models import ErrorDetail, ErrorResponse
 __all__ = [
     "STATUS_MAP",
     "BodyTooLarge",
+    "PreconditionRequiredError",
     "RequestTimeoutError",
     "UnauthorizedError",
     "error_json",
@@ -51,6 +53,12 @@ class UnauthorizedError(LibtextError):
     """The request lacks the API key the server is configured with."""
 
     code = "unauthorized"
+
+
+class PreconditionRequiredError(InvalidInputError):
+    """A write that must name the revision it is based on (``If-Match``) did not."""
+
+    code = "precondition_required"
 
 
 class RequestTimeoutError(LibtextError):
@@ -77,11 +85,13 @@ class BodyTooLarge(StarletteHTTPException):
 # Most specific first: the first match wins.
 STATUS_MAP: tuple[tuple[type[LibtextError], int], ...] = (
     (UnauthorizedError, 401),
+    (PreconditionRequiredError, 428),
     (UnsupportedMediaError, 415),
     (InputTooLargeError, 413),
     (TooManyPagesError, 413),
     (InvalidInputError, 400),
     (NotFoundError, 404),
+    (ConflictError, 412),  # only If-Match names a revision over HTTP: a failed precondition
     (RateLimitError, 429),
     (ProviderTimeoutError, 504),
     (LibraryTimeoutError, 504),

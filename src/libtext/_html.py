@@ -7,13 +7,48 @@ from PDFs and models, and may hold markup), and only ``http(s)`` links become an
 
 from __future__ import annotations
 
+import weakref
+from dataclasses import dataclass
+from datetime import datetime
 from html import escape
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
     from libtext.models import DocumentOutline, Footnote, ProcessedDocument, Section
 
-__all__ = ["document_html", "outline_html"]
+__all__ = ["RevisionNote", "document_html", "note_revision", "outline_html", "revision_note"]
+
+
+@dataclass(frozen=True, slots=True)
+class RevisionNote:
+    """Which revision of a stored text a document read from the store is.
+
+    ``differences`` says, for an older revision, what differs from the current one.
+    """
+
+    number: int
+    current: int
+    created_at: datetime | None = None
+    author: str | None = None
+    differences: tuple[str, ...] = ()
+
+
+# Kept beside the document, not in it: a private attribute would take part in the
+# model's ``==`` and make a document read from the store unequal to the one saved.
+_NOTES: dict[int, RevisionNote] = {}
+
+
+def note_revision(document: object, note: RevisionNote) -> None:
+    """Remember ``note`` for ``document`` while it lives (``TextStore.get``)."""
+    key = id(document)
+    _NOTES[key] = note
+    weakref.finalize(document, _NOTES.pop, key, None)
+
+
+def revision_note(document: object) -> RevisionNote | None:
+    """The note ``TextStore.get`` left for ``document``, if any."""
+    return _NOTES.get(id(document))
+
 
 _STYLE = (
     "<style>"
@@ -119,5 +154,20 @@ def document_html(document: ProcessedDocument) -> str:
     return (
         f'{_STYLE}<div class="lt-doc">'
         f"{_meta(meta.publication_title, meta.work_title, meta.author_name)}"
-        f'<div class="lt-muted">{_e(summary)}</div>{sections}</div>'
+        f'<div class="lt-muted">{_e(summary)}</div>{_revision(document)}{sections}</div>'
+    )
+
+
+def _revision(document: ProcessedDocument) -> str:
+    note = revision_note(document)
+    if note is None:
+        return ""
+    if note.number == note.current:
+        return f'<div class="lt-muted">revision {note.number} (current)</div>'
+    by = f" by {note.author}" if note.author else ""
+    at = f" at {note.created_at:%Y-%m-%d %H:%M} UTC" if note.created_at else ""
+    changes = "".join(f"<li>{_e(d)}</li>" for d in note.differences) or "<li>nothing</li>"
+    return (
+        f'<div class="lt-err">revision {note.number} of {note.current}{_e(by + at)}, not the '
+        f"current one; differs from it in:</div><ul>{changes}</ul>"
     )

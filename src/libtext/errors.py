@@ -17,6 +17,7 @@ handle them all, or a branch to handle one kind::
     ├── ConfigurationError            configuration_error a setting or key is missing
     │   └── MissingAPIKeyError        missing_api_key     names the environment variable
     ├── NotFoundError                 not_found           no such text, work or page
+    ├── ConflictError                 conflict            the text changed since the edit's revision
     ├── UpstreamError                 upstream_error      a remote service failed
     │   ├── ProviderError             provider_error      an AI provider failed
     │   │   ├── ProviderAuthError     provider_auth       key rejected (never retried)
@@ -38,6 +39,7 @@ from typing import Any
 
 __all__ = [
     "ConfigurationError",
+    "ConflictError",
     "EmptyDocumentError",
     "EmptyFileError",
     "EncryptedPDFError",
@@ -176,6 +178,16 @@ class NotFoundError(LibtextError, LookupError):
     """No stored text, library work or page answers to the given identifier."""
 
     code = "not_found"
+
+
+class ConflictError(LibtextError):
+    """A stored text changed since the revision an edit was based on; nothing was written.
+
+    ``details`` names the revision the edit expected and the current one, and who
+    made the current one and when, so the caller can reload and reapply.
+    """
+
+    code = "conflict"
 
 
 # --- upstream failures -----------------------------------------------------------
