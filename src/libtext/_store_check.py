@@ -95,6 +95,16 @@ def _accepts(annotation: Any, value: Any) -> bool:
     return True  # a type this check does not know: leave it to the round trip
 
 
+def _list_item(annotation: Any) -> Any:
+    """``X`` of ``list[X]`` (or of ``list[X] | None``), else ``None``."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        lists = [a for a in typing.get_args(annotation) if typing.get_origin(a) is list]
+        annotation = lists[0] if len(lists) == 1 else annotation
+    if typing.get_origin(annotation) is list:
+        return (typing.get_args(annotation) or (Any,))[0]
+    return None
+
+
 def _find_fault(value: Any, path: tuple[Any, ...]) -> tuple[tuple[Any, ...], str] | None:
     """The first field whose value its model's types do not allow, or an unencodable string."""
     if isinstance(value, pydantic.BaseModel):
@@ -102,10 +112,16 @@ def _find_fault(value: Any, path: tuple[Any, ...]) -> tuple[tuple[Any, ...], str
             if name not in value.__dict__:
                 return (*path, name), "missing (the model was built without validation)"
             field_value = value.__dict__[name]
+            where = (*path, name)
             if not _accepts(info.annotation, field_value):
-                shown = type(field_value).__name__
-                return (*path, name), f"{shown} is not of the field's type"
-            if found := _find_fault(field_value, (*path, name)):
+                item = _list_item(info.annotation)
+                if item is not None and isinstance(field_value, list):
+                    # name the item at fault, not the whole list
+                    for i, v in enumerate(field_value):
+                        if not _accepts(item, v):
+                            return (*where, i), f"{type(v).__name__} is not of the field's type"
+                return where, f"{type(field_value).__name__} is not of the field's type"
+            if found := _find_fault(field_value, where):
                 return found
         return None
     if isinstance(value, list):

@@ -390,9 +390,9 @@ class TextStore(ReviewMethods):
         """
         doc = check_document(document)
         author = revs.check_author(author)
+        body = stored_body(doc)  # first: nothing below may trust a document not checked
         meta = doc.source_metadata
         base = base_slug(meta.publication_title, meta.work_title)
-        body = stored_body(doc)
         with self._errors("save the text"):
             for _ in range(_SLUG_ATTEMPTS):
                 inserted = False
