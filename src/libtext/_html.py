@@ -11,7 +11,7 @@ import weakref
 from dataclasses import dataclass
 from datetime import datetime
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from libtext.models import DocumentOutline, Footnote, ProcessedDocument, Section
@@ -35,19 +35,27 @@ class RevisionNote:
 
 # Kept beside the document, not in it: a private attribute would take part in the
 # model's ``==`` and make a document read from the store unequal to the one saved.
-_NOTES: dict[int, RevisionNote] = {}
+# A weak reference with a callback drops the note with its document (weakref.finalize
+# would too, at ten times the cost of a whole small ``get``'s bookkeeping).
+_NOTES: dict[int, tuple[weakref.ref[Any], RevisionNote]] = {}
 
 
 def note_revision(document: object, note: RevisionNote) -> None:
     """Remember ``note`` for ``document`` while it lives (``TextStore.get``)."""
     key = id(document)
-    _NOTES[key] = note
-    weakref.finalize(document, _NOTES.pop, key, None)
+
+    def drop(ref: weakref.ref[Any]) -> None:
+        entry = _NOTES.get(key)
+        if entry is not None and entry[0] is ref:
+            del _NOTES[key]
+
+    _NOTES[key] = (weakref.ref(document, drop), note)
 
 
 def revision_note(document: object) -> RevisionNote | None:
     """The note ``TextStore.get`` left for ``document``, if any."""
-    return _NOTES.get(id(document))
+    entry = _NOTES.get(id(document))
+    return entry[1] if entry is not None and entry[0]() is document else None
 
 
 _STYLE = (

@@ -256,7 +256,9 @@ def _conflict(
     ).first()
     who = f" by {latest.author}" if latest is not None and latest.author else ""
     when = f" at {format_utc(utc(latest.created_at))}" if latest is not None else ""
-    if expected == row.revision:  # same number, another text under a reused slug
+    if expected_etag is not None and parse_etag(expected_etag) is None:
+        what = f"{expected_etag[:40]!r} is not an ETag of the text {slug!r} (see its GET)"
+    elif expected == row.revision:  # same number, another text under a reused slug
         what = f"The text {slug!r} was deleted and saved again{who}{when}"
     else:
         what = f"The text {slug!r} changed since revision {expected}: revision {row.revision}"
