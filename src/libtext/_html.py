@@ -7,6 +7,7 @@ from PDFs and models, and may hold markup), and only ``http(s)`` links become an
 
 from __future__ import annotations
 
+import functools
 import weakref
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,7 +17,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from libtext.models import DocumentOutline, Footnote, ProcessedDocument, Section
 
-__all__ = ["RevisionNote", "document_html", "note_revision", "outline_html", "revision_note"]
+__all__ = [
+    "RevisionNote",
+    "current_note",
+    "document_html",
+    "note_revision",
+    "outline_html",
+    "revision_note",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +46,12 @@ class RevisionNote:
 # A weak reference with a callback drops the note with its document (weakref.finalize
 # would too, at ten times the cost of a whole small ``get``'s bookkeeping).
 _NOTES: dict[int, tuple[weakref.ref[Any], RevisionNote]] = {}
+
+
+@functools.lru_cache(maxsize=256)
+def current_note(number: int) -> RevisionNote:
+    """The (shared, frozen) note of a document read at its current revision ``number``."""
+    return RevisionNote(number, number)
 
 
 def note_revision(document: object, note: RevisionNote) -> None:

@@ -29,6 +29,7 @@ __all__ = [
     "COUNT",
     "DEFAULT_PAGE_SIZE",
     "GET_BODY",
+    "GET_TAGGED_BODY",
     "MAX_PAGE_SIZE",
     "NEWEST_FIRST",
     "OLDEST_FIRST",
@@ -81,6 +82,12 @@ BUMP_REVISION = (
     sa.update(MetaRow).where(col(MetaRow.key) == META_REVISION).values(value=col(MetaRow.value) + 1)
 )
 GET_BODY = (
+    sa.select(col(BodyRow.body), col(TextRow.revision))
+    .join(TextRow, col(TextRow.id) == col(BodyRow.text_id))
+    .where(col(TextRow.slug) == sa.bindparam("slug"))
+)
+# With the creation time, for the ETag (parsing a datetime is a few us: not in ``get``).
+GET_TAGGED_BODY = (
     sa.select(col(BodyRow.body), col(TextRow.revision), col(TextRow.created_at))
     .join(TextRow, col(TextRow.id) == col(BodyRow.text_id))
     .where(col(TextRow.slug) == sa.bindparam("slug"))

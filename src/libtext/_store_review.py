@@ -20,8 +20,8 @@ from sqlalchemy.engine import Connection
 from sqlmodel import Session, col
 
 from libtext import _store_revisions as revs
-from libtext._html import RevisionNote, note_revision
-from libtext._store_queries import GET_BODY, check_document, columns, list_item, utc
+from libtext._html import RevisionNote, current_note, note_revision
+from libtext._store_queries import GET_TAGGED_BODY, check_document, columns, list_item, utc
 from libtext._store_slugs import check_slug
 from libtext._store_tables import RevisionRow, TextRow
 from libtext.errors import InvalidInputError
@@ -327,7 +327,7 @@ class ReviewMethods:
 
     def _read_revision(self, conn: Connection, slug: str, number: int) -> tuple[Any, Any, Any]:
         """(the revision's body row, the current body row, the revision's history row)."""
-        current = conn.execute(GET_BODY, {"slug": slug}).first()
+        current = conn.execute(GET_TAGGED_BODY, {"slug": slug}).first()
         if current is None:
             raise revs.not_found(slug)
         if number == current.revision:
@@ -352,7 +352,7 @@ class ReviewMethods:
             found, current, meta = self._read_revision(conn, slug, number)
         document = self._document(slug, found, include_source_ids=include_source_ids)
         if meta is None:
-            note_revision(document, RevisionNote(number, number))
+            note_revision(document, current_note(number))
             return document
         now = self._document(slug, current, include_source_ids=include_source_ids)
         note = RevisionNote(

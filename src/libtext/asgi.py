@@ -292,7 +292,7 @@ def create_app(
         "Needs If-Match with the ETag of GET /api/texts/{slug}: 412 when the text changed "
         "since, 428 without it. The response's ETag is the next edit's If-Match.",
         dependencies=[*post_auth, Depends(require_json)],
-        responses=_errors(400, *auth_err, 404, 412, 415, 428, 500, 503, 504),
+        responses=_errors(400, *auth_err, 404, 412, 413, 415, 428, 500, 503, 504),
     )
     async def edit_section(
         slug: str,

@@ -15,6 +15,14 @@ Saving the same source again makes a new text
     ``slug-3``... so nothing stored is lost by re-processing. :meth:`TextStore.update`
     replaces a text in place under its slug; ``created_at`` never changes and
     ``updated_at`` moves forward by at least a millisecond.
+Revisions, and nothing stored that cannot be read
+    Every change (update, section edit, revert) is a new revision; the replaced
+    document moves to the history table, which ``list`` and ``get`` never read. An
+    edit may name the revision it was based on and then fails with ``ConflictError``
+    if another landed first (``libtext._store_revisions``). Every write validates the
+    JSON it stores first (``libtext._store_check``): a document changed by attribute
+    assignment or built with ``model_construct`` could otherwise be stored and never
+    read back.
 Slugs
     Made from the titles (see ``libtext._store_slugs``), unique by a database
     constraint: a save picks the next free number and inserts; if another writer took
@@ -71,7 +79,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
     ) from exc
 
 from libtext import _store_revisions as revs
-from libtext._html import RevisionNote, note_revision
+from libtext._html import current_note, note_revision
 from libtext._store_cache import DEFAULT_CACHE_BYTES, ReadCache, TaggedJSON
 from libtext._store_check import stored_body
 from libtext._store_engine import WRITE, create_schema, make_engine, masked, store_errors
@@ -80,6 +88,7 @@ from libtext._store_queries import (
     COUNT,
     DEFAULT_PAGE_SIZE,
     GET_BODY,
+    GET_TAGGED_BODY,
     MAX_PAGE_SIZE,
     NEWEST_FIRST,
     OLDEST_FIRST,
@@ -457,7 +466,7 @@ class TextStore(ReviewMethods):
             found = conn.execute(GET_BODY, {"slug": slug}).first()
         document = self._document(slug, found, include_source_ids=include_source_ids)
         assert found is not None
-        note_revision(document, RevisionNote(found.revision, found.revision))
+        note_revision(document, current_note(found.revision))
         return document
 
     async def aget(
@@ -491,7 +500,7 @@ class TextStore(ReviewMethods):
 
         def produce(conn: Connection) -> TaggedJSON:
             if number is None:
-                found = conn.execute(GET_BODY, {"slug": slug}).first()
+                found = conn.execute(GET_TAGGED_BODY, {"slug": slug}).first()
                 created = found.created_at if found is not None else None
             else:
                 found, current, _ = self._read_revision(conn, slug, number)
@@ -567,7 +576,11 @@ class TextStore(ReviewMethods):
                 "validation errors); it was written by an incompatible libtext.",
                 details={"slug": slug},
             ) from None
-        return document if include_source_ids else document.public()
+        if not include_source_ids:
+            # What public() gives, without its copy (a tenth of a small get): the
+            # document was just made from the stored JSON and nothing else holds it.
+            document.work_id = document.first_page_id = document.last_page_id = None
+        return document
 
     def delete(self, slug: str) -> None:
         """Remove the text ``slug``, its document and its history.
