@@ -48,6 +48,7 @@ __all__ = [
     "etag",
     "first_revision",
     "history",
+    "linker_links",
     "migrate_to_revisions",
     "not_found",
     "parse_etag",
@@ -171,23 +172,42 @@ def changed_sections(old_body: str, new_body: str) -> list[int]:
 # --- section edits ------------------------------------------------------------------
 
 
-def _check_link(
-    phrase: TranslationData, known: set[str], index: int, sequence_id: int
-) -> TranslationData:
-    """The phrase with its Sefaria link checked against the linker (or refused)."""
+def linker_links(edit: SectionEdit) -> list[str | None]:
+    """For each phrase of ``edit``, the link the linker gives for its ``sefaria_link``.
+
+    That is the link itself when it is the link of a citation the linker finds in
+    the phrase's Hebrew, the link of Hebrew citation text the linker resolves, or
+    ``None``. Run before the write transaction: the linker's first use loads its
+    tables, which must not happen while the text is locked.
+    """
     from libtext.sefaria import find_citations, ref_url, resolve
 
+    out: list[str | None] = []
+    for phrase in edit.translation_data or ():
+        link = phrase.sefaria_link.strip()
+        found: str | None = None
+        if link:
+            cited = {
+                c.url for text in (phrase.hebrew_phrase, phrase.hebrew_phrase_expanded)
+                for c in find_citations(text)
+            }  # fmt: skip
+            if link in cited:
+                found = link
+            elif not link.lower().startswith(("http://", "https://")) and (ref := resolve(link)):
+                found = ref_url(ref)
+        out.append(found)
+    return out
+
+
+def _check_link(
+    phrase: TranslationData, known: set[str], linked: str | None, index: int
+) -> TranslationData:
+    """The phrase with its Sefaria link as the linker gives it (or refused)."""
     link = phrase.sefaria_link.strip()
     if not link or link in known:
         return phrase.model_copy(update={"sefaria_link": link})
-    cited = {
-        c.url for text in (phrase.hebrew_phrase, phrase.hebrew_phrase_expanded)
-        for c in find_citations(text)
-    }  # fmt: skip
-    if link in cited:
-        return phrase
-    if not link.lower().startswith(("http://", "https://")) and (ref := resolve(link)):
-        return phrase.model_copy(update={"sefaria_link": ref_url(ref)})
+    if linked is not None:
+        return phrase.model_copy(update={"sefaria_link": linked})
     field = f"translation_data.{index}.sefaria_link"
     raise InvalidInputError(
         f"{field}: {link[:80]!r} is not a link the Sefaria linker gives for this phrase. "
@@ -198,9 +218,14 @@ def _check_link(
 
 
 def apply_section_edit(
-    document: ProcessedDocument, sequence_id: int, edit: SectionEdit
+    document: ProcessedDocument,
+    sequence_id: int,
+    edit: SectionEdit,
+    linked: list[str | None] | None = None,
 ) -> tuple[ProcessedDocument, Section]:
     """``document`` with section ``sequence_id`` changed by ``edit`` (a merge patch).
+
+    ``linked`` is :func:`linker_links` of ``edit``, computed here when not given.
 
     Raises:
         NotFoundError: No section has this ``sequence_id``.
@@ -223,8 +248,9 @@ def apply_section_edit(
         update[name] = value
     if "translation_data" in update:
         known = {p.sefaria_link for p in section.translation_data if p.sefaria_link}
+        links = linked if linked is not None else linker_links(edit)
         update["translation_data"] = [
-            _check_link(TranslationData.model_validate(p), known, i, sequence_id)
+            _check_link(TranslationData.model_validate(p), known, links[i], i)
             for i, p in enumerate(update["translation_data"])
         ]
     if "footnotes" in update:
@@ -347,9 +373,11 @@ def replace_with(document: ProcessedDocument) -> Change:
 
 
 def edit_with(sequence_id: int, edit: SectionEdit, out: list[Section]) -> Change:
+    linked = linker_links(edit)  # now, before the text is locked
+
     def make(_session: Session, _row: TextRow, old_body: str) -> tuple[str, ProcessedDocument]:
         current = ProcessedDocument.model_validate_json(old_body)
-        document, section = apply_section_edit(current, sequence_id, edit)
+        document, section = apply_section_edit(current, sequence_id, edit, linked)
         out.append(section)
         return stored_body(document), document
 
