@@ -104,7 +104,9 @@ class RaisingStore:
     async def aget_json(self, slug: str, *, limiter: Any = None) -> bytes:
         return await self._go_json(limiter)
 
-    async def aget_tagged_json(self, slug: str, *, revision: Any = None, limiter: Any = None) -> Any:
+    async def aget_tagged_json(
+        self, slug: str, *, revision: Any = None, limiter: Any = None
+    ) -> Any:
         from libtext._store_cache import TaggedJSON
 
         return TaggedJSON(await self._go_json(limiter), '"1-0"')

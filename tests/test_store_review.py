@@ -409,6 +409,26 @@ def test_invalid_section_edits_are_refused_naming_the_field(
     assert snapshot(store) == before
 
 
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"expected_revision": 0},
+        {"expected_revision": "1"},
+        {"expected_revision": True},
+        {"expected_etag": 1},
+        {"author": ""},
+        {"author": "x" * 201},
+    ],
+)
+def test_bad_revision_arguments_are_invalid_input(store: TextStore, kwargs: dict[str, Any]) -> None:
+    slug = store.save(review_doc()).slug
+    with pytest.raises(errors.InvalidInputError):
+        store.edit_section(slug, 1, chapter_title="x", **kwargs)
+    with pytest.raises(errors.InvalidInputError):
+        store.edit_section(slug, "1", chapter_title="x")  # type: ignore[arg-type]
+    assert store.revisions(slug).revision == 1
+
+
 def test_unknown_edit_fields_are_refused() -> None:
     with pytest.raises(ValueError, match="extra"):
         SectionEdit.model_validate({"original_hebrew_block": "rewritten"})

@@ -78,6 +78,12 @@ class ReviewMethods:
                 f"{expected_revision!r}.",
                 details={"field": "expected_revision"},
             )
+        if expected_etag is not None and not isinstance(expected_etag, str):
+            raise InvalidInputError(
+                f"expected_etag must be the ETag string of get_tagged_json, got "
+                f"{type(expected_etag).__name__}.",
+                details={"field": "expected_etag"},
+            )
         change = make()
         with self._errors(operation), self._session() as session:
             row, revision, document = revs.revise(

@@ -42,9 +42,16 @@ from libtext.models import (
 )
 
 __all__ = [
+    "EDIT",
+    "REVERT",
+    "SAVE",
+    "UPDATE",
     "Change",
     "apply_section_edit",
     "changed_sections",
+    "check_author",
+    "differences",
+    "edit_with",
     "etag",
     "first_revision",
     "history",
@@ -52,8 +59,12 @@ __all__ = [
     "migrate_to_revisions",
     "not_found",
     "parse_etag",
+    "replace_with",
+    "revert_to",
     "revise",
     "revision_model",
+    "revision_not_found",
+    "utc",
 ]
 
 SAVE: Final = "save"
