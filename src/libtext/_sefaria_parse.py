@@ -148,8 +148,8 @@ def tanakh_numbers(
     ):
         c2 = num(tc2 or tc2s) if tc2 or tc2s else None
         v2 = num(tv2) if tv2 else None
-        if tv2 and v2 is None:
-            return None
+        if tv2 and (v2 is None or ((tc2 or tc2s) and c2 is None)):
+            return m.end("v"), c, v, None, None, sep  # "א, א - ועוד": a dash, not a range
         return m.end(), c, v, c2, v2, sep
     if bc:  # "שמות, כ"ד, יג": after a comma only chapter and verse
         return None
@@ -239,6 +239,8 @@ _DAF = re.compile(
     rf"{SP}*(?:(?P<dm>דף{SP}+|ד{G}{SP}*)(?P<d>{NUM})|(?P<dg>{glued('ד')})|(?P<d0>{NUM}))"
     rf"(?:(?P<dot>[.:])|{SP}*,{SP}*{_AMUD_COMMA}{END}|{SP}+(?:{_AMUD_SPACE}){END})?"
 )
+_DH_TOKEN = re.compile(f"ד{Q}ה")
+_BAD_AMUD = re.compile(rf"{SP}*,?{SP}*עמוד{SP}+(?![אב]{G}?{END})[{L}]")
 _BARE_AMUD_END = re.compile(rf"{SP}*(?:\Z|[\n.,;:)\]\-\u2013\u2014\u05be])")
 _DAF_RANGE = re.compile(
     rf"{DASH}(?:(?P<d>{NUM})(?:(?P<dot>[.:])|(?:{SP}*,{SP}*|{SP}+(?:ע{Q})?)(?P<a>[אב]){G}?{END})"
@@ -270,6 +272,10 @@ def talmud_daf(text: str, pos: int, start: int) -> tuple[int, int, str | None, b
     if not m:
         return None
     dm, d, dg, d0, dot, *amuds = m.group(*_DAF_GROUPS)  # one call: this runs per candidate
+    if dg and _DH_TOKEN.fullmatch(dg):
+        return None  # "ברכות ד"ה ...": dibbur ha-maschil (opening words), not daf 5
+    if _BAD_AMUD.match(text, m.end()):
+        return None  # "דף ב עמוד ג": no such amud
     if dg:
         got = parse_prefixed_numeral(dg, "ד")
         daf = got[1] if got else None
@@ -419,7 +425,7 @@ _HILCHOT = re.compile(rf"{SP}*,?{SP}*(?:ב|מ)?(?:הלכות|הל{G}){SP}*")
 _WORD = re.compile(rf"{SP}*\(?([{L}\"'\u05f3\u05f4]+)\)?")
 
 
-def _hilchot_name(cat: Catalog, text: str, pos: int) -> tuple[int, str] | None:
+def hilchot_name(cat: Catalog, text: str, pos: int) -> tuple[int, str] | None:
     """Longest run of words after ``הל'`` naming a Mishneh Torah section (parentheses ignored)."""
     ends: list[int] = []
     names: list[str] = []  # loose() of the first n words: loose drops the spaces between them
@@ -456,7 +462,7 @@ def parse_rambam(
         h = _HILCHOT.match(text, pos)
         if h:
             pos = h.end()
-    got = _hilchot_name(cat, text, pos)
+    got = hilchot_name(cat, text, pos)
     if not got:
         return None
     end, index = got
@@ -569,7 +575,7 @@ def parse_tanya(cat: Catalog, text: str, pos: int, part: tuple[str, int] | None)
 
 
 _MIDRASH = re.compile(
-    rf"{SP}*,?{SP}*(?:(?:פרשה|פ{G}){SP}*(?P<c>{NUM})|(?P<cg>{glued('פ', 'רס')}))"
+    rf"{SP}*,?{SP}*(?:(?:פרשה|פרק|מזמור|פ{G}){SP}*(?P<c>{NUM})|(?P<cg>{glued('פ', 'רס')}))"
     rf"(?:{SP}*,{SP}*(?P<s>{NUM}))?{END}"
 )
 
@@ -592,3 +598,6 @@ def parse_midrash(text: str, pos: int, start: int, book: tuple[str, int]) -> Par
             return None
         return m.end(), Ref(name, (str(c), str(s)))
     return (m.end("c") if m["c"] else m.end("cg")), Ref(name, (str(c),))
+
+
+glued_value = _glued_value
