@@ -78,3 +78,156 @@ def test_pointed_text_links_and_keeps_offsets() -> None:
     pointed = "כְּמוֹ שֶׁכָּתוּב (בְּרֵאשִׁית א, א) וְכוּ'"
     (c,) = find_citations(pointed)
     assert (c.ref, c.text) == ("Genesis 1:1", "בְּרֵאשִׁית א, א")
+
+
+# ---------------------------------------------------------------- missed notations
+
+
+@pytest.mark.parametrize(
+    ("text", "ref", "confidence"),
+    [
+        # bare letters outside parentheses: the numbers fit the book and end the clause
+        ("ירמיה י", "Jeremiah 10", 0.7),
+        ("דברי הימים ב לב יט", "II Chronicles 32:19", 0.7),
+        ("טהרות ג ב", "Mishnah Tahorot 3:2", 0.7),
+        ("שמות י יב.", "Exodus 10:12", 0.7),
+        ("שבת צה", "Shabbat 95a-95b", 0.7),  # a daf without amud is both sides
+        # marked numbers: full confidence
+        ("ירמיה ט'", "Jeremiah 9", 1.0),
+    ],
+)
+def test_bare_numbers_outside_parentheses(text: str, ref: str, confidence: float) -> None:
+    (c,) = find_citations(text)
+    assert (c.ref, c.confidence) == (ref, confidence)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ירמיה י אמר",  # a word follows: prose as likely as a citation
+        "בשבת לא.",  # "לא" (not) ends a sentence more often than it is daf 31
+        "שמות לו.",  # "names to him"
+        "ירמיה נג",  # Jeremiah has 52 chapters
+        "טהרות יא ב",  # Tahorot has 10 chapters
+    ],
+)
+def test_bare_numbers_that_are_not_citations(text: str) -> None:
+    assert refs(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        ("בספר בראשית", "Genesis"),
+        ("בהלכות אישות", "Mishneh Torah, Marriage"),
+        ("במסכת תמיד", "Tamid"),
+        ("במסכת אבות", "Pirkei Avot"),  # no Bavli: the Mishnah tractate
+        ("בפרשת בהעלותך", "Numbers 8:1-12:16"),  # Numbers 8:1 to the end of chapter 12
+        ("לפרשת וילך", "Deuteronomy 31:1-30"),  # the whole of chapter 31
+    ],
+)
+def test_a_work_named_without_numbers(text: str, ref: str) -> None:
+    (c,) = find_citations(text)
+    assert (c.text, c.ref, c.kind) == (text, ref, "book")
+    assert c.confidence < 0.6  # below a full citation: the Translator does not link these
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'בר"מ פרשת פנחס',  # Ra'aya Meheimna's section on Pinchas, not the Torah portion
+        'המ"א הלכות תענית',  # Magen Avraham's laws of fasts, not the Rambam's
+        "בספר בראשית נא, א",  # numbers that do not fit: no link at any depth
+        "בספר הזה",
+    ],
+)
+def test_a_named_work_that_belongs_to_something_else(text: str) -> None:
+    assert refs(text) == []
+
+
+def test_a_work_named_with_numbers_is_a_full_citation() -> None:
+    (c,) = find_citations("בספר בראשית א, א")
+    assert (c.ref, c.kind, c.text) == ("Genesis 1:1", "full", "בספר בראשית א, א")
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # פ"ק = פרק קמא (chapter 1); Pesachim chapter 1 runs 2a-21a in the Vilna Shas
+        ('פ"ק בפסחים', "Pesachim 2a-21a"),
+        ('פ"ה בפסחים', "Pesachim 58a-65b"),
+        ('רפ"ג דכלאים', "Mishnah Kilayim 3"),  # Kilayim has no Bavli: its Mishnah chapter
+        ('ר"פ בתרא דמשנה ברכות', "Mishnah Berakhot 9"),  # בתרא = the last chapter, of 9
+        ("משנה ברכות פרק קמא", "Mishnah Berakhot 1"),
+        ("משנה ברכות פרק בתרא", "Mishnah Berakhot 9"),
+        ("פרק אלו דברים בפסחים", "Pesachim 65b-73b"),  # chapter 6 by its opening words
+        ('בספ"ג דנדה', "Niddah 21a-31b"),
+        ('ב"ב פ"א', "Bava Batra 2a-17a"),  # פ"א after a tractate is chapter 1, not daf 81
+        ('ר"פ ט"ז דשבת', "Shabbat 115a-122b"),
+    ],
+)
+def test_tractate_chapters(text: str, ref: str) -> None:
+    (c,) = find_citations(text)
+    assert (c.text, c.ref, c.kind) == (text, ref, "chapter")
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        ('יבמות סא ע"א-ע"ב', "Yevamot 61a-61b"),
+        ("ברכות י\"א עמוד א–עמוד ב'", "Berakhot 11a-11b"),
+        ("ספר בראשית פרק יג פסוק א עד פרק יד פסוק ד", "Genesis 13:1-14:4"),
+        ("דברים פרק יד פסוקים כ-כב", "Deuteronomy 14:20-22"),
+        ("בבלי דף ב עמוד א במכות", "Makkot 2a"),
+        ("עירובין פב-פג", "Eruvin 82a-83b"),
+        ('דשבועות דט"ז', "Shevuot 16a-16b"),
+        ("שמות ד׳", "Exodus 4"),
+        ("שמות ד׳-ה׳", "Exodus 4-5"),
+        ("ברכות ב׳-ג׳", "Berakhot 2a-3b"),
+        ("שבת ג׳ ב:כ״ג", "Shabbat 3b:23"),
+        ("במסכת מכות (יד, ב)", "Makkot 14b"),
+        ("בזבחים (קא, ב)", "Zevachim 101b"),
+        ("שמות (לב א)", "Exodus 32:1"),
+        ("השו\"ע או\"ח (סי' קיג סעי' טז)", "Shulchan Arukh, Orach Chayim 113:16"),
+        ('שו"ע יו"ד קיג:ד', "Shulchan Arukh, Yoreh De'ah 113:4"),
+        ("ברכות ח.", "Berakhot 8a"),  # the period is amud a
+        ('ירושלמי יומא פ"א ה"א', "Jerusalem Talmud Yoma 1:1"),
+        ('ב"ר פ"ח', "Bereishit Rabbah 8"),
+        ('שמו"ר פט"ו', "Shemot Rabbah 15"),
+        ('רש"י בראשית א, א', "Rashi on Genesis 1:1"),
+        ('פדר"א פ"ג', "Pirkei DeRabbi Eliezer 3"),
+    ],
+)
+def test_notations(text: str, ref: str) -> None:
+    assert found(text) == [(text, ref)]
+
+
+def test_a_daf_alone_in_brackets() -> None:
+    assert found('(יבמות ס"ה)') == [('יבמות ס"ה', "Yevamot 65a-65b")]
+
+
+def test_amud_by_period_is_told_from_what_follows() -> None:
+    assert found("יומא עה. ועוד") == [("יומא עה.", "Yoma 75a")]
+    assert refs("יומא עה. והנה הוא") == []  # the period may end the sentence
+
+
+def test_numbers_that_overrun_the_chapter_are_no_link() -> None:
+    assert refs("דברים פרק יד פסוקים מ-מה") == []  # Deuteronomy 14 has 29 verses
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'ירושלמי כלים פ"א ה"א',  # the Yerushalmi has no Kelim
+        'ירושלמי יומא פ"ט ה"א',  # Yoma has 8 chapters
+        'זח"א דף פג:',  # Zohar by Vilna page: Sefaria numbers the Zohar by parasha
+        'תקו"ז תי"ח',  # Tikkunei Zohar by tikkun number: Sefaria numbers it by daf
+    ],
+)
+def test_left_unlinked(text: str) -> None:
+    assert refs(text) == []
+
+
+def test_kinds() -> None:
+    kinds = [c.kind for c in find_citations('ראה בראשית א, א. ושם ב, ג. ותהלים קי"ט')]
+    assert kinds == ["full", "ibid", "chapter"]

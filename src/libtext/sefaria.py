@@ -335,14 +335,17 @@ def _scan_plain(text: str) -> list[_Found]:
         if merged is not None:
             out[-1], prev, pos = merged, got, got.end
             continue
-        out.append((begin - 1, got.end - 1, got.ref, got.shape, round(conf, 2)))
+        shape = got.shape
+        if shape == "full" and len(got.ref.sections) == 1 and got.ref.sections[0][-1] not in "ab":
+            shape = "chapter"  # "תהלים קי"ט", "תניא פל"ב": a whole chapter (not a daf)
+        out.append((begin - 1, got.end - 1, got.ref, shape, round(conf, 2)))
         prev = got
         pos = got.end
     return out
 
 
 _MARKED = re.compile(
-    rf"[\d,:.;\"'\u05f3\u05f4\u201d\u2019]|(?:דף|פרק|פסוק|פסוקים|סימן|סעיף|עמוד|הלכה|משנה|פרשה)"
+    rf"[\d,:.;()\[\]\"'\u05f3\u05f4\u201d\u2019]|(?:דף|פרק|פסוק|פסוקים|סימן|סעיף|עמוד|הלכה|משנה|פרשה)"
     rf"{SP}"
 )
 _RANGE_GAP = re.compile(rf"{SP}*[-\u2013\u2014\u05be]{SP}*")
@@ -477,10 +480,10 @@ def _parse(
                 got = parse_rambam(cat, text, pos, role)
                 chapter = None
             if not got:  # "בהלכות אישות": the section, named without numbers
-                name = hilchot_name(cat, text, pos)
-                if name and not numbers_follow(text, name[0]):
+                name = hilchot_name(cat, text, pos) if key(m["t"]) == "הלכות" else None
+                if name and not numbers_follow(text, name[0]) and not _owned(cat, text, start):
                     return _Hit(name[0], Ref(name[1]), "rambam", None, shape="book", conf=0.5)
-        elif role == "midrash":
+        elif role == "midrash" and "ה" not in pre:  # "המדרש תהלים": "the midrash", Psalms
             got = parse_midrash(text, pos, start, value)
         if got:
             hit = _Hit(got[0], got[1], _kind(got[1]), _book_data(cat, got[1].index, value))
@@ -504,11 +507,16 @@ def _parse(
             got = parse_bavli(text, pos, start, tr["bavli"])
             if got:
                 return _Hit(got[0], got[1], "bavli", tr["bavli"])
-            got = parse_chapter_after(cat, tr, parse_mishnah(text, pos, tr["mishnah"], True))
+            got = None
+            if pre in ("", "ו", "ד"):  # "בשבת פרק כב" is as likely prose
+                got = parse_chapter_after(cat, tr, parse_mishnah(text, pos, tr["mishnah"], True))
             if got:  # "נדה פ"ג": the Bavli chapter's daf range
                 return _Hit(got[0], got[1], "bavli", tr["bavli"], shape="chapter", conf=0.9)
     if "tanakh" in roles:
         got = parse_tanakh(cat, text, pos, start, roles["tanakh"])
+        portion = got and _PORTION_BEFORE.search(text, max(0, start - 8), start)
+        if got and portion and not _VERSE_SEP.search(text, pos, got[0]):
+            return None  # "פ' ויקרא ד' ח'": a portion of a work cited by page (Zohar)
         if got:
             return _Hit(got[0], got[1], "tanakh", roles["tanakh"])
     if "parsha" in roles:
@@ -607,6 +615,26 @@ def _parse_commentary(
     return p  # a commentary we cannot number: block what follows
 
 
+_PORTION_BEFORE = re.compile(rf"(?<![\u05d0-\u05ea])[ובד]?(?:פ{G}|פרשת){SP}*$")
+_VERSE_SEP = re.compile(r"[,:]")
+# A section named after these is the section of that work, not of the Torah or Rambam:
+# "בר"מ פרשת פנחס" (Ra'aya Meheimna), "המ"א הלכות תענית" (Magen Avraham).
+_OWNER_WORD = re.compile(rf"([^{WS}\[(]+){SP}*$")
+
+
+def _owned(cat: Catalog, text: str, start: int) -> bool:
+    """True when the word before ``start`` is an abbreviated work name (gershayim), other than
+    the words that introduce a citation (כמ"ש, ע"ש ...)."""
+    m = _OWNER_WORD.search(text, max(0, start - 20), start)
+    if m is None:
+        return False
+    word = key(m[1])
+    return '"' in word and word.lstrip("ובדהלמש") not in _INTRO_WORDS
+
+
+_INTRO_WORDS = {'כמ"ש', 'מ"ש', 'כמש"נ', 'ע"ש', 'עיי"ש', 'כנ"ל', "כמבואר", 'ז"ל', 'חז"ל', 'רז"ל'}
+
+
 def _parse_work(
     cat: Catalog, text: str, pos: int, start: int, want: str, prev: _Hit | None
 ) -> Result:
@@ -622,8 +650,8 @@ def _parse_work(
         if isinstance(got, _Hit):
             got.start = start if got.start is None else got.start
             return got
-    if numbers_follow(text, title[2]):
-        return None  # numbers we could not read: no link rather than the wrong depth
+    if numbers_follow(text, title[2]) or _owned(cat, text, start):
+        return None  # numbers we could not read, or a section of another work
     value = title[3][want]
     ref = whole_work(want, value)
     if want == "tractate":
