@@ -231,3 +231,33 @@ def test_left_unlinked(text: str) -> None:
 def test_kinds() -> None:
     kinds = [c.kind for c in find_citations('ראה בראשית א, א. ושם ב, ג. ותהלים קי"ט')]
     assert kinds == ["full", "ibid", "chapter"]
+
+
+# ---------------------------------------------------------------- the Translator's threshold
+
+
+def test_translator_links_only_citations_above_its_threshold() -> None:
+    from libtext.models import EnrichedSegment
+    from libtext.translate import LINK_CONFIDENCE, Translator
+
+    block = "כמו שכתוב בספר בראשית ובפרט (בראשית א, ג) ויאמר"
+    seg = EnrichedSegment(
+        sequence_id=1,
+        chapter_title="א",
+        segment_title="א",
+        original_hebrew_block=block,
+        footnotes=[],
+    )
+    book, verse = find_citations(block)
+    assert book.confidence < LINK_CONFIDENCE <= verse.confidence
+    data = Translator(provider="offline").translate(seg).translation_data
+    assert {d.sefaria_link for d in data if d.sefaria_link} == {
+        "https://www.sefaria.org/Genesis.1.3"
+    }
+
+
+def test_translate_citation_does_not_reduce_a_named_work_to_its_title() -> None:
+    from libtext.sefaria import translate_citation
+
+    assert translate_citation("בספר בראשית") is None
+    assert translate_citation("ראה שבת צה") == "See Shabbat 95a-95b"

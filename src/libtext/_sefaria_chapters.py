@@ -109,6 +109,7 @@ def parse_chapter_lead(
 def _named_chapter(cat: Catalog, text: str, pos: int, title_at: TitleAt) -> tuple[int, Ref] | None:
     """``פרק אלו דברים בפסחים``: the chapter's name (Sefaria's), then the tractate."""
     p, name = pos, ""
+    prefixes = _chapter_name_prefixes(cat)
     for _ in range(_MAX_NAME_WORDS):
         w = _WORDS.match(text, p)
         if not w:
@@ -122,8 +123,23 @@ def _named_chapter(cat: Catalog, text: str, pos: int, title_at: TitleAt) -> tupl
                         return end, Ref(tr["bavli"][0], (first,), (last,))
                 return None
         name += loose(w.group(1))
+        if name not in prefixes:  # no chapter is called this: "פרק זה" in prose stops here
+            return None
         p = w.end()
     return None
+
+
+_PREFIX_CACHE: dict[int, frozenset[str]] = {}
+
+
+def _chapter_name_prefixes(cat: Catalog) -> frozenset[str]:
+    """Every prefix of every chapter name (loose form), to stop reading prose early."""
+    got = _PREFIX_CACHE.get(id(cat))
+    if got is None:
+        names = {he for chapters in cat.bavli_chapters.values() for he, _, _ in chapters}
+        got = frozenset(n[:i] for n in names for i in range(1, len(n) + 1))
+        _PREFIX_CACHE[id(cat)] = got
+    return got
 
 
 def parse_chapter_after(

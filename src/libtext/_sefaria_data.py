@@ -272,6 +272,7 @@ class Catalog:
     sa_parts: dict[str, tuple[str, int]] = field(default_factory=dict)
     # Bavli tractate -> its chapters in order: (loose Hebrew name, first amud, last amud)
     bavli_chapters: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
+    glued_of: set[str] = field(default_factory=set)  # "דשבועות": titles with ד glued on
 
     def add(self, title: str, role: str, value: Any) -> None:
         self.roles.setdefault(key(title), {}).setdefault(role, value)
@@ -304,6 +305,13 @@ def catalog() -> Catalog:
         spellings = [*rec["he"], *TRACTATE_ABBREVIATIONS.get(name, ())]
         spellings += bavli.get(bname, {}).get("he", [])
         for he in spellings:
+            if bname in bavli:  # "דשבועות דט"ז": "of" glued to a tractate, before its daf
+                tr: dict[str, Any] = {
+                    "mishnah": (en, MISHNAH_CHAPTERS[name]),
+                    "bavli": (bname, *BAVLI_DAFS[bname]),
+                }
+                cat.add("ד" + he, "tractate", tr)
+                cat.glued_of.add(key("ד" + he))
             cat.add(
                 he,
                 "tractate",
@@ -350,7 +358,7 @@ def catalog() -> Catalog:
             cat.add(he, "midrash", (en, count))
     for lead in ("ירושלמי", "ירוש'", "בירושלמי"):
         cat.add(lead, "yerushalmi", True)
-    for lead in ("בבלי", "גמרא", "גמ'", "דף"):
+    for lead in ("בבלי", "גמרא", "גמ'"):  # not "דף": too frequent in prose to look behind
         cat.add(lead, "daf_lead", True)
     for lead, what in WORK_LEADS.items():
         cat.add(lead, "work_lead", what)

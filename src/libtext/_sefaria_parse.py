@@ -166,8 +166,8 @@ def tanakh_numbers(
     if bc:  # "שמות, כ"ד, יג": after a comma only chapter and verse
         return None
     end = m.end("c")
-    r = _CHAPTER_RANGE.match(text, end)
-    if r and _MARK.search(tc) and _MARK.search(r["c2"]) and (inpar or ENDS.match(text, r.end())):
+    r = _CHAPTER_RANGE.match(text, end) if _MARK.search(tc) else None
+    if r and _MARK.search(r["c2"]) and (inpar or ENDS.match(text, r.end())):
         c2 = num(r["c2"])  # "שמות ד׳-ה׳": chapters 4 to 5
         return (_closed(text, r.end(), op), c, None, c2, None, "") if c2 else None
     if pk or _chapter_marked(tc, text, inpar, end) or (inpar and _CLOSE_BRACKET.match(text, end)):
@@ -304,11 +304,9 @@ def talmud_daf(text: str, pos: int, start: int) -> tuple[int, int, str | None, b
     if not m:
         return None
     dm, d, dg, d0, dot, *amuds = m.group(*_DAF_GROUPS)  # one call: this runs per candidate
-    if dg and _DH_TOKEN.fullmatch(dg):
-        return None  # "ברכות ד"ה ...": dibbur ha-maschil (opening words), not daf 5
-    if _BAD_AMUD.match(text, m.end()):
-        return None  # "דף ב עמוד ג": no such amud
     if dg:
+        if _DH_TOKEN.fullmatch(dg):
+            return None  # "ברכות ד"ה ...": dibbur ha-maschil (opening words), not daf 5
         got = parse_prefixed_numeral(dg, "ד")
         daf = got[1] if got else None
     else:
@@ -324,6 +322,8 @@ def talmud_daf(text: str, pos: int, start: int) -> tuple[int, int, str | None, b
     if amuds[5] and not (_in_parens(text, start) or _BARE_AMUD_END.match(text, m.end())):
         return None
     if amud is None:
+        if _BAD_AMUD.match(text, m.end()):
+            return None  # "דף ב עמוד ג": no such amud
         end = m.end("d") if d else m.end("dg") if dg else m.end("d0")
         if not marker and not _daf_alone(text, token, end, m["op"] or _in_parens(text, start)):
             return None

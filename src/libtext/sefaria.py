@@ -67,7 +67,8 @@ __all__ = ["SEFARIA_BASE_URL", "Citation", "Ref", "find_citations", "ref_url", "
 
 SEFARIA_BASE_URL = "https://www.sefaria.org/"
 
-_PREFIXES = "ובלהמכשד"
+_PREFIXES = "ובלהמכש"
+_AFTER_TITLE_PREFIXES = _PREFIXES + "ד"  # "פ"ג דנדה": ד (of) only where a chapter precedes
 _CHAR = {'"': Q, "'": G, " ": f"[{WS}\\-\u05be]+"}
 _LEAD_ROLES = {
     "block", "commentator", "sa_lead", "tanya", "rambam", "hilchot", "mishnah_lead",
@@ -163,7 +164,7 @@ def translate_citation(text: str) -> str | None:
     besides citations, punctuation and a few linking words (ראה, עיין, וכן), so a caller
     can fall back to a real translation.
     """
-    found = _scan(text)
+    found = [f for f in _scan(text) if f[3] != "book"]  # "בספר בראשית" is more than "Genesis"
     if not found:
         return None
     out: list[str] = []
@@ -248,9 +249,15 @@ def _title_body() -> str:
 @cache
 def _bare_title() -> re.Pattern[str]:
     """Any title at a position, numbers or not (after ``פ"ג ד``, ``במסכת``)."""
-    keys = {k: END for k, r in catalog().roles.items() if _TITLE_ONLY_ROLES & r.keys()}
+    cat = catalog()
+    keys = {
+        k: END
+        for k, r in cat.roles.items()
+        if _TITLE_ONLY_ROLES & r.keys() and k not in cat.glued_of
+    }
     trie = _trie_regex(dict(sorted(keys.items())))
-    return re.compile(rf"(?<![\w\"'\u05f3\u05f4])(?P<pre>[{_PREFIXES}]{{0,2}}?)(?P<t>{trie})")
+    pre = _AFTER_TITLE_PREFIXES
+    return re.compile(rf"(?<![\w\"'\u05f3\u05f4])(?P<pre>[{pre}]{{0,2}}?)(?P<t>{trie})")
 
 
 def _title_at(text: str, p: int) -> tuple[int, str, int, dict[str, Any]] | None:
@@ -330,7 +337,7 @@ def _scan_plain(text: str) -> list[_Found]:
         if _own_lines(text, begin, got.end):
             continue
         bare = got.shape != "book" and not _marked(text, begin, got.end)
-        conf = got.conf * (0.7 if bare else 1.0)
+        conf = _BARE[got.conf] if bare else got.conf
         merged = _merge(text, out[-1], begin, got) if out and prev is not None else None
         if merged is not None:
             out[-1], prev, pos = merged, got, got.end
@@ -338,22 +345,23 @@ def _scan_plain(text: str) -> list[_Found]:
         shape = got.shape
         if shape == "full" and len(got.ref.sections) == 1 and got.ref.sections[0][-1] not in "ab":
             shape = "chapter"  # "תהלים קי"ט", "תניא פל"ב": a whole chapter (not a daf)
-        out.append((begin - 1, got.end - 1, got.ref, shape, round(conf, 2)))
+        out.append((begin - 1, got.end - 1, got.ref, shape, conf))
         prev = got
         pos = got.end
     return out
 
 
-_MARKED = re.compile(
-    rf"[\d,:.;()\[\]\"'\u05f3\u05f4\u201d\u2019]|(?:דף|פרק|פסוק|פסוקים|סימן|סעיף|עמוד|הלכה|משנה|פרשה)"
-    rf"{SP}"
-)
+_BARE = {1.0: 0.7, 0.9: 0.6, 0.5: 0.5}  # confidence when the numbers are bare letters
+_MARKS = re.compile(r"[\d,:.;()\[\]\"'\u05f3\u05f4\u201d\u2019]")
+_MARKED = re.compile(rf"(?:דף|פרק|פסוק|פסוקים|סימן|סעיף|עמוד|הלכה|משנה|פרשה){SP}")
 _RANGE_GAP = re.compile(rf"{SP}*[-\u2013\u2014\u05be]{SP}*")
 
 
 def _marked(text: str, begin: int, end: int) -> bool:
     """Numbers that say they are numbers, or a citation in brackets (else: bare letters)."""
-    if _MARKED.search(text, begin, end) or text[begin - 1 : begin] in ("(", "["):
+    if _MARKS.search(text, begin, end) or _MARKED.search(text, begin, end):
+        return True
+    if text[begin - 1 : begin] in ("(", "["):
         return True
     return text[end : end + 1] in (")", "]")
 
@@ -363,7 +371,8 @@ def _merge(text: str, last: _Found, begin: int, hit: _Hit) -> _Found | None:
     s, e, ref, kind, conf = last
     new = hit.ref
     if (
-        new.index != ref.index
+        begin - e > 6  # most citations: not right after the last one
+        or new.index != ref.index
         or ref.to_sections
         or new.to_sections
         or len(new.sections) != len(ref.sections)
