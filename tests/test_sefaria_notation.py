@@ -261,3 +261,23 @@ def test_translate_citation_does_not_reduce_a_named_work_to_its_title() -> None:
 
     assert translate_citation("בספר בראשית") is None
     assert translate_citation("ראה שבת צה") == "See Shabbat 95a-95b"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'תו"ח בראשית כא, ג',  # Torah Chaim (Mitteler Rebbe) by printed page and column
+        'תו"ח בראשית לג, סע"ד',  # סע"ד: the end of column ד
+        "תנחומא באבער בראשית טז",  # Tanchuma (Buber), section 16 of Bereishit
+        'לקו"ת להאריז"ל נח (ו, יג)',  # the Arizal's Likkutei Torah, not Genesis 6:13
+        'שערי אורה ש"א (יד, ב)',  # ש"א = שער א (gate 1), page 14b
+        'פיה"מ סנהדרין פ"י',  # the Rambam's Mishnah commentary, not the Bavli chapter
+        'ראה גם ד"ח שם ו, סע"ג',  # שם is Derech Chaim, named just before
+    ],
+)
+def test_works_cited_by_page_are_not_linked_to_tanakh_or_talmud(text: str) -> None:
+    assert refs(text) == []
+
+
+def test_amud_written_as_beginning_or_end() -> None:
+    assert refs('שבת ג, ריש ע"ב') == ["Shabbat 3b"]  # the beginning of amud b is amud b

@@ -89,7 +89,7 @@ _TANAKH = re.compile(
 _TANAKH_GROUPS = ("bc", "op", "pk", "c", "sep", "vk", "v", "c2", "c2s", "v2")
 # What may follow numbers written as bare letters outside brackets (``ירמיה י``,
 # ``דברי הימים ב לב יט``): the end of the text or of a clause, never another word.
-ENDS = re.compile(rf"{SP}*(?:\Z|[.,;)\]\n\r\u05c3])")
+ENDS = re.compile(rf"{SP}*(?:\Z|[.;)\]\n\r\u05c3])")  # not ",": "לג, סע"ד" goes on
 # Bare numerals that are also everyday words at the end of a clause (לא, לו, מה, עד ...).
 WORDS_LIKE_NUMERALS = frozenset({"לא", "לו", "לה", "מה", "עד", "פה", "כה", "נא", "יד", "טל"})
 _CHAPTER_RANGE = re.compile(rf"{DASH}(?P<c2>{NUM}){END}")
@@ -253,7 +253,7 @@ def parse_parsha(cat: Catalog, text: str, pos: int, start: int, parsha: Parsha) 
 
 
 # ---------------------------------------------------------------- Talmud Bavli
-_AMUD_COMMA = rf"(?:[רס]?ע{Q}(?P<a1>[אב])|(?P<a2>[אב]){G}?)"
+_AMUD_COMMA = rf"(?:(?:(?:ריש|סוף){SP}+)?[רס]?ע{Q}(?P<a1>[אב])|(?P<a2>[אב]){G}?)"
 _AMUD_SPACE = (
     rf"(?:(?:ריש|סוף){SP}+)?ע{Q}(?P<a3>[אב])|[רס]ע{Q}(?P<a4>[אב])"
     rf"|עמוד{SP}+(?P<a5>[אב]){G}?|(?P<a6>[אב]){G}?"

@@ -336,7 +336,8 @@ def _scan_plain(text: str) -> list[_Found]:
         begin = start if got.start is None else got.start
         if _own_lines(text, begin, got.end):
             continue
-        bare = got.shape != "book" and not _marked(text, begin, got.end)
+        numbers = begin if got.start is not None or "chapter_lead" in entry[0] else m.end()
+        bare = got.shape != "book" and not _marked(text, numbers, got.end)
         conf = _BARE[got.conf] if bare else got.conf
         merged = _merge(text, out[-1], begin, got) if out and prev is not None else None
         if merged is not None:
@@ -443,8 +444,8 @@ def _parse(
     if "block" in roles:
         return pos
     if "ibid" in roles:
-        if pre not in ("", "ו") or prev is None:
-            return None
+        if pre not in ("", "ו") or prev is None or _owned(cat, text, start, prev.end):
+            return None  # "ד"ח שם": ibid of the work just named, not of the last citation
         return _parse_ibid(cat, text, pos, start, prev)
     if "commentator" in roles:
         dh = key(m["t"]).endswith('ד"ה')
@@ -523,6 +524,8 @@ def _parse(
                 return _Hit(got[0], got[1], "bavli", tr["bavli"], shape="chapter", conf=0.9)
     if "tanakh" in roles:
         got = parse_tanakh(cat, text, pos, start, roles["tanakh"])
+        if got and '"' in key(m["t"]) and _OPEN.match(text, pos):
+            return None  # "ש"א (יד, ב)": a short abbreviation before page numbers (שער א)
         portion = got and _PORTION_BEFORE.search(text, max(0, start - 8), start)
         if got and portion and not _VERSE_SEP.search(text, pos, got[0]):
             return None  # "פ' ויקרא ד' ח'": a portion of a work cited by page (Zohar)
@@ -624,6 +627,7 @@ def _parse_commentary(
     return p  # a commentary we cannot number: block what follows
 
 
+_OPEN = re.compile(rf"{SP}*\(")
 _PORTION_BEFORE = re.compile(rf"(?<![\u05d0-\u05ea])[ובד]?(?:פ{G}|פרשת){SP}*$")
 _VERSE_SEP = re.compile(r"[,:]")
 # A section named after these is the section of that work, not of the Torah or Rambam:
@@ -631,17 +635,39 @@ _VERSE_SEP = re.compile(r"[,:]")
 _OWNER_WORD = re.compile(rf"([^{WS}\[(]+){SP}*$")
 
 
-def _owned(cat: Catalog, text: str, start: int) -> bool:
+def _owned(cat: Catalog, text: str, start: int, after: int = 0) -> bool:
     """True when the word before ``start`` is an abbreviated work name (gershayim), other than
     the words that introduce a citation (כמ"ש, ע"ש ...)."""
-    m = _OWNER_WORD.search(text, max(0, start - 20), start)
+    m = _OWNER_WORD.search(text, max(0, start - 20, after), start)
     if m is None:
         return False
     word = key(m[1])
-    return '"' in word and word.lstrip("ובדהלמש") not in _INTRO_WORDS
+    return '"' in word and word not in _INTRO_WORDS and word[1:] not in _INTRO_WORDS
 
 
-_INTRO_WORDS = {'כמ"ש', 'מ"ש', 'כמש"נ', 'ע"ש', 'עיי"ש', 'כנ"ל', "כמבואר", 'ז"ל', 'חז"ל', 'רז"ל'}
+_INTRO_WORDS = {
+    'כמ"ש',
+    'מ"ש',
+    'כמש"נ',
+    'ע"ש',
+    'עיי"ש',
+    'כנ"ל',
+    'הנ"ל',
+    'ז"ל',
+    'חז"ל',
+    'רז"ל',
+    'עד"ז',
+    'כ"ה',
+    'כ"כ',
+    'וש"נ',
+    'ש"נ',
+    'ע"פ',
+    'עה"פ',
+    'כמשנ"ת',
+    'ע"ד',
+    'כו"כ',
+    'ד"ה',
+}  # fmt: skip  (words that introduce a citation, not a work's name)
 
 
 def _parse_work(
