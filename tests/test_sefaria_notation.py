@@ -281,3 +281,25 @@ def test_works_cited_by_page_are_not_linked_to_tanakh_or_talmud(text: str) -> No
 
 def test_amud_written_as_beginning_or_end() -> None:
     assert refs('שבת ג, ריש ע"ב') == ["Shabbat 3b"]  # the beginning of amud b is amud b
+
+
+# ---------------------------------------------------------------- context ibid
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ברכות ב, א. דף כ שם", ["Berakhot 2a", "Berakhot 20a-20b"]),
+        ("שבת לא, א. ועיין דף לב, ב", ["Shabbat 31a", "Shabbat 32b"]),
+        (
+            'שו"ע או"ח סימן א. סימן תצ"ג',
+            ["Shulchan Arukh, Orach Chayim 1", "Shulchan Arukh, Orach Chayim 493"],
+        ),
+        # another work named in between: its page, not the tractate's
+        ('ברכות ב, א. וראה זח"א דף כ', ["Berakhot 2a"]),
+        ("ברכות ב, א.\nדף כ", ["Berakhot 2a"]),  # a new line starts a new context
+        ("דף כ", []),  # no citation before it
+    ],
+)
+def test_context_ibid(text: str, expected: list[str]) -> None:
+    assert refs(text) == expected

@@ -373,5 +373,7 @@ def catalog() -> Catalog:
     for he in BLOCKERS:
         cat.add(he, "block", True)
     cat.add("שם", "ibid", True)
+    for word, kind in (("דף", "bavli"), ("סימן", "sa"), ("סי'", "sa")):
+        cat.add(word, "context_ibid", kind)  # "דף כ", "סימן תצ"ג" after a citation of that work
     cat.add("משנה", "mishnah_lead", True)
     return cat

@@ -71,7 +71,7 @@ _PREFIXES = "ובלהמכש"
 _AFTER_TITLE_PREFIXES = _PREFIXES + "ד"  # "פ"ג דנדה": ד (of) only where a chapter precedes
 _CHAR = {'"': Q, "'": G, " ": f"[{WS}\\-\u05be]+"}
 _LEAD_ROLES = {
-    "block", "commentator", "sa_lead", "tanya", "rambam", "hilchot", "mishnah_lead",
+    "block", "context_ibid", "commentator", "sa_lead", "tanya", "rambam", "hilchot", "mishnah_lead",
     "yerushalmi", "daf_lead", "work_lead", "chapter_lead",
 }  # fmt: skip
 _TITLE_ONLY_ROLES = {"tractate", "tanakh", "parsha"}  # may follow a chapter or a work word
@@ -447,6 +447,8 @@ def _parse(
         if pre not in ("", "ו") or prev is None or _owned(cat, text, start, prev.end):
             return None  # "ד"ח שם": ibid of the work just named, not of the last citation
         return _parse_ibid(cat, text, pos, start, prev)
+    if "context_ibid" in roles:
+        return _parse_context_ibid(text, m.start("t"), start, roles["context_ibid"], prev)
     if "commentator" in roles:
         dh = key(m["t"]).endswith('ד"ה')
         return _parse_commentary(cat, text, pos, roles["commentator"], dh)
@@ -694,6 +696,29 @@ def _parse_work(
     else:
         kind, data = "tanakh", value if want == "tanakh" else value.book
     return _Hit(title[2], ref, kind, data, start=start, shape="book", conf=0.5)
+
+
+_BREAK_OR_WORK = re.compile(rf"[{_BREAK}]|[\u05d0-\u05ea]{{2,}}[\"\u05f4][\u05d0-\u05ea]")
+
+
+def _parse_context_ibid(text: str, p: int, start: int, kind: str, prev: _Hit | None) -> Result:
+    """``דף כ``, ``סימן תצ"ג`` in a run of citations: the previous citation's tractate or
+    Shulchan Arukh part, when nothing between them names another work or ends the line."""
+    if prev is None or prev.kind != kind or prev.data is None:
+        return None
+    if start - prev.end > 40 or _BREAK_OR_WORK.search(text, prev.end, start):
+        return None
+    got = (
+        parse_bavli(text, p, start, prev.data)
+        if kind == "bavli"
+        else parse_siman(text, p, prev.data)
+    )
+    if got is None or not (_CONTEXT_END.match(text, got[0]) or _MARKS.search(text, p + 3, got[0])):
+        return None  # "דף כב זה": prose, unless the numbers are marked or end the clause
+    return _Hit(got[0], got[1], kind, prev.data, start=start, shape="ibid", conf=0.9)
+
+
+_CONTEXT_END = re.compile(rf"{SP}*(?:$|[.;)\]\n]|שם(?![\u05d0-\u05ea]))")
 
 
 def _parse_ibid(cat: Catalog, text: str, pos: int, start: int, prev: _Hit) -> Result:
