@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import itertools
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -80,6 +81,7 @@ class _Reader:
         self._ox, self._oy = ctypes.c_double(), ctypes.c_double()
         self._name = ctypes.create_string_buffer(128)
         self._flags = ctypes.c_int()
+        self._matrix = raw.FS_MATRIX()
 
     def box(self, i: int) -> tuple[float, float]:
         self.raw.FPDFText_GetCharBox(self.tp, i, *self._box)
@@ -90,7 +92,17 @@ class _Reader:
         return self.height - self._oy.value
 
     def size(self, i: int) -> float:
-        return float(self.raw.FPDFText_GetFontSize(self.tp, i))
+        """The size a reader sees: the ``Tf`` operand times the text and page matrices.
+
+        InDesign and Quartz write ``1 Tf`` and scale by the text matrix; Windows' Print
+        to PDF writes ``327.68 Tf`` scaled down by 0.081: the operand alone says nothing.
+        """
+        size = float(self.raw.FPDFText_GetFontSize(self.tp, i))
+        m = self._matrix
+        if not self.raw.FPDFText_GetMatrix(self.tp, i, m):
+            return size
+        scale = math.sqrt(abs(m.a * m.d - m.b * m.c))
+        return size * scale if scale > 0 else size
 
     def bold(self, i: int) -> bool:
         weight = self.raw.FPDFText_GetFontWeight(self.tp, i)
