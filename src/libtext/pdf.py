@@ -27,6 +27,7 @@ import anyio.to_thread
 from libtext._pdf_layout import classify, dominant_size
 from libtext._pdf_read import RawPage, read_page
 from libtext._pdf_text import bracket_votes, mirror_rtl_brackets
+from libtext._pdf_visual import valid_text
 from libtext.errors import (
     EmptyDocumentError,
     EmptyFileError,
@@ -307,7 +308,7 @@ def _assemble(
     for page, page_kinds in zip(raw_pages, kinds, strict=True):
         lines = [
             ExtractedLine.model_construct(
-                text=ln.text,
+                text=valid_text(ln.text),
                 kind=kind,
                 size=ln.size,
                 bold=ln.bold,
@@ -335,7 +336,7 @@ def _assemble(
 
 
 def _clean_meta(value: str) -> str:
-    return " ".join(value.replace("\x00", "").split())
+    return " ".join(valid_text(value).replace("\x00", "").split())
 
 
 _RTL_LETTER = re.compile("[\u05d0-\u05ea\u0620-\u064a\ufb1d-\ufefc]")
@@ -355,7 +356,12 @@ def _fix_brackets(pages: list[RawPage]) -> None:
     if not rtl:
         return
     default: Literal["L", "R"] = "R" if 2 * rtl >= len(_LETTER.findall(sample)) else "L"
-    candidates = [ln for p in pages for ln in p.lines if not _BRACKETS.isdisjoint(ln.text)]
+    candidates = [
+        ln
+        for p in pages
+        for ln in p.lines
+        if not ln.brackets_fixed and not _BRACKETS.isdisjoint(ln.text)
+    ]
     mirrored = logical = 0
     for ln in candidates:
         m, lg = bracket_votes(ln.text)
