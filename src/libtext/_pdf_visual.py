@@ -227,8 +227,8 @@ def _item_text(visual: str, direction: Direction) -> str:
     from bidi import get_display
 
     if not any(_strong(ch) for ch in visual) and any(ch.isdigit() for ch in visual):
-        left = get_display(visual, base_dir="L")
-        return left if left[:1].isdigit() else get_display(visual, base_dir="R")
+        left = str(get_display(visual, base_dir="L"))
+        return left if left[:1].isdigit() else str(get_display(visual, base_dir="R"))
     return str(get_display(visual, base_dir=direction))
 
 
