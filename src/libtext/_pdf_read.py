@@ -342,7 +342,7 @@ def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, 
         return True
     if not _HEBREW.search(line):
         return False
-    if _LTR_CHAR.search(line) and not _MARKS.search(line):
+    if _LTR_CHAR.search(line) or _MARKS.search(line):
         return True
     first = _solid(line, 0, 0, len(line))
     last = _solid(line, len(line) - 1, 0, len(line))
