@@ -254,7 +254,10 @@ def visual_to_logical(glyphs: list[Glyph], size: float, direction: Direction) ->
         else:
             items[-1].append(g.ch)
             items[-1].extend(own)
-    texts = [_item_text("".join(item), direction) for item in items]
+    # Bracket characters say little (pdfium mirrors some itself, producers map mirrored
+    # glyphs either way) but on the page a pair always reads "(" then ")" left to
+    # right: so set them before the bidi algorithm pairs them, and again after.
+    texts = [_item_text(pair_brackets("".join(item))[0], direction) for item in items]
     if direction == "R":
         texts.reverse()
     paired = [pair_brackets(t) for t in texts]
