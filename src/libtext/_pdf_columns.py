@@ -19,7 +19,7 @@ __all__ = ["find_gutter", "split_at_gutter"]
 # A gutter is at least this many font sizes wide; word spaces of justified text
 # stay under it.
 _MIN_GUTTER = 0.9
-_SAMPLE = 6
+_SAMPLE = 10
 _SPACES = re.compile(r"\s+")
 
 
@@ -79,7 +79,7 @@ def split_at_gutter(
     gutter: float,
     box: Callable[[int], tuple[float, float]],
 ) -> list[tuple[int, int]]:
-    """The segments with those that straddle ``gutter`` cut in two (where the stream allows)."""
+    """The segments with those that straddle ``gutter`` cut there, pieces grouped by side."""
     out: list[tuple[int, int]] = []
     for a, b in segments:
         (l0, r0), (l1, r1) = box(a), box(b - 1)
@@ -87,11 +87,13 @@ def split_at_gutter(
             out.append((a, b))
             continue
         sides = [(i, (sum(box(i)) / 2) > gutter) for i in range(a, b) if not text[i].isspace()]
-        cuts = [k for k in range(1, len(sides)) if sides[k][1] != sides[k - 1][1]]
-        if len(cuts) != 1:
-            out.append((a, b))  # interleaved in the stream: leave it whole
-            continue
-        k = cuts[0]
-        end, start = sides[k - 1][0] + 1, sides[k][0]
-        out.extend(((a, end), (start, b)))
+        runs: list[tuple[bool, int, int]] = []  # (right side, first index, last index)
+        for i, right in sides:
+            if runs and runs[-1][0] == right:
+                runs[-1] = (right, runs[-1][1], i)
+            else:
+                runs.append((right, i, i))
+        # Pieces of one side next to each other (the reader joins those that touch).
+        for side in (True, False):
+            out.extend((first, last + 1) for right, first, last in runs if right == side)
     return out
