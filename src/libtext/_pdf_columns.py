@@ -56,14 +56,14 @@ def find_gutter(
             # Text on both sides (a column each), not a list number and its tab.
             if lo - hi > _MIN_GUTTER * em and min(hi - left, right - lo) > 0.25 * (right - left):
                 centers.append((lo + hi) / 2)
-    if len(centers) < 4:
+    if len(centers) < 3:
         return None
     best: list[float] = []
     for c in centers:
         near = [d for d in centers if abs(d - c) < 6.0]
         if len(near) > len(best):
             best = near
-    if len(best) < max(4, len(longest) // 2):
+    if len(best) < max(3, len(longest) // 3):
         return None
     x = median(best)
     # A gutter is empty: on a page of one justified column, some line has a letter there.
