@@ -45,8 +45,7 @@ def find_gutter(
         left, right = min(l0, l1), max(r0, r1)
         if " " in text[a:b]:
             pairs = [
-                (box(m.start() - 1), box(m.end()))
-                for m in _SPACES.finditer(text, a + 1, b - 1)
+                (box(m.start() - 1), box(m.end())) for m in _SPACES.finditer(text, a + 1, b - 1)
             ]
             gaps = [(min(p[1], q[1]), max(p[0], q[0])) for p, q in pairs]
         else:

@@ -152,7 +152,11 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
         if len(text) != n:  # pdfium skipped or inserted characters: go one by one
             text = "".join(chr(raw.FPDFText_GetUnicode(tp, i) or 0xFFFD) for i in range(n))
         hebrew, latin = len(_HEBREW.findall(text)), len(_LATIN.findall(text))
-        reader = _Reader(raw, tp, height, "R" if hebrew >= latin else "L")
+        # y is measured from the top of the visible page (the crop box, which need not
+        # start at 0), so that header and footer bands mean the same on every page.
+        bbox = raw.FS_RECTF()
+        top = float(bbox.top) if raw.FPDF_GetPageBoundingBox(page.raw, bbox) else height
+        reader = _Reader(raw, tp, top, "R" if hebrew >= latin else "L")
         segments: list[tuple[int, int]] = []
         start = 0
         while start < n:
