@@ -241,7 +241,7 @@ def visual_parts(glyphs: list[Glyph], size: float, direction: Direction) -> list
             gap > gap_limit
             or stream_space > 0.1 * em
             or (stream_space >= 0 and gap > 0.05 * em)
-            or _space_between(spaces, hi[k - 1], lo[k])
+            or (gap > 0.03 * em and _space_between(spaces, hi[k - 1], lo[k]))
             or (gap > 0.5 * SPACE_GAP * em and not inferred.isdisjoint(pair))
         ):
             after[k - 1] = " "
