@@ -313,7 +313,8 @@ def _letters(chars: list[str]) -> int:
 
 
 def _punct(ch: str) -> bool:
-    return unicodedata.category(ch[0]).startswith("P")
+    """Punctuation that hugs the word before it: no space goes on either side of it here."""
+    return ch in ".,:;!?\u05c3"
 
 
 def _is_hebrew_letter(ch: str) -> bool:
