@@ -29,6 +29,7 @@ from libtext._pdf_guard import PdfGuard, PdfLimits, default_guard, prescan
 from libtext._pdf_layout import classify, dominant_size
 from libtext._pdf_read import RawPage, read_page
 from libtext._pdf_text import bracket_votes, mirror_rtl_brackets
+from libtext._pdf_visual import valid_text
 from libtext.errors import (
     EmptyDocumentError,
     EmptyFileError,
@@ -442,7 +443,7 @@ def _assemble(
     for page, page_kinds in zip(raw_pages, kinds, strict=True):
         lines = [
             ExtractedLine.model_construct(
-                text=_valid_text(ln.text),
+                text=valid_text(ln.text),
                 kind=kind,
                 size=ln.size,
                 bold=ln.bold,
@@ -470,19 +471,7 @@ def _assemble(
 
 
 def _clean_meta(value: str) -> str:
-    return _valid_text(" ".join(value.replace("\x00", "").split()))
-
-
-_NOT_TEXT = re.compile("[\ud800-\udfff\ufffe\uffff]")
-
-
-def _valid_text(text: str) -> str:
-    """Text a PDF's font maps to lone surrogates, made valid (U+FFFD) so it can be stored.
-
-    The models refuse text that is not valid Unicode; this keeps one bad glyph from
-    failing a whole document.
-    """
-    return text if _NOT_TEXT.search(text) is None else _NOT_TEXT.sub("\ufffd", text)
+    return " ".join(valid_text(value).replace("\x00", "").split())
 
 
 _RTL_LETTER = re.compile("[\u05d0-\u05ea\u0620-\u064a\ufb1d-\ufefc]")
@@ -502,7 +491,12 @@ def _fix_brackets(pages: list[RawPage]) -> None:
     if not rtl:
         return
     default: Literal["L", "R"] = "R" if 2 * rtl >= len(_LETTER.findall(sample)) else "L"
-    candidates = [ln for p in pages for ln in p.lines if not _BRACKETS.isdisjoint(ln.text)]
+    candidates = [
+        ln
+        for p in pages
+        for ln in p.lines
+        if not ln.brackets_fixed and not _BRACKETS.isdisjoint(ln.text)
+    ]
     mirrored = logical = 0
     for ln in candidates:
         m, lg = bracket_votes(ln.text)
