@@ -22,6 +22,7 @@ Everything here is pure: no I/O, no provider.
 from __future__ import annotations
 
 import bisect
+import difflib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -44,6 +45,7 @@ _MIN_FUZZY_CHARS = 8  # shorter phrases match too much to be repaired safely
 _MIN_PARTIAL_WORDS = 4
 _MAX_CANDIDATES = 500
 _DUPLICATE_CHARS = 300  # same title this close: one segment seen by two windows
+_SAME_TITLE = 0.6  # titles this alike at one start: one segment, however worded
 
 
 @lru_cache(maxsize=8192)
@@ -309,6 +311,15 @@ def _same_title(a: OutlineSegment, b: OutlineSegment) -> bool:
     return bool(ta) and ta == tb
 
 
+def _other_titles(a: OutlineSegment, b: OutlineSegment) -> bool:
+    """Two different headings (bookmarks to one place), not one segment seen twice."""
+    ta = normalize_for_match(a.chapter_title or a.segment_title)
+    tb = normalize_for_match(b.chapter_title or b.segment_title)
+    if not ta or not tb or ta == tb:
+        return False
+    return difflib.SequenceMatcher(None, ta, tb, autojunk=False).ratio() < _SAME_TITLE
+
+
 def ground_outline(
     outline: DocumentOutline, source: ExtractedDocument | GroundingIndex
 ) -> tuple[DocumentOutline, GroundingReport]:
@@ -344,7 +355,7 @@ def ground_outline(
     for item in placed:
         prev = merged[-1] if merged else None
         if prev is not None and (
-            item.start.start == prev.start.start
+            (item.start.start == prev.start.start and not _other_titles(item.segment, prev.segment))
             or (
                 _same_title(item.segment, prev.segment)
                 and item.start.start - prev.start.start < _DUPLICATE_CHARS

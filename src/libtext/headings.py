@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
+from libtext._headings_declared import declared_segments, usable_bookmarks
 from libtext.hebrew import normalize_quotes, parse_numeral
 from libtext.models import (
     DocumentOutline,
@@ -352,6 +353,12 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
     """
     title_page = _is_title_page(doc)
     metadata = _title_metadata(doc, title_page)
+    bookmarks = usable_bookmarks(doc)
+    if bookmarks:
+        # The author's own outline: no guessing from the layout.
+        declared = declared_segments(doc, bookmarks, _summary)
+        if declared:
+            return DocumentOutline(source_metadata=metadata, outline_segments=declared)
     headings: list[Heading] = []
     for h in find_headings(doc):
         if h.level not in ("part", "chapter"):

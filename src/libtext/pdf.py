@@ -25,6 +25,8 @@ from typing import IO, Any, Literal
 import anyio.to_thread
 
 from libtext._pdf_layout import classify, dominant_size
+from libtext._pdf_meta import info_text
+from libtext._pdf_outline import read_headings
 from libtext._pdf_read import RawPage, read_page
 from libtext._pdf_text import bracket_votes, mirror_rtl_brackets
 from libtext.errors import (
@@ -37,7 +39,7 @@ from libtext.errors import (
     NoTextLayerError,
     TooManyPagesError,
 )
-from libtext.models import ExtractedDocument, ExtractedLine, ExtractedPage
+from libtext.models import DocumentHeading, ExtractedDocument, ExtractedLine, ExtractedPage
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -111,13 +113,14 @@ def extract_pdf(
             raw_pages, meta = read_precise(
                 data, name=name, password=password, check=lambda n: _selection(n, pages, max_pages)
             )
+            headings: list[DocumentHeading] = []
         except EncryptedPDFError:
             raise _encrypted(name, password) from None
     elif mode == "fast":
-        raw_pages, meta = _read_fast(data, name, password, pages, max_pages)
+        raw_pages, meta, headings = _read_fast(data, name, password, pages, max_pages)
     else:
         raise InvalidInputError(f"Unknown mode {mode!r}: use 'fast' or 'precise'.")
-    return _assemble(raw_pages, meta, name, mirror=mode == "fast")
+    return _assemble(raw_pages, meta, name, mirror=mode == "fast", headings=headings)
 
 
 async def aextract_pdf(
@@ -246,7 +249,7 @@ def _read_fast(
     password: str | None,
     pages: range | None,
     max_pages: int | None,
-) -> tuple[list[RawPage], dict[str, str]]:
+) -> tuple[list[RawPage], dict[str, str], list[DocumentHeading]]:
     import pypdfium2
     import pypdfium2.raw as pdfium_c
 
@@ -275,18 +278,24 @@ def _read_fast(
                 meta = {k: str(v or "") for k, v in doc.get_metadata_dict().items()}
             except pypdfium2.PdfiumError:
                 meta = {}
+            headings = read_headings(pdfium_c, doc, chosen, [p.height for p in raw_pages])
         except pypdfium2.PdfiumError:
             raise _damaged(name, data) from None
         finally:
             doc.close()
-    return raw_pages, meta
+    return raw_pages, meta, headings
 
 
 # --- assembly ---------------------------------------------------------------------
 
 
 def _assemble(
-    raw_pages: list[RawPage], meta: dict[str, str], name: str, *, mirror: bool
+    raw_pages: list[RawPage],
+    meta: dict[str, str],
+    name: str,
+    *,
+    mirror: bool,
+    headings: list[DocumentHeading] | None = None,
 ) -> ExtractedDocument:
     if raw_pages and not any(p.chars for p in raw_pages):
         if any(p.has_images for p in raw_pages):
@@ -327,15 +336,12 @@ def _assemble(
         )
     return ExtractedDocument(
         pages=out_pages,
-        title=_clean_meta(meta.get("Title", "")),
-        author=_clean_meta(meta.get("Author", "")),
+        title=info_text(meta.get("Title", "")),
+        author=info_text(meta.get("Author", "")),
         source_name=name,
         body_size=body,
+        headings=headings or [],
     )
-
-
-def _clean_meta(value: str) -> str:
-    return " ".join(value.replace("\x00", "").split())
 
 
 _RTL_LETTER = re.compile("[\u05d0-\u05ea\u0620-\u064a\ufb1d-\ufefc]")
