@@ -25,7 +25,16 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 from libtext._headings_declared import declared_segments, usable_bookmarks
-from libtext.hebrew import normalize_quotes, parse_numeral
+from libtext._title_page import (
+    by_line,
+    credits_author,
+    info_author_line,
+    is_invocation,
+    name_like,
+    strip_ornaments,
+    title_run,
+)
+from libtext.hebrew import parse_numeral
 from libtext.models import (
     DocumentOutline,
     ExtractedDocument,
@@ -81,9 +90,6 @@ HEADING_LINE = re.compile(
 )
 """A whole line that is a numbered heading: heading word, numeral, optional title."""
 
-_BY = re.compile(r"^(?:מאת|מאתו|מאתי|חיברו|חובר|לרבינו|לרבנו|by)\b[:\s]*", re.IGNORECASE)
-# Invocations printed atop title pages, not titles.
-_INVOCATIONS = frozenset({'בס"ד', 'ב"ה', 'בעזהי"ת', 'בעזה"י', 'בע"ה', "בסייעתא דשמיא"})
 _SENTENCE_END = re.compile(r"[.!?:](?=[\s\"'״”)]|$)")
 _WORD = re.compile(r"\S+")
 _PHRASE_WORDS = 8
@@ -180,29 +186,37 @@ def _is_title_page(doc: ExtractedDocument) -> bool:
     return paragraphs <= 3 and (not body or biggest >= body * 1.15)
 
 
+def _title_block(doc: ExtractedDocument) -> bool:
+    """Page 1 opens with a title much larger than the body (a title page or not)."""
+    if not doc.pages or doc.pages[0].number != 1 or not doc.body_size:
+        return False
+    lines = [ln for ln in doc.pages[0].lines if ln.text.strip() and not is_invocation(ln.text)]
+    if not lines:
+        return False
+    biggest = max(ln.size for ln in lines)
+    k = next(i for i, ln in enumerate(lines) if ln.size >= 0.8 * biggest)
+    parsed = parse_heading(lines[k].text)
+    return k < 3 and biggest >= 1.25 * doc.body_size and not (parsed and parsed[0])
+
+
 def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
     work = author = publication = ""
-    if title_page:
-        lines = [
-            ln
-            for ln in doc.pages[0].lines
-            if ln.text.strip() and normalize_quotes(ln.text.strip()) not in _INVOCATIONS
-        ]
-        top = max(ln.size for ln in lines)
-        work_idx = [i for i, ln in enumerate(lines) if abs(ln.size - top) < 0.5]
-        # The work title: the first run of the largest lines.
-        run = [work_idx[0]]
-        for i in work_idx[1:]:
-            if i == run[-1] + 1:
-                run.append(i)
-        work = " ".join(lines[i].text.strip() for i in run)
-        below = lines[run[-1] + 1 :]
-        author = _by_line(below)
-        if not author and below:
-            author = max(below, key=lambda ln: ln.size).text.strip()
-        above = lines[: run[0]]
-        if above:
-            publication = max(above, key=lambda ln: ln.size).text.strip()
+    if title_page or _title_block(doc):
+        lines = [ln for ln in doc.pages[0].lines if ln.text.strip()]
+        run = title_run(lines)
+        if run:
+            work = " ".join(strip_ornaments(lines[i].text) for i in run)
+            below = lines[run[-1] + 1 :]
+            author = by_line(lines) or info_author_line(lines, doc.author)
+            if not author and below:
+                author = name_like(max(below, key=lambda ln: ln.size).text)
+            above = [ln for ln in lines[: run[0]] if not is_invocation(ln.text)]
+            if above:
+                publication = strip_ornaments(max(above, key=lambda ln: ln.size).text)
+            elif len(run) > 1:
+                # A title set over several lines: its first line alone may be the
+                # publication (a course, a series) and the whole the work.
+                publication = strip_ornaments(lines[run[0]].text)
     elif doc.pages and doc.pages[0].number == 1 and not doc.title:
         # No title page and no metadata: a heading atop page 1 that is not a chapter,
         # and the "מאת …" line under it.
@@ -210,22 +224,14 @@ def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
         for k, ln in enumerate(opening):
             if ln.kind == "heading" and parse_heading(ln.text) is None:
                 work = ln.text.strip()
-                author = _by_line(opening[k + 1 : k + 3])
+                author = by_line(opening[k + 1 : k + 3])
                 break
+    if not author and doc.pages and doc.pages[0].number == 1:
+        author = info_author_line(doc.pages[0].lines, doc.author) or credits_author(doc.pages[1:3])
     work = work or doc.title or _running_title(doc)
     author = author or doc.author
     publication = publication or doc.title or work
     return SourceMetadata(publication_title=publication, work_title=work, author_name=author)
-
-
-def _by_line(lines: list[ExtractedLine]) -> str:
-    """The author named by a ``מאת …`` / ``לרבנו …`` line (or the line after a bare one)."""
-    for k, ln in enumerate(lines):
-        m = _BY.match(ln.text.strip())
-        if m:
-            rest = ln.text.strip()[m.end() :].strip()
-            return rest or (lines[k + 1].text.strip() if k + 1 < len(lines) else "")
-    return ""
 
 
 def _running_title(doc: ExtractedDocument) -> str:
