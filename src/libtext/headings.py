@@ -93,6 +93,8 @@ HEADING_LINE = re.compile(
 _SENTENCE_END = re.compile(r"[.!?:](?=[\s\"'״”)]|$)")
 _WORD = re.compile(r"\S+")
 _PHRASE_WORDS = 8
+_MAX_HEADING_WORDS = 14
+_SUB_NUMBER = re.compile(r"^\d+\.\d+")  # "11.1 …": a section inside chapter 11
 _SUMMARY_WORDS = 40
 
 
@@ -267,6 +269,9 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
                 j += 1
             texts = [" ".join(ln.text.split()) for ln in lines[i:j]]
             parsed = parse_heading(texts[0], loose=True)
+            if parsed is None and _reads_as_text(" ".join(texts)):
+                i = j
+                continue
             blocks.append(
                 Heading(
                     text=" ".join(texts),
@@ -284,6 +289,16 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
             i = j
     _assign_levels(blocks)
     return blocks
+
+
+def _reads_as_text(text: str) -> bool:
+    """A large or bold line that is a sentence, a lead-in or a list item, not a title.
+
+    Headings do not end in a full stop, comma or colon (``הגדרות:`` opens a list),
+    nor run past a dozen words.
+    """
+    t = text.strip().rstrip(")]\"'״”’")
+    return t.endswith((".", ",", ":", ";", "!", "?")) or len(text.split()) > _MAX_HEADING_WORDS
 
 
 def _same_block(first: ExtractedLine, other: ExtractedLine) -> bool:
@@ -318,7 +333,7 @@ def _assign_levels(blocks: list[Heading]) -> None:
             continue  # alone on its page and larger: a part title
         if b.size > chapter_size * 1.08 and patterned:
             b.level = "part"
-        elif b.size >= chapter_size * 0.94:
+        elif b.size >= chapter_size * 0.94 and not _SUB_NUMBER.match(b.text):
             b.level = "chapter"
         else:
             b.level = "sub"
