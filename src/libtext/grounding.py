@@ -242,12 +242,15 @@ class GroundingIndex:
         after: int = 0,
         lo: int = 0,
         hi: int | None = None,
+        taken: frozenset[int] | set[int] = frozenset(),
     ) -> PhraseMatch | None:
         """The best occurrence of ``phrase``, or ``None``.
 
         A start phrase prefers the occurrence nearest ``page`` (within a page counts
-        as on it), then one at or after ``after``, then the earliest. An end phrase
-        must lie within ``[lo, hi]`` and the last such occurrence wins.
+        as on it), then one at or after ``after``, then one not ``taken`` by another
+        segment already (two sections may open with the same words), then the
+        earliest. An end phrase must lie within ``[lo, hi]`` and the last such
+        occurrence wins.
         """
         raw = phrase.strip()
         phrase = _clean_phrase(phrase)
@@ -262,9 +265,9 @@ class GroundingIndex:
             if not cands:
                 return None
 
-            def key(m: PhraseMatch) -> tuple[int, bool, int]:
+            def key(m: PhraseMatch) -> tuple[int, bool, bool, int]:
                 dist = abs(self.page_at(m.start) - page) if page is not None else 0
-                return (dist if dist > 1 else 0, m.start < after, m.start)
+                return (dist if dist > 1 else 0, m.start < after, m.start in taken, m.start)
 
             return min(cands, key=key)
 
@@ -341,13 +344,20 @@ def ground_outline(
     placed: list[_Placed] = []
     cursor = 0
     dropped = 0
+    taken: dict[int, str] = {}  # start offset -> title of the segment placed there
     for order, seg in enumerate(outline.outline_segments):
+        title = normalize_for_match(seg.chapter_title or seg.segment_title)
         match = index.locate(
-            seg.start_phrase_hebrew, side="start", page=first_page(seg.page_ref), after=cursor
+            seg.start_phrase_hebrew,
+            side="start",
+            page=first_page(seg.page_ref),
+            after=cursor,
+            taken={start for start, t in taken.items() if t != title},
         )
         if match is None:
             dropped += 1
             continue
+        taken.setdefault(match.start, title)
         cursor = max(cursor, match.start)
         placed.append(_Placed(seg, match, order, [seg.end_phrase_hebrew]))
     placed.sort(key=lambda p: (p.start.start, p.order))
