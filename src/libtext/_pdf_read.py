@@ -25,12 +25,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from libtext._pdf_text import attach_marks, is_mark, line_direction, neutral_run_direction
+from libtext._pdf_visual import Direction, Glyph, visual_direction, visual_to_logical
 
 __all__ = ["RawLine", "RawPage", "read_page", "reading_order"]
 
 _MARKS = re.compile("[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]")
 _HEBREW = re.compile("[\u05d0-\u05ea]")
 _LATIN = re.compile("[A-Za-z]")
+_LTR_CHAR = re.compile(r"[A-Za-z0-9\u00c0-\u024f]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _PUNCT_RUN = re.compile(r"[^\w\s]{2,}")
 _LEAD_NUMBER = re.compile(r"([.,:;]+)(\d{1,4})(?=\s)")
 _LTR_RUN = re.compile(r"[A-Za-z0-9\u00c0-\u024f](?:[^\u0590-\u05ff]*[A-Za-z0-9\u00c0-\u024f])?")
@@ -50,6 +53,7 @@ class RawLine:
     y: float
     x0: float
     x1: float
+    brackets_fixed: bool = False  # read from glyph positions, brackets paired already
 
 
 @dataclass(slots=True)
@@ -67,10 +71,12 @@ class RawPage:
 class _Reader:
     """Per-page access to pdfium's text page through a few reusable ctypes buffers."""
 
-    def __init__(self, raw: Any, textpage: Any, height: float) -> None:
+    def __init__(self, raw: Any, textpage: Any, height: float, direction: Direction = "R") -> None:
         self.raw = raw
         self.tp = textpage
         self.height = height
+        self.direction: Direction = direction
+        self._rect = raw.FS_RECTF()
         self._l, self._r, self._b, self._t = (ctypes.c_double() for _ in range(4))
         self._box = (
             ctypes.byref(self._l),
@@ -86,6 +92,14 @@ class _Reader:
     def box(self, i: int) -> tuple[float, float]:
         self.raw.FPDFText_GetCharBox(self.tp, i, *self._box)
         return self._l.value, self._r.value
+
+    def glyph(self, i: int, ch: str) -> Glyph:
+        """Character ``i`` with its advance box and ink centre (for marks)."""
+        rect = self._rect
+        self.raw.FPDFText_GetLooseCharBox(self.tp, i, rect)
+        lo, hi = self.box(i)
+        generated = ch.isspace() and bool(self.raw.FPDFText_IsGenerated(self.tp, i))
+        return Glyph(ch, rect.left, rect.right, (lo + hi) / 2, generated)
 
     def baseline(self, i: int) -> float:
         self.raw.FPDFText_GetCharOrigin(self.tp, i, ctypes.byref(self._ox), ctypes.byref(self._oy))
@@ -136,7 +150,8 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
         text = textpage.get_text_range()
         if len(text) != n:  # pdfium skipped or inserted characters: go one by one
             text = "".join(chr(raw.FPDFText_GetUnicode(tp, i) or 0xFFFD) for i in range(n))
-        reader = _Reader(raw, tp, height)
+        hebrew, latin = len(_HEBREW.findall(text)), len(_LATIN.findall(text))
+        reader = _Reader(raw, tp, height, "R" if hebrew >= latin else "L")
         segments: list[tuple[int, int]] = []
         start = 0
         while start < n:
@@ -296,7 +311,11 @@ def _make_line(
         (l0, r0), (l1, r1) = r.box(a), r.box(b - 1)
         extent = (min(l0, l1), max(r0, r1))
     line_text = text[a:b]
-    if _MARKS.search(line_text):
+    fixed = False
+    if _needs_geometry(r, line_text, extent, a, b):
+        glyphs = [r.glyph(i, text[i]) for i in range(a, b)]
+        line_text, fixed = visual_to_logical(glyphs, size, visual_direction(glyphs, r.direction))
+    elif _MARKS.search(line_text):
         line_text = _fix_marks(r, text, list(range(a, b)), size)
     elif (
         _LATIN.search(line_text) and _HEBREW.search(line_text) and line_direction(line_text) == "L"
@@ -307,7 +326,35 @@ def _make_line(
             line_text = _order_punctuation(r, line_text, a)
         if _LEAD_NUMBER.match(line_text):
             line_text = _order_leading_number(r, line_text, a)
-    return RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])
+    return RawLine(
+        line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1], brackets_fixed=fixed
+    )
+
+
+def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, b: int) -> bool:
+    """Whether pdfium's order of this line cannot be trusted (see :mod:`._pdf_visual`).
+
+    That is a line with surrogate halves, a Hebrew line with Latin letters or digits
+    (pdfium guesses their order), or a Hebrew line in visual order: its first letter
+    left of its last, where the text stream came from LuaTeX.
+    """
+    if _SURROGATE.search(line):
+        return True
+    if not _HEBREW.search(line):
+        return False
+    if _LTR_CHAR.search(line) and not _MARKS.search(line):
+        return True
+    first = _solid(line, 0, 0, len(line))
+    last = _solid(line, len(line) - 1, 0, len(line))
+    if last - first < 2 or not (_HEBREW.match(line[first]) and _HEBREW.match(line[last])):
+        return False
+    second = _solid(line, first + 1, first + 1, len(line))
+    if not _HEBREW.match(line[second]):
+        return False
+    # Both the line's ends and its first two letters run left to right: a line that
+    # pdfium merely took in two halves (its second half first) is not visual.
+    (l0, r0), (l1, r1), (l2, r2) = r.box(a + first), r.box(a + last), r.box(a + second)
+    return (l0 + r0) < (l1 + r1) and (l0 + r0) < (l2 + r2)
 
 
 def _fix_marks(r: _Reader, text: str, idx: list[int], size: float) -> str:

@@ -29,6 +29,7 @@ from libtext._pdf_meta import info_text
 from libtext._pdf_outline import read_headings
 from libtext._pdf_read import RawPage, read_page
 from libtext._pdf_text import bracket_votes, mirror_rtl_brackets
+from libtext._pdf_visual import valid_text
 from libtext.errors import (
     EmptyDocumentError,
     EmptyFileError,
@@ -316,7 +317,7 @@ def _assemble(
     for page, page_kinds in zip(raw_pages, kinds, strict=True):
         lines = [
             ExtractedLine.model_construct(
-                text=ln.text,
+                text=valid_text(ln.text),
                 kind=kind,
                 size=ln.size,
                 bold=ln.bold,
@@ -336,8 +337,8 @@ def _assemble(
         )
     return ExtractedDocument(
         pages=out_pages,
-        title=info_text(meta.get("Title", "")),
-        author=info_text(meta.get("Author", "")),
+        title=info_text(valid_text(meta.get("Title", ""))),
+        author=info_text(valid_text(meta.get("Author", ""))),
         source_name=name,
         body_size=body,
         headings=headings or [],
@@ -361,7 +362,12 @@ def _fix_brackets(pages: list[RawPage]) -> None:
     if not rtl:
         return
     default: Literal["L", "R"] = "R" if 2 * rtl >= len(_LETTER.findall(sample)) else "L"
-    candidates = [ln for p in pages for ln in p.lines if not _BRACKETS.isdisjoint(ln.text)]
+    candidates = [
+        ln
+        for p in pages
+        for ln in p.lines
+        if not ln.brackets_fixed and not _BRACKETS.isdisjoint(ln.text)
+    ]
     mirrored = logical = 0
     for ln in candidates:
         m, lg = bracket_votes(ln.text)
