@@ -54,6 +54,10 @@ _MONTHS = (
 )
 _MONTH = re.compile(rf"(?:^|\s)(?:{_MONTHS})(?=\s|$|[.,])", re.IGNORECASE)
 _EMAIL_URL = re.compile(r"\S+@\S+|\S*(?:https?://|www\.)\S*|\S+\.(?:com|org|net|il|edu)\S*")
+# An ornament letter glued to a Hebrew word ("Kסדור", "סדורk").
+_GLUED_ORNAMENT = re.compile(
+    r"(?<![A-Za-z])[A-Za-z](?=[\u05d0-\u05ea])|(?<=[\u05d0-\u05ea])[A-Za-z](?![A-Za-z])"
+)
 _SPACED_DASH = re.compile(r"\s[-–—]\s")  # "topic - subtopic", "name – office": not a name
 _STOPWORDS = frozenset(
     [
@@ -119,9 +123,10 @@ def is_date(text: str) -> bool:
 
 def strip_ornaments(text: str) -> str:
     """Lone Latin letters at the ends of a Hebrew line (ornament glyphs) dropped."""
-    words = text.split()
     if not any("\u05d0" <= ch <= "\u05ea" for ch in text):
         return text.strip()
+    text = _GLUED_ORNAMENT.sub("", text)
+    words = text.split()
     while words and len(words[0]) == 1 and words[0].isascii() and words[0].isalpha():
         words.pop(0)
     while words and len(words[-1]) == 1 and words[-1].isascii() and words[-1].isalpha():

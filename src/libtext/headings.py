@@ -34,7 +34,7 @@ from libtext._title_page import (
     strip_ornaments,
     title_run,
 )
-from libtext.hebrew import parse_numeral
+from libtext.hebrew import normalize_for_match, parse_numeral
 from libtext.models import (
     DocumentOutline,
     ExtractedDocument,
@@ -287,8 +287,31 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
             if parsed is None:
                 blocks[-1].word = "?"  # not written like a heading
             i = j
+    blocks = _without_running(blocks)
     _assign_levels(blocks)
     return blocks
+
+
+def _without_running(blocks: list[Heading]) -> list[Heading]:
+    """Blocks minus running heads: a text met on three or more pages in a row (a
+    chapter tab, a running title set large) is a heading only where it first appears.
+
+    Two pages in a row may be real (a part's ``פרק א`` right after the last part's).
+    """
+    pages: dict[str, list[int]] = {}
+    for b in blocks:
+        pages.setdefault(normalize_for_match(b.text), []).append(b.page)
+    running: set[tuple[str, int]] = set()
+    for key, found in pages.items():
+        run = [found[0]]
+        for page in [*found[1:], -1]:
+            if page - run[-1] in (0, 1):
+                run.append(page)
+                continue
+            if len(set(run)) >= 3:
+                running.update((key, p) for p in run[1:] if p != run[0])
+            run = [page]
+    return [b for b in blocks if (normalize_for_match(b.text), b.page) not in running]
 
 
 def _reads_as_text(text: str) -> bool:
