@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Collection, Iterable
@@ -94,6 +95,9 @@ _SENTENCE_END = re.compile(r"[.!?:](?=[\s\"'״”)]|$)")
 _WORD = re.compile(r"\S+")
 _PHRASE_WORDS = 8
 _MAX_HEADING_WORDS = 14
+_MAX_SECTION_WORDS = 8
+_LIST_ITEM = re.compile(r"^(?:[א-ת]|\d{1,3}|[a-zA-Z])[.)]\s")
+_CONTINUED = ("המשך ", "(המשך")
 _SUB_NUMBER = re.compile(r"^\d+\.\d+")  # "11.1 …": a section inside chapter 11
 _SUMMARY_WORDS = 40
 
@@ -404,8 +408,10 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
         if declared:
             return DocumentOutline(source_metadata=metadata, outline_segments=declared)
     headings: list[Heading] = []
-    for h in find_headings(doc):
-        if h.level not in ("part", "chapter"):
+    found = find_headings(doc)
+    sections = _sections(doc, found)
+    for h in found:
+        if h.level not in ("part", "chapter") and not (h.level == "sub" and id(h) in sections):
             continue
         last = next((k for k in reversed(headings) if k.level == h.level), None)
         if last is not None and h.line_index == 0 and h.page > last.page and h.text == last.text:
@@ -420,8 +426,9 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
             if ln.kind == "body" and ln.text.strip():
                 flow.append((page.number, i, ln.text.strip()))
     starts = [(h.page, h.line_index) for h in headings]
+    positions = [(f[0], f[1]) for f in flow]
     segments: list[OutlineSegment] = []
-    part = ""
+    part = chapter = ""
     chapters = [h for h in headings if h.level == "chapter"]
     if not chapters:
         if flow:
@@ -431,14 +438,42 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
         if h.level == "part":
             part = h.text
             continue
+        if h.level == "chapter":
+            chapter = h.text
         begin = (h.page, h.line_index)
         following = [s for s in starts[k + 1 :] if s > begin]
         end = following[0] if following else (10**9, 0)
-        body = [f for f in flow if begin < (f[0], f[1]) < end]
+        body = flow[bisect.bisect_right(positions, begin) : bisect.bisect_left(positions, end)]
         if not body:
             continue
-        segments.append(_segment(len(segments) + 1, h, h.lines[0], body, part=part))
+        within = " — ".join(t for t in (part, chapter if h.level == "sub" else "") if t)
+        segments.append(_segment(len(segments) + 1, h, h.lines[0], body, part=within))
     return DocumentOutline(source_metadata=metadata, outline_segments=segments)
+
+
+def _sections(doc: ExtractedDocument, found: list[Heading]) -> set[int]:
+    """Sub-headings that are the document's sections (ids into ``found``), or none.
+
+    Some documents have a few part titles and, under them, short headings at body
+    size (Word's bold "Heading 2" look): there the sub-headings are the outline.
+    They count only when the chapters are sparse (one per six pages or fewer), the
+    sub-headings at least twice as many and at most one a page, so that a book's
+    run-in bold phrases never become segments. List items (``א.``, ``2.``) and
+    continuations (``המשך …``) are not sections.
+    """
+    chapters = sum(1 for h in found if h.level == "chapter")
+    subs = [
+        h
+        for h in found
+        if h.level == "sub"
+        and len(h.text.split()) <= _MAX_SECTION_WORDS
+        and not _LIST_ITEM.match(h.text)
+        and not h.text.startswith(_CONTINUED)
+    ]
+    pages = len(doc.pages)
+    if not chapters or chapters > max(1, pages // 6) or not 2 * chapters <= len(subs) <= pages:
+        return set()
+    return {id(h) for h in subs}
 
 
 def _segment(
