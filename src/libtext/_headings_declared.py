@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from libtext.hebrew import normalize_for_match
 from libtext.models import DocumentHeading, ExtractedDocument, ExtractedPage, OutlineSegment
 
-__all__ = ["MAX_LEVEL", "declared_segments", "usable_bookmarks"]
+__all__ = ["MAX_LEVEL", "declared_segments", "structure_hints", "usable_bookmarks"]
 
 MAX_LEVEL = 3
 """Deeper outline entries are folded into their parent's segment."""
@@ -47,6 +47,26 @@ def usable_bookmarks(doc: ExtractedDocument) -> list[DocumentHeading]:
     ]
 
 
+def structure_hints(doc: ExtractedDocument) -> dict[int, set[int]]:
+    """Lines the tagged structure marks as headings: page number -> line indices.
+
+    Tags are often applied loosely (a Word style put on a sentence, an empty ``H1``),
+    so they do not make the outline by themselves: they let the layout rules see a
+    heading that is printed like body text. Entries that read as sentences are left
+    out by the caller's rules; here only entries placed on a printed line count.
+    """
+    index_of = {p.number: k for k, p in enumerate(doc.pages)}
+    hints: dict[int, set[int]] = {}
+    for h in doc.headings:
+        if h.source != "structure" or h.page not in index_of:
+            continue
+        page = doc.pages[index_of[h.page]]
+        line = _place(page, h, fallback=False)
+        if line is not None:
+            hints.setdefault(h.page, set()).add(line)
+    return hints
+
+
 def _similarity(a: str, b: str) -> float:
     na = " ".join(normalize_for_match(_LEADING_NUMBER.sub("", a)).split())
     nb = " ".join(normalize_for_match(_LEADING_NUMBER.sub("", b)).split())
@@ -65,8 +85,12 @@ def _text_lines(page: ExtractedPage) -> list[int]:
     ]
 
 
-def _place(page: ExtractedPage, h: DocumentHeading) -> int | None:
-    """Index (in ``page.lines``) of the heading's printed line, or ``None``."""
+def _place(page: ExtractedPage, h: DocumentHeading, *, fallback: bool = True) -> int | None:
+    """Index (in ``page.lines``) of the heading's printed line, or ``None``.
+
+    Without ``fallback``, only a line whose text matches the title counts; with it,
+    the first line below where the heading points (or the page's first line).
+    """
     idx = _text_lines(page)
     if not idx:
         return None
@@ -80,7 +104,7 @@ def _place(page: ExtractedPage, h: DocumentHeading) -> int | None:
         key = (round(sim, 1), near)
         if best is None or key > best_key:
             best, best_key = i, key
-    if best is not None:
+    if best is not None or not fallback:
         return best
     if h.y:
         below = [i for i in idx if page.lines[i].y >= h.y - 2]

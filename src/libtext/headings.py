@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
-from libtext._headings_declared import declared_segments, usable_bookmarks
+from libtext._headings_declared import declared_segments, structure_hints, usable_bookmarks
 from libtext._title_page import (
     by_line,
     credits_author,
@@ -257,19 +257,25 @@ def _running_title(doc: ExtractedDocument) -> str:
 def find_headings(doc: ExtractedDocument) -> list[Heading]:
     """Heading blocks in reading order, each with its level (part, chapter, sub)."""
     title_page = _is_title_page(doc)
+    hints = structure_hints(doc)
     blocks: list[Heading] = []
     for p, page in enumerate(doc.pages):
         if p == 0 and title_page:
             continue
-        has_body = any(ln.kind == "body" for ln in page.lines)
+        tagged = hints.get(page.number, set())
+        has_body = any(ln.kind == "body" and k not in tagged for k, ln in enumerate(page.lines))
         i = 0
         lines = page.lines
+
+        def heading(k: int) -> bool:
+            return lines[k].kind == "heading" or k in tagged  # noqa: B023 - used at once
+
         while i < len(lines):
-            if lines[i].kind != "heading":
+            if not heading(i):
                 i += 1
                 continue
             j = i + 1
-            while j < len(lines) and lines[j].kind == "heading" and _same_block(lines[i], lines[j]):
+            while j < len(lines) and heading(j) and _same_block(lines[i], lines[j]):
                 j += 1
             texts = [" ".join(ln.text.split()) for ln in lines[i:j]]
             parsed = parse_heading(texts[0], loose=True)
