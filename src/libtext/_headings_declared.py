@@ -4,8 +4,7 @@ When a PDF has a usable document outline, it is the author's own table of conten
 every entry (down to :data:`MAX_LEVEL`) becomes a segment at its page, and nothing is
 guessed from the layout. Each entry is placed on its printed heading line (the line
 of its page most like its title, nearest where the bookmark points), and the
-segment's start phrase is cut verbatim from the page's text there, so grounding finds
-it exactly and a table of contents elsewhere cannot capture it.
+segment's start phrase is cut verbatim from the first body line after it.
 """
 
 from __future__ import annotations
@@ -89,7 +88,8 @@ def _place(page: ExtractedPage, h: DocumentHeading, *, fallback: bool = True) ->
     """Index (in ``page.lines``) of the heading's printed line, or ``None``.
 
     Without ``fallback``, only a line whose text matches the title counts; with it,
-    the first line below where the heading points (or the page's first line).
+    when none does, the index just above the first line below where the heading
+    points (-1 for the page's top): the segment's text begins after the index.
     """
     idx = _text_lines(page)
     if not idx:
@@ -109,21 +109,26 @@ def _place(page: ExtractedPage, h: DocumentHeading, *, fallback: bool = True) ->
     if h.y:
         below = [i for i in idx if page.lines[i].y >= h.y - 2]
         if below:
-            return below[0]
-    return idx[0]
+            return below[0] - 1
+    return idx[0] - 1
 
 
 def _phrase_at(doc: ExtractedDocument, page_index: int, line_index: int) -> tuple[str, str]:
-    """A verbatim start phrase from a line on (the words may run over following lines),
-    and the opening text of the segment (for its summary)."""
-    page = doc.pages[page_index]
-    lines = [ln.text for ln in page.lines[line_index:] if ln.kind in ("body", "heading")]
-    text = "\n".join(lines)
-    spans = [m.span() for m in _WORD.finditer(text)]
-    if not spans:
+    """The segment's start phrase (the first words of its first body line after the
+    heading line, verbatim) and its opening text (for the summary)."""
+    lines: list[str] = []
+    for p in range(page_index, len(doc.pages)):
+        start = line_index + 1 if p == page_index else 0
+        lines.extend(
+            ln.text for ln in doc.pages[p].lines[start:] if ln.kind == "body" and ln.text.strip()
+        )
+        if len(lines) >= 12:
+            break
+    lines = [ln for ln in lines if any(ch.isalpha() for ch in ln)]  # not a lone point
+    if not lines:
         return "", ""
-    chosen = spans[:_PHRASE_WORDS]
-    return text[chosen[0][0] : chosen[-1][1]], " ".join(lines[1:13])
+    spans = [m.span() for m in _WORD.finditer(lines[0])][:_PHRASE_WORDS]
+    return lines[0][spans[0][0] : spans[-1][1]], " ".join(lines[:12])
 
 
 def _last_words(doc: ExtractedDocument, start: tuple[int, int], end: tuple[int, int]) -> str:
@@ -139,6 +144,17 @@ def _last_words(doc: ExtractedDocument, start: tuple[int, int], end: tuple[int, 
                 spans = [m.span() for m in _WORD.finditer(ln.text)][-_PHRASE_WORDS:]
                 return ln.text[spans[0][0] : spans[-1][1]]
     return ""
+
+
+def _number(title: str) -> str:
+    """The heading's number: ``3`` for ``פרק ג`` or ``3 Results``; else empty."""
+    from libtext.headings import parse_heading  # headings imports this module
+
+    leading = _LEADING_NUMBER.match(title)
+    if leading:
+        return leading.group(1)
+    parsed = parse_heading(title, loose=True)
+    return str(parsed[1]) if parsed and parsed[1] is not None else ""
 
 
 def declared_segments(
@@ -177,11 +193,10 @@ def declared_segments(
             end_at = (last, len(doc.pages[last].lines))
         end = _last_words(doc, (item.page_index, item.line_index), end_at) or start
         title = item.heading.title
-        number = _LEADING_NUMBER.match(title)
         segments.append(
             OutlineSegment(
                 sequence_id=len(segments) + 1,
-                chapter_number=number.group(1) if number else "",
+                chapter_number=_number(title),
                 chapter_title=title,
                 segment_title=" — ".join(item.path),
                 summary=summarize([opening]),
