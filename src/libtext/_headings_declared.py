@@ -61,9 +61,26 @@ def structure_hints(doc: ExtractedDocument) -> dict[int, set[int]]:
             continue
         page = doc.pages[index_of[h.page]]
         line = _place(page, h, fallback=False)
+        if line is None:
+            # Content streams often hold right-to-left text in visual order: the
+            # element's text may be reversed, so its box decides.
+            line = _place(page, h.model_copy(update={"title": h.title[::-1]}), fallback=False)
+        if line is None and h.y:
+            line = _at(page, h.y)
         if line is not None:
             hints.setdefault(h.page, set()).add(line)
     return hints
+
+
+def _at(page: ExtractedPage, top: float) -> int | None:
+    """The text line whose baseline sits just under ``top`` (within two sizes)."""
+    best, best_gap = None, float("inf")
+    for i in _text_lines(page):
+        ln = page.lines[i]
+        gap = ln.y - top
+        if -2 <= gap <= 2 * max(ln.size, 1.0) and gap < best_gap:
+            best, best_gap = i, gap
+    return best
 
 
 def _similarity(a: str, b: str) -> float:
