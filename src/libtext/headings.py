@@ -35,6 +35,7 @@ from libtext._title_page import (
     strip_ornaments,
     title_run,
 )
+from libtext._toc import printed_toc
 from libtext.hebrew import normalize_for_match, parse_numeral
 from libtext.models import (
     DocumentOutline,
@@ -407,10 +408,11 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
     """
     title_page = _is_title_page(doc)
     metadata = _title_metadata(doc, title_page)
-    bookmarks = usable_bookmarks(doc)
-    if bookmarks:
-        # The author's own outline: no guessing from the layout.
-        declared = declared_segments(doc, bookmarks, _summary)
+    # The author's own outline (bookmarks, else a printed table of contents): no
+    # guessing from the layout.
+    for own in (usable_bookmarks, printed_toc):
+        listed = own(doc)
+        declared = declared_segments(doc, listed, _summary) if listed else []
         if declared:
             return DocumentOutline(source_metadata=metadata, outline_segments=declared)
     headings: list[Heading] = []

@@ -437,15 +437,15 @@ class DocumentHeading(_Model):
 
     ``page`` is 1-based; ``level`` 1 is the top of the document's outline; ``y`` is
     the distance in points from the top of the page where it points (0 when unknown);
-    ``source`` is ``"bookmark"`` (the document outline) or ``"structure"`` (the tagged
-    structure tree).
+    ``source`` is ``"bookmark"`` (the document outline), ``"structure"`` (the tagged
+    structure tree) or ``"contents"`` (a printed table of contents).
     """
 
     title: str
     page: int
     level: int = 1
     y: float = 0.0
-    source: Literal["bookmark", "structure"] = "bookmark"
+    source: Literal["bookmark", "structure", "contents"] = "bookmark"
 
 
 class ExtractedDocument(_Model):
