@@ -106,3 +106,33 @@ def test_title_and_author(name: str) -> None:
     _, outline, truth = _load(name)
     meta = outline.source_metadata
     assert (meta.work_title, meta.author_name) == (truth["title"], truth["author"])
+
+
+# --- producers' habits ----------------------------------------------------------------
+# PDFs drawn the way real producers draw Hebrew (1 Tf with the size in the text matrix,
+# 327.68 Tf scaled down, glyphs in visual order without spaces, Latin runs inside Hebrew
+# lines, pointed text, two columns), by tests/layouts/producers/make_producers.py; each
+# truth is that script's input.
+
+PRODUCERS = LAYOUTS / "producers"
+PRODUCER_CASES = sorted(p.name.removesuffix(".truth.json") for p in PRODUCERS.glob("*.truth.json"))
+
+
+def test_producer_cases_are_there() -> None:
+    assert {"tf1_scaled", "tf_print_to_pdf", "visual_nospace", "ltr_runs", "pointed"} <= set(
+        PRODUCER_CASES
+    )
+    assert "two_columns" in PRODUCER_CASES
+
+
+@pytest.mark.parametrize("name", PRODUCER_CASES)
+def test_producer_lines_exact_in_reading_order(name: str) -> None:
+    truth: dict[str, Any] = json.loads((PRODUCERS / f"{name}.truth.json").read_text("utf-8"))
+    doc = extract_pdf(PRODUCERS / f"{name}.pdf")
+    for tpage, page in zip(truth["pages"], doc.pages, strict=True):
+        want = [ln["text"] for ln in tpage["lines"]]
+        got = [ln.text for ln in page.lines]
+        assert got == want
+        # One size for the whole page, the size it was set in (not the Tf operand).
+        assert {ln.size for ln in page.lines} == {12.0}
+        assert {ln.kind for ln in page.lines} == {"body"}

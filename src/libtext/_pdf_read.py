@@ -24,6 +24,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from libtext._pdf_columns import find_gutter, split_at_gutter
 from libtext._pdf_text import attach_marks, is_mark, line_direction, neutral_run_direction
 from libtext._pdf_visual import Direction, Glyph, visual_direction, visual_to_logical
 
@@ -164,10 +165,27 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
                 a = start + (len(seg) - len(seg.lstrip()))
                 segments.append((a, a + len(stripped)))
             start = end + 1
-        lines = _read_lines(reader, text, segments)
+        gutter = find_gutter(text, segments, reader.box, reader.size)
+        if gutter is not None:
+            segments = split_at_gutter(text, segments, gutter, reader.box)
+        lines = _read_lines(reader, text, segments, gutter)
+        if gutter is not None:
+            return RawPage(number, width, height, _by_column(lines, gutter, reader.direction), n)
         return RawPage(number, width, height, reading_order(lines), n)
     finally:
         textpage.close()
+
+
+def _by_column(lines: list[RawLine], gutter: float, direction: Direction) -> list[RawLine]:
+    """Column after column (the first in the page's direction), each top to bottom."""
+
+    def rank(ln: RawLine) -> int:
+        if ln.x0 < gutter < ln.x1:
+            return 0  # across both columns (a title): with the first
+        first_side = ln.x0 >= gutter if direction == "R" else ln.x1 <= gutter
+        return 0 if first_side else 1
+
+    return sorted(lines, key=lambda ln: (rank(ln), ln.y))
 
 
 def _solid(text: str, i: int, lo: int, hi: int) -> int:
@@ -187,7 +205,9 @@ def _only_marks(text: str, a: int, b: int) -> bool:
     return all(is_mark(ch) or ch.isspace() for ch in text[a:b])
 
 
-def _read_lines(r: _Reader, text: str, segments: list[tuple[int, int]]) -> list[RawLine]:
+def _read_lines(
+    r: _Reader, text: str, segments: list[tuple[int, int]], gutter: float | None = None
+) -> list[RawLine]:
     """The lines of a page's segments, re-joining lines pdfium broke in two.
 
     pdfium breaks a printed line when a point dips below the baseline on a line whose
@@ -208,7 +228,7 @@ def _read_lines(r: _Reader, text: str, segments: list[tuple[int, int]]) -> list[
             nxt = group[-1] + 1
             if nxt + 1 < len(segments) and _only_marks(text, *segments[nxt]):
                 nxt += 1
-            if nxt < len(segments) and _abut(read[group[-1]], read[nxt]):
+            if nxt < len(segments) and _abut(read[group[-1]], read[nxt], gutter):
                 group.extend(range(group[-1] + 1, nxt + 1))
             else:
                 break
@@ -220,11 +240,13 @@ def _read_lines(r: _Reader, text: str, segments: list[tuple[int, int]]) -> list[
     return lines
 
 
-def _abut(before: list[RawLine], after: list[RawLine]) -> bool:
+def _abut(before: list[RawLine], after: list[RawLine], gutter: float | None = None) -> bool:
     """Whether two single lines share a baseline and touch (one line cut in two)."""
     if len(before) != 1 or len(after) != 1:
         return False
     p, q = before[0], after[0]
+    if gutter is not None and min(p.x1, q.x1) <= gutter <= max(p.x0, q.x0):
+        return False  # the two columns' lines
     size = max(min(p.size, q.size), 1.0)
     if abs(p.y - q.y) > 0.3 * size:
         return False
@@ -342,7 +364,7 @@ def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, 
         return True
     if not _HEBREW.search(line):
         return False
-    if _LTR_CHAR.search(line) and not _MARKS.search(line):
+    if _LTR_CHAR.search(line) or _MARKS.search(line):
         return True
     first = _solid(line, 0, 0, len(line))
     last = _solid(line, len(line) - 1, 0, len(line))

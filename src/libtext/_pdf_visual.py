@@ -14,7 +14,6 @@ document-wide mirror vote of :mod:`libtext.pdf` treats both alike.
 from __future__ import annotations
 
 import bisect
-import itertools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -122,9 +121,14 @@ def visual_direction(glyphs: list[Glyph], default: Direction) -> Direction:
 
 
 def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
-    """For each mark, the index (in ``bases``, left to right) of the letter it sits over."""
+    """For each mark, the index (in ``bases``, left to right) of the letter it sits over.
+
+    Over a letter's advance box, else the nearest (some producers give a mark its own
+    slot just after its letter).
+    """
     owners = []
     tolerance = 0.15 * size
+    centers = [(b.x0 + b.x1) / 2 for b in bases]
     for m in marks:
         x = m.center
 
@@ -132,12 +136,16 @@ def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
             b = bases[k]
             return 0.0 if b.x0 <= x <= b.x1 else min(abs(x - b.x0), abs(x - b.x1))
 
-        best = min(range(len(bases)), key=lambda k: (dist(k), bases[k].x1 - bases[k].x0))
-        if m.ch in _LEFT_MARKS and best + 1 < len(bases):
-            # Holam sits at its letter's top left: over the gap, or just inside the
-            # letter on the left. The letter on the right owns it on a near tie.
+        k = bisect.bisect_left(centers, x)
+        near = range(max(0, k - 3), min(len(bases), k + 3))
+        best = min(near, key=lambda k: (dist(k), bases[k].x1 - bases[k].x0))
+        if m.ch in _LEFT_MARKS and best + 1 < len(bases) and bases[best].ch != "ו":
+            # Holam sits at its letter's top left: over the gap, or over the right
+            # edge of the letter on the left (לֹא). Over a vav it is the vav's own.
+            b = bases[best]
             right = best + 1
-            if dist(right) <= tolerance and bases[best].x1 - x <= tolerance:
+            edge = min(tolerance, 0.3 * (b.x1 - b.x0))
+            if dist(right) <= tolerance and b.x1 - x <= edge:
                 best = right
         owners.append(best)
     return owners
@@ -158,49 +166,86 @@ def visual_to_logical(glyphs: list[Glyph], size: float, direction: Direction) ->
     # Bases in stream order, and the stream's word boundaries (pairs of bases around a
     # space character: its own, or one pdfium inferred).
     stream: list[Glyph] = []
-    real: set[tuple[int, int]] = set()
+    real: dict[tuple[int, int], float] = {}  # -> the space's width
     inferred: set[tuple[int, int]] = set()
-    pending: set[tuple[int, int]] | None = None
+    pending: Glyph | None = None
     for g in glyphs:
         if g.ch.isspace():
-            if stream:
-                pending = inferred if g.generated and pending is None else real
+            if stream and (pending is None or pending.generated):
+                pending = g
             continue
         if g.ch in _DROP or unicodedata.category(g.ch[0]) in ("Mn", "Me", "Cc"):
             continue
         if pending is not None:
-            pending.add((id(stream[-1]), id(g)))
+            if pending.generated:
+                inferred.add((id(stream[-1]), id(g)))
+            else:
+                real[id(stream[-1]), id(g)] = pending.x1 - pending.x0
             pending = None
         stream.append(g)
     if not stream:
         return "", True
+    stream = _drop_precomposed(stream, size)
     bases = sorted(stream, key=lambda g: (g.x0 + g.x1) / 2)
     attached: dict[int, list[str]] = {}
+    lo = [g.x0 for g in bases]
+    hi = [g.x1 for g in bases]
     for m, k in zip(marks, _owners(bases, marks, size), strict=True):
         attached.setdefault(k, []).append(m.ch)
+        if m.x1 - m.x0 > 0.05 * size:  # a mark with a slot of its own widens its letter
+            lo[k], hi[k] = min(lo[k], m.x0), max(hi[k], m.x1)
     # Word spaces: the text stream's own where it has them (a justified Word line may
     # space letters apart), else the gaps (LuaTeX writes no spaces).
     em = max(size, 1.0)
-    wide = sum(1 for p, q in itertools.pairwise(bases) if q.x0 - p.x1 > SPACE_GAP * em)
+    wide = sum(1 for k in range(1, len(bases)) if lo[k] - hi[k - 1] > SPACE_GAP * em)
     if 2 * len(real) < wide:
-        real = set()  # a stray space or two in a stream without them
+        real = {}  # a stray space or two in a stream without them
     gap_limit = (_STREAM_GAP if real else SPACE_GAP) * em
     spaces = sorted(g.center for g in glyphs if g.ch.isspace() and not g.generated) if real else []
+    # What follows each base: "" (same word), " " or a new item (a tab-wide gap).
+    after = [""] * len(bases)
+    used = 0
+    for k in range(1, len(bases)):
+        prev, g = bases[k - 1], bases[k]
+        gap = lo[k] - hi[k - 1]
+        pair = {(id(prev), id(g)), (id(g), id(prev))}
+        # XeTeX writes a zero-width space after every pointed letter: a space
+        # counts where it has a width, or where the letters stand apart.
+        stream_space = max((real.get(p, -1.0) for p in pair), default=-1.0)
+        if gap > _TAB_GAP * em:
+            after[k - 1] = "\t"
+        elif (
+            gap > gap_limit
+            or stream_space > 0.1 * em
+            or (stream_space >= 0 and gap > 0.05 * em)
+            or _space_between(spaces, hi[k - 1], lo[k])
+            or (gap > 0.5 * SPACE_GAP * em and not inferred.isdisjoint(pair))
+        ):
+            after[k - 1] = " "
+        used += stream_space >= 0 and after[k - 1] != ""
+    # Spaces of the stream not found between neighbours (a line pdfium took in two
+    # halves, a space at a direction change) go to the widest gaps left.
+    missing = len(real) - used
+    if missing > 0:
+        free = sorted(
+            (
+                k
+                for k in range(1, len(bases))
+                if not after[k - 1]
+                and lo[k] - hi[k - 1] > 0.06 * em
+                and not _punct(bases[k - 1].ch)
+                and not _punct(bases[k].ch)
+            ),
+            key=lambda k: hi[k - 1] - lo[k],
+        )
+        for k in free[:missing]:
+            after[k - 1] = " "
     items: list[list[str]] = [[]]
     for k, g in enumerate(bases):
-        if k:
-            prev = bases[k - 1]
-            gap = g.x0 - prev.x1
-            pair = {(id(prev), id(g)), (id(g), id(prev))}
-            if gap > _TAB_GAP * em:
-                items.append([])
-            elif (
-                gap > gap_limit
-                or not real.isdisjoint(pair)
-                or _space_between(spaces, prev.x1, g.x0)
-                or (gap > 0.5 * SPACE_GAP * em and not inferred.isdisjoint(pair))
-            ):
-                items[-1].append(" ")
+        if k and after[k - 1] == "\t":
+            items.append([])
+        elif k and after[k - 1]:
+            items[-1].append(" ")
         own = attached.get(k, [])
         if _strong(g.ch[0]) == "R":
             # Written reversed, so that the bidi reversal gives letter, then marks.
@@ -209,12 +254,47 @@ def visual_to_logical(glyphs: list[Glyph], size: float, direction: Direction) ->
         else:
             items[-1].append(g.ch)
             items[-1].extend(own)
-    texts = [_item_text("".join(item), direction) for item in items]
+    # Bracket characters say little (pdfium mirrors some itself, producers map mirrored
+    # glyphs either way) but on the page a pair always reads "(" then ")" left to
+    # right: so set them before the bidi algorithm pairs them, and again after.
+    texts = [_item_text(pair_brackets("".join(item))[0], direction) for item in items]
     if direction == "R":
         texts.reverse()
     paired = [pair_brackets(t) for t in texts]
     text = " ".join(t for t, _ in paired)
     return unicodedata.normalize("NFC", text), all(ok for _, ok in paired)
+
+
+def _punct(ch: str) -> bool:
+    return unicodedata.category(ch[0]).startswith("P")
+
+
+def _is_hebrew_letter(ch: str) -> bool:
+    return "\u05d0" <= ch <= "\u05ea"
+
+
+def _drop_precomposed(stream: list[Glyph], size: float) -> list[Glyph]:
+    """Drop the stray characters of precomposed pointed letters.
+
+    A font that draws a pointed letter (``פְּ``) as one glyph gives the letter a sliver
+    of a box and the glyph itself one more character (``&``, ``)``, whatever its
+    faulty mapping says) over it. The stray goes; the letter takes its box.
+    """
+    drop: set[int] = set()
+    for k, g in enumerate(stream):
+        if not _is_hebrew_letter(g.ch) or g.x1 - g.x0 >= 0.4 * size:
+            continue
+        for j in (k + 1, k - 1, k + 2, k - 2, k + 3, k - 3):
+            if not 0 <= j < len(stream) or j in drop:
+                continue
+            o = stream[j]
+            if _is_hebrew_letter(o.ch) or _strong(o.ch[0]) is not None:
+                continue
+            if o.x0 - 0.5 <= g.x0 and g.x1 <= o.x1 + 0.5 and o.x1 - o.x0 > g.x1 - g.x0:
+                g.x0, g.x1 = o.x0, o.x1
+                drop.add(j)
+                break
+    return [g for k, g in enumerate(stream) if k not in drop] if drop else stream
 
 
 def _space_between(spaces: list[float], lo: float, hi: float) -> bool:
