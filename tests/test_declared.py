@@ -163,3 +163,26 @@ def test_sections_that_open_alike_are_placed_apart() -> None:
     ends = [s.end_phrase_hebrew for s in grounded.outline_segments]
     assert ends[0].endswith("לסעיף הראשון בלבד") or "סעיף 2" in ends[0]
     assert ends[1].endswith("לסעיף השני בלבד")
+
+
+def test_ocr_layer_sizes_are_noise_and_only_written_headings_count() -> None:
+    # An OCR layer: every page has lines one or two points above the body that are
+    # not headings; the chapters are the lines written as "פרק …".
+    pages: list[list[ExtractedLine]] = []
+    chapters = {2: "פרק א", 4: "פרק ב", 6: "פרק ג"}
+    for n in range(1, 8):
+        lines: list[ExtractedLine] = []
+        y = 60.0
+        if n in chapters:
+            lines.append(_line(chapters[n], 12.5, y, kind="heading"))
+            y += 20
+        for k in range(6):
+            size = 12.0 + (k % 3) * 0.5 if k % 2 == 0 else 11.0
+            kind = "heading" if size > 11 else "body"
+            lines.append(_line(f"שורה {k} בעמוד {n} של שכבת הזיהוי האופטי", size, y, kind=kind))
+            y += 16
+        pages.append(lines)
+    segments = offline_outline(_doc(pages)).outline_segments
+    assert [(s.chapter_title, s.page_ref) for s in segments] == [
+        (t, str(p)) for p, t in chapters.items()
+    ]

@@ -97,6 +97,7 @@ _WORD = re.compile(r"\S+")
 _PHRASE_WORDS = 8
 _MAX_HEADING_WORDS = 14
 _MAX_SECTION_WORDS = 8
+_NOISY_PER_PAGE = 1.5  # more chapters a page than this: the sizes are noise
 _LIST_ITEM = re.compile(r"^(?:[א-ת]|\d{1,3}|[a-zA-Z])[.)]\s")
 _CONTINUED = ("המשך ", "(המשך")
 _SUB_NUMBER = re.compile(r"^\d+\.\d+")  # "11.1 …": a section inside chapter 11
@@ -300,7 +301,24 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
             i = j
     blocks = _without_running(blocks)
     _assign_levels(blocks)
+    _when_noisy(blocks, len(doc.pages))
     return blocks
+
+
+def _when_noisy(blocks: list[Heading], pages: int) -> None:
+    """Sizes that say nothing: keep as chapters only headings written as headings.
+
+    An OCR text layer gives each word its own size, so many body lines come out
+    larger than the body; more "chapters" than pages is the sign. Then only a short
+    line written like a heading (``פרק י"ט``, ``סימן ג``) is a chapter.
+    """
+    chapters = sum(1 for b in blocks if b.level == "chapter")
+    if pages < 5 or chapters <= _NOISY_PER_PAGE * pages:
+        return
+    for b in blocks:
+        written = b.word not in ("?", "") and len(b.lines[0].split()) <= 6
+        if b.level in ("part", "chapter") and not written:
+            b.level = "sub"
 
 
 def _without_running(blocks: list[Heading]) -> list[Heading]:
