@@ -6,7 +6,8 @@ their pages. :func:`printed_toc` finds it among the first pages: a page with at 
 :data:`MIN_ENTRIES` lines that end in a page number (after dot leaders or not; an
 entry may wrap, or have its number on a line of its own), the numbers never going
 down. The printed page numbers are mapped to the PDF's by the offset most entries
-agree on (a title found as a line near its page), 0 when none is found.
+agree on (a title found as a heading line near its page); a list whose titles head
+too few pages (under a quarter, or under two) is not a table of contents.
 """
 
 from __future__ import annotations
@@ -88,7 +89,8 @@ def _similar(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, na, nb, autojunk=False).ratio()
 
 
-def _offset(doc: ExtractedDocument, entries: list[tuple[str, int, int]]) -> int:
+def _offset(doc: ExtractedDocument, entries: list[tuple[str, int, int]]) -> tuple[int, int]:
+    """The printed-to-PDF page offset most titles agree on, and how many agree."""
     index_of = {p.number: k for k, p in enumerate(doc.pages)}
     votes: Counter[int] = Counter()
     for title, printed, _ in entries:
@@ -104,7 +106,8 @@ def _offset(doc: ExtractedDocument, entries: list[tuple[str, int, int]]) -> int:
                 for ln in lines
             ):
                 votes[delta] += 1
-    return votes.most_common(1)[0][0] if votes else 0
+                break
+    return votes.most_common(1)[0] if votes else (0, 0)
 
 
 def printed_toc(doc: ExtractedDocument) -> list[DocumentHeading]:
@@ -127,7 +130,9 @@ def printed_toc(doc: ExtractedDocument) -> list[DocumentHeading]:
             raw.extend(nxt)
         entries = [(*_clean(t), n) for t, n in raw]
         cleaned = [(t, n, lvl) for t, lvl, n in entries if t]
-        offset = _offset(doc, cleaned)
+        offset, agree = _offset(doc, cleaned)
+        if agree < max(2, len(cleaned) // 4):
+            continue  # lines that end in numbers, but their titles head no pages
         found = [
             DocumentHeading(title=t, page=n + offset, level=lvl, source="contents")
             for t, n, lvl in cleaned
