@@ -136,3 +136,22 @@ def test_producer_lines_exact_in_reading_order(name: str) -> None:
         # One size for the whole page, the size it was set in (not the Tf operand).
         assert {ln.size for ln in page.lines} == {12.0}
         assert {ln.kind for ln in page.lines} == {"body"}
+
+
+def test_y_is_measured_from_the_crop_box_top() -> None:
+    """A crop box that hides the bottom 100 pt leaves every line where it was."""
+    import io
+
+    import pypdfium2
+
+    source = PRODUCERS / "tf1_scaled.pdf"
+    pdf = pypdfium2.PdfDocument(source)
+    width, height = pdf[0].get_size()
+    pdf[0].set_cropbox(0, 100, width, height)
+    buffer = io.BytesIO()
+    pdf.save(buffer)
+    pdf.close()
+    cropped = extract_pdf(buffer.getvalue()).pages[0].lines
+    plain = extract_pdf(source).pages[0].lines
+    assert [ln.text for ln in cropped] == [ln.text for ln in plain]
+    assert all(abs(c.y - p.y) < 0.01 for c, p in zip(cropped, plain, strict=True))

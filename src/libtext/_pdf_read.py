@@ -26,7 +26,7 @@ from typing import Any
 
 from libtext._pdf_columns import find_gutter, split_at_gutter
 from libtext._pdf_text import attach_marks, is_mark, line_direction, neutral_run_direction
-from libtext._pdf_visual import Direction, Glyph, visual_direction, visual_to_logical
+from libtext._pdf_visual import Direction, Glyph, visual_direction, visual_parts
 
 __all__ = ["RawLine", "RawPage", "read_page", "reading_order"]
 
@@ -152,7 +152,11 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
         if len(text) != n:  # pdfium skipped or inserted characters: go one by one
             text = "".join(chr(raw.FPDFText_GetUnicode(tp, i) or 0xFFFD) for i in range(n))
         hebrew, latin = len(_HEBREW.findall(text)), len(_LATIN.findall(text))
-        reader = _Reader(raw, tp, height, "R" if hebrew >= latin else "L")
+        # y is measured from the top of the visible page (the crop box, which need not
+        # start at 0), so that header and footer bands mean the same on every page.
+        bbox = raw.FS_RECTF()
+        top = float(bbox.top) if raw.FPDF_GetPageBoundingBox(page.raw, bbox) else height
+        reader = _Reader(raw, tp, top, "R" if hebrew >= latin else "L")
         segments: list[tuple[int, int]] = []
         start = 0
         while start < n:
@@ -284,9 +288,9 @@ def _read_segment(r: _Reader, text: str, a: int, b: int, out: list[RawLine]) -> 
     extent = max(r0, r1) - min(l0, l1)
     if b - a > 1 and extent > 0.9 * size * (b - a):
         for part in _split_on_gaps(r, text, list(range(a, b)), size):
-            out.append(_make_line(r, text, part[0], part[-1] + 1))
+            out.extend(_make_line(r, text, part[0], part[-1] + 1))
     else:
-        out.append(_make_line(r, text, a, b, (min(l0, l1), max(r0, r1)), mid))
+        out.extend(_make_line(r, text, a, b, (min(l0, l1), max(r0, r1)), mid))
 
 
 def _split_on_gaps(r: _Reader, text: str, idx: list[int], size: float) -> list[list[int]]:
@@ -316,8 +320,8 @@ def _make_line(
     b: int,
     extent: tuple[float, float] | None = None,
     mid: int | None = None,
-) -> RawLine:
-    """A line from ``text[a:b]`` (no leading/trailing spaces)."""
+) -> list[RawLine]:
+    """The line of ``text[a:b]`` (no leading/trailing spaces); two if it spans columns."""
     if mid is None:
         mid = _solid(text, (a + b) // 2, a, b)
     # Dominant size from three samples (a note marker at one end does not decide).
@@ -333,11 +337,12 @@ def _make_line(
         (l0, r0), (l1, r1) = r.box(a), r.box(b - 1)
         extent = (min(l0, l1), max(r0, r1))
     line_text = text[a:b]
-    fixed = False
     if _needs_geometry(r, line_text, extent, a, b):
         glyphs = [r.glyph(i, text[i]) for i in range(a, b)]
-        line_text, fixed = visual_to_logical(glyphs, size, visual_direction(glyphs, r.direction))
-    elif _MARKS.search(line_text):
+        parts = visual_parts(glyphs, size, visual_direction(glyphs, r.direction))
+        y = round(r.baseline(mid), 2)
+        return [RawLine(p.text, size, bold, y, p.x0, p.x1, p.brackets_fixed) for p in parts]
+    if _MARKS.search(line_text):
         line_text = _fix_marks(r, text, list(range(a, b)), size)
     elif (
         _LATIN.search(line_text) and _HEBREW.search(line_text) and line_direction(line_text) == "L"
@@ -348,9 +353,7 @@ def _make_line(
             line_text = _order_punctuation(r, line_text, a)
         if _LEAD_NUMBER.match(line_text):
             line_text = _order_leading_number(r, line_text, a)
-    return RawLine(
-        line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1], brackets_fixed=fixed
-    )
+    return [RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])]
 
 
 def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, b: int) -> bool:

@@ -21,10 +21,12 @@ from typing import Literal
 
 __all__ = [
     "Glyph",
+    "Part",
     "join_surrogates",
     "pair_brackets",
     "valid_text",
     "visual_direction",
+    "visual_parts",
     "visual_to_logical",
 ]
 
@@ -36,6 +38,8 @@ Direction = Literal["L", "R"]
 SPACE_GAP = 0.12
 # With the stream's spaces, a gap this wide is a space all the same.
 _STREAM_GAP = 0.45
+# Wider than this many font sizes, with words on both sides: two columns.
+_COLUMN_GAP = 1.5
 # Wider than this many font sizes: two items on one line (a list number and its text).
 _TAB_GAP = 1.2
 # Invisible characters that are neither letters nor spaces (combining grapheme joiner).
@@ -154,10 +158,29 @@ def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
 def visual_to_logical(glyphs: list[Glyph], size: float, direction: Direction) -> tuple[str, bool]:
     """The logical text of one line's glyphs (any order), NFC-normalized.
 
+    Also says whether the brackets came out right (:func:`pair_brackets`).
+    """
+    parts = visual_parts(glyphs, size, direction)
+    return " ".join(p.text for p in parts), all(p.brackets_fixed for p in parts)
+
+
+@dataclass(slots=True)
+class Part:
+    """One line's worth of text (a column's, when one baseline held two)."""
+
+    text: str
+    brackets_fixed: bool
+    x0: float
+    x1: float
+
+
+def visual_parts(glyphs: list[Glyph], size: float, direction: Direction) -> list[Part]:
+    """The logical lines of one baseline's glyphs (any order), in reading order.
+
     Items far apart on the line (a list number and its text, set off by a tab) are
     read one by one and joined in the line's direction; an item of digits and
-    punctuation alone (``2.``) reads number first, as its reader meets it. Also says
-    whether the brackets came out right (:func:`pair_brackets`).
+    punctuation alone (``2.``) reads number first, as its reader meets it. Items
+    with words on both sides of a gap wider than a column gutter are separate parts.
     """
     glyphs = join_surrogates(glyphs)
     marks = [
@@ -184,7 +207,7 @@ def visual_to_logical(glyphs: list[Glyph], size: float, direction: Direction) ->
             pending = None
         stream.append(g)
     if not stream:
-        return "", True
+        return []
     stream = _drop_precomposed(stream, size)
     bases = sorted(stream, key=lambda g: (g.x0 + g.x1) / 2)
     attached: dict[int, list[str]] = {}
@@ -218,7 +241,7 @@ def visual_to_logical(glyphs: list[Glyph], size: float, direction: Direction) ->
             gap > gap_limit
             or stream_space > 0.1 * em
             or (stream_space >= 0 and gap > 0.05 * em)
-            or _space_between(spaces, hi[k - 1], lo[k])
+            or (gap > 0.03 * em and _space_between(spaces, hi[k - 1], lo[k]))
             or (gap > 0.5 * SPACE_GAP * em and not inferred.isdisjoint(pair))
         ):
             after[k - 1] = " "
@@ -241,11 +264,14 @@ def visual_to_logical(glyphs: list[Glyph], size: float, direction: Direction) ->
         for k in free[:missing]:
             after[k - 1] = " "
     items: list[list[str]] = [[]]
+    spans: list[list[float]] = [[lo[0], hi[0]]]
     for k, g in enumerate(bases):
         if k and after[k - 1] == "\t":
             items.append([])
+            spans.append([lo[k], hi[k]])
         elif k and after[k - 1]:
             items[-1].append(" ")
+        spans[-1][1] = hi[k]
         own = attached.get(k, [])
         if _strong(g.ch[0]) == "R":
             # Written reversed, so that the bidi reversal gives letter, then marks.
@@ -254,19 +280,41 @@ def visual_to_logical(glyphs: list[Glyph], size: float, direction: Direction) ->
         else:
             items[-1].append(g.ch)
             items[-1].extend(own)
-    # Bracket characters say little (pdfium mirrors some itself, producers map mirrored
-    # glyphs either way) but on the page a pair always reads "(" then ")" left to
-    # right: so set them before the bidi algorithm pairs them, and again after.
-    texts = [_item_text(pair_brackets("".join(item))[0], direction) for item in items]
+    # Items far apart with words on both sides are two columns' lines: parts of their own.
+    groups: list[list[int]] = [[0]]
+    for k in range(1, len(items)):
+        far = spans[k][0] - spans[k - 1][1] > _COLUMN_GAP * em
+        if far and _letters(items[k]) >= 3 and _letters(items[k - 1]) >= 3:
+            groups.append([])
+        groups[-1].append(k)
+    parts = []
+    for group in groups:
+        visual = "".join(ch for k in group for ch in items[k])
+        strong = [d for ch in visual if (d := _strong(ch)) is not None]
+        own_dir = strong[0] if strong and strong[0] == strong[-1] else direction
+        # Bracket characters say little (pdfium mirrors some itself, producers map
+        # mirrored glyphs either way) but on the page a pair always reads "(" then ")"
+        # left to right: so set them before the bidi algorithm pairs them, and after.
+        texts = [_item_text(pair_brackets("".join(items[k]))[0], own_dir) for k in group]
+        if own_dir == "R":
+            texts.reverse()
+        paired = [pair_brackets(t) for t in texts]
+        text = unicodedata.normalize("NFC", " ".join(t for t, _ in paired))
+        parts.append(
+            Part(text, all(ok for _, ok in paired), spans[group[0]][0], spans[group[-1]][1])
+        )
     if direction == "R":
-        texts.reverse()
-    paired = [pair_brackets(t) for t in texts]
-    text = " ".join(t for t, _ in paired)
-    return unicodedata.normalize("NFC", text), all(ok for _, ok in paired)
+        parts.reverse()
+    return parts
+
+
+def _letters(chars: list[str]) -> int:
+    return sum(1 for ch in chars if _strong(ch) is not None)
 
 
 def _punct(ch: str) -> bool:
-    return unicodedata.category(ch[0]).startswith("P")
+    """Punctuation that hugs the word before it: no space goes on either side of it here."""
+    return ch in ".,:;!?\u05c3"
 
 
 def _is_hebrew_letter(ch: str) -> bool:
