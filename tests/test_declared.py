@@ -186,3 +186,31 @@ def test_ocr_layer_sizes_are_noise_and_only_written_headings_count() -> None:
     assert [(s.chapter_title, s.page_ref) for s in segments] == [
         (t, str(p)) for p, t in chapters.items()
     ]
+
+
+def test_bold_body_size_sections_under_sparse_part_titles() -> None:
+    # Word's default look: a few 16pt part titles, and under them short bold headings
+    # at body size, each followed by body text; list items in bold are not sections.
+    parts = {1: "דיני תעבורה - הגדרות", 13: "תקציר בנושא הרכב"}
+    sections = {p: f"נושא מספר {p}" for p in range(1, 25) if p % 2 == 0}
+    pages: list[list[ExtractedLine]] = []
+    for n in range(1, 25):
+        lines: list[ExtractedLine] = []
+        y = 60.0
+        if n in parts:
+            lines.append(_line(parts[n], 16, y, kind="heading", bold=True))
+            y += 30
+        if n in sections:
+            lines.append(_line(sections[n], 11, y, kind="heading", bold=True))
+            y += 20
+        lines.append(_line("א. סעיף ברשימה מודגש", 11, y, kind="heading", bold=True))
+        lines.extend(_body(8, f"ע{n}", y + 20))
+        pages.append(lines)
+    segments = offline_outline(_doc(pages)).outline_segments
+    expected = sorted(
+        [(p, 0, t) for p, t in parts.items()] + [(p, 1, t) for p, t in sections.items()]
+    )
+    assert [(s.chapter_title, s.page_ref) for s in segments] == [
+        (t, str(p)) for p, _, t in expected
+    ]
+    assert segments[1].segment_title == f"{parts[1]} — {sections[2]}"

@@ -359,8 +359,8 @@ def _same_block(first: ExtractedLine, other: ExtractedLine) -> bool:
     # starts a new block.
     if other.size > first.size * 1.05 or other.y - first.y >= 2.5 * max(first.size, 1.0):
         return False
-    if first.text.rstrip().endswith((".", ":", ";", "!", "?")):
-        return False  # the end of a sentence set in bold, then a heading
+    if first.text.rstrip().endswith((".", ":", ";", "!", "?")) or _LIST_ITEM.match(other.text):
+        return False  # the end of a sentence set in bold, or a list item, then a heading
     parsed = parse_heading(other.text)
     return parsed is None or not parsed[0]
 
