@@ -143,9 +143,12 @@ def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
         k = bisect.bisect_left(centers, x)
         near = range(max(0, k - 3), min(len(bases), k + 3))
         best = min(near, key=lambda k: (dist(k), bases[k].x1 - bases[k].x0))
-        if m.ch in _LEFT_MARKS and best + 1 < len(bases) and bases[best].ch != "ו":
+        accent = "\u0591" <= m.ch <= "\u05af"
+        own_vav = m.ch in _LEFT_MARKS and bases[best].ch == "ו"  # holam male
+        if (accent or m.ch in _LEFT_MARKS) and best + 1 < len(bases) and not own_vav:
             # Holam sits at its letter's top left: over the gap, or over the right
-            # edge of the letter on the left (לֹא). Over a vav it is the vav's own.
+            # edge of the letter on the left (לֹא); over a vav it is the vav's own.
+            # Cantillation drawn at its letter's left edge (הַיּ֔וֹם) likewise.
             b = bases[best]
             right = best + 1
             edge = min(tolerance, 0.3 * (b.x1 - b.x0))
