@@ -3,7 +3,9 @@
 The PDFs in ``tests/layouts/`` were typeset by ``tests/layouts/make_layouts.py``
 (other page sizes and fonts, headings only bold or only slightly larger, other heading
 words and ordinal numerals, Hebrew-letter page numbers, running headers repeating the
-chapter, parts, vocalized text, footnotes, with and without title page or metadata).
+chapter, parts, vocalized text, footnotes, with and without title page or metadata;
+headings printed like body text that only the PDF's bookmarks, or the H1 elements of
+its tagged structure, declare).
 Each ``*.truth.json`` was written from the generator's input, never from libtext.
 """
 
