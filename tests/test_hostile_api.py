@@ -85,10 +85,12 @@ async def test_translate_route_answers_400_not_500() -> None:
 
 
 def test_pdf_text_is_made_valid_before_it_reaches_the_models() -> None:
-    from libtext.pdf import _valid_text
+    from libtext._pdf_visual import valid_text
 
-    assert _valid_text("אב\ud83dג\uffff") == "אב\ufffdג\ufffd"
-    assert _valid_text("בְּרֵאשִׁית 😀") == "בְּרֵאשִׁית 😀"
+    # A lone UTF-16 half or a non-character is dropped; halves of a pair are joined.
+    assert valid_text("אב\ud83dג\uffff") == "אבג"
+    assert valid_text("א\ude00\ud83d") == "א😀"
+    assert valid_text("בְּרֵאשִׁית 😀") == "בְּרֵאשִׁית 😀"
 
 
 def test_nothing_unserializable_reaches_the_store(store: Any) -> None:
