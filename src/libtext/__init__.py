@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from libtext._version import __version__
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
@@ -43,12 +43,28 @@ _EXPORTS: dict[str, str] = {
     "WorkByIdResponse": "libtext.models",
     # errors
     "ConfigurationError": "libtext.errors",
+    "EmptyDocumentError": "libtext.errors",
+    "EmptyFileError": "libtext.errors",
+    "EncryptedPDFError": "libtext.errors",
+    "InputTooLargeError": "libtext.errors",
     "InvalidInputError": "libtext.errors",
+    "InvalidPDFError": "libtext.errors",
+    "InvalidSlugError": "libtext.errors",
     "LibraryError": "libtext.errors",
+    "LibraryTimeoutError": "libtext.errors",
     "LibtextError": "libtext.errors",
+    "MissingAPIKeyError": "libtext.errors",
+    "NoTextLayerError": "libtext.errors",
     "NotFoundError": "libtext.errors",
+    "ProviderAuthError": "libtext.errors",
     "ProviderError": "libtext.errors",
+    "ProviderOutputError": "libtext.errors",
+    "ProviderTimeoutError": "libtext.errors",
+    "RateLimitError": "libtext.errors",
     "StoreError": "libtext.errors",
+    "TooManyPagesError": "libtext.errors",
+    "UnsupportedMediaError": "libtext.errors",
+    "UpstreamError": "libtext.errors",
     # capabilities
     "aextract_pdf": "libtext.pdf",
     "extract_pdf": "libtext.pdf",
@@ -58,7 +74,7 @@ _EXPORTS: dict[str, str] = {
     "LiteLLMProvider": "libtext.providers.llm",
     "OfflineProvider": "libtext.providers.offline",
     "Provider": "libtext.providers.base",
-    "RetryPolicy": "libtext.providers.structured",
+    "RetryPolicy": "libtext._policy",
     "Translator": "libtext.translate",
     "Citation": "libtext.sefaria",
     "find_citations": "libtext.sefaria",
@@ -66,6 +82,9 @@ _EXPORTS: dict[str, str] = {
     "translate_citation": "libtext.sefaria",
     "LibraryClient": "libtext.library",
     "LibrarySection": "libtext.library",
+    "Clock": "libtext.library",
+    "Sleep": "libtext.library",
+    "ProviderCache": "libtext._cache",
     "TextStore": "libtext.store",
     "process_document": "libtext.process",
     "aprocess_document": "libtext.process",
@@ -74,17 +93,35 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted([*_EXPORTS, "__version__"])
 
 if TYPE_CHECKING:  # pragma: no cover
+    from libtext._cache import ProviderCache
+    from libtext._policy import RetryPolicy
     from libtext.errors import (
         ConfigurationError,
+        EmptyDocumentError,
+        EmptyFileError,
+        EncryptedPDFError,
+        InputTooLargeError,
         InvalidInputError,
+        InvalidPDFError,
+        InvalidSlugError,
         LibraryError,
+        LibraryTimeoutError,
         LibtextError,
+        MissingAPIKeyError,
+        NoTextLayerError,
         NotFoundError,
+        ProviderAuthError,
         ProviderError,
+        ProviderOutputError,
+        ProviderTimeoutError,
+        RateLimitError,
         StoreError,
+        TooManyPagesError,
+        UnsupportedMediaError,
+        UpstreamError,
     )
     from libtext.headings import offline_outline
-    from libtext.library import LibraryClient, LibrarySection
+    from libtext.library import Clock, LibraryClient, LibrarySection, Sleep
     from libtext.models import (
         DocumentOutline,
         EnrichedSegment,
@@ -117,7 +154,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from libtext.providers.function import FunctionProvider
     from libtext.providers.llm import LiteLLMProvider
     from libtext.providers.offline import OfflineProvider
-    from libtext.providers.structured import RetryPolicy
     from libtext.sefaria import Citation, find_citations, ref_url, translate_citation
     from libtext.store import TextStore
     from libtext.translate import Translator

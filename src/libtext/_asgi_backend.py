@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 
-from libtext import __version__
 from libtext._asgi_errors import RequestTimeoutError
 from libtext._asgi_settings import Settings
+from libtext._version import __version__
 from libtext.errors import LibtextError
 from libtext.models import (
     DocumentOutline,
@@ -113,7 +113,7 @@ class Backend:
         chosen = self.settings.pick_providers(names)
         from libtext.outline import Outliner
 
-        outliner = Outliner(providers=chosen, policy=self.settings.retry)
+        outliner = Outliner(providers=chosen, retry=self.settings.retry)
         if not names:
             self._outliner = outliner
         return outliner
@@ -125,7 +125,7 @@ class Backend:
         provider: str | Provider = self.settings.pick_providers((name,) if name else ())[0]
         from libtext.translate import Translator
 
-        translator = Translator(provider=provider, policy=self.settings.retry)
+        translator = Translator(provider=provider, retry=self.settings.retry)
         if name is None:
             self._translator = translator
         return translator

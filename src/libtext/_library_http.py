@@ -28,9 +28,9 @@ import anyio.lowlevel
 import httpx
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
-from libtext import __version__
 from libtext._library_limits import RateLimiter, Sleep
 from libtext._retry_after import parse_retry_after
+from libtext._version import __version__
 from libtext.errors import LibraryError, LibraryTimeoutError, NotFoundError
 
 __all__ = ["LibraryHTTP", "brotli_decompress"]

@@ -185,11 +185,6 @@ COMMENTARY_AFTER_DAF = re.compile(
     r"|ב?מהרש[\"״]א|ד[\"״]ה)"
 )
 
-ROLE_ORDER = (
-    "block", "ibid", "commentator", "mishnah_lead", "sa_lead", "sa_part", "tanya", "tanya_part",
-    "rambam", "hilchot", "midrash", "tractate", "tanakh", "parsha",
-)  # fmt: skip
-
 _QUOTE_FIX = re.compile(r"''")
 _SPACES = re.compile(r"[\s\u00a0\-\u05be]+")
 _LOOSE_DROP = re.compile(r"[\"'וי\s]")

@@ -33,7 +33,6 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
         "libtext.asgi needs the 'server' extra (FastAPI, uvicorn): pip install 'libtext[server]'"
     ) from exc
 
-from libtext import __version__
 from libtext._asgi_backend import Backend
 from libtext._asgi_errors import UnauthorizedError, install_error_handlers
 from libtext._asgi_fastpath import CachedReadsMiddleware
@@ -46,6 +45,7 @@ from libtext._asgi_uploads import (
     read_process_source,
     require_json,
 )
+from libtext._version import __version__
 from libtext.models import (
     DocumentOutline,
     EnrichedSegment,

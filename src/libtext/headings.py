@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
-from libtext.hebrew import normalize_quotes, parse_numeral
+from libtext.hebrew import edge_words, normalize_quotes, parse_numeral
 from libtext.models import (
     DocumentOutline,
     ExtractedDocument,
@@ -317,15 +317,6 @@ def _assign_levels(blocks: list[Heading]) -> None:
             b.level = "sub"
 
 
-def _words(text: str, n: int, *, last: bool = False) -> str:
-    """The first (or last) ``n`` words, sliced from ``text`` so spacing stays verbatim."""
-    spans = [m.span() for m in _WORD.finditer(text)]
-    if not spans:
-        return ""
-    chosen = spans[-n:] if last else spans[:n]
-    return text[chosen[0][0] : chosen[-1][1]]
-
-
 def _summary(lines: list[str]) -> str:
     words: list[str] = []
     for line in lines:
@@ -402,6 +393,6 @@ def _segment(
         segment_title=segment_title,
         summary=_summary([b[2] for b in body[:12]]),
         page_ref=str(h.page if h else body[0][0]),
-        start_phrase_hebrew=_words(body[0][2], _PHRASE_WORDS),
-        end_phrase_hebrew=_words(body[-1][2], _PHRASE_WORDS, last=True),
+        start_phrase_hebrew=edge_words(body[0][2], _PHRASE_WORDS),
+        end_phrase_hebrew=edge_words(body[-1][2], _PHRASE_WORDS, last=True),
     )

@@ -20,7 +20,6 @@ import os
 import re
 from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import TracebackType
 from typing import Any
 
@@ -61,11 +60,12 @@ __all__ = [
     "KNOWN_WORKS",
     "LIBRARY_NAME",
     "SEARCH_PAGE_SIZE",
+    "Clock",
     "KnownWork",
     "LibraryChild",
     "LibraryClient",
     "LibrarySection",
-    "default_cache_dir",
+    "Sleep",
 ]
 
 DEFAULT_BASE_URL = "https://chabadlibrary.org/books"
@@ -761,10 +761,3 @@ class LibraryClient:
             EmptyDocumentError: The work has no page with text.
         """
         return work_to_document(work)
-
-
-def default_cache_dir() -> Path:
-    """Where ``libtext library`` keeps page answers when asked to cache."""
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("libtext")) / "library"

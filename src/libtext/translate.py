@@ -19,6 +19,8 @@ stays within a model's output limit.
 
 from __future__ import annotations
 
+import asyncio
+import copy
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -27,8 +29,10 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
+import anyio.lowlevel
 from pydantic import BaseModel, Field
 
+from libtext._keywords import legacy_retry, provider_connection, strict_keywords, with_timeout
 from libtext._phrases import (
     align_phrases,
     citation_english,
@@ -39,7 +43,7 @@ from libtext._phrases import (
 )
 from libtext._sync import run_cpu, run_sync
 from libtext.errors import EmptyDocumentError, InvalidInputError
-from libtext.hebrew import normalize_for_match
+from libtext.hebrew import marker_forms, normalize_for_match
 from libtext.models import EnrichedSegment, Footnote, OutlineSegment, TranslatedSegment
 from libtext.models import TranslationData as _TD
 from libtext.sefaria import Citation, find_citations, translate_citation
@@ -48,8 +52,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from anyio.abc import TaskGroup
 
     from libtext._cache import ProviderCache
+    from libtext._policy import RetryPolicy
     from libtext.providers.base import Provider, ProviderRequest
-    from libtext.providers.structured import RetryPolicy
 
 __all__ = [
     "FootnoteOut",
@@ -60,7 +64,7 @@ __all__ = [
 ]
 
 PROMPT_NAME = "translate"
-DEFAULT_PROVIDER = "openai/gpt-4o-mini"
+DEFAULT_PROVIDER = "offline"
 DEFAULT_MAX_CHARS = 3000
 DEFAULT_CONCURRENCY = 4
 
@@ -138,6 +142,33 @@ class _Plan:
     fixed: dict[int, str]
 
 
+class _Slots:
+    """The Translator's call slots: one limiter per event loop, shared by all its calls.
+
+    A limiter belongs to the loop it was made on; the sync twins run each call on a
+    portal's loop, so a call on another loop gets a fresh limiter.
+    """
+
+    __slots__ = ("_limiter", "_loop")
+
+    def __init__(self) -> None:
+        self._loop: object = None
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    def limiter(self, size: int) -> anyio.CapacityLimiter:
+        loop = _running_loop()
+        if self._limiter is None or self._loop is not loop:
+            self._loop, self._limiter = loop, anyio.CapacityLimiter(size)
+        return self._limiter
+
+
+def _running_loop() -> object:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:  # pragma: no cover - trio
+        return anyio.lowlevel.current_token()
+
+
 @dataclass
 class _Calls:
     """Provider calls made and answers read from the cache (for reports and tests)."""
@@ -160,13 +191,14 @@ class Translator:
 
     Args:
         provider: A provider name (``"offline"``, a litellm ``provider/model``) or a
-            :class:`~libtext.providers.base.Provider`. The key of a litellm model is read
-            from its environment variable when the Translator is made.
-        policy: Timeouts and retries (:class:`~libtext.providers.structured.RetryPolicy`);
+            :class:`~libtext.providers.base.Provider`. Default: offline. The key of a
+            litellm model is read from its environment variable when the Translator is made.
+        retry: Retries and timeouts of each provider call (:class:`~libtext.RetryPolicy`);
             the same rules as the Outliner.
+        timeout: Seconds one provider call may take (replaces ``retry.call_timeout``).
         glossary: Hebrew term -> required English (``{"ביטול": "self-nullification"}``);
             given to the model and checked in its answer (misses are noted).
-        cache: A :class:`~libtext._cache.ProviderCache` for answers; ``None`` for none
+        cache: A :class:`~libtext.ProviderCache` for answers; ``None`` for none
             (:func:`libtext.process_document` supplies one).
         max_chars: Longest piece of Hebrew sent in one call; longer blocks are sent in
             chunks of whole phrases.
@@ -175,13 +207,18 @@ class Translator:
         api_key: The key of a litellm model, instead of its environment variable.
         api_base: The server of a litellm model (``"http://localhost:11434"`` for
             ``"ollama/llama3"``, an OpenAI-compatible URL for ``"openai/my-model"``).
+
+    The old ``policy=`` still works until libtext 0.2, with a :class:`DeprecationWarning`;
+    any other unknown keyword raises :class:`TypeError`.
     """
 
+    @strict_keywords(deprecated=("policy",))
     def __init__(
         self,
         *,
         provider: str | Provider = DEFAULT_PROVIDER,
-        policy: RetryPolicy | None = None,
+        retry: RetryPolicy | None = None,
+        timeout: float | None = None,
         glossary: dict[str, str] | None = None,
         cache: ProviderCache | None = None,
         max_chars: int = DEFAULT_MAX_CHARS,
@@ -189,23 +226,38 @@ class Translator:
         options: dict[str, Any] | None = None,
         api_key: str | None = None,
         api_base: str | None = None,
+        **deprecated: Any,
     ) -> None:
         from libtext.providers.registry import resolve_provider
+
+        retry = legacy_retry("Translator", retry, deprecated)
 
         if max_chars < 200:
             raise InvalidInputError("Translator(max_chars=...) must be at least 200.")
         if concurrency < 1:
             raise InvalidInputError("Translator(concurrency=...) must be at least 1.")
         # Like the Outliner's: a key or a self-hosted server for a litellm model name.
-        connection = {k: v for k, v in (("api_key", api_key), ("api_base", api_base)) if v}
+        connection = provider_connection({}, api_key, api_base, timeout)
         self.provider: Provider = resolve_provider(provider, **connection)
-        self.policy = policy
+        self.retry = with_timeout(retry, timeout)
         self.glossary = {k.strip(): v.strip() for k, v in (glossary or {}).items() if k.strip()}
         self.cache = cache
         self.max_chars = max_chars
         self.concurrency = concurrency
         self.options = dict(options or {})
         self.calls = _Calls()
+        self._slots = _Slots()
+
+    def using_cache(self, cache: ProviderCache | None) -> Translator:
+        """A translator like this one that keeps its answers in ``cache``.
+
+        It shares this one's provider, options, call counts and call slots, so
+        :attr:`concurrency` bounds the calls of both together
+        (:func:`libtext.process_document` gives a translator without a cache its own).
+        """
+        twin = copy.copy(self)
+        twin.cache = cache
+        return twin
 
     def __repr__(self) -> str:
         return f"Translator(provider={self.provider.name!r})"
@@ -242,8 +294,15 @@ class Translator:
             ProviderError: The provider failed after retries (a subclass says how).
         """
         seg = _as_segment(segment, footnotes)
-        limiter = anyio.CapacityLimiter(self.concurrency)
+        limiter = self._slots.limiter(self._max_in_flight())
         return await self._translate(seg, cache=self.cache, limiter=limiter)
+
+    def _max_in_flight(self) -> int:
+        """``concurrency``, lowered to the provider's ``max_concurrency`` when it declares one."""
+        declared = getattr(self.provider, "max_concurrency", None)
+        if isinstance(declared, int) and declared > 0:
+            return min(self.concurrency, declared)
+        return self.concurrency
 
     # --- the work -------------------------------------------------------------------
 
@@ -325,7 +384,7 @@ class Translator:
         except anyio.WouldBlock:
             await limiter.acquire()
         try:
-            result = await run_structured(self.provider, request, policy=self.policy)
+            result = await run_structured(self.provider, request, policy=self.retry)
         finally:
             limiter.release()
         self.calls.provider += result.attempts
@@ -566,10 +625,7 @@ def _marker_key(marker: str) -> str:
 
 
 def _marker_in(marker: str, text: str) -> bool:
-    core = _marker_key(marker)
-    if not core:
-        return False
-    return any(form in text for form in (f"({core})", f"[{core}]", marker.strip()))
+    return any(form in text for form in marker_forms(marker))
 
 
 def _link(citations: list[Citation], start: int, end: int) -> str:
