@@ -139,6 +139,8 @@ class Backend:
                 await aclose()
             else:
                 await anyio.to_thread.run_sync(obj.close)
+            if obj is self._library:  # closed for good: a restarted app makes a new one
+                self._library = None
 
     # --- calls -------------------------------------------------------------------
 
@@ -199,7 +201,7 @@ class Backend:
         )
 
     async def library_test(self) -> LibraryStatus:
-        return await self._call(self.settings.request_timeout, lambda: self.library().atest())
+        return await self._call(self.settings.request_timeout, lambda: self.library().aping())
 
     async def list_texts(self, page: int, page_size: int) -> bytes:
         """A ``PaginatedTextsResponse`` as JSON, from the store's read cache.

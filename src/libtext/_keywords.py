@@ -31,6 +31,7 @@ __all__ = [
     "strict_keywords",
     "unknown_keyword",
     "warn_deprecated",
+    "warn_deprecated_call",
     "with_timeout",
 ]
 
@@ -40,19 +41,27 @@ R = TypeVar("R")
 REMOVED_IN = "0.2"
 
 LEGACY_MODEL_OPTIONS = (
+    "drop_params",
+    "extra_body",
+    "extra_headers",
     "frequency_penalty",
+    "logprobs",
     "max_completion_tokens",
     "max_tokens",
     "mock_response",
+    "n",
+    "num_retries",
     "presence_penalty",
     "reasoning_effort",
     "seed",
     "stop",
     "temperature",
     "top_p",
+    "user",
 )
-"""Model options the Outliner took as keywords before ``options=``: still accepted, with a
-warning, until 0.2. Only these: any other unknown keyword is a :class:`TypeError`."""
+"""Model options the Outliner and LiteLLMProvider took as keywords before ``options=``:
+still accepted, with a warning, until 0.2. Only these: any other unknown keyword is a
+:class:`TypeError`."""
 
 _NAMED = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
 
@@ -73,6 +82,15 @@ def warn_deprecated(owner: str, old: str, new: str, *, stacklevel: int = 4) -> N
     """
     warnings.warn(
         f"{owner}({old}=...) is deprecated and will be removed in libtext {REMOVED_IN}; use {new}.",
+        DeprecationWarning,
+        stacklevel=stacklevel,
+    )
+
+
+def warn_deprecated_call(old: str, new: str, *, stacklevel: int = 3) -> None:
+    """Warn that the method ``old`` is an old name of ``new``."""
+    warnings.warn(
+        f"{old}() is deprecated and will be removed in libtext {REMOVED_IN}; use {new}.",
         DeprecationWarning,
         stacklevel=stacklevel,
     )
@@ -170,11 +188,7 @@ def provider_connection(
     timeout: float | None,
 ) -> dict[str, Any]:
     """The keywords a named (litellm) provider is made with; the offline one ignores them."""
-    connection = dict(options)
-    for name, value in (("api_key", api_key), ("api_base", api_base), ("timeout", timeout)):
-        if value is not None:
-            connection[name] = value
-    return connection
+    return {"api_key": api_key, "api_base": api_base, "timeout": timeout, "options": options}
 
 
 def with_timeout(retry: RetryPolicy | None, timeout: float | None) -> RetryPolicy | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import TracebackType
 from typing import Any
 
@@ -27,6 +27,7 @@ import anyio
 import httpx
 from pydantic import BaseModel, ConfigDict, Field
 
+from libtext._keywords import strict_keywords, warn_deprecated, warn_deprecated_call
 from libtext._library_api import RawNode, read_node, read_search
 from libtext._library_cache import PageCache
 from libtext._library_html import parse_page
@@ -35,6 +36,7 @@ from libtext._library_limits import Clock, RateLimiter, Sleep
 from libtext._library_nav import find_titles, query_words
 from libtext._library_search import normalize_phrase, read_counts, snippet
 from libtext._library_works import KNOWN_WORKS, LIBRARY_NAME, KnownWork, work_to_document
+from libtext._policy import RetryPolicy
 from libtext._sync import run_sync
 from libtext.errors import (
     ConfigurationError,
@@ -135,6 +137,35 @@ class _Walk:
     more: list[bool] = field(default_factory=list)  # per level: siblings left after this one
 
 
+_LEGACY_RETRY = {"retries": "max_attempts", "backoff": "base_delay", "max_wait": "max_delay"}
+"""The LibraryClient's old retry keywords -> the RetryPolicy field each now is."""
+
+DEFAULT_RETRY = RetryPolicy(max_attempts=4, base_delay=0.5, max_delay=60.0)
+"""The LibraryClient's retries (``call_timeout`` and ``deadline`` are not used: a request
+is bounded by ``timeout=``)."""
+
+
+def _legacy_retry(retry: RetryPolicy | None, old: dict[str, Any]) -> RetryPolicy:
+    """``retry=``, or one made from the old ``retries=/backoff=/max_wait=`` (with a warning)."""
+    if not old:
+        return retry or DEFAULT_RETRY
+    if retry is not None:
+        raise TypeError(
+            "LibraryClient() got both retry= and the old retries=/backoff=/max_wait=; "
+            "pass retry=RetryPolicy(...) only."
+        )
+    fields: dict[str, Any] = {}
+    for name, value in old.items():
+        field_name = _LEGACY_RETRY[name]
+        shown = "max_attempts=retries + 1" if name == "retries" else f"{field_name}=..."
+        warn_deprecated("LibraryClient", name, f"retry=RetryPolicy({shown})", stacklevel=5)
+        fields[field_name] = value + 1 if name == "retries" else value
+    try:
+        return replace(DEFAULT_RETRY, **fields)
+    except ValueError as exc:
+        raise ConfigurationError(str(exc)) from None
+
+
 class LibraryClient:
     """Client of the online Chabad library (chabadlibrary.org).
 
@@ -146,11 +177,11 @@ class LibraryClient:
             unlimited). The default is polite; please keep it so.
         burst: Requests allowed at once before the rate limit spaces them.
         concurrency: Requests in flight at most, across all calls of this client.
-        retries: Retries after the first attempt, on connection errors, timeouts,
-            429 and 5xx.
-        backoff: First retry wait in seconds; doubles each retry (``Retry-After``
-            replaces it when the library sends one).
-        max_wait: Longest single wait between retries, in seconds.
+        retry: Retries on connection errors, timeouts, 429 and 5xx
+            (:class:`~libtext.RetryPolicy`): ``max_attempts`` tries in all, the first
+            wait ``base_delay`` seconds doubling each retry (``Retry-After`` replaces
+            it when the library sends one), at most ``max_delay``. Default: 4 attempts,
+            0.5 s, 60 s.
         transport: An ``httpx`` transport (tests pass ``httpx.MockTransport``); the
             pools of every event loop the client is used on share it.
         cache_dir: A directory to keep page answers in, so repeated reads of the
@@ -159,8 +190,14 @@ class LibraryClient:
         user_agent: The ``User-Agent`` header; the default names libtext.
         clock: Monotonic seconds for the rate limit and the health check.
         sleep: Awaitable sleep used by the rate limit and retries.
+
+    The old ``retries=``, ``backoff=`` and ``max_wait=`` still work until libtext 0.2,
+    with a :class:`DeprecationWarning`; any other unknown keyword raises
+    :class:`TypeError`. After :meth:`close` the client cannot be used again (as a
+    :class:`~libtext.TextStore`); make a new one.
     """
 
+    @strict_keywords(deprecated=tuple(_LEGACY_RETRY))
     def __init__(
         self,
         *,
@@ -169,15 +206,16 @@ class LibraryClient:
         rate_limit: float | None = 3.0,
         burst: int = 1,
         concurrency: int = 4,
-        retries: int = 3,
-        backoff: float = 0.5,
-        max_wait: float = 60.0,
+        retry: RetryPolicy | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         cache_dir: str | os.PathLike[str] | None = None,
         user_agent: str | None = None,
         clock: Clock | None = None,
         sleep: Sleep | None = None,
+        **deprecated: Any,
     ) -> None:
+        retry = _legacy_retry(retry, deprecated)
+        retries, backoff, max_wait = retry.max_attempts - 1, retry.base_delay, retry.max_delay
         url = (base_url or os.environ.get("LIBTEXT_LIBRARY_URL") or DEFAULT_BASE_URL).strip()
         if not url.startswith(("http://", "https://")):
             raise ConfigurationError(
@@ -192,9 +230,7 @@ class LibraryClient:
         self.base_url = url.rstrip("/")
         self.timeout = timeout
         self.concurrency = concurrency
-        self.retries = retries
-        self.backoff = backoff
-        self.max_wait = max_wait
+        self.retry = retry
         self._clock: Clock = clock or anyio.current_time
         self._limiter = RateLimiter(rate_limit, burst=burst, clock=clock, sleep=sleep)
         self._api = LibraryHTTP(
@@ -217,13 +253,14 @@ class LibraryClient:
     # --- lifecycle ----------------------------------------------------------------
 
     async def aclose(self) -> None:
-        """Close the HTTP connections (the client can be used again afterwards)."""
+        """Close the HTTP connections; the client cannot be used afterwards."""
         await self._api.aclose()
 
     def close(self) -> None:
         """Sync twin of :meth:`aclose`."""
         if self._api.is_open:
             run_sync(self.aclose)
+        self._api.closed = True
 
     async def __aenter__(self) -> LibraryClient:
         return self
@@ -713,7 +750,7 @@ class LibraryClient:
 
     # --- health -------------------------------------------------------------------
 
-    async def atest(self) -> LibraryStatus:
+    async def aping(self) -> LibraryStatus:
         """Whether the library answers: one request (no retries), its status and latency.
 
         Never raises for an upstream failure; the result says what went wrong.
@@ -743,9 +780,19 @@ class LibraryClient:
             error=error,
         )
 
+    def ping(self) -> LibraryStatus:
+        """Sync twin of :meth:`aping`."""
+        return run_sync(self.aping)
+
+    async def atest(self) -> LibraryStatus:
+        """Deprecated name of :meth:`aping` (removed in libtext 0.2)."""
+        warn_deprecated_call("LibraryClient.atest", "aping()")
+        return await self.aping()
+
     def test(self) -> LibraryStatus:
-        """Sync twin of :meth:`atest`."""
-        return run_sync(self.atest)
+        """Deprecated name of :meth:`ping` (removed in libtext 0.2)."""
+        warn_deprecated_call("LibraryClient.test", "ping()")
+        return run_sync(self.aping)
 
     # --- conversion ---------------------------------------------------------------
 

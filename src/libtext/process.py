@@ -34,6 +34,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeAlias
 import anyio
 import anyio.to_thread
 
+from libtext._keywords import strict_keywords
 from libtext._sync import run_sync
 from libtext.errors import ConfigurationError, InvalidInputError, LibtextError
 from libtext.hebrew import marker_forms
@@ -83,6 +84,7 @@ _FOOTNOTE_START = re.compile(r"^\s*([(\[](?:[\u05d0-\u05ea]{1,3}|\d{1,3}|\*)[)\]
 # --- the pipeline -----------------------------------------------------------------
 
 
+@strict_keywords()
 def process_document(
     source: DocumentSource,
     *,
@@ -108,6 +110,7 @@ def process_document(
     )
 
 
+@strict_keywords()
 async def aprocess_document(
     source: DocumentSource,
     *,

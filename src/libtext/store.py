@@ -70,6 +70,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
         f"TextStore needs the store extra: pip install 'libtext[store]' ({exc})"
     ) from exc
 
+from libtext._keywords import strict_keywords
 from libtext._store_cache import DEFAULT_CACHE_BYTES, LocalRevision, ReadCache
 from libtext._store_engine import WRITE, create_schema, make_engine, masked, store_errors
 from libtext._store_slugs import base_slug, check_slug, next_slug
@@ -269,6 +270,7 @@ class TextStore:
         ```
     """
 
+    @strict_keywords()
     def __init__(
         self,
         url: str | None = None,

@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 import anyio
 from pydantic import BaseModel
 
+from libtext._keywords import LEGACY_MODEL_OPTIONS, legacy_options, strict_keywords
 from libtext._retry_after import parse_retry_after
 from libtext.errors import (
     ConfigurationError,
@@ -203,13 +204,17 @@ class LiteLLMProvider:
             models); with one, no key is required.
         timeout: Seconds litellm waits for one HTTP answer (``run_structured``
             also enforces its own ``call_timeout``).
-        **options: Passed to ``litellm.acompletion`` (``temperature``,
+        options: Passed to ``litellm.acompletion`` (``{"temperature": 0}``,
             ``max_tokens``, ``mock_response``...).
+
+    Model options as keywords (``temperature=0``) still work until libtext 0.2, with a
+    :class:`DeprecationWarning`; any other unknown keyword raises :class:`TypeError`.
 
     Raises:
         MissingAPIKeyError: No ``api_key`` and the environment variable is unset.
     """
 
+    @strict_keywords(deprecated=LEGACY_MODEL_OPTIONS)
     def __init__(
         self,
         model: str,
@@ -217,8 +222,10 @@ class LiteLLMProvider:
         api_key: str | None = None,
         api_base: str | None = None,
         timeout: float | None = None,
-        **options: Any,
+        options: dict[str, Any] | None = None,
+        **deprecated: Any,
     ) -> None:
+        options = legacy_options("LiteLLMProvider", options, deprecated)
         self.model = model
         self.name = model
         self.api_base = api_base
