@@ -13,11 +13,7 @@ import functools
 import inspect
 import warnings
 from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
-
-from libtext._policy import RetryPolicy
-from libtext.errors import ConfigurationError
 
 if TYPE_CHECKING:  # pragma: no cover
     from libtext.providers.base import Provider
@@ -25,14 +21,12 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "LEGACY_MODEL_OPTIONS",
     "legacy_options",
-    "legacy_retry",
     "one_or_many",
     "provider_connection",
     "strict_keywords",
     "unknown_keyword",
     "warn_deprecated",
     "warn_deprecated_call",
-    "with_timeout",
 ]
 
 P = ParamSpec("P")
@@ -140,17 +134,6 @@ def strict_keywords(
 # --- the shared vocabulary ------------------------------------------------------------
 
 
-def legacy_retry(owner: str, retry: RetryPolicy | None, old: dict[str, Any]) -> RetryPolicy | None:
-    """``retry=``, or the old ``policy=`` (popped from ``old``) with a warning."""
-    if "policy" not in old:
-        return retry
-    policy = old.pop("policy")
-    warn_deprecated(owner, "policy", "retry=RetryPolicy(...)", stacklevel=5)
-    if retry is not None:
-        raise TypeError(f"{owner}() got both retry= and its old spelling policy=; pass retry=.")
-    return policy  # type: ignore[no-any-return]
-
-
 def legacy_options(
     owner: str, options: dict[str, Any] | None, old: dict[str, Any]
 ) -> dict[str, Any]:
@@ -189,12 +172,3 @@ def provider_connection(
 ) -> dict[str, Any]:
     """The keywords a named (litellm) provider is made with; the offline one ignores them."""
     return {"api_key": api_key, "api_base": api_base, "timeout": timeout, "options": options}
-
-
-def with_timeout(retry: RetryPolicy | None, timeout: float | None) -> RetryPolicy | None:
-    """``retry`` with ``timeout=`` as its per-call timeout (the default policy when none)."""
-    if timeout is None:
-        return retry
-    if timeout <= 0:
-        raise ConfigurationError(f"timeout must be a positive number of seconds, got {timeout!r}.")
-    return replace(retry or RetryPolicy(), call_timeout=timeout)

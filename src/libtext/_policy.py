@@ -4,9 +4,13 @@ LibraryClient all take one (``retry=``), and none of them should import another 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
-__all__ = ["RetryPolicy"]
+from libtext._keywords import strict_keywords, warn_deprecated
+from libtext.errors import ConfigurationError
+
+__all__ = ["RetryPolicy", "legacy_retry", "with_timeout"]
 
 
 @dataclass(frozen=True)
@@ -39,3 +43,27 @@ class RetryPolicy:
             value = getattr(self, name)
             if value is not None and value <= 0:
                 raise ValueError(f"RetryPolicy.{name} must be positive or None.")
+
+
+# Unknown fields name the closest one, as on every public class.
+RetryPolicy.__init__ = strict_keywords()(RetryPolicy.__init__)  # type: ignore[method-assign]
+
+
+def legacy_retry(owner: str, retry: RetryPolicy | None, old: dict[str, Any]) -> RetryPolicy | None:
+    """``retry=``, or the old ``policy=`` (popped from ``old``) with a warning."""
+    if "policy" not in old:
+        return retry
+    policy = old.pop("policy")
+    warn_deprecated(owner, "policy", "retry=RetryPolicy(...)", stacklevel=5)
+    if retry is not None:
+        raise TypeError(f"{owner}() got both retry= and its old spelling policy=; pass retry=.")
+    return policy  # type: ignore[no-any-return]
+
+
+def with_timeout(retry: RetryPolicy | None, timeout: float | None) -> RetryPolicy | None:
+    """``retry`` with ``timeout=`` as its per-call timeout (the default policy when none)."""
+    if timeout is None:
+        return retry
+    if timeout <= 0:
+        raise ConfigurationError(f"timeout must be a positive number of seconds, got {timeout!r}.")
+    return replace(retry or RetryPolicy(), call_timeout=timeout)

@@ -29,11 +29,9 @@ import anyio
 from libtext._keywords import (
     LEGACY_MODEL_OPTIONS,
     legacy_options,
-    legacy_retry,
     one_or_many,
     provider_connection,
     strict_keywords,
-    with_timeout,
 )
 from libtext._outline_windows import (
     Window,
@@ -43,6 +41,7 @@ from libtext._outline_windows import (
     split_windows,
     window_budget,
 )
+from libtext._policy import legacy_retry, with_timeout
 from libtext._sync import run_cpu, run_sync
 from libtext.errors import (
     ConfigurationError,

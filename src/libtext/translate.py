@@ -32,7 +32,7 @@ import anyio
 import anyio.lowlevel
 from pydantic import BaseModel, Field
 
-from libtext._keywords import legacy_retry, provider_connection, strict_keywords, with_timeout
+from libtext._keywords import provider_connection, strict_keywords
 from libtext._phrases import (
     align_phrases,
     citation_english,
@@ -41,6 +41,7 @@ from libtext._phrases import (
     letters,
     split_phrases,
 )
+from libtext._policy import legacy_retry, with_timeout
 from libtext._sync import run_cpu, run_sync
 from libtext.errors import EmptyDocumentError, InvalidInputError
 from libtext.hebrew import marker_forms, normalize_for_match
