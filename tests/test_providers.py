@@ -634,4 +634,4 @@ def test_docs_examples_run() -> None:
     namespace: dict[str, Any] = {}
     for block in blocks:
         exec(compile(block, "docs/providers.md", "exec"), namespace)
-    assert isinstance(namespace["policy"], RetryPolicy)
+    assert isinstance(namespace["retry"], RetryPolicy)

@@ -231,3 +231,32 @@ def test_closed_objects_refuse_work_alike(tmp_path: Path) -> None:
     store.close()
     with pytest.raises(libtext.StoreError, match="closed"):
         store.list()
+
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "vocabulary.md"
+
+
+def test_the_docs_table_is_what_the_classes_take() -> None:
+    """Each documented argument's row names exactly the classes that take it."""
+    rows = {}
+    for line in DOC.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0].startswith("`") and cells[0].endswith("=`"):
+            rows[cells[0].strip("`").rstrip("=")] = cells[2]
+    for name, args in VOCABULARY.items():
+        for arg in args:
+            assert arg in rows, f"docs/vocabulary.md has no row for {arg}="
+            taken_by = rows[arg].replace("`", "").replace(",", " ").split()
+            assert name in taken_by or name == "aprocess_document", (arg, name)
+
+
+def test_the_docs_example_prints_what_it_says() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    block = text.split("```python\n", 1)[1].split("```", 1)[0]
+    expected = block.split("# ", 1)[1].split("\n", 1)[0]
+    printed: list[str] = []
+    exec(
+        compile(block, str(DOC), "exec"),
+        {"print": lambda *a: printed.append(" ".join(map(str, a)))},
+    )
+    assert printed == [expected]
