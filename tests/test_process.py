@@ -305,7 +305,7 @@ async def test_results_do_not_depend_on_where_the_work_runs(
     extracted: dict[str, ExtractedDocument], monkeypatch: pytest.MonkeyPatch, model: bool
 ) -> None:
     """Every block worked on the loop, or every block in a worker thread: the same document."""
-    from libtext import translate
+    from libtext import _translate_schema as translate  # where off_loop reads it
 
     def make() -> Translator:
         return Translator(provider=Model().provider if model else "offline")

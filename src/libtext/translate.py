@@ -23,14 +23,13 @@ import asyncio
 import copy
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 import anyio.lowlevel
-from pydantic import BaseModel, Field
 
 from libtext._keywords import provider_connection, strict_keywords
 from libtext._phrases import (
@@ -42,7 +41,14 @@ from libtext._phrases import (
     split_phrases,
 )
 from libtext._policy import legacy_retry, with_timeout
-from libtext._sync import run_cpu, run_sync
+from libtext._sync import run_sync
+from libtext._translate_schema import (
+    FootnoteOut,
+    PhraseOut,
+    TranslatePayload,
+    TranslationResponse,
+    off_loop,
+)
 from libtext.errors import EmptyDocumentError, InvalidInputError
 from libtext.hebrew import marker_forms, normalize_for_match
 from libtext.models import EnrichedSegment, Footnote, OutlineSegment, TranslatedSegment
@@ -69,58 +75,9 @@ DEFAULT_PROVIDER = "offline"
 DEFAULT_MAX_CHARS = 3000
 DEFAULT_CONCURRENCY = 4
 
-INLINE_CHARS = 1000
-"""Blocks up to this size are cut, answered offline and assembled on the event loop: each
-step costs them ~2 ms at most (about 1.5 ms per 1,000 characters), not worth a worker-thread
-hop (~0.25 ms plus the GIL hand-over). Longer blocks go to a worker thread, so a long
-chapter does not stall the loop (an HTTP server's other requests)."""
-
 _T = TypeVar("_T")
 
 _QUOTE_START = ('"', "\u201c", "\u201d", "\u05f4", "'")
-
-
-# --- what a provider answers ------------------------------------------------------
-
-
-class PhraseOut(BaseModel):
-    """One phrase as a provider gives it."""
-
-    hebrew_phrase: str = Field(description="The phrase copied verbatim from the Hebrew block.")
-    hebrew_phrase_expanded: str = Field(
-        default="", description="The phrase with abbreviations and acronyms spelled out."
-    )
-    english_translation: str = Field(default="", description="The phrase in English.")
-
-
-class FootnoteOut(BaseModel):
-    """One footnote's translation as a provider gives it."""
-
-    marker: str = Field(description="The footnote's marker exactly as given.")
-    translation: str = Field(default="", description="The footnote's content in English.")
-
-
-class TranslationResponse(BaseModel):
-    """The JSON a provider must answer for a ``"translate"`` request."""
-
-    phrases: list[PhraseOut] = Field(description="Phrases covering the whole block, in order.")
-    footnotes: list[FootnoteOut] = Field(default_factory=list)
-
-
-class TranslatePayload(BaseModel):
-    """The structured input of a ``"translate"`` request (read by the offline provider).
-
-    ``phrases`` is libtext's own split of the block (what the offline provider answers);
-    ``footnotes`` are only those that need a translator (citation-only ones are not sent).
-    """
-
-    hebrew: str
-    phrases: list[str] = Field(
-        default_factory=list, description="libtext's own phrase split of ``hebrew``"
-    )
-    footnotes: list[Footnote] = Field(default_factory=list)
-    glossary: dict[str, str] = Field(default_factory=dict)
-    title: str = ""
 
 
 # --- the Translator -----------------------------------------------------------------
@@ -556,14 +513,6 @@ def _as_segment(
     if footnotes:
         seg = seg.model_copy(update={"footnotes": [*seg.footnotes, *footnotes]})
     return seg
-
-
-async def off_loop(size: int, fn: Callable[..., _T], /, *args: Any) -> _T:
-    """``fn(*args)`` inline for a block of ``size`` <= :data:`INLINE_CHARS`, else in a thread.
-
-    For pure CPU work on a block (cutting, aligning, the offline answer), not for I/O.
-    """
-    return await run_cpu(fn, *args, inline=size <= INLINE_CHARS)
 
 
 def _plan(seg: EnrichedSegment, max_chars: int) -> _Plan:
