@@ -21,7 +21,14 @@ read-cache hits the routes serve (``TextStore.cached_list_json`` /
 ``cached_get_json``), whose share of a libtext request it prints, and for
 reference the uncached ``TextStore.list`` / ``TextStore.get`` a miss costs.
 
+Mixed run (issue 17): the same GET load on ``GET /api/texts/{slug}`` alone, then with one
+PDF upload a second to ``POST /api/extract`` in the background (``--upload``, default
+``../shared/fixtures/big.pdf``); prints both p99 latencies and requests/s, the p99 ratio
+(goal <= 2x) and the throughput ratio (goal >= 70%). ``--mixed-only`` skips the ceiling
+table.
+
 Usage: python benchmarks/http.py [--texts 10000] [--duration 10] [--connections 32]
+       [--mixed-only] [--upload PATH]
 """
 
 from __future__ import annotations
@@ -192,6 +199,76 @@ def measure(url: str, tool: str, duration: int, connections: int) -> tuple[float
     return asyncio.run(_httpx_load(url, duration, connections))
 
 
+def default_upload() -> Path | None:
+    shared = Path(os.environ.get("LIBTEXT_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+    for name in ("big.pdf", "book.pdf", "small.pdf"):
+        if (shared / "fixtures" / name).is_file():
+            return shared / "fixtures" / name
+    return None
+
+
+class Uploader:
+    """One ``POST /api/extract`` a second, in a thread, until stopped."""
+
+    def __init__(self, url: str, pdf: bytes) -> None:
+        import threading
+
+        self.url, self.pdf = url, pdf
+        self.statuses: list[int] = []
+        self.seconds: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        files = {"file": ("upload.pdf", self.pdf, "application/pdf")}
+        with httpx.Client(timeout=120) as client:
+            while not self._stop.is_set():
+                t0 = time.perf_counter()
+                self.statuses.append(client.post(self.url, files=files).status_code)
+                self.seconds.append(time.perf_counter() - t0)
+                self._stop.wait(max(0.0, 1.0 - (time.perf_counter() - t0)))
+
+    def __enter__(self) -> Uploader:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def mixed_run(base: str, path: str, pdf: bytes, tool: str, args: argparse.Namespace) -> None:
+    url = base + path
+    httpx.post(
+        base + "/api/extract", files={"file": ("u.pdf", pdf, "application/pdf")}, timeout=120
+    ).raise_for_status()  # workers warm, the PDF readable
+    alone, mixed = [], []
+    statuses: list[int] = []
+    seconds: list[float] = []
+    for _ in range(args.rounds):
+        alone.append(measure(url, tool, args.duration, args.connections))
+        with Uploader(base + "/api/extract", pdf) as up:
+            mixed.append(measure(url, tool, args.duration, args.connections))
+        statuses += up.statuses
+        seconds += up.seconds
+    (rps_a, p99_a), (rps_m, p99_m) = max(alone), max(mixed)
+    print()
+    print(
+        f"mixed run: GET /api/texts/{{slug}}, a {len(pdf) // 1024} KiB PDF uploaded once a "
+        "second in the background"
+    )
+    print(f"{'':<24} {'rps':>8} {'p99 ms':>8}")
+    print(f"{'GET only':<24} {rps_a:>8.0f} {p99_a:>8.1f}")
+    print(f"{'GET + 1 upload/s':<24} {rps_m:>8.0f} {p99_m:>8.1f}")
+    ok = sum(1 for s in statuses if s == 200)
+    median = statistics.median(seconds) if seconds else float("nan")
+    print(f"uploads: {len(statuses)} sent, {ok} answered 200, median {median:.2f} s")
+    print(
+        f"p99 ratio {p99_m / p99_a:.2f}x (goal <= 2x), "
+        f"throughput ratio {rps_m / rps_a:.0%} (goal >= 70%)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--texts", type=int, default=10_000)
@@ -200,8 +277,11 @@ def main() -> None:
     parser.add_argument(
         "--rounds", type=int, default=2, help="alternate libtext/ceiling runs; best of each"
     )
+    parser.add_argument("--mixed-only", action="store_true", help="skip the ceiling table")
+    parser.add_argument("--upload", type=Path, default=None, help="PDF of the mixed run")
     args = parser.parse_args()
     tool = "wrk" if shutil.which("wrk") else "httpx"
+    upload = args.upload or default_upload()
 
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
@@ -242,6 +322,15 @@ def main() -> None:
             for key, body in bodies.items():
                 files[key] = Path(tmp) / f"{key}.json"
                 files[key].write_bytes(body)
+            note = "" if tool == "wrk" else " (wrk not found on PATH)"
+            if upload is not None:
+                print(f"load generator: {tool}{note}")
+                mixed_run(lib, paths["one"], upload.read_bytes(), tool, args)
+            else:
+                print("mixed run skipped: no PDF (--upload, or ../shared/fixtures)")
+            if args.mixed_only:
+                return
+            print()
             ceiling_cmd = [
                 sys.executable,
                 "-c",

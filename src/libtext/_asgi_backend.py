@@ -10,7 +10,6 @@ by :meth:`Backend.aclose` (the app's shutdown).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
@@ -77,6 +76,20 @@ class Backend:
         self._owned: list[Any] = []
         self._lock = anyio.Lock()
         self._store_threads = anyio.CapacityLimiter(STORE_THREADS)
+        self._providers_ok: bool | None = None
+        from libtext._pdf_guard import PdfLimits, shared_guard
+
+        # Shared by apps with the same settings (never closed by one of them).
+        self.pdf_guard = shared_guard(
+            workers=settings.pdf_workers,
+            memory_mb=settings.pdf_memory_mb,
+            timeout=settings.pdf_timeout,
+            limits=PdfLimits(
+                max_page_chars=settings.max_page_chars,
+                max_chars=settings.max_pdf_chars,
+                max_stream_bytes=settings.max_stream_bytes,
+            ),
+        )
 
     # --- resources ---------------------------------------------------------------
 
@@ -148,6 +161,8 @@ class Backend:
         try:
             with anyio.fail_after(timeout):
                 return await fn()
+        except LibtextError:  # ExtractionTimeoutError is a TimeoutError too: keep its code
+            raise
         except TimeoutError:
             raise RequestTimeoutError(
                 f"The operation did not finish within {timeout:g} s; retry later or with a "
@@ -161,23 +176,27 @@ class Backend:
             raise
 
     async def _extract(self, data: bytes) -> ExtractedDocument:
-        """PDF extraction in a worker thread, which a timeout may leave behind.
+        """PDF extraction in the guard's worker processes (see ``libtext._pdf_guard``).
 
-        ``aextract_pdf`` waits for its thread even when cancelled; here the route's
-        timeout answers 504 at once and the thread finishes in the background.
+        The route's timeout (or a client gone) cancels the wait and kills the worker:
+        the next upload finds the capacity free, and the event loop never parses.
         """
-        from libtext.pdf import extract_pdf
+        from libtext.pdf import aextract_pdf
 
-        run = partial(
-            extract_pdf,
+        return await aextract_pdf(
             data,
             max_pages=self.settings.max_pdf_pages,
             max_bytes=self.settings.max_upload_bytes,
+            guard=self.pdf_guard,
         )
-        return await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
 
     async def health(self) -> HealthResponse:
-        """Version, store reachability and the providers on offer."""
+        """Version, store reachability and the providers on offer.
+
+        ``status`` is ``"degraded"`` (and the route answers 503) when the store is
+        configured but does not answer within 5 s, or a configured provider cannot be
+        made (a missing key): a load balancer should then send traffic elsewhere.
+        """
         state: Any = "ok"
         try:
             with anyio.fail_after(min(self.settings.request_timeout, 5.0)):
@@ -188,12 +207,32 @@ class Backend:
             state = "not_configured"
         except Exception:
             state = "unavailable"
+        healthy = state != "unavailable" and await self._providers_usable()
         return HealthResponse(
-            status="ok" if state != "unavailable" else "degraded",
+            status="ok" if healthy else "degraded",
             version=__version__,
             store=state,
             providers=list(self.settings.provider_names),
         )
+
+    async def _providers_usable(self) -> bool:
+        """Whether every configured provider can be made (keys present); checked once.
+
+        In a thread: a litellm provider imports litellm, a second of work.
+        """
+        if self._providers_ok is None:
+            from libtext.providers.registry import resolve_provider
+
+            def check() -> bool:
+                try:
+                    for provider in self.settings.providers:
+                        resolve_provider(provider)
+                except LibtextError:
+                    return False
+                return True
+
+            self._providers_ok = await anyio.to_thread.run_sync(check)
+        return self._providers_ok
 
     async def search(self, query: str, page: int) -> SearchResultsResponse:
         return await self._call(
@@ -273,6 +312,9 @@ class Backend:
         return await self._call(self.settings.processing_timeout, call)
 
     async def translate(self, segment: EnrichedSegment, name: str | None) -> TranslatedSegment:
+        from libtext.translate import check_segment_size
+
+        check_segment_size(segment, self.settings.max_segment_chars, "max_segment_chars")
         translator = self.translator(name)
         return await self._call(
             self.settings.processing_timeout, lambda: translator.atranslate(segment)

@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from libtext.errors import (
     ConfigurationError,
+    ExtractionTimeoutError,
     InputTooLargeError,
     InvalidInputError,
     LibraryTimeoutError,
@@ -36,6 +37,7 @@ from libtext.models import ErrorDetail, ErrorResponse
 
 __all__ = [
     "STATUS_MAP",
+    "BodyTimeout",
     "BodyTooLarge",
     "RequestTimeoutError",
     "UnauthorizedError",
@@ -74,6 +76,14 @@ class BodyTooLarge(StarletteHTTPException):
         )
 
 
+class BodyTimeout(StarletteHTTPException):
+    """Raised from ``receive`` when the next part of the body takes too long (408)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(status_code=408, detail="body timeout")
+        self.seconds = seconds
+
+
 # Most specific first: the first match wins.
 STATUS_MAP: tuple[tuple[type[LibtextError], int], ...] = (
     (UnauthorizedError, 401),
@@ -86,6 +96,7 @@ STATUS_MAP: tuple[tuple[type[LibtextError], int], ...] = (
     (ProviderTimeoutError, 504),
     (LibraryTimeoutError, 504),
     (RequestTimeoutError, 504),
+    (ExtractionTimeoutError, 504),
     (UpstreamError, 502),
     (StoreError, 503),
     (ConfigurationError, 503),
@@ -159,6 +170,14 @@ async def _on_http_exception(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     if isinstance(exc, BodyTooLarge):
         return _libtext_response(exc.error)
+    if isinstance(exc, BodyTimeout):
+        return error_json(
+            408,
+            "body_timeout",
+            f"The request body stalled for more than {exc.seconds:g} s; send it at once.",
+            {"timeout_s": exc.seconds},
+            headers={"Connection": "close"},
+        )
     headers = dict(exc.headers or {})
     status = exc.status_code
     if status == 404:

@@ -25,6 +25,24 @@ STORE_MAX_PAGE_SIZE = 100
 """``libtext.store.MAX_PAGE_SIZE``, repeated so settings load without the store extra."""
 
 
+_POSITIVE_INTS = (
+    "max_upload_bytes",
+    "max_pdf_pages",
+    "default_page_size",
+    "max_page_size",
+    "pdf_workers",
+    "max_page_chars",
+    "max_pdf_chars",
+    "max_stream_bytes",
+    "max_segment_chars",
+)
+
+
+def _default_pdf_workers() -> int:
+    """One core left to the event loop, at most four (``libtext._pdf_guard``'s default)."""
+    return max(1, min(4, (os.cpu_count() or 2) - 1))
+
+
 def _split(value: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split(",") if part.strip())
 
@@ -84,11 +102,13 @@ class Settings:
             store reads (``LIBTEXT_REQUEST_TIMEOUT``, default 30). Passing it gives 504.
         processing_timeout: Seconds allowed for extract, outline, process and
             translate (``LIBTEXT_PROCESSING_TIMEOUT``, default 600). Passing it gives
-            504; work already in a worker thread finishes in the background.
+            504; PDF work is stopped (its worker killed), other work already in a
+            worker thread finishes in the background.
         api_key: When set (``LIBTEXT_API_KEY``), POST routes require
             ``Authorization: Bearer <api_key>``. Never shown in ``repr``.
-        protect_get: Also require the key on GET routes, except ``/api/health``
-            (``LIBTEXT_PROTECT_GET``, default false).
+        protect_get: Also require the key on every GET route except ``/api/health``:
+            the API's routes and the documentation (``/docs``, ``/redoc``,
+            ``/openapi.json``) alike (``LIBTEXT_PROTECT_GET``, default false).
         cors_origins: Origins allowed by CORS (``LIBTEXT_CORS_ORIGINS``, comma
             separated; ``*`` for any). Empty (the default) adds no CORS headers.
         providers: The AI providers this server offers, by spec (``"offline"``,
@@ -97,6 +117,26 @@ class Settings:
             The first is the default; requests naming any other get 400.
         retry: Retry policy of the provider calls the app makes (``None``: the
             library's default). Keep its deadline under ``processing_timeout``.
+        pdf_workers: PDF worker processes (``LIBTEXT_PDF_WORKERS``, default the CPU
+            count less one, between 1 and 4): PDFs read at once; more uploads wait
+            their turn (within ``pdf_timeout``). Workers run at a lower CPU priority.
+        pdf_memory_mb: Address-space cap of each PDF worker in MiB
+            (``LIBTEXT_PDF_MEMORY_MB``, default 1024); a PDF that needs more gives 413.
+        pdf_timeout: Seconds one PDF may take to read, waiting for a worker included
+            (``LIBTEXT_PDF_TIMEOUT``, default 120); then its worker is killed (504) and
+            the capacity is free for the next upload.
+        max_page_chars: Characters on one PDF page (``LIBTEXT_MAX_PAGE_CHARS``,
+            default 100,000); more gives 413 naming the limit.
+        max_pdf_chars: Characters in one PDF (``LIBTEXT_MAX_PDF_CHARS``, default
+            10,000,000); more gives 413.
+        max_stream_bytes: Bytes one compressed content stream may inflate to
+            (``LIBTEXT_MAX_STREAM_BYTES``, default 64 MiB); checked before parsing (413).
+        max_segment_chars: Characters of Hebrew (block and footnotes) in one
+            ``POST /api/translate`` segment (``LIBTEXT_MAX_SEGMENT_CHARS``, default
+            1,000,000); more gives 413.
+        body_timeout: Seconds a client may take to send each part of a request body
+            (``LIBTEXT_BODY_TIMEOUT``, default 30); a slower one gets 408, so slow
+            uploads cannot hold connections open.
         store_url: Database URL of the :class:`~libtext.TextStore` the app makes when
             none is passed (``LIBTEXT_DATABASE_URL``, the variable ``TextStore`` and the
             CLI read; ``LIBTEXT_STORE_URL`` is a deprecated alias it wins over; ``None``
@@ -115,9 +155,17 @@ class Settings:
     providers: tuple[str | Provider, ...] = ("offline",)
     retry: RetryPolicy | None = None
     store_url: str | None = field(default=None, repr=False)
+    pdf_workers: int = field(default_factory=_default_pdf_workers)
+    pdf_memory_mb: int = 1024
+    pdf_timeout: float = 120.0
+    max_page_chars: int = 100_000
+    max_pdf_chars: int = 10_000_000
+    max_stream_bytes: int = 64 * MB
+    max_segment_chars: int = 1_000_000
+    body_timeout: float = 30.0
 
     def __post_init__(self) -> None:
-        for name in ("max_upload_bytes", "max_pdf_pages", "default_page_size", "max_page_size"):
+        for name in _POSITIVE_INTS:
             if getattr(self, name) < 1:
                 raise ConfigurationError(f"Settings.{name} must be at least 1.")
         if self.max_page_size > STORE_MAX_PAGE_SIZE:
@@ -127,7 +175,11 @@ class Settings:
             )
         if self.default_page_size > self.max_page_size:
             raise ConfigurationError("Settings.default_page_size must not exceed max_page_size.")
-        if self.request_timeout <= 0 or self.processing_timeout <= 0:
+        if self.pdf_memory_mb < 64:
+            raise ConfigurationError("Settings.pdf_memory_mb must be at least 64 (MiB).")
+        if min(self.request_timeout, self.processing_timeout, self.pdf_timeout) <= 0 or (
+            self.body_timeout <= 0
+        ):
             raise ConfigurationError("Settings timeouts must be positive numbers of seconds.")
         if not self.providers:
             raise ConfigurationError("Settings.providers must name at least one provider.")
@@ -147,8 +199,18 @@ class Settings:
         """
         env = os.environ if environ is None else environ
         values: dict[str, Any] = {}
-        ints = ("max_upload_bytes", "max_pdf_pages", "max_page_size")
-        floats = ("request_timeout", "processing_timeout")
+        ints = (
+            "max_upload_bytes",
+            "max_pdf_pages",
+            "max_page_size",
+            "pdf_workers",
+            "pdf_memory_mb",
+            "max_page_chars",
+            "max_pdf_chars",
+            "max_stream_bytes",
+            "max_segment_chars",
+        )
+        floats = ("request_timeout", "processing_timeout", "pdf_timeout", "body_timeout")
         for name in ints:
             if raw := env.get(f"LIBTEXT_{name.upper()}"):
                 values[name] = _int(f"LIBTEXT_{name.upper()}", raw)

@@ -12,12 +12,13 @@ from __future__ import annotations
 import email.message
 from typing import Any
 
+import anyio
 from pydantic import ValidationError
 from starlette.datastructures import Headers, UploadFile
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from libtext._asgi_errors import BodyTooLarge, error_json
+from libtext._asgi_errors import BodyTimeout, BodyTooLarge, error_json
 from libtext.errors import EmptyFileError, InvalidInputError, UnsupportedMediaError
 from libtext.models import ProcessRequest
 
@@ -65,11 +66,16 @@ PROCESS_BODY: dict[str, Any] = {
 
 
 class BodyLimitMiddleware:
-    """Reject request bodies over ``max_bytes`` while they stream (413)."""
+    """Reject request bodies over ``max_bytes`` while they stream (413), or stalling (408).
 
-    def __init__(self, app: ASGIApp, *, max_bytes: int) -> None:
+    ``body_timeout`` bounds the wait for each part of the body, so a client that sends
+    one byte a minute cannot hold a connection (and a concurrency slot) for long.
+    """
+
+    def __init__(self, app: ASGIApp, *, max_bytes: int, body_timeout: float = 30.0) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.body_timeout = body_timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -89,11 +95,18 @@ class BodyLimitMiddleware:
             await response(scope, receive, send)
             return
         seen = 0
+        done = False
 
         async def counting_receive() -> Message:
-            nonlocal seen
-            message = await receive()
+            nonlocal seen, done
+            if done:  # after the body, receive() waits for a disconnect: no limit
+                return await receive()
+            with anyio.move_on_after(self.body_timeout) as timer:
+                message = await receive()
+            if timer.cancelled_caught:
+                raise BodyTimeout(self.body_timeout)
             if message["type"] == "http.request":
+                done = not message.get("more_body", False)
                 seen += len(message.get("body", b""))
                 if seen > self.max_bytes:
                     raise BodyTooLarge(self.max_bytes)

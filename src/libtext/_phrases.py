@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -41,6 +42,10 @@ __all__ = [
 
 MAX_WORDS = 14
 """Longest phrase the offline splitter makes; longer clauses are cut evenly."""
+
+FUZZY_MAX = 2000
+"""Longest phrase (in letters) matched approximately; SequenceMatcher is quadratic, and
+a model's phrase is a clause, not a chapter."""
 
 _FINAL_PAIRS = tuple(zip("ךםןףץ", "כמנפצ", strict=True))
 _TOKEN = re.compile(r"\S+")
@@ -216,11 +221,30 @@ def split_phrases(
     return _partition(block, spans)
 
 
+class _Enclosing:
+    """Whether some span of a set encloses ``[start, end)``, in O(log n) per question.
+
+    Spans sorted by start, with the running maximum of their ends: a span starting at
+    or before ``start`` reaches ``end`` iff that maximum does. (A scan of every span per
+    phrase made long blocks quadratic: 20 s for 300 KB.)
+    """
+
+    def __init__(self, spans: Sequence[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self.starts = [s for s, _ in ordered]
+        self.reach = list(itertools.accumulate((e for _, e in ordered), max))
+
+    def __call__(self, start: int, end: int) -> bool:
+        i = bisect_right(self.starts, start) - 1
+        return i >= 0 and self.reach[i] >= end
+
+
 def _merge_tiny(
     block: str, spans: list[tuple[int, int]], protected: Sequence[tuple[int, int]]
 ) -> list[tuple[int, int]]:
     """Join a one-word phrase with no clause mark to the next one (``דע,`` stays alone), and
     a lone footnote marker to the phrase before it."""
+    inside = _Enclosing(protected)
     out: list[tuple[int, int]] = []
     for span in spans:
         if out and _MARKER.match(block[span[0] : span[1]]):
@@ -229,13 +253,12 @@ def _merge_tiny(
         if out:
             ps, pe = out[-1]
             prev = block[ps:pe]
-            is_citation = any(s <= ps and pe <= e for s, e in protected)
             if (
                 len(prev.split()) == 1
                 and not _ends_clause(prev)
                 and not prev.startswith(("(", "["))
-                and not is_citation
                 and not block[span[0]].startswith(("(", "["))
+                and not inside(ps, pe)
             ):
                 out[-1] = (ps, span[1])
                 continue
@@ -255,7 +278,7 @@ def _locate(key: str, pk: str, cursor: int) -> tuple[int, int, bool] | None:
         if pos >= 0:
             return pos, pos + len(pk), False
     window = key[cursor:window_end]
-    if not window:
+    if not window or len(pk) > FUZZY_MAX:
         return None
     matcher = SequenceMatcher(None, pk, window, autojunk=False)
     blocks = [b for b in matcher.get_matching_blocks() if b.size]

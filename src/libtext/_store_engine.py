@@ -4,7 +4,11 @@ SQLite needs care to be safe under threads: libtext emits ``BEGIN`` itself, taki
 the write lock at the start of a write transaction (``BEGIN IMMEDIATE``), because a
 transaction that reads and then writes can otherwise fail at once with "database is
 locked" instead of waiting its turn; WAL lets readers run during a write.
-PostgreSQL needs nothing special beyond a connect timeout and a liveness check.
+PostgreSQL needs nothing special beyond a liveness check and timeouts, so that a
+database that is down, or that accepts TCP and never answers, fails a call within
+seconds (a 503) instead of stalling it: ``connect_timeout`` (5 s) and a server-side
+``statement_timeout`` (30 s), each overridable in the URL's query; SQLite waits at
+most ``SQLITE_BUSY_TIMEOUT`` for another writer's lock.
 """
 
 from __future__ import annotations
@@ -35,6 +39,10 @@ WRITE: Final = "libtext_write"
 """Execution option of a connection that will write (SQLite: ``BEGIN IMMEDIATE``)."""
 
 _ADVISORY_LOCK: Final = 0x6C6962746578  # serializes schema creation on PostgreSQL
+PG_CONNECT_TIMEOUT: Final = 5
+PG_STATEMENT_TIMEOUT_MS: Final = 30_000
+SQLITE_BUSY_TIMEOUT: Final = 10.0
+POOL_TIMEOUT: Final = 10.0
 
 
 def _add_revision(conn: Connection) -> None:
@@ -55,9 +63,18 @@ def make_engine(url: URL, *, echo: bool = False) -> tuple[Engine, AbstractContex
     """An engine for ``url`` and the lock every transaction must hold (often a no-op)."""
     if url.get_backend_name() != "sqlite":
         connect_args: dict[str, Any] = {}
-        if url.get_backend_name() == "postgresql" and "connect_timeout" not in url.query:
-            connect_args["connect_timeout"] = 10
-        engine = sa.create_engine(url, echo=echo, pool_pre_ping=True, connect_args=connect_args)
+        if url.get_backend_name() == "postgresql":
+            if "connect_timeout" not in url.query:
+                connect_args["connect_timeout"] = PG_CONNECT_TIMEOUT
+            if "options" not in url.query:
+                connect_args["options"] = f"-c statement_timeout={PG_STATEMENT_TIMEOUT_MS}"
+        engine = sa.create_engine(
+            url,
+            echo=echo,
+            pool_pre_ping=True,
+            pool_timeout=POOL_TIMEOUT,
+            connect_args=connect_args,
+        )
         return engine, nullcontext()
     memory = url.database in (None, "", ":memory:") or url.query.get("mode") == "memory"
     lock: AbstractContextManager[Any] = nullcontext()
@@ -70,7 +87,9 @@ def make_engine(url: URL, *, echo: bool = False) -> tuple[Engine, AbstractContex
         )
     else:
         engine = sa.create_engine(
-            url, echo=echo, connect_args={"check_same_thread": False, "timeout": 30}
+            url,
+            echo=echo,
+            connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT},
         )
 
     @sa.event.listens_for(engine, "connect")

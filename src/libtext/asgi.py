@@ -19,13 +19,12 @@ cache hits ``libtext._asgi_fastpath`` answers before the router). It needs the `
 # No ``from __future__ import annotations`` here: FastAPI reads the route
 # signatures, whose annotations use names local to create_app.
 
-import hmac
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 try:
-    from fastapi import Depends, FastAPI, Query, Request, Response
+    from fastapi import Depends, FastAPI, Query, Response
     from fastapi.middleware.cors import CORSMiddleware
     from pydantic import BaseModel
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
@@ -33,8 +32,9 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
         "libtext.asgi needs the 'server' extra (FastAPI, uvicorn): pip install 'libtext[server]'"
     ) from exc
 
+from libtext._asgi_auth import AuthGateMiddleware, install_log_redaction, key_dependency
 from libtext._asgi_backend import Backend
-from libtext._asgi_errors import UnauthorizedError, install_error_handlers
+from libtext._asgi_errors import install_error_handlers
 from libtext._asgi_fastpath import CachedReadsMiddleware
 from libtext._asgi_settings import Settings
 from libtext._asgi_uploads import (
@@ -75,15 +75,18 @@ MAX_PAGE = 1_000_000
 
 _DESCRIPTIONS = {
     400: "Invalid input (malformed parameter, slug, JSON or PDF)",
-    401: "Missing or wrong API key (only when the server has one)",
+    401: "Missing or wrong API key (only when the server has one), or a key sent in the "
+    "query string",
+    408: "The request body arrived too slowly",
     404: "Not found",
-    413: "Upload larger than the size limit, or PDF with too many pages",
+    413: "Input over a size limit (bytes, pages, characters, inflated streams, worker "
+    "memory); details.limit names it",
     415: "Not a PDF, or not the expected content type",
     429: "An upstream AI provider kept rate limiting",
     500: "Server bug (no details)",
     502: "The online library or an AI provider failed",
     503: "The store or the server configuration is unavailable",
-    504: "The operation passed its time limit",
+    504: "The operation passed its time limit (a PDF's worker is stopped)",
 }
 
 
@@ -108,21 +111,6 @@ def _raw_json(body: bytes) -> Response:
 
 def _split_providers(raw: str | None) -> tuple[str, ...]:
     return tuple(p.strip() for p in (raw or "").split(",") if p.strip())
-
-
-def _auth_dependency(settings: Settings) -> Callable[[Request], Coroutine[Any, Any, None]]:
-    expected = settings.api_key.encode() if settings.api_key else None
-
-    async def require_key(request: Request) -> None:
-        if expected is None:
-            return
-        scheme, _, given = request.headers.get("authorization", "").partition(" ")
-        if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), expected):
-            raise UnauthorizedError(
-                "This server requires an API key: send 'Authorization: Bearer <key>'."
-            )
-
-    return require_key
 
 
 def create_app(
@@ -155,6 +143,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        backend.pdf_guard.warm()  # the first upload does not pay for starting workers
         try:
             yield
         finally:
@@ -172,7 +161,16 @@ def create_app(
     if not settings.protect_get:
         # Innermost: cache hits of the hot read routes skip the router (see the module).
         app.add_middleware(CachedReadsMiddleware, backend=backend, max_page=MAX_PAGE)
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_upload_bytes)
+    app.add_middleware(
+        BodyLimitMiddleware,
+        max_bytes=settings.max_upload_bytes,
+        body_timeout=settings.body_timeout,
+    )
+    install_log_redaction()
+    if settings.api_key:
+        app.add_middleware(
+            AuthGateMiddleware, api_key=settings.api_key, protect_docs=settings.protect_get
+        )
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,
@@ -181,7 +179,7 @@ def create_app(
             allow_headers=["Authorization", "Content-Type"],
         )
 
-    auth = _auth_dependency(settings)
+    auth = key_dependency(settings.api_key)
     post_auth = [Depends(auth)]
     get_auth = [Depends(auth)] if settings.protect_get else []
     auth_err = (401,) if settings.api_key else ()
@@ -202,10 +200,18 @@ def create_app(
         response_model=HealthResponse,
         tags=["System"],
         summary="Health Check",
-        responses=_errors(500),
+        description="503 (same body) when the store or a configured provider is unusable.",
+        responses={
+            **_errors(500),
+            503: {"model": HealthResponse, "description": "Degraded: send traffic elsewhere"},
+        },
     )
     async def health() -> Response:
-        return _json(await backend.health())
+        report = await backend.health()
+        response = _json(report)
+        if report.status != "ok":
+            response.status_code = 503
+        return response
 
     @app.get(
         "/api/search",

@@ -10,6 +10,7 @@ handle them all, or a branch to handle one kind::
     │   │   ├── EncryptedPDFError     encrypted_pdf       needs a password
     │   │   └── NoTextLayerError      no_text_layer       scanned pages: needs OCR
     │   ├── EmptyDocumentError        empty_document      no usable text at all
+    │   ├── InvalidTypeError          invalid_type        an argument of the wrong type
     │   ├── InputTooLargeError        too_large           bytes over the limit
     │   ├── TooManyPagesError         too_many_pages      pages over the limit
     │   ├── UnsupportedMediaError     unsupported_media   not a kind libtext reads
@@ -17,6 +18,7 @@ handle them all, or a branch to handle one kind::
     ├── ConfigurationError            configuration_error a setting or key is missing
     │   └── MissingAPIKeyError        missing_api_key     names the environment variable
     ├── NotFoundError                 not_found           no such text, work or page
+    ├── ExtractionTimeoutError        extraction_timeout  a PDF worker passed its time limit
     ├── UpstreamError                 upstream_error      a remote service failed
     │   ├── ProviderError             provider_error      an AI provider failed
     │   │   ├── ProviderAuthError     provider_auth       key rejected (never retried)
@@ -41,10 +43,12 @@ __all__ = [
     "EmptyDocumentError",
     "EmptyFileError",
     "EncryptedPDFError",
+    "ExtractionTimeoutError",
     "InputTooLargeError",
     "InvalidInputError",
     "InvalidPDFError",
     "InvalidSlugError",
+    "InvalidTypeError",
     "LibraryError",
     "LibraryTimeoutError",
     "LibtextError",
@@ -122,8 +126,24 @@ class EmptyDocumentError(InvalidInputError):
     code = "empty_document"
 
 
+class InvalidTypeError(InvalidInputError, TypeError):
+    """An argument has the wrong type; the message names the argument.
+
+    A ``TypeError`` too, as Python callers expect, and an ``InvalidInputError`` so the
+    CLI and the HTTP adapter answer it like any other bad input.
+    """
+
+    code = "invalid_type"
+
+
+def short(value: object, limit: int = 80) -> str:
+    """``repr(value)``, cut to about ``limit`` characters: messages never echo a whole input."""
+    text = repr(value[: limit + 1]) if isinstance(value, str | bytes) else repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 class InputTooLargeError(InvalidInputError):
-    """The input is over the configured size limit."""
+    """The input is over a configured size limit (``details["limit"]`` names which)."""
 
     code = "too_large"
 
@@ -176,6 +196,12 @@ class NotFoundError(LibtextError, LookupError):
     """No stored text, library work or page answers to the given identifier."""
 
     code = "not_found"
+
+
+class ExtractionTimeoutError(LibtextError, TimeoutError):
+    """Reading a PDF passed its time limit; the worker doing it was stopped."""
+
+    code = "extraction_timeout"
 
 
 # --- upstream failures -----------------------------------------------------------

@@ -13,6 +13,7 @@ Timestamps serialize as ISO 8601 UTC with milliseconds: ``2026-11-22T05:33:05.12
 from __future__ import annotations
 
 import math
+import re
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -22,8 +23,10 @@ from pydantic import (
     ConfigDict,
     Field,
     PlainSerializer,
+    ValidationInfo,
     WithJsonSchema,
     computed_field,
+    field_validator,
 )
 
 __all__ = [
@@ -64,6 +67,7 @@ __all__ = [
     "UtcDatetime",
     "WorkByIdResponse",
     "format_utc",
+    "unicode_problem",
 ]
 
 
@@ -90,6 +94,42 @@ UtcDatetime = Annotated[
 """A timezone-aware UTC datetime that serializes as ``2026-11-22T05:33:05.123Z``."""
 
 
+_NOT_TEXT = re.compile(
+    "[\ud800-\udfff\ufdd0-\ufdef"
+    + "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(17))
+    + "]"
+)
+
+
+def unicode_problem(text: str) -> str | None:
+    """What makes ``text`` invalid Unicode text (a lone surrogate, a non-character), or ``None``.
+
+    Such text cannot be written as UTF-8 (surrogates) or is reserved for internal
+    use (non-characters): it could be stored but not served, so models refuse it.
+    """
+    m = _NOT_TEXT.search(text)
+    if m is None:
+        return None
+    code = ord(m.group())
+    kind = "a lone surrogate" if 0xD800 <= code <= 0xDFFF else "a Unicode non-character"
+    return f"{kind} (U+{code:04X}) at offset {m.start()}"
+
+
+def _check_text(value: Any, where: str) -> None:
+    if isinstance(value, str):
+        problem = unicode_problem(value)
+        if problem is not None:
+            raise ValueError(f"{where} contains {problem}; send valid Unicode text")
+    elif isinstance(value, list | tuple):
+        for item in value:
+            if isinstance(item, str):
+                _check_text(item, where)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_text(key, where)
+            _check_text(item, where)
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
@@ -97,6 +137,14 @@ class _Model(BaseModel):
         validate_by_alias=True,
         serialize_by_alias=True,
     )
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _valid_unicode(cls, value: Any, info: ValidationInfo) -> Any:
+        """Refuse text that is not valid Unicode: nothing stored that cannot be served."""
+        if isinstance(value, str | list | tuple | dict):
+            _check_text(value, info.field_name or "text")
+        return value
 
 
 # --- the spec's schemas ----------------------------------------------------------

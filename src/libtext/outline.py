@@ -18,6 +18,7 @@ Example:
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ from libtext.errors import (
     ConfigurationError,
     EmptyDocumentError,
     InvalidInputError,
+    InvalidTypeError,
     LibtextError,
 )
 from libtext.grounding import GroundingIndex, first_page, ground_outline
@@ -60,6 +62,7 @@ from libtext.models import (
     ProviderAgreement,
     ProviderOutcome,
     SourceMetadata,
+    unicode_problem,
 )
 from libtext.prompts import load_prompt
 from libtext.providers.base import Provider, ProviderRequest, Usage
@@ -192,7 +195,14 @@ class Outliner:
         return run_sync(self.aoutline, source, password=password)
 
     async def aoutline_text(self, text: str) -> DocumentOutline:
-        """Outline plain Hebrew text; form feeds (``\\f``) separate its pages."""
+        """Outline plain Hebrew text; form feeds (``\\f``) separate its pages.
+
+        Raises:
+            InvalidTypeError: ``text`` is not a ``str``.
+            InvalidInputError: It is not valid Unicode (a lone surrogate).
+            EmptyDocumentError: It has no letters (only marks, punctuation, spaces).
+        """
+        _check_text(text)
         provider = self._single()
         doc = text_document(text)
         return (await self._outline_with(provider, doc, GroundingIndex.of(doc))).outline
@@ -469,3 +479,21 @@ def text_document(text: str) -> ExtractedDocument:
         for number, chunk in enumerate(chunks, start=1)
     ]
     return ExtractedDocument(pages=pages, body_size=10.0)
+
+
+_LETTER = re.compile(r"[^\W\d_]|\d")
+
+
+def _check_text(text: object) -> None:
+    """Refuse what cannot be outlined before any work: not text, not Unicode, no letters."""
+    if not isinstance(text, str):
+        raise InvalidTypeError(
+            f"Outliner.outline_text(text=...) takes a str, not {type(text).__name__}."
+        )
+    problem = unicode_problem(text)
+    if problem is not None:
+        raise InvalidInputError(f"The text contains {problem}; pass valid Unicode text.")
+    if _LETTER.search(text) is None:
+        raise EmptyDocumentError(
+            "The text has no letters (only marks, punctuation or spaces); pass Hebrew text."
+        )

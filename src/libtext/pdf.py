@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +25,7 @@ from typing import IO, Any, Literal
 
 import anyio.to_thread
 
+from libtext._pdf_guard import PdfGuard, PdfLimits, default_guard, prescan
 from libtext._pdf_layout import classify, dominant_size
 from libtext._pdf_read import RawPage, read_page
 from libtext._pdf_text import bracket_votes, mirror_rtl_brackets
@@ -34,14 +36,18 @@ from libtext.errors import (
     InputTooLargeError,
     InvalidInputError,
     InvalidPDFError,
+    InvalidTypeError,
     NoTextLayerError,
     TooManyPagesError,
+    short,
 )
 from libtext.models import ExtractedDocument, ExtractedLine, ExtractedPage
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_PAGES",
+    "PdfGuard",
+    "PdfLimits",
     "PdfSource",
     "aextract_pdf",
     "extract_pdf",
@@ -67,8 +73,13 @@ def extract_pdf(
     max_bytes: int | None = DEFAULT_MAX_BYTES,
     mode: Mode = "fast",
     pages: range | None = None,
+    guard: PdfGuard | bool = True,
 ) -> ExtractedDocument:
     """Extract a PDF's pages as logical-order Hebrew lines with their layout roles.
+
+    The PDF is parsed in a worker process with a memory cap and a timeout
+    (:class:`~libtext._pdf_guard.PdfGuard`), so a hostile file costs that worker, not
+    your process.
 
     Args:
         source: A path, the PDF's bytes, or a binary file object (read from its
@@ -79,6 +90,9 @@ def extract_pdf(
         max_bytes: Refuse inputs larger than this many bytes (``None``: no limit).
         mode: ``"fast"`` (pdfium, the default) or ``"precise"`` (pdfplumber + bidi).
         pages: 0-based page indices to read (e.g. ``range(10)``); default all.
+        guard: ``True`` (default): the shared guard (``LIBTEXT_PDF_WORKERS``,
+            ``LIBTEXT_PDF_MEMORY_MB``, ``LIBTEXT_PDF_TIMEOUT``); a ``PdfGuard`` of your
+            own; ``False``: parse in this process (the size limits still apply).
 
     Returns:
         The pages with their lines, and the PDF's title and author metadata.
@@ -89,35 +103,16 @@ def extract_pdf(
         EncryptedPDFError: A password is needed (or the one given is wrong).
         NoTextLayerError: The pages are images without text: run OCR first.
         EmptyDocumentError: The PDF has pages but no text and no images.
-        InputTooLargeError: The input is over ``max_bytes``.
+        InputTooLargeError: The input is over ``max_bytes`` or another limit
+            (``details["limit"]`` names it: characters, inflated streams, memory).
         TooManyPagesError: The document is over ``max_pages``.
+        ExtractionTimeoutError: Reading took longer than the guard's timeout.
+        TypeError: An argument has the wrong type (the message names it).
     """
-    data, name = _read_source(source, max_bytes)
-    if not data:
-        raise EmptyFileError(
-            f"{name or 'The input'} is empty (0 bytes): pass the PDF file's contents."
-        )
-    head = bytes(data[:1024])
-    if b"%PDF-" not in head:
-        raise InvalidPDFError(
-            f"{name or 'The input'} is not a PDF (no %PDF header); "
-            "check that you passed the right file.",
-            details={"source": name},
-        )
-    if mode == "precise":
-        from libtext._pdf_precise import read_precise
-
-        try:
-            raw_pages, meta = read_precise(
-                data, name=name, password=password, check=lambda n: _selection(n, pages, max_pages)
-            )
-        except EncryptedPDFError:
-            raise _encrypted(name, password) from None
-    elif mode == "fast":
-        raw_pages, meta = _read_fast(data, name, password, pages, max_pages)
-    else:
-        raise InvalidInputError(f"Unknown mode {mode!r}: use 'fast' or 'precise'.")
-    return _assemble(raw_pages, meta, name, mirror=mode == "fast")
+    request = _request(source, password, max_pages, max_bytes, mode, pages, guard)
+    if guard is False:
+        return _extract_data(**request, limits=PdfLimits())
+    return (default_guard() if guard is True else guard).extract(request)
 
 
 async def aextract_pdf(
@@ -128,28 +123,124 @@ async def aextract_pdf(
     max_bytes: int | None = DEFAULT_MAX_BYTES,
     mode: Mode = "fast",
     pages: range | None = None,
+    guard: PdfGuard | bool = True,
 ) -> ExtractedDocument:
-    """Async twin of :func:`extract_pdf`: runs it in a worker thread."""
+    """Async twin of :func:`extract_pdf`: the event loop waits, a worker process parses.
 
-    def run() -> ExtractedDocument:
-        return extract_pdf(
-            source,
-            password=password,
-            max_pages=max_pages,
-            max_bytes=max_bytes,
-            mode=mode,
-            pages=pages,
+    Cancelling the call (a timeout around it) stops the worker at once.
+    """
+    if guard is False:
+
+        def run() -> ExtractedDocument:
+            return extract_pdf(
+                source,
+                password=password,
+                max_pages=max_pages,
+                max_bytes=max_bytes,
+                mode=mode,
+                pages=pages,
+                guard=False,
+            )
+
+        return await anyio.to_thread.run_sync(run)
+    request = await anyio.to_thread.run_sync(
+        lambda: _request(source, password, max_pages, max_bytes, mode, pages, guard)
+    )
+    return await (default_guard() if guard is True else guard).aextract(request)
+
+
+def _request(
+    source: PdfSource,
+    password: str | None,
+    max_pages: int | None,
+    max_bytes: int | None,
+    mode: str,
+    pages: range | None,
+    guard: object,
+) -> dict[str, Any]:
+    """Check the arguments, read the source: the keyword arguments of :func:`_extract_data`."""
+    _check_type("password", password, str)
+    _check_type("max_pages", max_pages, int)
+    _check_type("max_bytes", max_bytes, int)
+    _check_type("pages", pages, range)
+    if not isinstance(guard, bool | PdfGuard):
+        raise InvalidTypeError(
+            f"extract_pdf(guard=...) takes True, False or a PdfGuard, not {type(guard).__name__}."
+        )
+    if mode not in ("fast", "precise"):
+        raise InvalidInputError(f"Unknown mode {short(mode)}: use 'fast' or 'precise'.")
+    data, name = _read_source(source, max_bytes)
+    return {
+        "data": data,
+        "name": name,
+        "password": password,
+        "max_pages": max_pages,
+        "mode": mode,
+        "pages": pages,
+    }
+
+
+def _check_type(name: str, value: object, kind: type) -> None:
+    if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+        raise InvalidTypeError(
+            f"extract_pdf({name}=...) takes {kind.__name__} or None, not {type(value).__name__}."
         )
 
-    return await anyio.to_thread.run_sync(run)
+
+def _extract_data(
+    *,
+    data: bytes,
+    name: str,
+    password: str | None,
+    max_pages: int | None,
+    mode: str,
+    pages: range | None,
+    limits: PdfLimits,
+) -> ExtractedDocument:
+    """The extraction itself, on bytes already read (in a guard's worker, or inline)."""
+    if not data:
+        raise EmptyFileError(
+            f"{_label(name, 'The input')} is empty (0 bytes): pass the PDF file's contents."
+        )
+    head = bytes(data[:1024])
+    if b"%PDF-" not in head:
+        raise InvalidPDFError(
+            f"{_label(name, 'The input')} is not a PDF (no %PDF header); "
+            "check that you passed the right file.",
+            details={"source": name},
+        )
+    prescan(data, limits, max_pages=max_pages, whole=pages is None)
+    if mode == "precise":
+        from libtext._pdf_precise import read_precise
+
+        try:
+            raw_pages, meta = read_precise(
+                data, name=name, password=password, check=lambda n: _selection(n, pages, max_pages)
+            )
+        except EncryptedPDFError:
+            raise _encrypted(name, password) from None
+        total = 0
+        for page in raw_pages:
+            total += page.chars
+            limits.check_page(page.number, page.chars, total)
+    else:
+        raw_pages, meta = _read_fast(data, name, password, pages, max_pages, limits)
+    return _assemble(raw_pages, meta, name, mirror=mode == "fast")
 
 
 # --- input ------------------------------------------------------------------------
 
 
+def _label(name: str, default: str) -> str:
+    """The file's name in a message, cut to 80 characters (never a whole huge input)."""
+    if not name:
+        return default
+    return name if len(name) <= 80 else name[:77] + "..."
+
+
 def _too_large(name: str, size: int, limit: int) -> InputTooLargeError:
     return InputTooLargeError(
-        f"{name or 'The input'} is {size:,} bytes, over the limit of {limit:,}; "
+        f"{_label(name, 'The input')} is {size:,} bytes, over the limit of {limit:,}; "
         "pass a larger max_bytes= (or None) to read it anyway.",
         details={"bytes": size, "max_bytes": limit},
     )
@@ -167,33 +258,16 @@ def _read_source(source: PdfSource, max_bytes: int | None) -> tuple[bytes, str]:
             raise _too_large("The input", len(data), max_bytes)
         return data, ""
     if isinstance(source, str | os.PathLike):
-        path = Path(os.fspath(source)).expanduser()
-        name = path.name
-        try:
-            size = path.stat().st_size
-            if max_bytes is not None and size > max_bytes:
-                raise _too_large(name, size, max_bytes)
-            return path.read_bytes(), name
-        except FileNotFoundError:
-            raise InvalidInputError(
-                f"No such file: {os.fspath(source)!r}; check the path.",
-                details={"source": name},
-            ) from None
-        except IsADirectoryError:
-            raise InvalidInputError(
-                f"{os.fspath(source)!r} is a directory, not a PDF file.", details={"source": name}
-            ) from None
-        except OSError as exc:
-            raise InvalidInputError(
-                f"Cannot read {os.fspath(source)!r} ({exc.strerror or 'I/O error'}).",
-                details={"source": name},
-            ) from None
+        return _read_path(source, max_bytes)
     read: Callable[[int], Any] | None = getattr(source, "read", None)
     if read is None:
-        raise InvalidInputError(
-            f"extract_pdf() takes a path, bytes or a binary file, not {type(source).__name__}."
+        raise InvalidTypeError(
+            f"extract_pdf(source=...) takes a path, bytes or a binary file, not "
+            f"{type(source).__name__}."
         )
-    name = Path(str(getattr(source, "name", "") or "")).name
+    name = Path(str(getattr(source, "name", "") or "")).name[:200]
+    if max_bytes is None:
+        _check_regular_fileobj(source)
     chunk = read(-1 if max_bytes is None else max_bytes + 1)
     if isinstance(chunk, str):
         raise InvalidInputError("The file is open in text mode: open it with 'rb'.")
@@ -201,6 +275,63 @@ def _read_source(source: PdfSource, max_bytes: int | None) -> tuple[bytes, str]:
     if max_bytes is not None and len(data) > max_bytes:
         raise _too_large(name, len(data), max_bytes)
     return data, name
+
+
+def _read_path(source: str | os.PathLike[str], max_bytes: int | None) -> tuple[bytes, str]:
+    raw = os.fspath(source)
+    if not isinstance(raw, str):
+        raise InvalidTypeError(
+            f"extract_pdf(source=...) takes a str path, not {type(raw).__name__}."
+        )
+    if "\x00" in raw:
+        raise InvalidInputError(
+            f"The path {short(raw)} contains a NUL character; no file has such a name.",
+            details={"source": raw[:80]},
+        )
+    path = Path(raw).expanduser()
+    name = path.name[:200]
+    try:
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise InvalidInputError(
+                f"{short(raw)} is a directory, not a PDF file.", details={"source": name}
+            )
+        if not stat.S_ISREG(info.st_mode):
+            raise InvalidInputError(
+                f"{short(raw)} is not a regular file (a device, FIFO or socket); "
+                "pass the path of a PDF file.",
+                details={"source": name},
+            )
+        if max_bytes is not None and info.st_size > max_bytes:
+            raise _too_large(name, info.st_size, max_bytes)
+        with path.open("rb") as fh:
+            data = fh.read(-1 if max_bytes is None else max_bytes + 1)
+    except FileNotFoundError:
+        raise InvalidInputError(
+            f"No such file: {short(raw)}; check the path.", details={"source": name}
+        ) from None
+    except OSError as exc:
+        raise InvalidInputError(
+            f"Cannot read {short(raw)} ({exc.strerror or 'I/O error'}).",
+            details={"source": name},
+        ) from None
+    if max_bytes is not None and len(data) > max_bytes:
+        raise _too_large(name, len(data), max_bytes)  # it grew while read
+    return data, name
+
+
+def _check_regular_fileobj(source: object) -> None:
+    """An unbounded read of a device (``/dev/zero``) would never end: refuse it first."""
+    fileno = getattr(source, "fileno", None)
+    try:
+        mode = os.fstat(fileno()).st_mode if fileno is not None else None
+    except (OSError, ValueError, AttributeError):
+        return  # in-memory file objects (BytesIO) have no descriptor
+    if mode is not None and not stat.S_ISREG(mode):
+        raise InvalidInputError(
+            "The file object reads from a device, FIFO or socket, with no end; pass a "
+            "regular file, or a max_bytes= limit."
+        )
 
 
 def _selection(count: int, pages: range | None, max_pages: int | None) -> list[int]:
@@ -218,12 +349,12 @@ def _encrypted(name: str, password: str | None) -> EncryptedPDFError:
     """The same words whichever way the PDF came in: a Python call, the CLI or an upload."""
     if password is None:
         message = (
-            f"{name or 'The PDF'} is encrypted and needs a password: pass password='...' "
+            f"{_label(name, 'The PDF')} is encrypted and needs a password: pass password='...' "
             "(Python) or --password (CLI), or decrypt it first "
             "(e.g. `qpdf --decrypt --password=... in.pdf out.pdf`)."
         )
     else:
-        message = f"The password given for {name or 'the PDF'} is wrong; check it and retry."
+        message = f"The password given for {_label(name, 'the PDF')} is wrong; check it and retry."
     return EncryptedPDFError(message, details={"source": name})
 
 
@@ -231,7 +362,7 @@ def _damaged(name: str, data: bytes) -> InvalidPDFError:
     tail = data[-2048:]
     hint = "it looks truncated (no %%EOF at the end)" if b"%%EOF" not in tail else "it is damaged"
     return InvalidPDFError(
-        f"{name or 'The input'} starts like a PDF but cannot be read: {hint}. "
+        f"{_label(name, 'The input')} starts like a PDF but cannot be read: {hint}. "
         "Download or export it again.",
         details={"source": name},
     )
@@ -246,6 +377,7 @@ def _read_fast(
     password: str | None,
     pages: range | None,
     max_pages: int | None,
+    limits: PdfLimits,
 ) -> tuple[list[RawPage], dict[str, str]]:
     import pypdfium2
     import pypdfium2.raw as pdfium_c
@@ -260,17 +392,20 @@ def _read_fast(
         try:
             if len(doc) == 0:
                 raise EmptyDocumentError(
-                    f"{name or 'The PDF'} has no pages; there is nothing to extract.",
+                    f"{_label(name, 'The PDF')} has no pages; there is nothing to extract.",
                     details={"source": name},
                 )
             chosen = _selection(len(doc), pages, max_pages)
             raw_pages: list[RawPage] = []
+            total = 0
             for i in chosen:
                 page = doc[i]
                 try:
                     raw_pages.append(read_page(pdfium_c, page, i + 1))
                 finally:
                     page.close()
+                total += raw_pages[-1].chars
+                limits.check_page(i + 1, raw_pages[-1].chars, total)
             try:
                 meta = {k: str(v or "") for k, v in doc.get_metadata_dict().items()}
             except pypdfium2.PdfiumError:
@@ -291,12 +426,12 @@ def _assemble(
     if raw_pages and not any(p.chars for p in raw_pages):
         if any(p.has_images for p in raw_pages):
             raise NoTextLayerError(
-                f"{name or 'The PDF'} has no text layer: its pages are images (a scan). "
+                f"{_label(name, 'The PDF')} has no text layer: its pages are images (a scan). "
                 "Run OCR first (e.g. `ocrmypdf --language heb in.pdf out.pdf`), then retry.",
                 details={"source": name},
             )
         raise EmptyDocumentError(
-            f"{name or 'The PDF'} has no text on any page; there is nothing to extract.",
+            f"{_label(name, 'The PDF')} has no text on any page; there is nothing to extract.",
             details={"source": name},
         )
     if mirror:
@@ -307,7 +442,7 @@ def _assemble(
     for page, page_kinds in zip(raw_pages, kinds, strict=True):
         lines = [
             ExtractedLine.model_construct(
-                text=ln.text,
+                text=_valid_text(ln.text),
                 kind=kind,
                 size=ln.size,
                 bold=ln.bold,
@@ -335,7 +470,19 @@ def _assemble(
 
 
 def _clean_meta(value: str) -> str:
-    return " ".join(value.replace("\x00", "").split())
+    return _valid_text(" ".join(value.replace("\x00", "").split()))
+
+
+_NOT_TEXT = re.compile("[\ud800-\udfff\ufffe\uffff]")
+
+
+def _valid_text(text: str) -> str:
+    """Text a PDF's font maps to lone surrogates, made valid (U+FFFD) so it can be stored.
+
+    The models refuse text that is not valid Unicode; this keeps one bad glyph from
+    failing a whole document.
+    """
+    return text if _NOT_TEXT.search(text) is None else _NOT_TEXT.sub("\ufffd", text)
 
 
 _RTL_LETTER = re.compile("[\u05d0-\u05ea\u0620-\u064a\ufb1d-\ufefc]")

@@ -81,7 +81,13 @@ from libtext._store_tables import (
     MetaRow,
     TextRow,
 )
-from libtext.errors import ConfigurationError, InvalidInputError, NotFoundError, StoreError
+from libtext.errors import (
+    ConfigurationError,
+    InvalidInputError,
+    InvalidTypeError,
+    NotFoundError,
+    StoreError,
+)
 from libtext.models import (
     PaginatedTextsResponse,
     PaginationInfo,
@@ -283,12 +289,18 @@ class TextStore:
                 f"cache_bytes must be a whole number of bytes, 0 or more, got {cache_bytes!r} "
                 "(0 turns the read cache off)."
             )
+        if url is not None and not isinstance(url, str):
+            raise InvalidTypeError(
+                f"TextStore(url=...) takes a database URL string, not {type(url).__name__}."
+            )
         raw = url if url is not None else default_url()
         try:
             parsed = make_url(raw)
         except sa.exc.ArgumentError:
             # A bare file path is the usual slip: say which URL names that file.
-            hint = f"for that file: 'sqlite:///{raw}'; " if raw.strip() and "://" not in raw else ""
+            shown = raw if len(raw) <= 80 else raw[:77] + "..."  # never echo a huge input
+            bare = raw.strip() and "://" not in raw
+            hint = f"for that file: 'sqlite:///{shown}'; " if bare else ""
             raise ConfigurationError(
                 f"The text store URL is not a database URL; {hint}expected e.g. "
                 "'sqlite:///texts.db' or 'postgresql+psycopg://user@host/db' "

@@ -23,6 +23,7 @@ import asyncio
 import copy
 import json
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -49,9 +50,21 @@ from libtext._translate_schema import (
     TranslationResponse,
     off_loop,
 )
-from libtext.errors import EmptyDocumentError, InvalidInputError
+from libtext.errors import (
+    EmptyDocumentError,
+    InputTooLargeError,
+    InvalidInputError,
+    InvalidTypeError,
+    short,
+)
 from libtext.hebrew import marker_forms, normalize_for_match
-from libtext.models import EnrichedSegment, Footnote, OutlineSegment, TranslatedSegment
+from libtext.models import (
+    EnrichedSegment,
+    Footnote,
+    OutlineSegment,
+    TranslatedSegment,
+    unicode_problem,
+)
 from libtext.models import TranslationData as _TD
 from libtext.sefaria import Citation, find_citations, translate_citation
 
@@ -68,12 +81,17 @@ __all__ = [
     "TranslatePayload",
     "TranslationResponse",
     "Translator",
+    "check_segment_size",
 ]
 
 PROMPT_NAME = "translate"
 DEFAULT_PROVIDER = "offline"
 DEFAULT_MAX_CHARS = 3000
 DEFAULT_CONCURRENCY = 4
+DEFAULT_MAX_SEGMENT_CHARS = 2_000_000
+"""Most characters of Hebrew (block plus footnotes) in one segment: about 400 printed
+pages. Handling is linear in the size (``benchmarks/translate.py``), so the limit
+bounds time and memory, not an algorithm's blow-up."""
 
 _T = TypeVar("_T")
 
@@ -165,6 +183,8 @@ class Translator:
         api_key: The key of a litellm model, instead of its environment variable.
         api_base: The server of a litellm model (``"http://localhost:11434"`` for
             ``"ollama/llama3"``, an OpenAI-compatible URL for ``"openai/my-model"``).
+        max_segment_chars: Most characters (block plus footnotes) in one segment;
+            more raises :class:`~libtext.errors.InputTooLargeError` (``None``: no limit).
 
     The old ``policy=`` still works until libtext 0.2, with a :class:`DeprecationWarning`;
     any other unknown keyword raises :class:`TypeError`.
@@ -184,12 +204,29 @@ class Translator:
         options: dict[str, Any] | None = None,
         api_key: str | None = None,
         api_base: str | None = None,
+        max_segment_chars: int | None = DEFAULT_MAX_SEGMENT_CHARS,
         **deprecated: Any,
     ) -> None:
         from libtext.providers.registry import resolve_provider
 
         retry = legacy_retry("Translator", retry, deprecated)
-
+        _check_glossary(glossary)
+        for arg, value in (("max_chars", max_chars), ("concurrency", concurrency)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidTypeError(
+                    f"Translator({arg}=...) takes an int, not {type(value).__name__}."
+                )
+        if options is not None and not isinstance(options, dict):
+            raise InvalidTypeError(
+                f"Translator(options=...) takes a dict, not {type(options).__name__}."
+            )
+        if max_segment_chars is not None and (
+            isinstance(max_segment_chars, bool)
+            or not isinstance(max_segment_chars, int)
+            or max_segment_chars < 1
+        ):
+            raise InvalidInputError("Translator(max_segment_chars=...) must be a positive int.")
+        self.max_segment_chars = max_segment_chars
         if max_chars < 200:
             raise InvalidInputError("Translator(max_chars=...) must be at least 200.")
         if concurrency < 1:
@@ -252,6 +289,8 @@ class Translator:
             ProviderError: The provider failed after retries (a subclass says how).
         """
         seg = _as_segment(segment, footnotes)
+        if self.max_segment_chars is not None:
+            check_segment_size(seg, self.max_segment_chars, "max_segment_chars")
         limiter = self._slots.limiter(self._max_in_flight())
         return await self._translate(seg, cache=self.cache, limiter=limiter)
 
@@ -284,8 +323,12 @@ class Translator:
 
         failures: list[Exception] = []
 
+        starts = [s for s, _ in spans]
+
         async def run(i: int, chunk: _Chunk, tg: TaskGroup) -> None:
-            phrases = [block[s:e].strip() for s, e in spans if chunk.start <= s < chunk.end]
+            # Bisect, not a scan of all spans per chunk: linear in the block, not quadratic.
+            lo, hi = bisect_left(starts, chunk.start), bisect_left(starts, chunk.end)
+            phrases = [block[s:e].strip() for s, e in spans[lo:hi]]
             text = block[chunk.start : chunk.end]
             try:
                 answers[i] = await self._ask(text, phrases, chunk, title, cache, limiter)
@@ -395,6 +438,8 @@ class Translator:
         fixed: dict[int, str],
     ) -> TranslatedSegment:
         block = seg.original_hebrew_block
+        citations = sorted(citations, key=lambda c: c.start)
+        cstarts = [c.start for c in citations]
         data: list[_TD] = []
         starts: list[int] = []
         gaps = repaired = dropped = 0
@@ -423,11 +468,8 @@ class Translator:
                         phrases[i].english_translation.strip() for i in piece.orphans
                     ).strip()
                     expanded = ""
-                inner = [
-                    (c.start - start, c.end - start)
-                    for c in citations
-                    if start <= c.start < chunk.start + piece.end
-                ]
+                inside = _within(citations, cstarts, start, chunk.start + piece.end)
+                inner = [(c.start - start, c.end - start) for c in inside]
                 if not english:
                     english = citation_english(hebrew) or ""
                 if not expanded or expanded == hebrew or letters(expanded) == letters(hebrew):
@@ -440,7 +482,7 @@ class Translator:
                         hebrew_phrase=hebrew,
                         hebrew_phrase_expanded=expanded,
                         english_translation=english,
-                        sefaria_link=_link(citations, start, chunk.start + piece.end),
+                        sefaria_link=inside[0].url if inside else "",
                     )
                 )
                 starts.append(start)
@@ -491,10 +533,46 @@ def _schema() -> str:
     return json.dumps(TranslationResponse.model_json_schema(), ensure_ascii=False)
 
 
+def check_segment_size(seg: EnrichedSegment, limit: int, name: str) -> None:
+    """Raise :class:`InputTooLargeError` when the segment's Hebrew is over ``limit`` characters.
+
+    ``name`` is the limit as the caller knows it (an argument, a server setting).
+    """
+    size = len(seg.original_hebrew_block) + sum(len(fn.content) for fn in seg.footnotes)
+    if size > limit:
+        raise InputTooLargeError(
+            f"The segment has {size:,} characters of Hebrew, over the limit {name}={limit:,}; "
+            "split it into sections (e.g. by chapter) and translate each.",
+            details={"limit": name, name: limit, "chars": size},
+        )
+
+
+def _check_glossary(glossary: object) -> None:
+    if glossary is None:
+        return
+    if not isinstance(glossary, dict):
+        raise InvalidTypeError(
+            f"Translator(glossary=...) takes a dict of Hebrew term -> English, not "
+            f"{type(glossary).__name__}."
+        )
+    for key, value in glossary.items():
+        if not isinstance(key, str) or not isinstance(value, str):
+            raise InvalidTypeError(
+                "Translator(glossary=...) maps Hebrew terms (str) to English (str); got "
+                f"{type(key).__name__} -> {type(value).__name__} for {short(key)}."
+            )
+
+
 def _as_segment(
     segment: EnrichedSegment | OutlineSegment | str, footnotes: Sequence[Footnote] | None
 ) -> EnrichedSegment:
     if isinstance(segment, str):
+        problem = unicode_problem(segment)
+        if problem is not None:
+            raise InvalidInputError(
+                f"The text to translate contains {problem}; pass valid Unicode text.",
+                details={"problem": problem},
+            )
         if not has_letters(segment) and not footnotes:
             raise EmptyDocumentError(
                 "The text to translate is empty: pass a Hebrew passage, e.g. "
@@ -506,8 +584,8 @@ def _as_segment(
     elif isinstance(segment, OutlineSegment):
         seg = EnrichedSegment(**segment.model_dump())
     else:
-        raise InvalidInputError(
-            f"Translator.translate takes an EnrichedSegment or Hebrew text, not "
+        raise InvalidTypeError(
+            f"Translator.translate(segment=...) takes an EnrichedSegment or Hebrew text, not "
             f"{type(segment).__name__}."
         )
     if footnotes:
@@ -578,11 +656,9 @@ def _marker_in(marker: str, text: str) -> bool:
     return any(form in text for form in marker_forms(marker))
 
 
-def _link(citations: list[Citation], start: int, end: int) -> str:
-    for c in citations:
-        if start <= c.start < end:
-            return c.url
-    return ""
+def _within(citations: list[Citation], starts: list[int], start: int, end: int) -> list[Citation]:
+    """The citations (sorted by start; ``starts`` their offsets) that begin in ``[start, end)``."""
+    return citations[bisect_left(starts, start) : bisect_left(starts, end)]
 
 
 def _has_letters(d: _TD) -> bool:

@@ -8,6 +8,11 @@ import click
 
 __all__ = ["serve"]
 
+DEFAULT_LIMIT_CONCURRENCY = 512
+DEFAULT_KEEP_ALIVE = 5
+DEFAULT_HEADER_BYTES = 16 * 1024
+DEFAULT_BACKLOG = 1024
+
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
@@ -35,13 +40,62 @@ __all__ = ["serve"]
 @click.option(
     "--access-log/--no-access-log", default=True, show_default=True, help="Log every request."
 )
+@click.option(
+    "--limit-concurrency",
+    default=DEFAULT_LIMIT_CONCURRENCY,
+    show_default=True,
+    type=click.IntRange(1, 100_000),
+    help="Connections and requests in progress per worker; beyond it uvicorn answers 503.",
+)
+@click.option(
+    "--timeout-keep-alive",
+    default=DEFAULT_KEEP_ALIVE,
+    show_default=True,
+    type=click.IntRange(1, 3600),
+    help="Seconds an idle keep-alive connection stays open.",
+)
+@click.option(
+    "--max-header-bytes",
+    default=DEFAULT_HEADER_BYTES,
+    show_default=True,
+    type=click.IntRange(1024, 1_048_576),
+    help="Largest request line plus headers; more closes the connection with 400.",
+)
+@click.option(
+    "--header-timeout",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(0.1, 3600),
+    help="Seconds a connection has to send a request's headers; then it is closed.",
+)
+@click.option(
+    "--backlog",
+    default=DEFAULT_BACKLOG,
+    show_default=True,
+    type=click.IntRange(1, 65_535),
+    help="Connections the kernel queues before uvicorn accepts them.",
+)
 def serve(
-    host: str, port: int, store_url: str | None, workers: int, log_level: str, access_log: bool
+    host: str,
+    port: int,
+    store_url: str | None,
+    workers: int,
+    log_level: str,
+    access_log: bool,
+    limit_concurrency: int,
+    timeout_keep_alive: int,
+    max_header_bytes: int,
+    header_timeout: float,
+    backlog: int,
 ) -> None:
     """Serve the libtext HTTP API (docs at /docs, schema at /openapi.json).
 
     Limits, the API key and CORS come from LIBTEXT_* environment variables
-    (see libtext.asgi.Settings).
+    (see libtext.asgi.Settings). Malformed HTTP (a bad Content-Length or chunk
+    size, oversized headers) is refused by uvicorn itself with a plain-text 400,
+    not the JSON error body; over --limit-concurrency it answers a plain 503.
+    A connection that does not send a request's headers within --header-timeout
+    seconds is closed; a body that stalls gets 408 (LIBTEXT_BODY_TIMEOUT).
     """
     try:
         import uvicorn
@@ -51,9 +105,12 @@ def serve(
         raise click.ClickException(
             f"'libtext serve' needs the server extra: pip install 'libtext[server]' ({exc})"
         ) from None
+    from libtext._asgi_http import HeaderTimeoutH11Protocol
+
     if store_url:
         # Workers are separate processes: the environment is how they get it.
         os.environ["LIBTEXT_DATABASE_URL"] = store_url
+    os.environ["LIBTEXT_HEADER_TIMEOUT"] = str(header_timeout)
     uvicorn.run(
         "libtext.asgi:create_app",
         factory=True,
@@ -63,4 +120,9 @@ def serve(
         log_level=log_level,
         access_log=access_log,
         proxy_headers=False,
+        http=HeaderTimeoutH11Protocol,
+        limit_concurrency=limit_concurrency,
+        timeout_keep_alive=timeout_keep_alive,
+        h11_max_incomplete_event_size=max_header_bytes,
+        backlog=backlog,
     )

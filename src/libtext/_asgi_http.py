@@ -1,0 +1,67 @@
+"""uvicorn's h11 protocol with a deadline for a request's headers.
+
+uvicorn closes an idle keep-alive connection only after a first response: a client
+that connects and sends nothing, or one header byte now and then, holds its socket
+(and a ``limit_concurrency`` slot) for ever; thousands of them shut everyone else
+out. Here each connection must deliver a request's complete headers within
+``LIBTEXT_HEADER_TIMEOUT`` seconds (default 10) of connecting or of its previous
+response, or it is closed. Slow bodies are bounded by the app
+(``Settings.body_timeout``, 408).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Any
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+__all__ = ["DEFAULT_HEADER_TIMEOUT", "HeaderTimeoutH11Protocol"]
+
+DEFAULT_HEADER_TIMEOUT = 10.0
+
+
+class HeaderTimeoutH11Protocol(H11Protocol):
+    """``H11Protocol`` that closes connections whose request headers do not arrive in time."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        raw = os.environ.get("LIBTEXT_HEADER_TIMEOUT", "")
+        self.header_timeout = float(raw) if raw else DEFAULT_HEADER_TIMEOUT
+        self._header_timer: asyncio.TimerHandle | None = None
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._header_timer = self.loop.call_later(self.header_timeout, self._headers_late)
+
+    def _disarm(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def _waiting_for_headers(self) -> bool:
+        return self.cycle is None or self.cycle.response_complete
+
+    def _headers_late(self) -> None:
+        self._header_timer = None
+        if self._waiting_for_headers() and not self.transport.is_closing():
+            self.transport.close()
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if not self._waiting_for_headers():
+            self._disarm()  # a request is in progress: the app's limits take over
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
