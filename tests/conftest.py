@@ -26,3 +26,17 @@ def data_dir() -> Path:
     if not DATA.is_dir():
         pytest.skip(f"shared data not found at {DATA} (set LIBTEXT_SHARED)")
     return DATA
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line per skip reason with its count, not one per skipped test."""
+    reasons: dict[str, int] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        reasons[reason] = reasons.get(reason, 0) + 1
+    if reasons:
+        terminalreporter.section("skipped, by reason")
+        for reason, count in sorted(reasons.items(), key=lambda item: -item[1]):
+            terminalreporter.line(f"{count:4d}  {reason}")

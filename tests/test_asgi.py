@@ -21,6 +21,7 @@ import pytest
 
 from libtext import RetryPolicy, errors
 from libtext._asgi_errors import STATUS_MAP, status_for
+from libtext._wording import for_http
 from libtext.asgi import Settings, create_app
 from libtext.models import (
     PaginatedTextsResponse,
@@ -172,7 +173,7 @@ async def test_libtext_errors_map_to_status_and_error_response(
     async with client_for(fake_app(exc)) as c:
         r = await c.get("/api/texts")
     err = assert_error(r, status, code)
-    assert err["message"] == exc.message
+    assert err["message"] == for_http(exc.message)  # the server's words, not Python's
     assert err["details"] == json.loads(json.dumps(exc.details))
 
 

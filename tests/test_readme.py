@@ -16,7 +16,12 @@ def test_ci_runs_the_readme_test_command() -> None:
     blocks = _bash_blocks((ROOT / "README.md").read_text(encoding="utf-8"))
     test_command = next(b for b in blocks if "pytest" in b)
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert test_command in ci.splitlines()
+    assert [line for line in ci.splitlines() if line.strip()][-1] == test_command
+
+
+def test_ci_builds_the_docs_strictly() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert any("mkdocs build --strict" in line for line in ci.splitlines())
 
 
 def test_quick_start_outlines_a_shipped_sample() -> None:

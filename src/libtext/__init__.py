@@ -46,10 +46,12 @@ _EXPORTS: dict[str, str] = {
     "EmptyDocumentError": "libtext.errors",
     "EmptyFileError": "libtext.errors",
     "EncryptedPDFError": "libtext.errors",
+    "ExtractionTimeoutError": "libtext.errors",
     "InputTooLargeError": "libtext.errors",
     "InvalidInputError": "libtext.errors",
     "InvalidPDFError": "libtext.errors",
     "InvalidSlugError": "libtext.errors",
+    "InvalidTypeError": "libtext.errors",
     "LibraryError": "libtext.errors",
     "LibraryTimeoutError": "libtext.errors",
     "LibtextError": "libtext.errors",
@@ -100,10 +102,12 @@ if TYPE_CHECKING:  # pragma: no cover
         EmptyDocumentError,
         EmptyFileError,
         EncryptedPDFError,
+        ExtractionTimeoutError,
         InputTooLargeError,
         InvalidInputError,
         InvalidPDFError,
         InvalidSlugError,
+        InvalidTypeError,
         LibraryError,
         LibraryTimeoutError,
         LibtextError,
@@ -159,11 +163,42 @@ if TYPE_CHECKING:  # pragma: no cover
     from libtext.translate import Translator
 
 
+def _missing_module(exc: ImportError) -> str:
+    """The third-party module whose absence caused ``exc`` ("" when it is libtext's own)."""
+    cause = exc.__cause__ if isinstance(exc.__cause__, ImportError) else exc
+    name = (cause.name or exc.name or "").split(".")[0]
+    return "" if name in ("", "libtext") else name
+
+
+def _needs_extra(name: str, exc: ImportError) -> type:
+    """A stand-in for ``name`` on an install without its extra.
+
+    ``help(libtext)``, ``from libtext import *`` and ``dir()`` keep working on the core
+    install; using the stand-in raises the ``ImportError`` that says which
+    ``pip install`` brings the real one.
+    """
+    message = str(exc)
+
+    def __init__(self: object, *args: object, **kwargs: object) -> None:
+        raise ImportError(message, name=_missing_module(exc))
+
+    return type(
+        name,
+        (),
+        {"__doc__": f"Not available on this install. {message}", "__init__": __init__},
+    )
+
+
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'libtext' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    try:
+        value = getattr(importlib.import_module(module), name)
+    except ImportError as exc:
+        if not _missing_module(exc):
+            raise
+        return _needs_extra(name, exc)  # not cached: installing the extra then works
     globals()[name] = value
     return value
 

@@ -18,6 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from libtext._wording import for_http
 from libtext.errors import (
     ConfigurationError,
     ExtractionTimeoutError,
@@ -142,7 +143,7 @@ def _libtext_response(exc: LibtextError) -> JSONResponse:
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
     if status == 500:
         logger.error("libtext error without an HTTP mapping: %r", exc)
-    return error_json(status, exc.code, exc.message, exc.details, headers)
+    return error_json(status, exc.code, for_http(exc.message), exc.details, headers)
 
 
 async def _on_libtext_error(request: Request, exc: Exception) -> JSONResponse:

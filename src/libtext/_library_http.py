@@ -227,8 +227,8 @@ class LibraryHTTP:
             except httpx.TransportError as exc:
                 raise LibraryError(
                     f"Could not reach the online library at {self.base_url} "
-                    f"({type(exc).__name__}, {endpoint}). Check the network or base_url "
-                    "(--base-url, LIBTEXT_LIBRARY_URL).",
+                    f"({type(exc).__name__}, {endpoint}). Check the network or the "
+                    "library URL (base_url=... or LIBTEXT_LIBRARY_URL).",
                     endpoint=endpoint,
                 ) from None
             except httpx.DecodingError:

@@ -9,6 +9,7 @@ call a new loop.
 
 from __future__ import annotations
 
+import inspect
 import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar
@@ -18,7 +19,9 @@ import anyio.to_thread
 from anyio.from_thread import BlockingPortal
 from anyio.lowlevel import RunVar
 
-__all__ = ["run_cpu", "run_sync"]
+from libtext.errors import LibtextError
+
+__all__ = ["complete_twin_docs", "run_cpu", "run_sync", "with_twin_docs"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -68,7 +71,13 @@ def run_sync(fn: Callable[P, Awaitable[T]], /, *args: P.args, **kwargs: P.kwargs
     async def call() -> T:
         return await fn(*args, **kwargs)
 
-    return portal.call(call)
+    try:
+        return portal.call(call)
+    except LibtextError as exc:
+        # An expected error (bad input, missing key...): its traceback would run through
+        # the portal's and the event loop's frames (some 40 lines) before the one line
+        # that says what to do. Raised from here, it shows the caller's call instead.
+        raise exc.with_traceback(None) from exc.__cause__ if exc.__cause__ else None
 
 
 _CPU_THREADS: RunVar[anyio.CapacityLimiter] = RunVar("libtext_cpu_threads")
@@ -90,3 +99,32 @@ async def run_cpu(fn: Callable[..., T], /, *args: Any, inline: bool) -> T:
         limiter = anyio.CapacityLimiter(1)
         _CPU_THREADS.set(limiter)
     return await anyio.to_thread.run_sync(fn, *args, limiter=limiter)
+
+
+_TWIN = "Sync twin of"
+
+
+def complete_twin_docs(*owners: Any) -> None:
+    """Give each sync twin on ``owners`` (classes or modules) its async twin's full docstring.
+
+    A twin's own docstring is the one line ``Sync twin of :meth:`aname`...``; without
+    this ``Outliner.outline?`` in Jupyter would show no arguments. The one line stays
+    first, then the async docstring's arguments, returns and raises.
+    """
+    for owner in owners:
+        for name, fn in list(vars(owner).items()):
+            doc = getattr(fn, "__doc__", None) or ""
+            twin = getattr(owner, "a" + name, None)
+            if not doc.startswith(_TWIN) or twin is None or not twin.__doc__:
+                continue
+            head, _, body = inspect.cleandoc(twin.__doc__).partition("\n")
+            fn.__doc__ = f"{doc.strip()}\n\n{head}\n{body}".rstrip()
+
+
+C = TypeVar("C", bound=type)
+
+
+def with_twin_docs(cls: C) -> C:
+    """Class decorator: :func:`complete_twin_docs` on the class."""
+    complete_twin_docs(cls)
+    return cls

@@ -34,6 +34,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
 
 from libtext._asgi_auth import AuthGateMiddleware, install_log_redaction, key_dependency
 from libtext._asgi_backend import Backend
+from libtext._asgi_docs import docs_urls, install_docs
 from libtext._asgi_errors import install_error_handlers
 from libtext._asgi_fastpath import CachedReadsMiddleware
 from libtext._asgi_settings import Settings
@@ -154,7 +155,9 @@ def create_app(
         version=__version__,
         summary="Hebrew texts from the Chabad library or PDFs: outlined, translated, stored.",
         lifespan=lifespan,
+        **docs_urls(),
     )
+    install_docs(app)  # /docs and /redoc with packaged assets: they work offline
     app.state.backend = backend
     app.state.settings = settings
     install_error_handlers(app)

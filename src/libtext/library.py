@@ -37,7 +37,7 @@ from libtext._library_nav import find_titles, query_words
 from libtext._library_search import normalize_phrase, read_counts, snippet
 from libtext._library_works import KNOWN_WORKS, LIBRARY_NAME, KnownWork, work_to_document
 from libtext._policy import RetryPolicy
-from libtext._sync import run_sync
+from libtext._sync import run_sync, with_twin_docs
 from libtext.errors import (
     ConfigurationError,
     InvalidInputError,
@@ -166,6 +166,7 @@ def _legacy_retry(retry: RetryPolicy | None, old: dict[str, Any]) -> RetryPolicy
         raise ConfigurationError(str(exc)) from None
 
 
+@with_twin_docs
 class LibraryClient:
     """Client of the online Chabad library (chabadlibrary.org).
 

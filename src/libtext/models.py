@@ -236,6 +236,12 @@ class TranslatedSegment(EnrichedSegment):
     complete: bool = True
     notes: list[str] = Field(default_factory=list)
 
+    def _repr_html_(self) -> str:
+        """A readable HTML view in Jupyter (Hebrew right-to-left, English left-to-right)."""
+        from libtext._html import translated_html
+
+        return translated_html(self)
+
 
 class Section(OutlineSegment):
     """A section of a processed document: the outline fields plus text and translation.
@@ -324,6 +330,12 @@ class PaginatedTextsResponse(_Model):
 
     texts: list[TextListItem] = Field(default_factory=list)
     pagination: PaginationInfo
+
+    def _repr_html_(self) -> str:
+        """A readable HTML view in Jupyter (Hebrew right-to-left, English left-to-right)."""
+        from libtext._html import texts_html
+
+        return texts_html(self)
 
 
 # --- schemas the spec names but does not show ------------------------------------
@@ -555,6 +567,12 @@ class ExtractedDocument(_Model):
         """The body text of all pages, pages separated by a blank line."""
         return "\n\n".join(p.text for p in self.pages)
 
+    def _repr_html_(self) -> str:
+        """A readable HTML view in Jupyter (Hebrew right-to-left, English left-to-right)."""
+        from libtext._html import extracted_html
+
+        return extracted_html(self)
+
 
 # --- several providers at once ----------------------------------------------------
 
@@ -607,6 +625,12 @@ class OutlineComparison(_Model):
     source_metadata: SourceMetadata = Field(default_factory=SourceMetadata)
     results: list[ProviderOutcome] = Field(default_factory=list)
     agreement: list[ProviderAgreement] = Field(default_factory=list)
+
+    def _repr_html_(self) -> str:
+        """A readable HTML view in Jupyter (Hebrew right-to-left, English left-to-right)."""
+        from libtext._html import comparison_html
+
+        return comparison_html(self)
 
 
 # --- the HTTP adapter's own request and response ------------------------------------

@@ -43,7 +43,7 @@ from libtext._outline_windows import (
     window_budget,
 )
 from libtext._policy import legacy_retry, with_timeout
-from libtext._sync import run_cpu, run_sync
+from libtext._sync import run_cpu, run_sync, with_twin_docs
 from libtext.errors import (
     ConfigurationError,
     EmptyDocumentError,
@@ -93,6 +93,7 @@ class _Run:
     prompt_version: str | None
 
 
+@with_twin_docs
 class Outliner:
     """Outline Hebrew documents with one provider, or compare several.
 

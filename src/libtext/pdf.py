@@ -349,8 +349,8 @@ def _encrypted(name: str, password: str | None) -> EncryptedPDFError:
     """The same words whichever way the PDF came in: a Python call, the CLI or an upload."""
     if password is None:
         message = (
-            f"{_label(name, 'The PDF')} is encrypted and needs a password: pass password='...' "
-            "(Python) or --password (CLI), or decrypt it first "
+            f"{_label(name, 'The PDF')} is encrypted and needs a password: "
+            "pass password='...', or decrypt it first "
             "(e.g. `qpdf --decrypt --password=... in.pdf out.pdf`)."
         )
     else:

@@ -27,6 +27,7 @@ import hashlib
 import logging
 import os
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeAlias
@@ -35,7 +36,7 @@ import anyio
 import anyio.to_thread
 
 from libtext._keywords import strict_keywords
-from libtext._sync import run_sync
+from libtext._sync import complete_twin_docs, run_sync
 from libtext.errors import ConfigurationError, InvalidInputError, LibtextError
 from libtext.hebrew import marker_forms
 from libtext.models import (
@@ -528,3 +529,6 @@ def _check_store(store: object) -> None:
         raise ConfigurationError(
             "store must be a TextStore or a database URL such as 'sqlite:///texts.db'."
         )
+
+
+complete_twin_docs(sys.modules[__name__])

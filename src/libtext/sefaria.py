@@ -90,6 +90,22 @@ class Citation:
     english: str
     url: str
 
+    def _repr_html_(self) -> str:
+        from libtext._html import citations_html
+
+        return citations_html([self])
+
+
+class Citations(list[Citation]):
+    """The list :func:`find_citations` returns; shown as a table in Jupyter."""
+
+    __slots__ = ()
+
+    def _repr_html_(self) -> str:
+        from libtext._html import citations_html
+
+        return citations_html(self)
+
 
 def ref_url(ref: str | Ref, *, bilingual: bool = False) -> str:
     """Sefaria URL of a reference, following Sefaria's ``Ref.url()`` rule.
@@ -110,7 +126,7 @@ def _url_path(normal: str) -> str:
 
 def find_citations(text: str) -> list[Citation]:
     """Every citation in a Hebrew text, in order, with its span, Sefaria ref and URL."""
-    out = []
+    out = Citations()  # a list, with a table view in Jupyter
     for s, e, ref in _scan(text):
         normal = ref.normal()
         out.append(Citation(s, e, text[s:e], normal, normal, SEFARIA_BASE_URL + _url_path(normal)))

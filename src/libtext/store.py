@@ -771,6 +771,6 @@ class TextStore:
     def _not_found(self, slug: str) -> NotFoundError:
         return NotFoundError(
             f"No stored text has the slug {slug!r}; list the stored texts "
-            "(TextStore.list, 'libtext texts list' or GET /api/texts) to find one.",
+            "(TextStore.list()) to find one.",
             details={"slug": slug},
         )

@@ -42,7 +42,7 @@ from libtext._phrases import (
     split_phrases,
 )
 from libtext._policy import legacy_retry, with_timeout
-from libtext._sync import run_sync
+from libtext._sync import run_sync, with_twin_docs
 from libtext._translate_schema import (
     FootnoteOut,
     PhraseOut,
@@ -85,7 +85,7 @@ __all__ = [
 ]
 
 PROMPT_NAME = "translate"
-DEFAULT_PROVIDER = "offline"
+DEFAULT_PROVIDER = "offline"  # like every entry point: no key, no network
 DEFAULT_MAX_CHARS = 3000
 DEFAULT_CONCURRENCY = 4
 DEFAULT_MAX_SEGMENT_CHARS = 2_000_000
@@ -153,6 +153,7 @@ class _Calls:
     cached: int = 0
 
 
+@with_twin_docs
 class Translator:
     """Translate Hebrew segments phrase by phrase, with Sefaria links and footnotes.
 

@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from libtext._version import __version__
+from libtext._wording import for_cli
 from libtext.errors import LibtextError
 
 # command name -> "module:attribute" of a click command
@@ -58,7 +59,7 @@ class _LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except LibtextError as exc:
-            click.echo(f"error: {exc.message}", err=True)
+            click.echo(f"error: {for_cli(exc.message)}", err=True)
             ctx.exit(2)
         except OSError as exc:
             if exc.errno == errno.EPIPE:  # stdout closed early (| head): click handles it
@@ -85,9 +86,11 @@ class _LazyGroup(click.Group):
         try:
             code = super().main(args, prog_name, complete_var, False, **extra)
         except click.UsageError as exc:
-            if isinstance(exc, _NO_ARGS_IS_HELP):  # a bare group: its help is the answer
-                exc.show()
-                sys.exit(exc.exit_code)
+            if isinstance(exc, _NO_ARGS_IS_HELP) and exc.ctx is not None:
+                # A bare group (``libtext``, ``libtext texts``): its help is the answer,
+                # on stdout, and asking for it is not an error.
+                click.echo(exc.ctx.get_help())
+                sys.exit(0)
             hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
             click.echo(f"error: {exc.format_message()}{hint}", err=True)
             sys.exit(exc.exit_code)

@@ -84,15 +84,20 @@ def _outline_table(result: DocumentOutline, name: str) -> Table:
     table.add_column("seq", justify="right")
     table.add_column("page", justify="right")
     table.add_column("chapter", justify="right", overflow="fold")
-    table.add_column("title", justify="right", overflow="fold")
+    titles = [
+        s.segment_title if s.segment_title != s.chapter_title else ""
+        for s in result.outline_segments
+    ]
+    if any(titles):  # no column that would stay empty
+        table.add_column("title", justify="right", overflow="fold")
     table.add_column("start phrase", justify="right", overflow="fold")
     table.add_column("end phrase", justify="right", overflow="fold")
-    for seg in result.outline_segments:
+    for seg, segment_title in zip(result.outline_segments, titles, strict=True):
         table.add_row(
             str(seg.sequence_id),
             seg.page_ref,
             seg.chapter_title,
-            seg.segment_title if seg.segment_title != seg.chapter_title else "",
+            *([segment_title] if any(titles) else []),
             _short(seg.start_phrase_hebrew),
             _short(seg.end_phrase_hebrew),
         )

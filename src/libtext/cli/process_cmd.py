@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from libtext.cli import _extras
 from libtext.cli.outline_cmd import _password_hint, password_option
 from libtext.models import ProcessedDocument
 
@@ -65,21 +66,9 @@ def _glossary(path: str | None) -> dict[str, str]:
     return data
 
 
-def open_store(url: str) -> TextStore:
+def open_store(url: str | None) -> TextStore:
     """The store at ``url``, opened (tables made) now, so a bad URL fails before the work."""
-    try:
-        from libtext.store import TextStore
-    except ImportError as exc:
-        raise click.ClickException(
-            f"--store needs the store extra: pip install 'libtext[store]' ({exc})"
-        ) from None
-    store = TextStore(url)
-    try:
-        store.prepare()
-    except BaseException:
-        store.close()
-        raise
-    return store
+    return _extras.open_store(url)
 
 
 def _summary(doc: ProcessedDocument, slug: str | None) -> None:
@@ -95,7 +84,9 @@ def _summary(doc: ProcessedDocument, slug: str | None) -> None:
     table.add_column("phrases", justify="right")
     table.add_column("translated", justify="right")
     table.add_column("notes", justify="right")
-    table.add_column("error")
+    errors = any(s.error for s in doc.sections)
+    if errors:  # no column that would stay empty
+        table.add_column("error")
     for s in doc.sections:
         english = sum(1 for d in s.translation_data if d.english_translation)
         table.add_row(
@@ -106,7 +97,7 @@ def _summary(doc: ProcessedDocument, slug: str | None) -> None:
             str(len(s.translation_data)),
             f"{english}/{len(s.translation_data)}",
             str(len(s.footnotes)),
-            s.error or "",
+            *([s.error or ""] if errors else []),
         )
     _console().print(table)
 
@@ -120,7 +111,13 @@ def _summary(doc: ProcessedDocument, slug: str | None) -> None:
     show_default=True,
     help="Outline and translate with 'offline' or a litellm model such as 'openai/gpt-4o-mini'.",
 )
-@click.option("--store", "store_url", help="Save to this database URL (e.g. sqlite:///texts.db).")
+@click.option(
+    "--store",
+    "store_url",
+    metavar="URL",
+    help="Save to this database URL (e.g. sqlite:///texts.db); default LIBTEXT_DATABASE_URL.",
+)
+@click.option("--no-store", is_flag=True, help="Do not save, even when a store is configured.")
 @click.option(
     "--format",
     "fmt",
@@ -138,6 +135,7 @@ def process(
     file: str,
     provider: str,
     store_url: str | None,
+    no_store: bool,
     fmt: str,
     concurrency: int,
     glossary: str | None,
@@ -145,7 +143,7 @@ def process(
     no_progress: bool,
     password: str | None,
 ) -> None:
-    """Outline, translate and (with --store) save a PDF."""
+    """Outline, translate and save a PDF (to --store, else LIBTEXT_DATABASE_URL when set)."""
     import anyio
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
@@ -157,7 +155,8 @@ def process(
     outliner = Outliner(providers=[provider])
     translator = Translator(provider=provider, glossary=_glossary(glossary))
     # A wrong URL or an unwritable folder fails now, not after the whole job.
-    store = open_store(store_url) if store_url else None
+    save = not no_store and _extras.store_configured(store_url)
+    store = open_store(store_url) if save else None
     console = _console(stderr=True)
     progress = Progress(
         TextColumn("{task.description}"),
@@ -207,6 +206,22 @@ def process(
         _dump(doc.model_dump(mode="json"))
     else:
         _summary(doc, slug)
+    if store is not None:
+        click.echo(f"saved as {slug} in {store.url}", err=True)
+    elif not no_store:
+        extra = "" if _extras.has_store_extra() else "pip install 'libtext[store]', then "
+        click.echo(
+            f"not saved: to keep it, {extra}give --store URL or set LIBTEXT_DATABASE_URL.",
+            err=True,
+        )
+    if provider.strip().lower() == "offline" and fmt == "summary":
+        # Why "translated 0/17": offline English covers only what the linker knows.
+        click.echo(
+            "note: the offline provider translates only citations it recognises; for "
+            "English of every phrase use --provider with a model, e.g. "
+            "--provider openai/gpt-4o-mini (and OPENAI_API_KEY).",
+            err=True,
+        )
     if failed:
         click.echo(
             f"warning: {len(failed)} section(s) not translated ({failed}); their Hebrew is kept.",

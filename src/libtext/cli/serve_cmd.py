@@ -102,11 +102,13 @@ def serve(
 
         import libtext.asgi  # noqa: F401  - fail here, with the install hint
     except ImportError as exc:
-        raise click.ClickException(
-            f"'libtext serve' needs the server extra: pip install 'libtext[server]' ({exc})"
-        ) from None
-    from libtext._asgi_http import HeaderTimeoutH11Protocol
+        from libtext.cli._extras import missing_extra
 
+        raise missing_extra("server", exc) from None
+    from libtext._asgi_http import HeaderTimeoutH11Protocol
+    from libtext.cli._preflight import preflight
+
+    preflight(store_url)  # a bad store or a provider without its key: one line, no server
     if store_url:
         # Workers are separate processes: the environment is how they get it.
         os.environ["LIBTEXT_DATABASE_URL"] = store_url

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
-from libtext.models import ProcessedDocument, format_utc
-from libtext.store import DEFAULT_PAGE_SIZE, ENV_VAR, TextStore
+from libtext.cli._extras import STORE_ENV, open_store
+
+if TYPE_CHECKING:
+    from libtext.models import ProcessedDocument
 
 __all__ = ["texts"]
+
+_PAGE_SIZE = 20  # TextStore's DEFAULT_PAGE_SIZE; not imported so --help needs no SQLModel
 
 _store_option = click.option(
     "--store",
     "store_url",
     metavar="URL",
     default=None,
-    help=f"Database URL of the store (default: {ENV_VAR}, else texts.db in the user data "
+    help=f"Database URL of the store (default: {STORE_ENV}, else texts.db in the user data "
     "directory).",
 )
 
@@ -26,27 +32,32 @@ def texts() -> None:
 
 @texts.command("list")
 @click.option("--page", default=1, show_default=True, type=int, help="1-based page number.")
-@click.option(
-    "--page-size", default=DEFAULT_PAGE_SIZE, show_default=True, type=int, help="1 to 100."
-)
+@click.option("--page-size", default=_PAGE_SIZE, show_default=True, type=int, help="1 to 100.")
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
 @_store_option
 def list_texts(page: int, page_size: int, fmt: str, store_url: str | None) -> None:
     """List the stored texts, newest first."""
-    with TextStore(store_url) as store:
+    from libtext.models import format_utc
+
+    with open_store(store_url) as store:
         result = store.list(page=page, page_size=page_size)
+        where = store.url  # password masked
     if fmt == "json":
         click.echo(result.model_dump_json(indent=2))
         return
     for item in result.texts:
         titles = " / ".join(t for t in (item.publication_title, item.work_title) if t)
-        click.echo(
-            f"{item.slug}\t{format_utc(item.created_at)}\t{titles}\t({item.page_count} pages)"
-        )
+        pages = _plural(item.page_count, "page")
+        # No title column when the source had none: slug, date, pages.
+        fields = [item.slug, format_utc(item.created_at), *([titles] if titles else []), pages]
+        click.echo("\t".join(fields))
     info = result.pagination
-    click.echo(f"page {info.page} of {info.total_pages}, {info.total} texts", err=True)
+    click.echo(
+        f"page {info.page} of {max(info.total_pages, 1)}, {_plural(info.total, 'text')} in {where}",
+        err=True,
+    )
 
 
 @texts.command("show")
@@ -62,7 +73,7 @@ def list_texts(page: int, page_size: int, fmt: str, store_url: str | None) -> No
 @_store_option
 def show(slug: str, fmt: str, include_source_ids: bool, store_url: str | None) -> None:
     """Print the stored text SLUG: the whole document as JSON, or readable text."""
-    with TextStore(store_url) as store:
+    with open_store(store_url) as store:
         document = store.get(slug, include_source_ids=include_source_ids)
     click.echo(document.model_dump_json(indent=2) if fmt == "json" else _as_text(document))
 
@@ -72,9 +83,13 @@ def show(slug: str, fmt: str, include_source_ids: bool, store_url: str | None) -
 @_store_option
 def delete(slug: str, store_url: str | None) -> None:
     """Delete the stored text SLUG."""
-    with TextStore(store_url) as store:
+    with open_store(store_url) as store:
         store.delete(slug)
     click.echo(f"deleted {slug}")
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
 def _as_text(document: ProcessedDocument) -> str:
@@ -82,13 +97,19 @@ def _as_text(document: ProcessedDocument) -> str:
     lines = [" / ".join(t for t in (meta.publication_title, meta.work_title) if t)]
     if meta.author_name:
         lines.append(meta.author_name)
-    lines.append(f"{document.page_count} pages, {len(document.sections)} sections")
+    lines.append(
+        f"{_plural(document.page_count, 'page')}, {_plural(len(document.sections), 'section')}"
+    )
     for section in document.sections:
-        parts = (section.chapter_number, section.chapter_title, section.segment_title)
-        # "1 - פרק א", not "1 - פרק א - פרק א" when the segment is the whole chapter.
-        heading = " - ".join(t for i, t in enumerate(parts) if t and t not in parts[:i])
+        # "## 1. פרק א (p. 1)": the chapter's number only when it has no title, and the
+        # segment's title only when it is not the chapter's.
+        chapter = section.chapter_title or (
+            f"chapter {section.chapter_number}" if section.chapter_number else ""
+        )
+        parts = (chapter, section.segment_title)
+        heading = " — ".join(t for i, t in enumerate(parts) if t and t not in parts[:i])
         page = f" (p. {section.page_ref})" if section.page_ref else ""
-        title = f"## {section.sequence_id}. {heading}{page}".rstrip(" .")
+        title = f"## {section.sequence_id}. {heading}".rstrip(" .") + page
         lines += ["", title, section.original_hebrew_block]
         for phrase in section.translation_data:
             link = f" <{phrase.sefaria_link}>" if phrase.sefaria_link else ""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import importlib
+import importlib.util
 import logging
 import os
 import re
@@ -90,6 +91,19 @@ def redact(text: str, *secrets: str | None) -> str:
     return _KEYLIKE.sub("[redacted]", text)
 
 
+def _litellm_installed() -> bool:
+    """Whether litellm can be imported, without importing it (seconds)."""
+    if _litellm is not None:
+        return True
+    try:
+        return importlib.util.find_spec("litellm") is not None
+    except (ImportError, ValueError):  # ValueError: sys.modules["litellm"] is None
+        return False
+
+
+_NO_LITELLM = "AI providers other than 'offline' need litellm: pip install 'libtext[llm]'."
+
+
 def _load_litellm() -> Any:
     """Import litellm once, quietly, with the bundled cost map and httpx transport."""
     global _litellm
@@ -101,10 +115,7 @@ def _load_litellm() -> Any:
                 try:
                     import litellm as module
                 except ImportError:
-                    raise ConfigurationError(
-                        "AI providers other than 'offline' need litellm: "
-                        "pip install 'libtext[llm]'."
-                    ) from None
+                    raise ConfigurationError(_NO_LITELLM) from None
 
                 litellm: Any = module
                 # What litellm's first call would import on the event loop (seconds):
@@ -231,6 +242,8 @@ class LiteLLMProvider:
         self.api_base = api_base
         self.timeout = timeout
         self.options = options
+        if not _litellm_installed():  # the extra first: a key alone would not do
+            raise ConfigurationError(_NO_LITELLM)
         prefix = _prefix(model)
         env_vars = KEY_ENV_VARS.get(prefix, ())
         if api_key is None:

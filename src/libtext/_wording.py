@@ -1,0 +1,71 @@
+"""An error's words for where it surfaces: arguments in Python, flags in the CLI,
+the server's settings over HTTP.
+
+Library messages are written for Python callers (``pass api_key=...``). The CLI and
+the HTTP adapter pass every message through :func:`for_cli` / :func:`for_http`,
+which swap each Python phrase of :data:`PHRASES` for its own words. A test raises
+each of these errors through the three surfaces and checks that none speaks
+another's language.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = ["PHRASES", "Phrase", "for_cli", "for_http"]
+
+
+class Phrase(NamedTuple):
+    python: str
+    cli: str
+    http: str
+
+
+PHRASES: tuple[Phrase, ...] = (
+    Phrase(
+        "(TextStore(url=...) or LIBTEXT_DATABASE_URL)",
+        "(--store or LIBTEXT_DATABASE_URL)",
+        "(the server's LIBTEXT_DATABASE_URL, or libtext serve --store)",
+    ),
+    Phrase(" or pass api_key=... explicitly.", ".", " where the server runs."),
+    Phrase("(TextStore.list())", "('libtext texts list')", "(GET /api/texts)"),
+    Phrase(
+        "passed as api_key= or set in the provider's environment variable",
+        "set in the provider's environment variable",
+        "set in the provider's environment variable where the server runs",
+    ),
+    Phrase(
+        "pass password='...', or decrypt it first",
+        "give it with --password, or decrypt it first",
+        "decrypt it before uploading",
+    ),
+    Phrase(
+        "pass the right password='...'",
+        "give the right one with --password",
+        "decrypt it before uploading",
+    ),
+    Phrase(
+        "(base_url=... or LIBTEXT_LIBRARY_URL)",
+        "(--base-url or LIBTEXT_LIBRARY_URL)",
+        "(the server's LIBTEXT_LIBRARY_URL)",
+    ),
+    Phrase(
+        "pass base_url=... or set LIBTEXT_LIBRARY_URL",
+        "give --base-url or set LIBTEXT_LIBRARY_URL",
+        "set LIBTEXT_LIBRARY_URL where the server runs",
+    ),
+)
+
+
+def for_cli(message: str) -> str:
+    """``message`` in the command line's words (flags)."""
+    for phrase in PHRASES:
+        message = message.replace(phrase.python, phrase.cli)
+    return message
+
+
+def for_http(message: str) -> str:
+    """``message`` in an HTTP client's words (the server's settings, no Python)."""
+    for phrase in PHRASES:
+        message = message.replace(phrase.python, phrase.http)
+    return message
