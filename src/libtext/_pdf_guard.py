@@ -71,6 +71,9 @@ __all__ = [
 
 logger = logging.getLogger("libtext.pdf")
 
+Extract = Callable[..., "ExtractedDocument"]
+"""``libtext.pdf._extract_data``: keyword arguments of one request -> the document."""
+
 MB = 2**20
 DEFAULT_WORKERS = max(1, min(4, (os.cpu_count() or 2) - 1))
 """One core left to the caller (a server's event loop), at most four workers."""
@@ -410,13 +413,17 @@ class PdfGuard:
 
     # --- calls ------------------------------------------------------------------------
 
-    def extract(self, request: dict[str, Any], *, job: _Job | None = None) -> ExtractedDocument:
-        """Run ``libtext.pdf._extract_data(**request, limits=...)`` under the guard."""
+    def extract(
+        self, request: dict[str, Any], *, run: Extract, job: _Job | None = None
+    ) -> ExtractedDocument:
+        """Run ``libtext.pdf._extract_data(**request, limits=...)`` under the guard.
+
+        ``run`` is that function, for the in-process paths (passed in, so this module
+        does not import :mod:`libtext.pdf`, which imports it); a worker imports it itself.
+        """
         request = {**request, "limits": self.limits}
         if not self.isolate:
-            from libtext.pdf import _extract_data
-
-            return _extract_data(**request)
+            return run(**request)
         job = job or _Job()
         if not self._slots.acquire(timeout=self.timeout):
             raise self._timeout(queued=True)
@@ -424,20 +431,18 @@ class PdfGuard:
             return self._run(request, job)
         except _NoProcess as exc:
             self._no_processes(exc.__cause__)
-            from libtext.pdf import _extract_data
-
-            return _extract_data(**request)
+            return run(**request)
         finally:
             self._slots.release()
 
-    async def aextract(self, request: dict[str, Any]) -> ExtractedDocument:
+    async def aextract(self, request: dict[str, Any], *, run: Extract) -> ExtractedDocument:
         """Async :meth:`extract`: a cancelled caller kills its worker at once."""
         if not self.isolate:
-            return await anyio.to_thread.run_sync(partial(self.extract, request))
+            return await anyio.to_thread.run_sync(partial(self.extract, request, run=run))
         job = _Job()
         try:
             return await anyio.to_thread.run_sync(
-                partial(self.extract, request, job=job),
+                partial(self.extract, request, run=run, job=job),
                 abandon_on_cancel=True,
                 limiter=_waiting_threads(),
             )
