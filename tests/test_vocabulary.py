@@ -47,6 +47,8 @@ VOCABULARY: dict[str, set[str]] = {
     "OfflineProvider": set(),
     "RetryPolicy": set(),
     "ProviderCache": set(),
+    "PdfGuard": {"timeout"},
+    "PdfLimits": set(),
     "process_document": {"concurrency"},
     "aprocess_document": {"concurrency"},
 }
@@ -61,7 +63,7 @@ REQUIRED: dict[str, tuple[Any, ...]] = {
 
 
 # Records a function returns, not objects a user configures.
-RECORDS = {"Citation"}
+RECORDS = {"Citation", "Ref"}
 
 
 def _configured() -> list[str]:

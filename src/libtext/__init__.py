@@ -70,6 +70,8 @@ _EXPORTS: dict[str, str] = {
     # capabilities
     "aextract_pdf": "libtext.pdf",
     "extract_pdf": "libtext.pdf",
+    "PdfGuard": "libtext.pdf",
+    "PdfLimits": "libtext.pdf",
     "offline_outline": "libtext.headings",
     "Outliner": "libtext.outline",
     "FunctionProvider": "libtext.providers.function",
@@ -81,6 +83,7 @@ _EXPORTS: dict[str, str] = {
     "Citation": "libtext.sefaria",
     "find_citations": "libtext.sefaria",
     "ref_url": "libtext.sefaria",
+    "Ref": "libtext.sefaria",
     "translate_citation": "libtext.sefaria",
     "LibraryClient": "libtext.library",
     "LibrarySection": "libtext.library",
@@ -152,13 +155,13 @@ if TYPE_CHECKING:  # pragma: no cover
         WorkByIdResponse,
     )
     from libtext.outline import Outliner
-    from libtext.pdf import aextract_pdf, extract_pdf
+    from libtext.pdf import PdfGuard, PdfLimits, aextract_pdf, extract_pdf
     from libtext.process import aprocess_document, process_document
     from libtext.providers.base import Provider
     from libtext.providers.function import FunctionProvider
     from libtext.providers.llm import LiteLLMProvider
     from libtext.providers.offline import OfflineProvider
-    from libtext.sefaria import Citation, find_citations, ref_url, translate_citation
+    from libtext.sefaria import Citation, Ref, find_citations, ref_url, translate_citation
     from libtext.store import TextStore
     from libtext.translate import Translator
 

@@ -44,6 +44,7 @@ import anyio.to_thread
 from anyio import CapacityLimiter
 from anyio.lowlevel import RunVar
 
+from libtext._keywords import strict_keywords
 from libtext.errors import (
     ConfigurationError,
     ExtractionTimeoutError,
@@ -130,6 +131,10 @@ class PdfLimits:
                 f"text (by page {number})",
                 "read part of it with pages=range(...).",
             )
+
+
+# Unknown fields name the closest one, as on every public class.
+PdfLimits.__init__ = strict_keywords()(PdfLimits.__init__)  # type: ignore[method-assign]
 
 
 # --- before parsing -------------------------------------------------------------------
@@ -378,6 +383,7 @@ class PdfGuard:
             no kill): for platforms where processes cannot be started.
     """
 
+    @strict_keywords()
     def __init__(
         self,
         *,
@@ -413,7 +419,7 @@ class PdfGuard:
 
     # --- calls ------------------------------------------------------------------------
 
-    def extract(
+    def _extract(
         self, request: dict[str, Any], *, run: Extract, job: _Job | None = None
     ) -> ExtractedDocument:
         """Run ``libtext.pdf._extract_data(**request, limits=...)`` under the guard.
@@ -435,14 +441,14 @@ class PdfGuard:
         finally:
             self._slots.release()
 
-    async def aextract(self, request: dict[str, Any], *, run: Extract) -> ExtractedDocument:
-        """Async :meth:`extract`: a cancelled caller kills its worker at once."""
+    async def _aextract(self, request: dict[str, Any], *, run: Extract) -> ExtractedDocument:
+        """Async :meth:`_extract`: a cancelled caller kills its worker at once."""
         if not self.isolate:
-            return await anyio.to_thread.run_sync(partial(self.extract, request, run=run))
+            return await anyio.to_thread.run_sync(partial(self._extract, request, run=run))
         job = _Job()
         try:
             return await anyio.to_thread.run_sync(
-                partial(self.extract, request, run=run, job=job),
+                partial(self._extract, request, run=run, job=job),
                 abandon_on_cancel=True,
                 limiter=_waiting_threads(),
             )

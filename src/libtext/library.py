@@ -429,7 +429,7 @@ class LibraryClient:
 
     def page_to_text(
         self,
-        page: RawNode | Mapping[str, Any] | str,
+        page: Mapping[str, Any] | str,
         *,
         page_id: str = "",
         heading_path: Sequence[str] = (),
@@ -444,12 +444,23 @@ class LibraryClient:
         ``libtext._library_html`` says, Hebrew in brackets is kept.
 
         Args:
-            page: A node read by this client, the page ``data`` as the API sends it
+            page: The page ``data`` as the API sends it
                 (``{"text": html, "haoros": notes}``), or bare HTML.
             page_id: The page's id (taken from ``page`` when it has one).
             heading_path: Section headings from the work down to this page.
             path_ids: Ids from the work's first level down to this page.
         """
+        return self._page_text(page, page_id=page_id, heading_path=heading_path, path_ids=path_ids)
+
+    def _page_text(
+        self,
+        page: RawNode | Mapping[str, Any] | str,
+        *,
+        page_id: str = "",
+        heading_path: Sequence[str] = (),
+        path_ids: Sequence[str] = (),
+    ) -> LibraryPage:
+        """:meth:`page_to_text`, also for a node read by this client."""
         if isinstance(page, RawNode):
             html, notes, page_id = page.html, page.haoros, page_id or page.id
             if not heading_path:
@@ -483,7 +494,7 @@ class LibraryClient:
         nid = _node_id(node_id)
         raw = await self._node(nid)
         if raw.kind == "page":
-            return self.page_to_text(raw)
+            return self._page_text(raw)
         known = KNOWN_WORKS.get(nid)
         title = raw.title or (known.title if known else "")
         return LibrarySection(
@@ -531,7 +542,7 @@ class LibraryClient:
 
     async def _pages(self, root: RawNode, walk: _Walk) -> AsyncIterator[LibraryPage]:
         if root.kind == "page":
-            page = self.page_to_text(root, path_ids=[root.id])
+            page = self._page_text(root, path_ids=[root.id])
             if walk.resume_target == root.id or walk.resume_ids:
                 walk.resume_target, walk.resume_ids = None, None
             else:
@@ -578,7 +589,7 @@ class LibraryClient:
                 headings = [*heading_path, heading] if heading else list(heading_path)
                 ids = [*path_ids, child.id]
                 if sub.kind == "page":
-                    page = self.page_to_text(sub, heading_path=headings, path_ids=ids)
+                    page = self._page_text(sub, heading_path=headings, path_ids=ids)
                     if walk.resume_target is not None:
                         if child.id == walk.resume_target:
                             walk.resume_target = None
