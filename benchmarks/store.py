@@ -1,7 +1,9 @@
 """TextStore list/get latency at 1,000 and 100,000 texts (SQLite), and the ratio between them.
 
 Fills two fresh SQLite stores with small texts (bulk inserts into the store's own
-tables: 100,000 ``save()`` calls would only measure fsync), then measures through
+tables: 100,000 ``save()`` calls would only measure fsync), each with ``--revisions``
+revisions (the older ones kept in the history table, as section edits leave them:
+they must not slow ``list`` or ``get``), then measures through
 the public API, median of ``--repeat`` calls each, the calls on the two stores
 interleaved so that load from other processes weighs on both sizes alike:
 
@@ -13,12 +15,13 @@ interleaved so that load from other processes weighs on both sizes alike:
 Goal: list and get at 100,000 texts within 2x of their time at 1,000, each under
 5 ms median.
 
-Usage: python benchmarks/store.py [--small 1000] [--large 100000] [--repeat 300]
+Usage: python benchmarks/store.py [--small 1000] [--large 100000] [--repeat 300] [--revisions 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -30,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from libtext._store_slugs import base_slug
-from libtext._store_tables import META_TEXT_COUNT, metadata
+from libtext._store_tables import META_TEXT_COUNT, RevisionRow, metadata
 from libtext.models import ProcessedDocument, Section, SourceMetadata
 from libtext.store import DEFAULT_PAGE_SIZE, TextStore
 
@@ -49,11 +52,16 @@ def small_doc(i: int) -> ProcessedDocument:
     )
 
 
-def fill(store: TextStore, n: int) -> list[str]:
-    """Insert ``n`` small texts in bulk, as ``save()`` would store them; return their slugs."""
+def fill(store: TextStore, n: int, revisions: int = 1) -> list[str]:
+    """Insert ``n`` small texts in bulk, as ``save()`` and edits would store them.
+
+    Each text is at revision ``revisions``; the older ones are in the history table
+    with their documents. Returns the slugs.
+    """
     store.list()  # makes the tables
     texts = metadata.tables["libtext_texts"]
     bodies = metadata.tables["libtext_text_bodies"]
+    history = metadata.tables[RevisionRow.__tablename__]
     meta = metadata.tables["libtext_meta"]
     start = datetime(2026, 1, 1, tzinfo=UTC)
     slugs: list[str] = []
@@ -61,6 +69,7 @@ def fill(store: TextStore, n: int) -> list[str]:
         for low in range(0, n, CHUNK):
             rows: list[dict[str, Any]] = []
             body_rows: list[dict[str, Any]] = []
+            history_rows: list[dict[str, Any]] = []
             for i in range(low, min(low + CHUNK, n)):
                 doc = small_doc(i)
                 meta_i = doc.source_metadata
@@ -79,12 +88,26 @@ def fill(store: TextStore, n: int) -> list[str]:
                         "last_page_id": None,
                         "created_at": at,
                         "updated_at": at,
+                        "revision": revisions,
                     }
                 )
-                body_rows.append({"text_id": i + 1, "body": doc.model_dump_json()})
+                body = doc.model_dump_json()
+                body_rows.append({"text_id": i + 1, "body": body})
+                for number in range(1, revisions + 1):
+                    history_rows.append(
+                        {
+                            "text_id": i + 1,
+                            "number": number,
+                            "created_at": at,
+                            "change": "save" if number == 1 else "edit",
+                            "sections": "[]" if number == 1 else "[1]",
+                            "body": body if number < revisions else None,
+                        }
+                    )
                 slugs.append(slug)
             conn.execute(texts.insert(), rows)
             conn.execute(bodies.insert(), body_rows)
+            conn.execute(history.insert(), history_rows)
         conn.execute(meta.update().where(meta.c.key == META_TEXT_COUNT).values(value=n))
     assert len(set(slugs)) == n, "benchmark titles must give distinct slugs"
     return slugs
@@ -104,14 +127,24 @@ def medians_ms(calls: dict[str, Callable[[], Any]], repeat: int) -> dict[str, fl
     return {name: statistics.median(ts) * 1000 for name, ts in times.items()}
 
 
-def prepare(folder: Path, n: int) -> tuple[TextStore, dict[str, tuple[Callable[[], Any], int]]]:
+def prepare(
+    folder: Path, n: int, revisions: int
+) -> tuple[TextStore, dict[str, tuple[Callable[[], Any], int]]]:
     """A store of ``n`` texts and the calls to time on it (with their repeat divisor)."""
     path = folder / f"texts-{n}.db"
     store = TextStore(f"sqlite:///{path}")
     t0 = time.perf_counter()
-    slugs = fill(store, n)
+    slugs = fill(store, n, revisions)
+    # The fill's hundreds of MB are still being written back to disk: let that finish
+    # first, or the first calls timed pay for it (more the larger the file).
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    os.sync()
     size = sum(p.stat().st_size for p in folder.glob(f"texts-{n}.db*")) / 1e6
-    print(f"filled {n:,} texts in {time.perf_counter() - t0:.1f} s ({size:.1f} MB)")
+    print(
+        f"filled {n:,} texts x {revisions} revisions in {time.perf_counter() - t0:.1f} s "
+        f"({size:.1f} MB)"
+    )
     last = -(-n // DEFAULT_PAGE_SIZE)
     near_end = max(1, last - 1)
     middle = max(1, last // 2)
@@ -133,10 +166,13 @@ def main() -> int:
     parser.add_argument("--small", type=int, default=1_000)
     parser.add_argument("--large", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=300)
+    parser.add_argument(
+        "--revisions", type=int, default=3, help="revisions per text (older ones in the history)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="libtext-bench-") as tmp:
-        small_store, small_calls = prepare(Path(tmp), args.small)
-        large_store, large_calls = prepare(Path(tmp), args.large)
+        small_store, small_calls = prepare(Path(tmp), args.small, args.revisions)
+        large_store, large_calls = prepare(Path(tmp), args.large, args.revisions)
         small: dict[str, float] = {}
         large: dict[str, float] = {}
         for name, (small_fn, divisor) in small_calls.items():

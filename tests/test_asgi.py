@@ -99,8 +99,18 @@ class RaisingStore:
     def cached_get_json(self, slug: str) -> None:
         return None
 
+    def cached_get_tagged_json(self, slug: str) -> None:
+        return None
+
     async def aget_json(self, slug: str, *, limiter: Any = None) -> bytes:
         return await self._go_json(limiter)
+
+    async def aget_tagged_json(
+        self, slug: str, *, revision: Any = None, limiter: Any = None
+    ) -> Any:
+        from libtext._store_cache import TaggedJSON
+
+        return TaggedJSON(await self._go_json(limiter), '"1-0"')
 
     async def asave(self, document: Any) -> Any:
         return await anyio.to_thread.run_sync(self._go)
@@ -644,6 +654,8 @@ def test_openapi_declares_models_and_error_responses() -> None:
         ("GET", "/api/search"),
         ("GET", "/api/texts"),
         ("GET", "/api/texts/{slug}"),
+        ("GET", "/api/texts/{slug}/revisions"),
+        ("PATCH", "/api/texts/{slug}/sections/{sequence_id}"),
         ("GET", "/api/library/test"),
         ("POST", "/api/extract"),
         ("POST", "/api/outline"),

@@ -42,6 +42,8 @@ ROUTES = {
     ("GET", "/api/library/test"),
     ("GET", "/api/texts"),
     ("GET", "/api/texts/{slug}"),
+    ("GET", "/api/texts/{slug}/revisions"),
+    ("PATCH", "/api/texts/{slug}/sections/{sequence_id}"),
     ("POST", "/api/extract"),
     ("POST", "/api/outline"),
     ("POST", "/api/process"),

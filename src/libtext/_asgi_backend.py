@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 
-from libtext._asgi_errors import RequestTimeoutError
+from libtext._asgi_errors import PreconditionRequiredError, RequestTimeoutError
 from libtext._asgi_settings import Settings
 from libtext._version import __version__
 from libtext.errors import LibtextError
@@ -28,10 +28,14 @@ from libtext.models import (
     ProcessRequest,
     ProcessResponse,
     SearchResultsResponse,
+    SectionEdit,
+    SectionEditResult,
+    TextRevisionsResponse,
     TranslatedSegment,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
+    from libtext._store_cache import TaggedJSON
     from libtext.library import LibraryClient
     from libtext.outline import Outliner
     from libtext.providers.base import Provider
@@ -259,15 +263,53 @@ class Backend:
 
         return await self._call(self.settings.request_timeout, call)
 
-    async def get_text(self, slug: str) -> bytes:
-        """The public ``ProcessedDocument`` as JSON, served like :meth:`list_texts`."""
+    async def get_text(self, slug: str, revision: int | None = None) -> TaggedJSON:
+        """The public ``ProcessedDocument`` as JSON with its ETag, served like
+        :meth:`list_texts`; an old revision is always read from the database."""
         store = self._store
-        if store is not None and (hit := store.cached_get_json(slug)) is not None:
+        if (
+            revision is None
+            and store is not None
+            and (hit := store.cached_get_tagged_json(slug)) is not None
+        ):
             return hit
 
-        async def call() -> bytes:
+        async def call() -> TaggedJSON:
             store = await self.store()
-            return await store.aget_json(slug, limiter=self._store_threads)
+            return await store.aget_tagged_json(
+                slug, revision=revision, limiter=self._store_threads
+            )
+
+        return await self._call(self.settings.request_timeout, call)
+
+    async def text_revisions(self, slug: str) -> TextRevisionsResponse:
+        async def call() -> TextRevisionsResponse:
+            return await (await self.store()).arevisions(slug)
+
+        return await self._call(self.settings.request_timeout, call)
+
+    async def edit_section(
+        self,
+        slug: str,
+        sequence_id: int,
+        edit: SectionEdit,
+        if_match: str | None,
+        author: str | None,
+    ) -> SectionEditResult:
+        """One section edit, refused without the ETag it is based on (``If-Match``)."""
+        if not if_match or not if_match.strip() or if_match.strip() == "*":
+            raise PreconditionRequiredError(
+                "Editing a text needs the header 'If-Match' with the ETag of the text "
+                f"as read (GET /api/texts/{slug} sends it), so that an edit made since "
+                "is not overwritten.",
+                details={"header": "If-Match"},
+            )
+
+        async def call() -> SectionEditResult:
+            store = await self.store()
+            return await store.aedit_section(
+                slug, sequence_id, edit, expected_etag=if_match, author=author
+            )
 
         return await self._call(self.settings.request_timeout, call)
 

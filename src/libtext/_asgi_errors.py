@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from libtext._wording import for_http
 from libtext.errors import (
     ConfigurationError,
+    ConflictError,
     ExtractionTimeoutError,
     InputTooLargeError,
     InvalidInputError,
@@ -40,6 +41,7 @@ __all__ = [
     "STATUS_MAP",
     "BodyTimeout",
     "BodyTooLarge",
+    "PreconditionRequiredError",
     "RequestTimeoutError",
     "UnauthorizedError",
     "error_json",
@@ -54,6 +56,12 @@ class UnauthorizedError(LibtextError):
     """The request lacks the API key the server is configured with."""
 
     code = "unauthorized"
+
+
+class PreconditionRequiredError(InvalidInputError):
+    """A write that must name the revision it is based on (``If-Match``) did not."""
+
+    code = "precondition_required"
 
 
 class RequestTimeoutError(LibtextError):
@@ -88,11 +96,13 @@ class BodyTimeout(StarletteHTTPException):
 # Most specific first: the first match wins.
 STATUS_MAP: tuple[tuple[type[LibtextError], int], ...] = (
     (UnauthorizedError, 401),
+    (PreconditionRequiredError, 428),
     (UnsupportedMediaError, 415),
     (InputTooLargeError, 413),
     (TooManyPagesError, 413),
     (InvalidInputError, 400),
     (NotFoundError, 404),
+    (ConflictError, 412),  # only If-Match names a revision over HTTP: a failed precondition
     (RateLimitError, 429),
     (ProviderTimeoutError, 504),
     (LibraryTimeoutError, 504),

@@ -54,23 +54,21 @@ class CachedReadsMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "GET":
-            body = self._hit(scope)
-            if body is not None:
-                await send(
-                    {
-                        "type": "http.response.start",
-                        "status": 200,
-                        "headers": [
-                            (b"content-length", str(len(body)).encode()),
-                            (b"content-type", b"application/json"),
-                        ],
-                    }
-                )
+            hit = self._hit(scope)
+            if hit is not None:
+                body, etag = hit
+                headers = [
+                    (b"content-length", str(len(body)).encode()),
+                    (b"content-type", b"application/json"),
+                ]
+                if etag:
+                    headers.append((b"etag", etag.encode()))
+                await send({"type": "http.response.start", "status": 200, "headers": headers})
                 await send({"type": "http.response.body", "body": body})
                 return
         await self.app(scope, receive, send)
 
-    def _hit(self, scope: Scope) -> bytes | None:
+    def _hit(self, scope: Scope) -> tuple[bytes, str] | None:
         store = self.backend.store_if_made()
         if store is None:
             return None
@@ -80,11 +78,14 @@ class CachedReadsMiddleware:
         try:
             if path == _PREFIX:
                 params = self._page_params(scope.get("query_string", b""))
-                return None if params is None else store.cached_list_json(*params)
+                listed = None if params is None else store.cached_list_json(*params)
+                return None if listed is None else (listed, "")
             slug = path[len(_PREFIX) + 1 :]
             if path[len(_PREFIX)] != "/" or not slug or "/" in slug:
                 return None
-            return store.cached_get_json(slug)
+            if scope.get("query_string"):
+                return None  # ?revision=n and the like: the route decides
+            return store.cached_get_tagged_json(slug)
         except LibtextError:
             return None  # the route answers it, with its error
 

@@ -7,8 +7,12 @@ from PDFs and models, and may hold markup), and only ``http(s)`` links become an
 
 from __future__ import annotations
 
+import functools
+import weakref
+from dataclasses import dataclass
+from datetime import datetime
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from libtext.models import (
@@ -25,14 +29,64 @@ if TYPE_CHECKING:  # pragma: no cover
     from libtext.sefaria import Citation
 
 __all__ = [
+    "RevisionNote",
     "citations_html",
     "comparison_html",
+    "current_note",
     "document_html",
     "extracted_html",
+    "note_revision",
     "outline_html",
+    "revision_note",
     "texts_html",
     "translated_html",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class RevisionNote:
+    """Which revision of a stored text a document read from the store is.
+
+    ``differences`` says, for an older revision, what differs from the current one.
+    """
+
+    number: int
+    current: int
+    created_at: datetime | None = None
+    author: str | None = None
+    differences: tuple[str, ...] = ()
+
+
+# Kept beside the document, not in it: a private attribute would take part in the
+# model's ``==`` and make a document read from the store unequal to the one saved.
+# A weak reference with a callback drops the note with its document (weakref.finalize
+# would too, at ten times the cost of a whole small ``get``'s bookkeeping).
+_NOTES: dict[int, tuple[weakref.ref[Any], RevisionNote]] = {}
+
+
+@functools.lru_cache(maxsize=256)
+def current_note(number: int) -> RevisionNote:
+    """The (shared, frozen) note of a document read at its current revision ``number``."""
+    return RevisionNote(number, number)
+
+
+def note_revision(document: object, note: RevisionNote) -> None:
+    """Remember ``note`` for ``document`` while it lives (``TextStore.get``)."""
+    key = id(document)
+
+    def drop(ref: weakref.ref[Any]) -> None:
+        entry = _NOTES.get(key)
+        if entry is not None and entry[0] is ref:
+            del _NOTES[key]
+
+    _NOTES[key] = (weakref.ref(document, drop), note)
+
+
+def revision_note(document: object) -> RevisionNote | None:
+    """The note ``TextStore.get`` left for ``document``, if any."""
+    entry = _NOTES.get(id(document))
+    return entry[1] if entry is not None and entry[0]() is document else None
+
 
 _STYLE = (
     "<style>"
@@ -185,7 +239,22 @@ def document_html(document: ProcessedDocument) -> str:
     sections = "".join(_section(s) for s in document.sections)
     return _view(
         f"{_meta(meta.publication_title, meta.work_title, meta.author_name)}"
-        f'<div class="lt-muted">{_e(summary)}</div>{sections}'
+        f'<div class="lt-muted">{_e(summary)}</div>{_revision(document)}{sections}'
+    )
+
+
+def _revision(document: ProcessedDocument) -> str:
+    note = revision_note(document)
+    if note is None:
+        return ""
+    if note.number == note.current:
+        return f'<div class="lt-muted">revision {note.number} (current)</div>'
+    by = f" by {note.author}" if note.author else ""
+    at = f" at {note.created_at:%Y-%m-%d %H:%M} UTC" if note.created_at else ""
+    changes = "".join(f"<li>{_e(d)}</li>" for d in note.differences) or "<li>nothing</li>"
+    return (
+        f'<div class="lt-err">revision {note.number} of {note.current}{_e(by + at)}, not the '
+        f"current one; differs from it in:</div><ul>{changes}</ul>"
     )
 
 

@@ -27,16 +27,23 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
-__all__ = ["DEFAULT_CACHE_BYTES", "LocalRevision", "ReadCache"]
+__all__ = ["DEFAULT_CACHE_BYTES", "LocalRevision", "ReadCache", "TaggedJSON"]
 
 DEFAULT_CACHE_BYTES: Final = 16 * 2**20
 """Bytes of serialized answers a store keeps by default (``TextStore(cache_bytes=...)``)."""
 
 
+class TaggedJSON(NamedTuple):
+    """A serialized answer and its HTTP ``ETag`` (empty where there is none)."""
+
+    body: bytes
+    etag: str = ""
+
+
 class ReadCache:
-    """A thread-safe LRU of ``key -> (revision, bytes)``, bounded by total bytes.
+    """A thread-safe LRU of ``key -> (revision, TaggedJSON)``, bounded by total bytes.
 
     An answer larger than an eighth of the budget is not kept: one huge document
     would otherwise evict every list page.
@@ -44,7 +51,7 @@ class ReadCache:
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
-        self._entries: OrderedDict[Hashable, tuple[Hashable, bytes]] = OrderedDict()
+        self._entries: OrderedDict[Hashable, tuple[Hashable, TaggedJSON]] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
 
@@ -56,7 +63,7 @@ class ReadCache:
         """Bytes held now."""
         return self._size
 
-    def get(self, key: Hashable, revision: Hashable) -> bytes | None:
+    def get(self, key: Hashable, revision: Hashable) -> TaggedJSON | None:
         """The answer kept for ``key`` at ``revision``, or ``None``."""
         with self._lock:
             entry = self._entries.get(key)
@@ -65,19 +72,19 @@ class ReadCache:
             self._entries.move_to_end(key)
             return entry[1]
 
-    def put(self, key: Hashable, revision: Hashable, value: bytes) -> None:
+    def put(self, key: Hashable, revision: Hashable, value: TaggedJSON) -> None:
         """Keep ``value`` for ``key`` at ``revision``, evicting the least recently used."""
-        if len(value) * 8 > self.max_bytes:
+        if len(value.body) * 8 > self.max_bytes:
             return
         with self._lock:
             old = self._entries.pop(key, None)
             if old is not None:
-                self._size -= len(old[1])
+                self._size -= len(old[1].body)
             self._entries[key] = (revision, value)
-            self._size += len(value)
+            self._size += len(value.body)
             while self._size > self.max_bytes:
                 _, (_, dropped) = self._entries.popitem(last=False)
-                self._size -= len(dropped)
+                self._size -= len(dropped.body)
 
     def clear(self) -> None:
         """Drop every entry."""

@@ -50,7 +50,13 @@ def _add_revision(conn: Connection) -> None:
     conn.execute(meta.insert(), [{"key": META_REVISION, "value": 0}])
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _add_revision}
+def _add_history(conn: Connection) -> None:
+    from libtext._store_revisions import migrate_to_revisions
+
+    migrate_to_revisions(conn)
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _add_revision, 2: _add_history}
 """Schema version -> the step that brings a database from it to the next version."""
 
 

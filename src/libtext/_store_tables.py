@@ -1,6 +1,6 @@
 """The tables behind :class:`~libtext.TextStore` (SQLModel) and their schema version.
 
-Three tables, all prefixed ``libtext_`` so they can share a database with others:
+Four tables, all prefixed ``libtext_`` so they can share a database with others:
 
 ``libtext_texts``
     One row per stored text: the slug, the list columns and the source ids. The
@@ -8,6 +8,12 @@ Three tables, all prefixed ``libtext_`` so they can share a database with others
 ``libtext_text_bodies``
     The whole :class:`~libtext.models.ProcessedDocument` as JSON, one row per
     text, read only by ``get``. Kept apart so listing never loads a body.
+``libtext_text_revisions``
+    One row per revision of a text: its number, time, author and what changed,
+    and the document as it was once a later revision replaced it (the current
+    revision's document is the one in ``libtext_text_bodies``, never copied). Read
+    only by the history, old-revision and revert paths: ``list`` and ``get`` never
+    touch it, so old revisions cost them nothing.
 ``libtext_meta``
     Integer settings by key: ``schema_version``, ``text_count`` (kept in the
     same transaction as every save and delete, so ``list`` reads the total
@@ -34,15 +40,19 @@ __all__ = [
     "SCHEMA_VERSION",
     "BodyRow",
     "MetaRow",
+    "RevisionRow",
     "TextRow",
     "metadata",
 ]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Bump when the tables change, and add the step to ``_store_engine.MIGRATIONS``.
 
 2: the ``revision`` row. A libtext that knows only version 1 would write without
 bumping it, leaving other processes' caches stale, so it must refuse the database.
+3: ``libtext_texts.revision`` and ``libtext_text_revisions``. A libtext that knows
+only version 2 would replace a text without keeping its history or checking its
+revision, so it must refuse the database.
 """
 
 META_SCHEMA_VERSION = "schema_version"
@@ -79,6 +89,7 @@ class TextRow(_Base, table=True):
     last_page_id: str | None = Field(default=None, sa_type=Text)
     created_at: datetime = Field(sa_type=DateTime(timezone=True))
     updated_at: datetime = Field(sa_type=DateTime(timezone=True))
+    revision: int = Field(default=1, sa_column_kwargs={"server_default": "1"})
 
 
 class BodyRow(_Base, table=True):
@@ -88,6 +99,21 @@ class BodyRow(_Base, table=True):
 
     text_id: int = Field(primary_key=True, foreign_key="libtext_texts.id", ondelete="CASCADE")
     body: str = Field(sa_type=Text)
+
+
+class RevisionRow(_Base, table=True):
+    """One revision of a stored text; ``body`` is kept once a later revision replaced it."""
+
+    __tablename__ = "libtext_text_revisions"
+
+    text_id: int = Field(primary_key=True, foreign_key="libtext_texts.id", ondelete="CASCADE")
+    number: int = Field(primary_key=True)
+    created_at: datetime = Field(sa_type=DateTime(timezone=True))
+    author: str | None = Field(default=None, sa_type=Text)
+    change: str = Field(max_length=20)
+    sections: str = Field(default="[]", sa_type=Text)  # JSON list of sequence ids
+    reverted_to: int | None = None
+    body: str | None = Field(default=None, sa_type=Text)
 
 
 class MetaRow(_Base, table=True):

@@ -24,7 +24,7 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 try:
-    from fastapi import Depends, FastAPI, Query, Response
+    from fastapi import Depends, FastAPI, Header, Path, Query, Response
     from fastapi.middleware.cors import CORSMiddleware
     from pydantic import BaseModel
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
@@ -60,10 +60,14 @@ from libtext.models import (
     ProcessRequest,
     ProcessResponse,
     SearchResultsResponse,
+    SectionEdit,
+    SectionEditResult,
+    TextRevisionsResponse,
     TranslatedSegment,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
+    from libtext._store_cache import TaggedJSON
     from libtext.library import LibraryClient
     from libtext.outline import Outliner
     from libtext.store import TextStore
@@ -82,7 +86,9 @@ _DESCRIPTIONS = {
     404: "Not found",
     413: "Input over a size limit (bytes, pages, characters, inflated streams, worker "
     "memory); details.limit names it",
+    412: "The text changed since the ETag in If-Match (someone else edited it)",
     415: "Not a PDF, or not the expected content type",
+    428: "If-Match is missing: send the ETag of the text as read",
     429: "An upstream AI provider kept rate limiting",
     500: "Server bug (no details)",
     502: "The online library or an AI provider failed",
@@ -108,6 +114,11 @@ def _json(model: BaseModel) -> Response:
 def _raw_json(body: bytes) -> Response:
     """JSON the store serialized already (``TextStore.list_json``/``get_json``)."""
     return Response(body, media_type="application/json")
+
+
+def _tagged_json(tagged: "TaggedJSON") -> Response:
+    """Stored JSON with the ETag of the revision it is (the next edit's If-Match)."""
+    return Response(tagged.body, media_type="application/json", headers={"ETag": tagged.etag})
 
 
 def _split_providers(raw: str | None) -> tuple[str, ...]:
@@ -178,8 +189,9 @@ def create_app(
         app.add_middleware(
             CORSMiddleware,
             allow_origins=list(settings.cors_origins),
-            allow_methods=["GET", "POST"],
-            allow_headers=["Authorization", "Content-Type"],
+            allow_methods=["GET", "POST", "PATCH"],
+            allow_headers=["Authorization", "Content-Type", "If-Match"],
+            expose_headers=["ETag"],
         )
 
     auth = key_dependency(settings.api_key)
@@ -253,12 +265,60 @@ def create_app(
         response_model=ProcessedDocument,
         tags=["Texts"],
         summary="Get Text by Slug",
-        description="The stored document, without the source library's internal ids.",
+        description="The stored document, without the source library's internal ids; its "
+        "ETag header names the revision (send it as If-Match to edit). ``revision`` reads "
+        "an older revision.",
         dependencies=get_auth,
         responses=_errors(400, *get_err, 404, 500, 503, 504),
     )
-    async def get_text(slug: str) -> Response:
-        return _raw_json(await backend.get_text(slug))
+    async def get_text(
+        slug: str,
+        revision: Annotated[
+            int | None,
+            Query(ge=1, le=MAX_PAGE, description="A revision number (default: the current one)."),
+        ] = None,
+    ) -> Response:
+        return _tagged_json(await backend.get_text(slug, revision))
+
+    @app.get(
+        "/api/texts/{slug}/revisions",
+        response_model=TextRevisionsResponse,
+        tags=["Texts"],
+        summary="Text revisions",
+        description="The text's history, oldest first: number, time, author, what changed.",
+        dependencies=get_auth,
+        responses=_errors(400, *get_err, 404, 500, 503, 504),
+    )
+    async def text_revisions(slug: str) -> Response:
+        return _json(await backend.text_revisions(slug))
+
+    @app.patch(
+        "/api/texts/{slug}/sections/{sequence_id}",
+        response_model=SectionEditResult,
+        tags=["Texts"],
+        summary="Edit a section",
+        description="A JSON merge patch of the section's editable fields, as a new revision. "
+        "Needs If-Match with the ETag of GET /api/texts/{slug}: 412 when the text changed "
+        "since, 428 without it. The response's ETag is the next edit's If-Match.",
+        dependencies=[*post_auth, Depends(require_json)],
+        responses=_errors(400, *auth_err, 404, 412, 413, 415, 428, 500, 503, 504),
+    )
+    async def edit_section(
+        slug: str,
+        sequence_id: Annotated[int, Path(description="The section's sequence_id.")],
+        edit: SectionEdit,
+        if_match: Annotated[str | None, Header(max_length=200)] = None,
+        author: Annotated[
+            str | None,
+            Query(min_length=1, max_length=200, description="Who edits, for the history."),
+        ] = None,
+    ) -> Response:
+        result = await backend.edit_section(slug, sequence_id, edit, if_match, author)
+        return Response(
+            result.model_dump_json(by_alias=True),
+            media_type="application/json",
+            headers={"ETag": result.etag},
+        )
 
     @app.get(
         "/api/library/test",

@@ -19,6 +19,7 @@ handle them all, or a branch to handle one kind::
     │   └── MissingAPIKeyError        missing_api_key     names the environment variable
     ├── NotFoundError                 not_found           no such text, work or page
     ├── ExtractionTimeoutError        extraction_timeout  a PDF worker passed its time limit
+    ├── ConflictError                 conflict            the text changed since the edit's revision
     ├── UpstreamError                 upstream_error      a remote service failed
     │   ├── ProviderError             provider_error      an AI provider failed
     │   │   ├── ProviderAuthError     provider_auth       key rejected (never retried)
@@ -40,6 +41,7 @@ from typing import Any
 
 __all__ = [
     "ConfigurationError",
+    "ConflictError",
     "EmptyDocumentError",
     "EmptyFileError",
     "EncryptedPDFError",
@@ -202,6 +204,16 @@ class ExtractionTimeoutError(LibtextError, TimeoutError):
     """Reading a PDF passed its time limit; the worker doing it was stopped."""
 
     code = "extraction_timeout"
+
+
+class ConflictError(LibtextError):
+    """A stored text changed since the revision an edit was based on; nothing was written.
+
+    ``details`` names the revision the edit expected and the current one, and who
+    made the current one and when, so the caller can reload and reapply.
+    """
+
+    code = "conflict"
 
 
 # --- upstream failures -----------------------------------------------------------

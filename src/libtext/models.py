@@ -60,8 +60,12 @@ __all__ = [
     "SearchResult",
     "SearchResultsResponse",
     "Section",
+    "SectionEdit",
+    "SectionEditResult",
     "SourceMetadata",
     "TextListItem",
+    "TextRevision",
+    "TextRevisionsResponse",
     "TranslatedSegment",
     "TranslationData",
     "UtcDatetime",
@@ -655,3 +659,59 @@ class ProcessResponse(_Model):
 
     slug: str
     document: ProcessedDocument
+
+
+# --- review of stored texts (extension) ---------------------------------------------
+
+
+class SectionEdit(_Model):
+    """The editable fields of a stored section, as ``PATCH .../sections/{sequence_id}`` takes them.
+
+    A JSON merge patch: a field left out stays as it is, ``null`` resets it (empty
+    title, no phrases, no notes), a list replaces the whole list. A phrase's
+    ``sefaria_link`` must be empty, a link the section already had, the link of a
+    citation the linker finds in the phrase's Hebrew, or Hebrew citation text the
+    linker resolves (stored as its link). Unknown fields are refused.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    chapter_title: str | None = None
+    segment_title: str | None = None
+    translation_data: list[TranslationData] | None = None
+    footnotes: list[Footnote] | None = None
+
+
+class TextRevision(_Model):
+    """One revision of a stored text: when, by whom and what changed.
+
+    ``number`` counts from 1 (the save). ``change`` is ``"save"``, ``"update"`` (the
+    whole document replaced), ``"edit"`` (one section) or ``"revert"`` (to
+    ``reverted_to``). ``sections`` lists the ``sequence_id`` of the sections that
+    differ from the revision before; ``author`` is whoever the write named, if anyone.
+    """
+
+    number: int
+    created_at: UtcDatetime
+    change: str
+    author: str | None = None
+    sections: list[int] = Field(default_factory=list)
+    reverted_to: int | None = None
+
+
+class TextRevisionsResponse(_Model):
+    """A stored text's history, oldest first; ``revision`` is the current number."""
+
+    slug: str
+    revision: int
+    revisions: list[TextRevision] = Field(default_factory=list)
+
+
+class SectionEditResult(_Model):
+    """What a section edit returns: the new revision, the section as stored, and the
+    text's new ``etag`` (the next edit's ``If-Match``)."""
+
+    slug: str
+    revision: TextRevision
+    section: Section
+    etag: str = ""

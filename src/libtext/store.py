@@ -15,6 +15,14 @@ Saving the same source again makes a new text
     ``slug-3``... so nothing stored is lost by re-processing. :meth:`TextStore.update`
     replaces a text in place under its slug; ``created_at`` never changes and
     ``updated_at`` moves forward by at least a millisecond.
+Revisions, and nothing stored that cannot be read
+    Every change (update, section edit, revert) is a new revision; the replaced
+    document moves to the history table, which ``list`` and ``get`` never read. An
+    edit may name the revision it was based on and then fails with ``ConflictError``
+    if another landed first (``libtext._store_revisions``). Every write validates the
+    JSON it stores first (``libtext._store_check``): a document changed by attribute
+    assignment or built with ``model_construct`` could otherwise be stored and never
+    read back.
 Slugs
     Made from the titles (see ``libtext._store_slugs``), unique by a database
     constraint: a save picks the next free number and inserts; if another writer took
@@ -52,7 +60,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from types import TracebackType
@@ -64,33 +72,46 @@ import pydantic
 try:
     import sqlalchemy as sa
     from sqlalchemy.engine import URL, Connection, Engine, make_url
-    from sqlmodel import Session, and_, col, or_, select
+    from sqlmodel import Session, col, select
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError(
         f"TextStore needs the store extra: pip install 'libtext[store]' ({exc})"
     ) from exc
 
+from libtext import _store_revisions as revs
+from libtext._html import current_note, note_revision
 from libtext._keywords import strict_keywords
-from libtext._store_cache import DEFAULT_CACHE_BYTES, LocalRevision, ReadCache
+from libtext._store_cache import DEFAULT_CACHE_BYTES, ReadCache, TaggedJSON
+from libtext._store_check import stored_body
 from libtext._store_engine import WRITE, create_schema, make_engine, masked, store_errors
-from libtext._store_slugs import base_slug, check_slug, next_slug
-from libtext._store_tables import (
-    META_REVISION,
-    META_TEXT_COUNT,
-    BodyRow,
-    MetaRow,
-    TextRow,
+from libtext._store_queries import (
+    BUMP_REVISION,
+    COUNT,
+    DEFAULT_PAGE_SIZE,
+    GET_BODY,
+    GET_TAGGED_BODY,
+    MAX_PAGE_SIZE,
+    NEWEST_FIRST,
+    OLDEST_FIRST,
+    REVISION,
+    check_document,
+    check_page,
+    columns,
+    family,
+    list_item,
+    local_revision,
+    response,
 )
+from libtext._store_review import ReviewMethods
+from libtext._store_slugs import base_slug, check_slug, next_slug
+from libtext._store_tables import META_TEXT_COUNT, BodyRow, MetaRow, RevisionRow, TextRow
 from libtext.errors import (
     ConfigurationError,
-    InvalidInputError,
     InvalidTypeError,
-    NotFoundError,
     StoreError,
 )
 from libtext.models import (
     PaginatedTextsResponse,
-    PaginationInfo,
     ProcessedDocument,
     TextListItem,
 )
@@ -100,61 +121,14 @@ __all__ = [
     "DEFAULT_PAGE_SIZE",
     "ENV_VAR",
     "MAX_PAGE_SIZE",
+    "TaggedJSON",
     "TextStore",
     "default_url",
 ]
 
-DEFAULT_PAGE_SIZE: Final = 20
-MAX_PAGE_SIZE: Final = 100
 ENV_VAR: Final = "LIBTEXT_DATABASE_URL"
 
 _SLUG_ATTEMPTS = 100
-
-# Read statements are built once: SQLAlchemy then reuses their compiled form.
-_LIST_COLUMNS = (
-    col(TextRow.slug),
-    col(TextRow.publication_title),
-    col(TextRow.work_title),
-    col(TextRow.author_name),
-    col(TextRow.page_count),
-    col(TextRow.created_at),
-    col(TextRow.updated_at),
-)
-
-
-def _page_query(*, newest_first: bool) -> sa.Select[str, str, str, str, int, datetime, datetime]:
-    # The offset is skipped inside the (created_at, id) index alone (a covering scan);
-    # only the page's own rows are then read from the table. Skipping with the full
-    # select instead reads a table row per skipped entry: 6x slower mid-table.
-    created, ident = col(TextRow.created_at), col(TextRow.id)
-    order = (created.desc(), ident.desc()) if newest_first else (created.asc(), ident.asc())
-    page_ids = (
-        sa.select(ident)
-        .order_by(*order)
-        .offset(sa.bindparam("offset", type_=sa.Integer))
-        .limit(sa.bindparam("limit", type_=sa.Integer))
-    )
-    return sa.select(*_LIST_COLUMNS).where(ident.in_(page_ids)).order_by(*order)
-
-
-_NEWEST_FIRST = _page_query(newest_first=True)
-_OLDEST_FIRST = _page_query(newest_first=False)
-_COUNT = sa.select(col(MetaRow.value)).where(col(MetaRow.key) == META_TEXT_COUNT)
-_REVISION = sa.select(col(MetaRow.value)).where(col(MetaRow.key) == META_REVISION)
-_BUMP_REVISION = (
-    sa.update(MetaRow).where(col(MetaRow.key) == META_REVISION).values(value=col(MetaRow.value) + 1)
-)
-_GET_BODY = (
-    sa.select(col(BodyRow.body))
-    .join(TextRow, col(TextRow.id) == col(BodyRow.text_id))
-    .where(col(TextRow.slug) == sa.bindparam("slug"))
-)
-
-
-def _family(base: str) -> sa.ColumnElement[bool]:
-    """``base`` and the slugs that start with ``base-``, as one range of the slug index."""
-    slug = col(TextRow.slug)
-    return or_(slug == base, and_(slug > base + "-", slug < base + "."))  # "." follows "-"
 
 
 def default_url() -> str:
@@ -172,87 +146,7 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _utc(value: datetime) -> datetime:
-    # SQLite hands back naive datetimes; they were written as UTC.
-    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-
-def _item(row: Any) -> TextListItem:
-    # Our own table's columns have the model's types already: no validation (a third
-    # of a 20-row list). _utc does what the UtcDatetime validator would.
-    return TextListItem.model_construct(
-        slug=row.slug,
-        publication_title=row.publication_title,
-        work_title=row.work_title,
-        author_name=row.author_name,
-        page_count=row.page_count,
-        created_at=_utc(row.created_at),
-        updated_at=_utc(row.updated_at),
-    )
-
-
-def _columns(document: ProcessedDocument) -> dict[str, Any]:
-    meta = document.source_metadata
-    return {
-        "publication_title": meta.publication_title,
-        "work_title": meta.work_title,
-        "author_name": meta.author_name,
-        "page_count": document.page_count,
-        "work_id": document.work_id,
-        "first_page_id": document.first_page_id,
-        "last_page_id": document.last_page_id,
-    }
-
-
-def _response(page: int, page_size: int, total: int, rows: Any) -> PaginatedTextsResponse:
-    return PaginatedTextsResponse(
-        texts=[_item(row) for row in rows],
-        pagination=PaginationInfo.of(page=page, page_size=page_size, total=total),
-    )
-
-
-def _check_document(document: object) -> ProcessedDocument:
-    if not isinstance(document, ProcessedDocument):
-        raise InvalidInputError(
-            f"TextStore stores ProcessedDocument objects, not {type(document).__name__}; "
-            "build one with ProcessedDocument.model_validate(...) or process_document(...).",
-        )
-    return document
-
-
-def _local_revision(url: URL) -> LocalRevision | None:
-    """The event-loop-safe revision probe of a plain SQLite URL, else ``None``."""
-    if url.get_backend_name() != "sqlite" or url.get_driver_name() != "pysqlite":
-        return None
-    if "uri" in url.query or "mode" in url.query:
-        return None  # URI filenames, shared-cache memory: read the revision row instead
-    if url.database in (None, "", ":memory:"):
-        return LocalRevision(None)
-    return LocalRevision(os.path.abspath(url.database))
-
-
-def _check_page(page: object, page_size: object) -> tuple[int, int]:
-    for name, value, low, high in (
-        ("page", page, 1, None),
-        ("page_size", page_size, 1, MAX_PAGE_SIZE),
-    ):
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int)
-            or value < low
-            or (high is not None and value > high)
-        ):
-            bounds = f"from {low} to {high}" if high else f"{low} or more"
-            raise InvalidInputError(
-                f"{name} must be an integer {bounds}, got {value!r} "
-                f"(defaults: page=1, page_size={DEFAULT_PAGE_SIZE}).",
-                details={"parameter": name, "minimum": low, "maximum": high},
-            )
-    assert isinstance(page, int) and isinstance(page_size, int)
-    return page, page_size
-
-
-class TextStore:
+class TextStore(ReviewMethods):
     """Processed documents in a SQL database, each addressed by a slug.
 
     Args:
@@ -308,7 +202,7 @@ class TextStore:
             ) from None
         self._url: URL = parsed
         self._cache = ReadCache(cache_bytes) if cache_bytes else None
-        self._local = _local_revision(parsed)
+        self._local = local_revision(parsed)
         self._ready = False
         self._ready_lock = threading.Lock()
         self._closed = False
@@ -417,7 +311,7 @@ class TextStore:
             ):
                 yield session
                 session.flush()
-                session.execute(_BUMP_REVISION)
+                session.execute(BUMP_REVISION)
         finally:
             if self._local is not None:
                 self._local.bump()
@@ -426,10 +320,10 @@ class TextStore:
         self,
         key: Hashable,
         operation: str,
-        produce: Callable[[Connection], bytes],
+        produce: Callable[[Connection], TaggedJSON],
         *,
         snapshot: bool = False,
-    ) -> bytes:
+    ) -> TaggedJSON:
         """``produce``'s bytes, from the read cache while the store's revision holds.
 
         The revision is read before ``produce`` runs (on PostgreSQL in the same
@@ -449,7 +343,7 @@ class TextStore:
                         return hit
             with self._connection(snapshot=snapshot) as conn:
                 if cache is not None and local is None:
-                    revision = conn.execute(_REVISION).scalar_one()
+                    revision = conn.execute(REVISION).scalar_one()
                     if (hit := cache.get(key, revision)) is not None:
                         return hit
                 value = produce(conn)
@@ -457,7 +351,7 @@ class TextStore:
             cache.put(key, revision, value)
         return value
 
-    def _hit_now(self, key: Hashable) -> bytes | None:
+    def _hit_now(self, key: Hashable) -> TaggedJSON | None:
         """The cached answer if the revision can be read without blocking (SQLite)."""
         if self._cache is None or self._local is None or not self._ready or self._closed:
             return None
@@ -502,41 +396,45 @@ class TextStore:
         """Async twin of :meth:`ping`."""
         return await anyio.to_thread.run_sync(self.ping)
 
-    def save(self, document: ProcessedDocument) -> TextListItem:
+    def save(self, document: ProcessedDocument, *, author: str | None = None) -> TextListItem:
         """Store a whole document atomically as a new text and return its list entry.
 
         The slug comes from the publication and work titles; when a text with the
         same titles exists, the new one gets the next number (``-2``, ``-3``...).
-        Saving never replaces a stored text: use :meth:`update` for that.
+        Saving never replaces a stored text: use :meth:`update` for that. The text
+        starts at revision 1, credited to ``author`` if given.
 
         Raises:
-            InvalidInputError: ``document`` is not a ``ProcessedDocument``.
+            InvalidInputError: ``document`` is not a ``ProcessedDocument``, or would
+                not read back (``details["field"]`` names the field); nothing is stored.
             StoreError: The database failed; nothing was stored.
         """
-        doc = _check_document(document)
+        doc = check_document(document)
+        author = revs.check_author(author)
+        body = stored_body(doc)  # first: nothing below may trust a document not checked
         meta = doc.source_metadata
         base = base_slug(meta.publication_title, meta.work_title)
-        body = doc.model_dump_json()
         with self._errors("save the text"):
             for _ in range(_SLUG_ATTEMPTS):
                 inserted = False
                 try:
                     with self._session() as session:
-                        family = session.exec(select(TextRow.slug).where(_family(base))).all()
+                        taken = session.exec(select(TextRow.slug).where(family(base))).all()
                         now = _now()
                         row = TextRow(
-                            slug=next_slug(base, family),
+                            slug=next_slug(base, taken),
                             created_at=now,
                             updated_at=now,
-                            **_columns(doc),
+                            **columns(doc),
                         )
                         session.add(row)
                         session.flush()  # the slug's unique constraint is checked here
                         inserted = True
                         assert row.id is not None
                         session.add(BodyRow(text_id=row.id, body=body))
+                        session.add(revs.first_revision(row.id, now, author))
                         self._count_by(session, +1)
-                        item = _item(row)
+                        item = list_item(row)
                 except sa.exc.IntegrityError:
                     if inserted:
                         raise
@@ -548,68 +446,50 @@ class TextStore:
             details={"slug": base},
         )
 
-    async def asave(self, document: ProcessedDocument) -> TextListItem:
+    async def asave(
+        self, document: ProcessedDocument, *, author: str | None = None
+    ) -> TextListItem:
         """Async twin of :meth:`save`."""
-        return await anyio.to_thread.run_sync(partial(self.save, document))
+        return await anyio.to_thread.run_sync(partial(self.save, document, author=author))
 
-    def update(self, slug: str, document: ProcessedDocument) -> TextListItem:
-        """Replace the stored text ``slug`` with ``document``, atomically.
+    def get(
+        self, slug: str, *, include_source_ids: bool = False, revision: int | None = None
+    ) -> ProcessedDocument:
+        """The complete stored document, current or as it was at ``revision``.
 
-        The slug and ``created_at`` stay; ``updated_at`` moves forward. New titles
-        are stored but do not change the slug.
-
-        Raises:
-            InvalidSlugError: ``slug`` is malformed.
-            NotFoundError: No text has this slug.
-        """
-        slug = check_slug(slug)
-        doc = _check_document(document)
-        body = doc.model_dump_json()
-        with self._errors("update the text"), self._session() as session:
-            row = session.exec(
-                select(TextRow).where(TextRow.slug == slug).with_for_update()
-            ).first()
-            if row is None:
-                raise self._not_found(slug)
-            for name, value in _columns(doc).items():
-                setattr(row, name, value)
-            row.updated_at = max(_now(), _utc(row.updated_at) + timedelta(milliseconds=1))
-            session.add(row)
-            session.execute(
-                sa.update(BodyRow).where(col(BodyRow.text_id) == row.id).values(body=body)
-            )
-            session.flush()
-            return _item(row)
-
-    async def aupdate(self, slug: str, document: ProcessedDocument) -> TextListItem:
-        """Async twin of :meth:`update`."""
-        return await anyio.to_thread.run_sync(partial(self.update, slug, document))
-
-    def get(self, slug: str, *, include_source_ids: bool = False) -> ProcessedDocument:
-        """The complete stored document.
+        The document's notebook view (``_repr_html_``) shows its revision and, for
+        an older one, what differs from the current one.
 
         Args:
             slug: The text's slug, as :meth:`save` or :meth:`list` gave it.
             include_source_ids: Keep the online library's ``work_id``,
                 ``first_page_id`` and ``last_page_id``. By default they are ``None``,
                 as the HTTP API serves the document.
+            revision: A revision number from :meth:`revisions`; ``None`` is the current.
 
         Raises:
             InvalidSlugError: ``slug`` is malformed (checked before any query).
-            NotFoundError: No text has this slug.
+            NotFoundError: No text has this slug, or it has no such revision.
         """
         slug = check_slug(slug)
+        if revision is not None:
+            return self._get_revision(slug, self._check_revision(revision), include_source_ids)
         with self._errors("read the text"), self._connection() as conn:
-            body = conn.execute(_GET_BODY, {"slug": slug}).scalar()
-        return self._document(slug, body, include_source_ids=include_source_ids)
+            found = conn.execute(GET_BODY, {"slug": slug}).first()
+        document = self._document(slug, found, include_source_ids=include_source_ids)
+        assert found is not None
+        note_revision(document, current_note(found.revision))
+        return document
 
-    async def aget(self, slug: str, *, include_source_ids: bool = False) -> ProcessedDocument:
+    async def aget(
+        self, slug: str, *, include_source_ids: bool = False, revision: int | None = None
+    ) -> ProcessedDocument:
         """Async twin of :meth:`get`."""
         return await anyio.to_thread.run_sync(
-            partial(self.get, slug, include_source_ids=include_source_ids)
+            partial(self.get, slug, include_source_ids=include_source_ids, revision=revision)
         )
 
-    def get_json(self, slug: str) -> bytes:
+    def get_json(self, slug: str, *, revision: int | None = None) -> bytes:
         """``get(slug).model_dump_json()`` as bytes, from the read cache when current.
 
         The HTTP adapter serves these bytes as ``GET /api/texts/{slug}``. A write
@@ -619,15 +499,38 @@ class TextStore:
             InvalidSlugError: ``slug`` is malformed (checked before anything else).
             NotFoundError: No text has this slug (never cached).
         """
+        return self.get_tagged_json(slug, revision=revision).body
+
+    def get_tagged_json(self, slug: str, *, revision: int | None = None) -> TaggedJSON:
+        """:meth:`get_json`'s bytes with the ``ETag`` of the revision they are.
+
+        The ETag changes with every revision (and between two texts that held the same
+        slug in turn); :meth:`edit_section` takes it back as ``expected_etag``.
+        """
         slug = check_slug(slug)
+        number = None if revision is None else self._check_revision(revision)
 
-        def produce(conn: Connection) -> bytes:
-            body = conn.execute(_GET_BODY, {"slug": slug}).scalar()
-            return self._document(slug, body).model_dump_json().encode()
+        def produce(conn: Connection) -> TaggedJSON:
+            if number is None:
+                found = conn.execute(GET_TAGGED_BODY, {"slug": slug}).first()
+                created = found.created_at if found is not None else None
+            else:
+                found, current, _ = self._read_revision(conn, slug, number)
+                created = current.created_at
+            document = self._document(slug, found)
+            assert found is not None and created is not None
+            tag = revs.etag(found.revision, created)
+            return TaggedJSON(document.model_dump_json().encode(), tag)
 
-        return self._cached(("get", slug), "read the text", produce)
+        return self._cached(("get", slug, number), "read the text", produce)
 
-    async def aget_json(self, slug: str, *, limiter: anyio.CapacityLimiter | None = None) -> bytes:
+    async def aget_json(
+        self,
+        slug: str,
+        *,
+        revision: int | None = None,
+        limiter: anyio.CapacityLimiter | None = None,
+    ) -> bytes:
         """Async twin of :meth:`get_json`: a cache hit on SQLite answers on the event loop.
 
         Checking the SQLite revision is one ``PRAGMA data_version`` on a connection of
@@ -637,10 +540,22 @@ class TextStore:
         ``limiter`` (anyio's default when ``None``). A cancelled read leaves its thread
         to finish in the background: it has no effects to wait for.
         """
-        if (hit := self.cached_get_json(slug)) is not None:
+        return (await self.aget_tagged_json(slug, revision=revision, limiter=limiter)).body
+
+    async def aget_tagged_json(
+        self,
+        slug: str,
+        *,
+        revision: int | None = None,
+        limiter: anyio.CapacityLimiter | None = None,
+    ) -> TaggedJSON:
+        """Async twin of :meth:`get_tagged_json`, run as :meth:`aget_json`."""
+        if revision is None and (hit := self.cached_get_tagged_json(slug)) is not None:
             return hit
         return await anyio.to_thread.run_sync(
-            partial(self.get_json, slug), abandon_on_cancel=True, limiter=limiter
+            partial(self.get_tagged_json, slug, revision=revision),
+            abandon_on_cancel=True,
+            limiter=limiter,
         )
 
     def cached_get_json(self, slug: str) -> bytes | None:
@@ -653,25 +568,34 @@ class TextStore:
         Raises:
             InvalidSlugError: ``slug`` is malformed.
         """
-        return self._hit_now(("get", check_slug(slug)))
+        hit = self.cached_get_tagged_json(slug)
+        return None if hit is None else hit.body
+
+    def cached_get_tagged_json(self, slug: str) -> TaggedJSON | None:
+        """As :meth:`cached_get_json`, with the ETag (see :meth:`get_tagged_json`)."""
+        return self._hit_now(("get", check_slug(slug), None))
 
     def _document(
-        self, slug: str, body: str | None, *, include_source_ids: bool = False
+        self, slug: str, found: Any, *, include_source_ids: bool = False
     ) -> ProcessedDocument:
-        if body is None:
-            raise self._not_found(slug)
+        if found is None:
+            raise revs.not_found(slug)
         try:
-            document = ProcessedDocument.model_validate_json(body)
+            document = ProcessedDocument.model_validate_json(found.body)
         except pydantic.ValidationError as exc:
             raise StoreError(
                 f"The stored text {slug!r} could not be read back ({exc.error_count()} "
                 "validation errors); it was written by an incompatible libtext.",
                 details={"slug": slug},
             ) from None
-        return document if include_source_ids else document.public()
+        if not include_source_ids:
+            # What public() gives, without its copy (a tenth of a small get): the
+            # document was just made from the stored JSON and nothing else holds it.
+            document.work_id = document.first_page_id = document.last_page_id = None
+        return document
 
     def delete(self, slug: str) -> None:
-        """Remove the text ``slug`` and its document.
+        """Remove the text ``slug``, its document and its history.
 
         Raises:
             InvalidSlugError: ``slug`` is malformed.
@@ -681,7 +605,8 @@ class TextStore:
         with self._errors("delete the text"), self._session() as session:
             text_id = session.exec(select(TextRow.id).where(TextRow.slug == slug)).first()
             if text_id is None:
-                raise self._not_found(slug)
+                raise revs.not_found(slug)
+            session.execute(sa.delete(RevisionRow).where(col(RevisionRow.text_id) == text_id))
             session.execute(sa.delete(BodyRow).where(col(BodyRow.text_id) == text_id))
             session.execute(sa.delete(TextRow).where(col(TextRow.id) == text_id))
             self._count_by(session, -1)
@@ -701,10 +626,10 @@ class TextStore:
         Raises:
             InvalidInputError: ``page`` or ``page_size`` is out of bounds (never clamped).
         """
-        page, page_size = _check_page(page, page_size)
+        page, page_size = check_page(page, page_size)
         with self._errors("list the texts"), self._connection(snapshot=True) as conn:
             total, rows = self._page(conn, page, page_size)
-        return _response(page, page_size, total, rows)
+        return response(page, page_size, total, rows)
 
     async def alist(
         self, page: int = 1, page_size: int = DEFAULT_PAGE_SIZE
@@ -721,13 +646,14 @@ class TextStore:
         Raises:
             InvalidInputError: ``page`` or ``page_size`` is out of bounds (checked first).
         """
-        page, page_size = _check_page(page, page_size)
+        page, page_size = check_page(page, page_size)
 
-        def produce(conn: Connection) -> bytes:
+        def produce(conn: Connection) -> TaggedJSON:
             total, rows = self._page(conn, page, page_size)
-            return _response(page, page_size, total, rows).model_dump_json().encode()
+            return TaggedJSON(response(page, page_size, total, rows).model_dump_json().encode())
 
-        return self._cached(("list", page, page_size), "list the texts", produce, snapshot=True)
+        key = ("list", page, page_size)
+        return self._cached(key, "list the texts", produce, snapshot=True).body
 
     async def alist_json(
         self,
@@ -752,25 +678,19 @@ class TextStore:
         Raises:
             InvalidInputError: ``page`` or ``page_size`` is out of bounds.
         """
-        page, page_size = _check_page(page, page_size)
-        return self._hit_now(("list", page, page_size))
+        page, page_size = check_page(page, page_size)
+        hit = self._hit_now(("list", page, page_size))
+        return None if hit is None else hit.body
 
     def _page(self, conn: Connection, page: int, page_size: int) -> tuple[int, builtins.list[Any]]:
         """The total and the rows of one page, newest first."""
         offset = (page - 1) * page_size
-        total: int = conn.execute(_COUNT).scalar_one()
+        total: int = conn.execute(COUNT).scalar_one()
         if offset >= total:
             return total, []
         limit = min(page_size, total - offset)
         from_oldest = total - offset - limit
         if from_oldest < offset:
             params = {"offset": from_oldest, "limit": limit}
-            return total, builtins.list(conn.execute(_OLDEST_FIRST, params))[::-1]
-        return total, builtins.list(conn.execute(_NEWEST_FIRST, {"offset": offset, "limit": limit}))
-
-    def _not_found(self, slug: str) -> NotFoundError:
-        return NotFoundError(
-            f"No stored text has the slug {slug!r}; list the stored texts "
-            "(TextStore.list()) to find one.",
-            details={"slug": slug},
-        )
+            return total, builtins.list(conn.execute(OLDEST_FIRST, params))[::-1]
+        return total, builtins.list(conn.execute(NEWEST_FIRST, {"offset": offset, "limit": limit}))

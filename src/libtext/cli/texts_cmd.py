@@ -1,4 +1,4 @@
-"""``libtext texts``: list, show and delete the texts kept in a :class:`~libtext.TextStore`."""
+"""``libtext texts``: list, show, delete, and review the history of stored texts."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ _store_option = click.option(
 
 @click.group()
 def texts() -> None:
-    """The stored texts: list them, show one, delete one."""
+    """The stored texts: list them, show one, delete one, see and revert its history."""
 
 
 @texts.command("list")
@@ -70,11 +70,20 @@ def list_texts(page: int, page_size: int, fmt: str, store_url: str | None) -> No
     is_flag=True,
     help="Keep the online library's work and page ids (hidden by default, as over HTTP).",
 )
+@click.option(
+    "--revision",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Show revision N (see 'libtext texts history'); default the current one.",
+)
 @_store_option
-def show(slug: str, fmt: str, include_source_ids: bool, store_url: str | None) -> None:
+def show(
+    slug: str, fmt: str, include_source_ids: bool, revision: int | None, store_url: str | None
+) -> None:
     """Print the stored text SLUG: the whole document as JSON, or readable text."""
     with open_store(store_url) as store:
-        document = store.get(slug, include_source_ids=include_source_ids)
+        document = store.get(slug, include_source_ids=include_source_ids, revision=revision)
     click.echo(document.model_dump_json(indent=2) if fmt == "json" else _as_text(document))
 
 
@@ -86,6 +95,42 @@ def delete(slug: str, store_url: str | None) -> None:
     with open_store(store_url) as store:
         store.delete(slug)
     click.echo(f"deleted {slug}")
+
+
+@texts.command("history")
+@click.argument("slug")
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@_store_option
+def history(slug: str, fmt: str, store_url: str | None) -> None:
+    """List the revisions of the stored text SLUG, oldest first."""
+    from libtext.models import format_utc
+
+    with open_store(store_url) as store:
+        result = store.revisions(slug)
+    if fmt == "json":
+        click.echo(result.model_dump_json(indent=2))
+        return
+    for rev in result.revisions:
+        what = rev.change + (f" to {rev.reverted_to}" if rev.reverted_to else "")
+        if rev.sections:
+            what += " (sections " + ", ".join(str(s) for s in rev.sections) + ")"
+        mark = " *" if rev.number == result.revision else ""
+        by = rev.author or "-"
+        click.echo(f"{rev.number}{mark}\t{format_utc(rev.created_at)}\t{by}\t{what}")
+
+
+@texts.command("revert")
+@click.argument("slug")
+@click.argument("revision", type=click.IntRange(min=1))
+@click.option("--author", default=None, help="Who reverts, kept in the history.")
+@_store_option
+def revert(slug: str, revision: int, author: str | None, store_url: str | None) -> None:
+    """Make REVISION of the stored text SLUG current again, as a new revision."""
+    with open_store(store_url) as store:
+        made = store.revert(slug, revision, author=author)
+    click.echo(f"{slug}: revision {made.number} restores revision {revision}")
 
 
 def _plural(count: int, noun: str) -> str:
