@@ -114,10 +114,6 @@ def _e(text: object) -> str:
     return escape(str(text), quote=True)
 
 
-def _he(text: str, tag: str = "span") -> str:
-    return f'<{tag} dir="rtl" lang="he">{_e(text)}</{tag}>'
-
-
 def _link(url: str, label: str = "Sefaria") -> str:
     if not url.startswith(("https://", "http://")):
         return _e(url)

@@ -304,20 +304,17 @@ class LiteLLMProvider:
 
     def _schema_format(self, litellm: Any, model: type[BaseModel]) -> Any:
         """``response_format`` for ``model`` in the provider's flavour; the class if unsure."""
+        # Only names litellm exports at its top level: no import from its submodules.
         try:
-            from litellm.llms.base_llm.base_utils import type_to_response_format_param
-            from litellm.utils import ProviderConfigManager
-
             bare, provider, _, _ = litellm.get_llm_provider(
                 model=self.model, api_base=self.api_base
             )
-            config = ProviderConfigManager.get_provider_chat_config(
+            config = litellm.ProviderConfigManager.get_provider_chat_config(
                 model=bare, provider=litellm.LlmProviders(provider)
             )
-            if config is not None:
-                built = config.get_json_schema_from_pydantic_object(response_format=model)
-            else:
-                built = type_to_response_format_param(response_format=model)
+            if config is None:  # no provider config: litellm converts the class per call
+                return model
+            built = config.get_json_schema_from_pydantic_object(response_format=model)
         except Exception:  # a litellm without these helpers: let it convert per call
             return model
         return built if isinstance(built, dict) else model
