@@ -13,7 +13,13 @@ prints characters/s and UTF-8 MB/s, and also precision of the links found in tha
 run, it also times a plain word tokenizer (``re.finditer`` over Hebrew words) on the same
 text and prints the ratio, which stays comparable on a busy or slower machine.
 
-Usage: python benchmarks/citations.py [--data FILE] [--size 1000000]
+Real text: citations found per 1,000 words of the recorded Tanya pages
+(``realdata/chabadlibrary/Tanya.json`` in the shared data; skipped when absent), by family,
+with how many of them resolve to a link the Translator would make (confidence at least its
+``LINK_CONFIDENCE``), and mentions of works the linker recognises but leaves unlinked
+(Zohar, Etz Chaim, Likkutei Torah ...: no Sefaria ref can be computed offline).
+
+Usage: python benchmarks/citations.py [--data FILE] [--size 1000000] [--tanya FILE]
 """
 
 from __future__ import annotations
@@ -26,10 +32,15 @@ import re
 import time
 from pathlib import Path
 
+from libtext._sefaria_data import BLOCKERS, catalog, key
 from libtext.sefaria import find_citations
+from libtext.translate import LINK_CONFIDENCE
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT = Path(os.environ.get("LIBTEXT_SHARED", ROOT.parent / "shared")) / "data"
+SHARED = Path(os.environ.get("LIBTEXT_SHARED", ROOT.parent / "shared"))
+DEFAULT = SHARED / "data"
+TANYA = SHARED / "realdata" / "chabadlibrary" / "Tanya.json"
+_MARKUP = re.compile(r"<[^>]+>|\[/?[a-z]+\]")
 
 PROSE_TEXT = (
     "והנה כמו שכתוב בספרים שם הוא ענין גדול מאד ולא רק זה אלא גם זה כי אשר על כן בשבת "
@@ -90,6 +101,7 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=DEFAULT / "citations_dev.jsonl")
     ap.add_argument("--size", type=int, default=1_000_000)
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--tanya", type=Path, default=TANYA)
     args = ap.parse_args()
     rows = load(args.data)
     precision, recall, misses = accuracy(rows)
@@ -97,6 +109,7 @@ def main() -> None:
     print(f"precision: {precision:.3f}  recall: {recall:.3f}")
     if args.verbose:
         print("\n".join(misses))
+    tanya_counts(args.tanya)
 
     text, planted = long_text(rows, args.size)
     find_citations(text[:10_000])  # build tables and regex outside the timing
@@ -130,6 +143,66 @@ def main() -> None:
     print(
         f"baseline: word tokenizer ({n_words:,} words) {base * 1000:.0f} ms; "
         f"find_citations takes {best / base:.2f}x its time"
+    )
+
+
+def family(ref: str) -> str:
+    """The family of a Sefaria ref, for the per-family counts."""
+    cat = catalog()
+    index = ref.rsplit(" ", 1)[0] if ref[-1:].isdigit() or ref[-1:] in "ab" else ref
+    tanakh = {v["tanakh"] for v in cat.roles.values() if "tanakh" in v}
+    bavli = {
+        v["tractate"]["bavli"][0] for v in cat.roles.values() if v.get("tractate", {}).get("bavli")
+    }
+    for prefix, name in (
+        ("Mishneh Torah", "Mishneh Torah"), ("Shulchan Arukh", "Shulchan Arukh"),
+        ("Tanya", "Tanya"), ("Jerusalem Talmud", "Yerushalmi"), ("Mishnah ", "Mishnah"),
+        ("Pirkei Avot", "Mishnah"),
+    ):  # fmt: skip
+        if ref.startswith(prefix):
+            return name
+    if " on " in ref:
+        return "Commentary"
+    if index.split(" ")[0] in {b.split(" ")[0] for b in bavli} and index in bavli:
+        return "Bavli"
+    if index in tanakh or ref.split(" ")[0] in tanakh or ref.rsplit(" ", 1)[0] in tanakh:
+        return "Tanakh"
+    return "Midrash"
+
+
+def tanya_counts(path: Path) -> None:
+    """Citations per 1,000 words of the recorded Tanya pages, by family."""
+    if not path.is_file():
+        print(f"tanya: skipped ({path} not found)")
+        return
+    data = json.loads(path.read_text("utf-8"))
+    pages = [_MARKUP.sub("", ch.get("text", "")) for sec in data.values() for ch in sec["children"]]
+    n_words = sum(len(p.split()) for p in pages)
+    found: dict[str, list[int]] = {}
+    blockers = re.compile(
+        r"(?<![\u05d0-\u05ea\"'])[ובלמד]{0,2}("
+        + "|".join(re.escape(b) for b in sorted(BLOCKERS, key=len, reverse=True))
+        + r")(?![\u05d0-\u05ea])"
+    )
+    unlinked = 0
+    for page in pages:
+        for c in find_citations(page):
+            counts = found.setdefault(family(c.ref), [0, 0])
+            counts[0] += 1
+            counts[1] += c.confidence >= LINK_CONFIDENCE
+        unlinked += sum(1 for m in blockers.finditer(page) if key(m[1]) != 'ד"ה')
+    total = sum(v[0] for v in found.values())
+    print(
+        f"tanya: {len(pages)} pages, {n_words:,} words, {total} citations "
+        f"= {1000 * total / max(1, n_words):.2f} per 1,000 words "
+        f"({sum(v[1] for v in found.values())} resolve to a link)"
+    )
+    for fam, (n, linked) in sorted(found.items(), key=lambda kv: -kv[1][0]):
+        print(
+            f"  {fam:15} {n:4} found, {linked:4} resolve ({1000 * n / n_words:.2f} / 1,000 words)"
+        )
+    print(
+        f"  {'unlinked works':15} {unlinked:4} mentions of works cited by page (Zohar, Etz Chaim ...)"
     )
 
 

@@ -15,7 +15,7 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
-from libtext.hebrew import normalize_quotes, strip_nikud
+from libtext.hebrew import format_numeral, normalize_quotes, strip_nikud
 
 TANAKH_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "Genesis": ("בראשית", "בר'", "ברא'"),
@@ -148,19 +148,30 @@ MIDRASH_RABBAH: dict[str, tuple[int, tuple[str, ...]]] = {
     "Devarim Rabbah": (11, ('דב"ר', "דברים רבה")),
 }
 
-# Commentaries on the Torah whose Sefaria index is "<Name> on <Book>".
-TORAH_COMMENTATORS: dict[str, tuple[str, bool]] = {
-    'רש"י': ("Rashi", False),
-    'פרש"י': ("Rashi", False),
-    'פירש"י': ("Rashi", False),
-    'פירוש רש"י': ("Rashi", False),
-    'רמב"ן': ("Ramban", True),
-    "אבן עזרא": ("Ibn Ezra", True),
-    'ראב"ע': ("Ibn Ezra", True),
-    "ספורנו": ("Sforno", True),
-    'אוה"ח': ("Or HaChaim", True),
-    "אור החיים": ("Or HaChaim", True),
-}  # fmt: skip  (name, Torah only)
+# Commentaries whose Sefaria index is "<Name> on <Book or Tractate>": (name, which Tanakh
+# books it covers on Sefaria: "all", "torah" or "" for none, and whether it covers the Bavli).
+COMMENTATORS: dict[str, tuple[str, str, bool]] = {
+    'רש"י': ("Rashi", "all", True),
+    'פרש"י': ("Rashi", "all", True),
+    'פירש"י': ("Rashi", "all", True),
+    'פירוש רש"י': ("Rashi", "all", True),
+    'רמב"ן': ("Ramban", "torah", False),
+    "אבן עזרא": ("Ibn Ezra", "torah", False),
+    'ראב"ע': ("Ibn Ezra", "torah", False),
+    "ספורנו": ("Sforno", "torah", False),
+    'אוה"ח': ("Or HaChaim", "torah", False),
+    "אור החיים": ("Or HaChaim", "torah", False),
+    "תוס'": ("Tosafot", "", True),
+    "תוספות": ("Tosafot", "", True),
+    'תד"ה': ("Tosafot", "", True),
+    'תוד"ה': ("Tosafot", "", True),
+}  # fmt: skip
+
+# Midrashim numbered by chapter (parashah, mizmor or perek) and an optional section.
+MIDRASH_OTHER: dict[str, tuple[int, tuple[str, ...]]] = {
+    "Midrash Tehillim": (150, ("מדרש תהלים", "מדרש תהילים", "מדרש שוחר טוב")),
+    "Pirkei DeRabbi Eliezer": (54, ('פדר"א', 'פרקי דר"א', "פרקי דרבי אליעזר", 'פרדר"א')),
+}
 
 # Works cited by printed page, or sources we cannot number offline: a citation that directly
 # follows one of these (``לקו"ת (במדבר יג, א)``) belongs to that work and is not linked.
@@ -168,15 +179,16 @@ BLOCKERS = (
     "לקו\"ת", "לקוטי תורה", "ליקוטי תורה", "תו\"א", "תורה אור", "זח\"א", "זח\"ב", "זח\"ג",
     "זהר", "זוהר", "זוה\"ק", "זה\"ק", "תקו\"ז", "תקוני זהר", "תיקוני זהר", "משנת חסידים",
     "שהש\"ר", "שיר השירים רבה", "איכ\"ר", "קה\"ר", "רו\"ר", "אסת\"ר", "תנחומא", "תנחומה",
-    "מדרש תהלים", "יל\"ש", "ילקוט שמעוני", "מצודות", "מצו\"ד", "רד\"ק", "מלבי\"ם",
-    "תרגום", "ת\"א", "ת\"י", "אונקלוס", "אדה\"ז", "אדמו\"ר הזקן", "ירושלמי", "ירוש'",
-    "תוספתא", "מכילתא", "תוס'", "תוספות", "תד\"ה",
+    "יל\"ש", "ילקוט שמעוני", "מצודות", "מצו\"ד", "רד\"ק", "מלבי\"ם",
+    "תרגום", "ת\"א", "ת\"י", "אונקלוס", "אדה\"ז", "אדמו\"ר הזקן",
+    "תוספתא", "מכילתא", "ספרי", "ספרא",
     "מהרש\"א", "ר\"ן", "רשב\"ם", "משנ\"ב", "משנה ברורה", "מ\"מ", "כ\"מ", "פיהמ\"ש",
     "פירוש המשניות", "סהמ\"צ", "ספר המצוות", "בעל הטורים", "בעה\"ט", "אלשיך", "של\"ה",
     "ספר הערכים", "עץ חיים", "ע\"ח", "פע\"ח", "סה\"מ", "ד\"ה", "אוה\"ת", "אור התורה",
     "מאמרי אדמו\"ר", "לקו\"ש", "לקוטי שיחות", "אגרות קודש", "אג\"ק", "תו\"מ",
     "אבות דר\"נ", "אדר\"נ", "רבינו בחיי", "טור", "הטור", "ב\"י", "בית יוסף", "שו\"ע הרב",
     "שולחן ערוך הרב", "מג\"א", "ט\"ז", "ש\"ך", "פמ\"ג", "לבוש",
+    "תו\"ח", "תורה חיים", "פיה\"מ", "באבער", "ד\"ח", "דרך חיים", "להאריז\"ל", "שער הכוונות",
 )  # fmt: skip
 
 # Words that mark a dibbur hamatchil after a daf, sending the reference into a commentary.
@@ -184,6 +196,37 @@ COMMENTARY_AFTER_DAF = re.compile(
     r"\s*[,(]?\s*(?:ב?רש[\"״']{1,2}י|ב?תוס['׳]|ב?תוספות|ב?תד[\"״]ה|ב?ר[\"״]ן|ב?רשב[\"״]ם"
     r"|ב?מהרש[\"״]א|ד[\"״]ה)"
 )
+
+# Words that name a kind of work before its title, for a work cited without numbers
+# (``בספר בראשית``, ``במסכת תמיד``, ``בפרשת בהעלותך``): the role the next title must have.
+WORK_LEADS: dict[str, str] = {
+    "ספר": "tanakh", "מסכת": "tractate", "מס'": "tractate", "מסכתא": "tractate",
+    "פרשת": "parsha",
+}  # fmt: skip
+
+# Chapter words: ordinals and the Aramaic first/last chapter (``פרק קמא``, ``פרק בתרא``).
+ORDINALS: dict[str, int] = {
+    "קמא": 1, "ראשון": 1, "שני": 2, "שלישי": 3, "רביעי": 4, "חמישי": 5, "שישי": 6,
+    "ששי": 6, "שביעי": 7, "שמיני": 8, "תשיעי": 9, "עשירי": 10, "בתרא": -1,
+}  # fmt: skip
+
+
+def chapter_leads() -> dict[str, tuple[str, int | None]]:
+    """Chapter markers that may open a tractate citation: ``פ"ג``, ``רפ"ג``, ``ספ"ג``, ``פ"ק``
+    (glued, value = the chapter) and ``פרק``, ``ר"פ``, ``ס"פ``, ``פ'`` (a chapter word follows)."""
+    out: dict[str, tuple[str, int | None]] = {}
+    for n in range(1, 31):
+        digits = format_numeral(n, marks=False)
+        glued = f'פ"{digits}' if len(digits) == 1 else f'פ{digits[:-1]}"{digits[-1]}'
+        for mark in ("", "ר", "ס"):
+            out[mark + glued] = (mark, n)
+    for mark in ("", "ר", "ס"):
+        out[f'{mark}פ"ק'] = (mark, 1)
+    for word, mark in (("פרק", ""), ('ר"פ', "ר"), ('ס"פ', "ס"), ("ריש פרק", "ר"),
+                       ("סוף פרק", "ס"), ("פ'", "")):  # fmt: skip
+        out[word] = (mark, None)
+    return out
+
 
 _QUOTE_FIX = re.compile(r"''")
 _SPACES = re.compile(r"[\s\u00a0\-\u05be]+")
@@ -223,6 +266,9 @@ class Catalog:
     hilchot_prefixes: set[str] = field(default_factory=set)  # every prefix of a hilchot key
     tanya_parts: dict[str, tuple[str, int]] = field(default_factory=dict)
     sa_parts: dict[str, tuple[str, int]] = field(default_factory=dict)
+    # Bavli tractate -> its chapters in order: (loose Hebrew name, first amud, last amud)
+    bavli_chapters: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
+    glued_of: set[str] = field(default_factory=set)  # "דשבועות": titles with ד glued on
 
     def add(self, title: str, role: str, value: Any) -> None:
         self.roles.setdefault(key(title), {}).setdefault(role, value)
@@ -255,6 +301,13 @@ def catalog() -> Catalog:
         spellings = [*rec["he"], *TRACTATE_ABBREVIATIONS.get(name, ())]
         spellings += bavli.get(bname, {}).get("he", [])
         for he in spellings:
+            if bname in bavli:  # "דשבועות דט"ז": "of" glued to a tractate, before its daf
+                tr: dict[str, Any] = {
+                    "mishnah": (en, MISHNAH_CHAPTERS[name]),
+                    "bavli": (bname, *BAVLI_DAFS[bname]),
+                }
+                cat.add("ד" + he, "tractate", tr)
+                cat.glued_of.add(key("ד" + he))
             cat.add(
                 he,
                 "tractate",
@@ -294,10 +347,28 @@ def catalog() -> Catalog:
             cat.add(he, "tanya_part", (en, count))
     for lead in TANYA_LEADS:
         cat.add(lead, "tanya", True)
-    for he, value in TORAH_COMMENTATORS.items():
+    for he, value in COMMENTATORS.items():
         cat.add(he, "commentator", value)
+    for en, (count, forms) in MIDRASH_OTHER.items():
+        for he in forms:
+            cat.add(he, "midrash", (en, count))
+    for lead in ("ירושלמי", "ירוש'", "בירושלמי"):
+        cat.add(lead, "yerushalmi", True)
+    for lead in ("בבלי", "גמרא", "גמ'"):  # not "דף": too frequent in prose to look behind
+        cat.add(lead, "daf_lead", True)
+    for lead, what in WORK_LEADS.items():
+        cat.add(lead, "work_lead", what)
+    for lead, chapter in chapter_leads().items():
+        cat.add(lead, "chapter_lead", chapter)
+    cat.bavli_chapters = {
+        k: [(loose(he), a, b) for he, a, b in v]
+        for k, v in _load("bavli_chapters.json").items()
+        if not k.startswith("_")
+    }
     for he in BLOCKERS:
         cat.add(he, "block", True)
     cat.add("שם", "ibid", True)
+    for word, kind in (("דף", "bavli"), ("סימן", "sa"), ("סי'", "sa")):
+        cat.add(word, "context_ibid", kind)  # "דף כ", "סימן תצ"ג" after a citation of that work
     cat.add("משנה", "mishnah_lead", True)
     return cat

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from libtext._sefaria_data import COMMENTARY_AFTER_DAF, Catalog, Parsha, key, loose
+from libtext._sefaria_data import COMMENTARY_AFTER_DAF, ORDINALS, Catalog, Parsha, key, loose
 from libtext.hebrew import parse_numeral, parse_prefixed_numeral
 
 L = "\u05d0-\u05ea"
@@ -81,11 +81,19 @@ Parsed = tuple[int, Ref]
 # ---------------------------------------------------------------- Tanakh
 _MARKED = rf"[{L}]{{1,3}}{Q}[{L}]|[{L}]{G}"  # a numeral that says it is one
 _TANAKH = re.compile(
-    rf"{SP}*(?P<bc>,{SP}*)?(?P<pk>פרק{SP}+)?(?P<c>{NUM})"
-    rf"(?:(?P<sep>{SP}*[,:]{SP}*|\.(?=[{L}])|{SP}+)(?P<vk>פסוק{SP}+)?(?P<v>{NUM})"
-    rf"(?:{DASH}(?:(?P<c2>{NUM}){SP}*[,:]{SP}*|(?P<c2s>{_MARKED}){SP}+)?(?P<v2>{NUM}))?)?{END}"
+    rf"{SP}*(?P<bc>,{SP}*)?(?P<op>\({SP}*)?(?P<pk>פרק{SP}+)?(?P<c>{NUM})"
+    rf"(?:(?P<sep>{SP}*[,:]{SP}*|\.(?=[{L}])|{SP}+)(?P<vk>פסוק(?:ים)?{SP}+)?(?P<v>{NUM})"
+    rf"(?:(?:{DASH}|{SP}+עד{SP}+)(?:(?:פרק{SP}+)?(?P<c2>{NUM})(?:{SP}*[,:]{SP}*|{SP}+(?=פסוק))"
+    rf"|(?P<c2s>{_MARKED}){SP}+)?(?:פסוק{SP}+)?(?P<v2>{NUM}))?)?{END}"
 )
-_TANAKH_GROUPS = ("bc", "pk", "c", "sep", "vk", "v", "c2", "c2s", "v2")
+_TANAKH_GROUPS = ("bc", "op", "pk", "c", "sep", "vk", "v", "c2", "c2s", "v2")
+# What may follow numbers written as bare letters outside brackets (``ירמיה י``,
+# ``דברי הימים ב לב יט``): the end of the text or of a clause, never another word.
+ENDS = re.compile(rf"{SP}*(?:\Z|[.;)\]\n\r\u05c3])")  # not ",": "לג, סע"ד" goes on
+# Bare numerals that are also everyday words at the end of a clause (לא, לו, מה, עד ...).
+WORDS_LIKE_NUMERALS = frozenset({"לא", "לו", "לה", "מה", "עד", "פה", "כה", "נא", "יד", "טל"})
+_CHAPTER_RANGE = re.compile(rf"{DASH}(?P<c2>{NUM}){END}")
+_CLOSE_PAREN = re.compile(rf"{SP}*\)")
 _MARK = re.compile(f"{Q}|{G}")
 _GERSHAYIM = re.compile(Q)
 _CLOSE = re.compile(rf"{SP}*[);,]")
@@ -100,16 +108,18 @@ def _in_parens(text: str, start: int) -> bool:
     return i >= 0 and text[i] in "(;["
 
 
-def _chapter_marked(token: str, text: str, start: int, end: int) -> bool:
-    """A chapter alone needs gershayim (``קי"ט``); a lone ``ה'`` (the divine name) only in
-    parentheses that close right after it."""
+def _chapter_marked(token: str, text: str, inpar: bool, end: int) -> bool:
+    """A chapter alone needs gershayim (``קי"ט``); a geresh letter (``ד׳``, Sefaria's own
+    form) at the end of a clause, but ``ה'``/``י'`` (the divine name) only in parentheses that
+    close right after it; bare letters (``ירמיה י``) at the end of a clause, unless the
+    letters are also a common word there (``לא``)."""
     if _GERSHAYIM.search(token) or token.isdigit():
         return True
-    return (
-        bool(_GERESH_LETTER.fullmatch(token))
-        and _in_parens(text, start)
-        and bool(_CLOSE_BRACKET.match(text[end : end + 3]))
-    )
+    if _GERESH_LETTER.fullmatch(token):
+        if inpar and _CLOSE_BRACKET.match(text[end : end + 3]):
+            return True
+        return token[0] not in "הי" and bool(ENDS.match(text, end))
+    return token not in WORDS_LIKE_NUMERALS and bool(ENDS.match(text, end))
 
 
 def _verse_ok(cat: Catalog, book: str, c: int, v: int | None) -> bool:
@@ -130,10 +140,11 @@ def tanakh_numbers(
     if not m:
         return None
     # One call for every group: this runs for each candidate title in a text.
-    bc, pk, tc, tsep, vk, tv, tc2, tc2s, tv2 = m.group(*_TANAKH_GROUPS)
+    bc, op, pk, tc, tsep, vk, tv, tc2, tc2s, tv2 = m.group(*_TANAKH_GROUPS)
     c, v = num(tc), num(tv)
     if c is None:
         return None
+    inpar = bool(op) or _in_parens(text, start)
     sep = (tsep or "").strip() or ("פסוק" if vk else "")
     if (
         verse
@@ -141,25 +152,33 @@ def tanakh_numbers(
         and v is not None
         and (
             sep
-            or (_in_parens(text, start) and _CLOSE.match(text, m.end()))
+            or (inpar and _CLOSE.match(text, m.end()))
             or _MARK.search(tc)  # "שמות י״ב י", "שופטים כ י''א": marked numerals
             or _MARK.search(tv)
+            or (not tv2 and ENDS.match(text, m.end()))  # "דברי הימים ב לב יט"
         )
     ):
         c2 = num(tc2 or tc2s) if tc2 or tc2s else None
         v2 = num(tv2) if tv2 else None
-        if tv2 and v2 is None:
-            return None
-        return m.end(), c, v, c2, v2, sep
+        if tv2 and (v2 is None or ((tc2 or tc2s) and c2 is None)):
+            return m.end("v"), c, v, None, None, sep  # "א, א - ועוד": a dash, not a range
+        return _closed(text, m.end(), op), c, v, c2, v2, sep
     if bc:  # "שמות, כ"ד, יג": after a comma only chapter and verse
         return None
-    if (
-        pk
-        or _chapter_marked(tc, text, start, m.end("c"))
-        or (_in_parens(text, start) and _CLOSE_BRACKET.match(text, m.end("c")))
-    ):
-        return m.end("c"), c, None, None, None, ""
+    end = m.end("c")
+    r = _CHAPTER_RANGE.match(text, end) if _MARK.search(tc) else None
+    if r and _MARK.search(r["c2"]) and (inpar or ENDS.match(text, r.end())):
+        c2 = num(r["c2"])  # "שמות ד׳-ה׳": chapters 4 to 5
+        return (_closed(text, r.end(), op), c, None, c2, None, "") if c2 else None
+    if pk or _chapter_marked(tc, text, inpar, end) or (inpar and _CLOSE_BRACKET.match(text, end)):
+        return _closed(text, end, op), c, None, None, None, ""
     return None
+
+
+def _closed(text: str, end: int, op: str | None) -> int:
+    """Past the ``)`` that closes numbers opened after the title (``שמות (לב א)``)."""
+    close = _CLOSE_PAREN.match(text, end) if op else None
+    return close.end() if close else end
 
 
 def parse_tanakh(
@@ -182,6 +201,10 @@ def _tanakh_ref(
 ) -> Parsed | None:
     if not _verse_ok(cat, book, c, v):
         return None
+    if v is None and c2 is not None:
+        if not c < c2 <= len(cat.verses[book]):
+            return None
+        return end, Ref(book, (str(c),), (str(c2),))
     if v is None:
         return end, Ref(book, (str(c),))
     ref = Ref(book, (str(c), str(v)))
@@ -230,19 +253,30 @@ def parse_parsha(cat: Catalog, text: str, pos: int, start: int, parsha: Parsha) 
 
 
 # ---------------------------------------------------------------- Talmud Bavli
-_AMUD_COMMA = rf"(?:[רס]?ע{Q}(?P<a1>[אב])|(?P<a2>[אב]){G}?)"
+_AMUD_COMMA = rf"(?:(?:(?:ריש|סוף){SP}+)?[רס]?ע{Q}(?P<a1>[אב])|(?P<a2>[אב]){G}?)"
 _AMUD_SPACE = (
     rf"(?:(?:ריש|סוף){SP}+)?ע{Q}(?P<a3>[אב])|[רס]ע{Q}(?P<a4>[אב])"
     rf"|עמוד{SP}+(?P<a5>[אב]){G}?|(?P<a6>[אב]){G}?"
 )
 _DAF = re.compile(
-    rf"{SP}*(?:(?P<dm>דף{SP}+|ד{G}{SP}*)(?P<d>{NUM})|(?P<dg>{glued('ד')})|(?P<d0>{NUM}))"
+    rf"{SP}*(?P<op>\({SP}*)?(?:(?P<dm>דף{SP}+|ד{G}{SP}*)(?P<d>{NUM})|(?P<dg>{glued('ד')})|(?P<d0>{NUM}))"
     rf"(?:(?P<dot>[.:])|{SP}*,{SP}*{_AMUD_COMMA}{END}|{SP}+(?:{_AMUD_SPACE}){END})?"
 )
+_DH_TOKEN = re.compile(f"ד{Q}ה")
+_BAD_AMUD = re.compile(rf"{SP}*,?{SP}*עמוד{SP}+(?![אב]{G}?{END})[{L}]")
 _BARE_AMUD_END = re.compile(rf"{SP}*(?:\Z|[\n.,;:)\]\-\u2013\u2014\u05be])")
 _DAF_RANGE = re.compile(
-    rf"{DASH}(?:(?P<d>{NUM})(?:(?P<dot>[.:])|(?:{SP}*,{SP}*|{SP}+(?:ע{Q})?)(?P<a>[אב]){G}?{END})"
-    rf"|(?P<ao>[אב]){END})"
+    rf"{DASH}(?:(?:ע{Q}|עמוד{SP}+)?(?P<ao>[אב]){G}?{END}"
+    rf"|(?P<d>{NUM})(?:(?P<dot>[.:])|(?:{SP}*,{SP}*|{SP}+(?:ע{Q})?)(?P<a>[אב]){G}?{END}))"
+)
+_CHAPTER_TOKEN = re.compile(rf"פ[{L}]?{Q}[{L}]")
+_DAF_ONLY_RANGE = re.compile(rf"{DASH}(?P<d>{NUM}){END}")
+_SEGMENT = re.compile(rf"{SP}*:{SP}*(?P<s>{NUM}){END}")
+# After "ח." (amud a by a period, outside brackets): the end of the text or line, a bracket,
+# or a word that opens the next reference (ועוד, וש"נ, ושם, וראה); else the period may end a
+# sentence whose last word merely looks like a numeral.
+_AFTER_PERIOD = re.compile(
+    rf"{SP}*(?:\Z|[\n\r)\]]|ו(?:עוד|ש{Q}נ|שם|ראה|כן|ע{G}|עי{G}|עיין)(?![{L}]))"
 )
 
 
@@ -271,6 +305,8 @@ def talmud_daf(text: str, pos: int, start: int) -> tuple[int, int, str | None, b
         return None
     dm, d, dg, d0, dot, *amuds = m.group(*_DAF_GROUPS)  # one call: this runs per candidate
     if dg:
+        if _DH_TOKEN.fullmatch(dg):
+            return None  # "ברכות ד"ה ...": dibbur ha-maschil (opening words), not daf 5
         got = parse_prefixed_numeral(dg, "ד")
         daf = got[1] if got else None
     else:
@@ -286,11 +322,29 @@ def talmud_daf(text: str, pos: int, start: int) -> tuple[int, int, str | None, b
     if amuds[5] and not (_in_parens(text, start) or _BARE_AMUD_END.match(text, m.end())):
         return None
     if amud is None:
-        if not marker:
+        if _BAD_AMUD.match(text, m.end()):
+            return None  # "דף ב עמוד ג": no such amud
+        end = m.end("d") if d else m.end("dg") if dg else m.end("d0")
+        if not marker and not _daf_alone(text, token, end, m["op"] or _in_parens(text, start)):
             return None
-        end = m.end("d") if d else m.end("dg")
-        return end, daf, None, True, False
-    return m.end(), daf, amud, marker, dot == "." and not gershayim
+        return _closed(text, end, m["op"]), daf, None, marker, False
+    return _closed(text, m.end(), m["op"]), daf, amud, marker, dot == "." and not gershayim
+
+
+def _daf_alone(text: str, token: str, end: int, inpar: bool | str) -> bool:
+    """A daf with neither ``דף`` nor amud (``(יבמות ס"ה)``, ``שבת צה``, ``עירובין פב-פג``):
+    closed brackets, a range of dafs, or the end of a clause after a numeral that is not also
+    a common word (``לא``) or the divine name (``ה'``)."""
+    if _CHAPTER_TOKEN.fullmatch(token):
+        return False  # "ב"ב פ"א": after a tractate, פ"א is chapter 1, not daf 81
+    if (inpar and _CLOSE_BRACKET.match(text, end)) or _DAF_ONLY_RANGE.match(text, end):
+        return True
+    word = token.strip("'\u05f3\u2019")
+    return (
+        word not in WORDS_LIKE_NUMERALS
+        and not (word != token and word in ("ה", "י"))
+        and bool(ENDS.match(text, end))
+    )
 
 
 def parse_bavli(text: str, pos: int, start: int, tractate: tuple[str, int, int]) -> Parsed | None:
@@ -303,14 +357,28 @@ def parse_bavli(text: str, pos: int, start: int, tractate: tuple[str, int, int])
         return None
     ref = Ref(name, (f"{daf}a",), (f"{daf}b",)) if amud is None else Ref(name, (f"{daf}{amud}",))
     r = _DAF_RANGE.match(text, end) if amud else None
+    seg = _SEGMENT.match(text, end) if amud and text[end - 1] not in ".:" else None
+    if seg:  # "שבת ג׳ ב:כ״ג": Sefaria's own form, daf, amud and segment
+        s = num(seg["s"])
+        return (seg.end(), Ref(name, (f"{daf}{amud}", str(s)))) if s and s <= 200 else None
+    if amud is None:
+        r2 = _DAF_ONLY_RANGE.match(text, end)
+        d2 = num(r2["d"]) if r2 else None
+        if r2 and d2 and daf < d2 <= last:  # "עירובין פב-פג", "ברכות ב׳-ג׳"
+            return r2.end(), Ref(name, (f"{daf}a",), (f"{d2}b",))
     if r:
         d2 = num(r["d"]) if r["d"] else daf
         a2 = r["ao"] or r["a"]
         amud2 = ("a" if r["dot"] == "." else "b") if r["dot"] else ("a" if a2 == "א" else "b")
         if d2 is not None and first <= d2 <= last and (d2, amud2) > (daf, amud or "a"):
             ref, end = Ref(name, ref.sections, (f"{d2}{amud2}",)), r.end()
-    elif period and not marker and not _CLOSE_BRACKET.match(text, end):
-        return None  # a bare "כב." reads as sentence punctuation, not amud a
+    elif (
+        period
+        and not marker
+        and not _CLOSE_BRACKET.match(text, end)
+        and (not _AFTER_PERIOD.match(text, end) or text[pos:end].strip(" .") in WORDS_LIKE_NUMERALS)
+    ):
+        return None  # "ברכות ח." is amud a when what follows says so, else it may end a sentence
     if COMMENTARY_AFTER_DAF.match(text, end) and _dh_follows(text, end):
         return None  # "מנחות מד ע"א תד"ה ..." points into Tosafot, not the daf
     return end, ref
@@ -324,8 +392,9 @@ _DH = re.compile(rf".{{0,12}}?ד{Q}ה", re.S)
 
 
 # ---------------------------------------------------------------- Mishnah
+_ORDINAL = "|".join(sorted(ORDINALS, key=len, reverse=True))
 _MISHNAH = re.compile(
-    rf"{SP}*,?{SP}*(?:פרק{SP}+(?P<c>{NUM})|(?P<cg>{glued('פ', 'רס')}))"
+    rf"{SP}*,?{SP}*(?:פרק{SP}+(?P<c>(?:{_ORDINAL})(?![{L}])|{NUM})|(?P<cg>{glued('פ', 'רס')}))"
     rf"(?:{SP}*,?{SP}*(?:(?:משנה|מ{G}){SP}+(?P<m>{NUM})|(?P<mg>{glued('מ')})))?{END}"
 )
 
@@ -337,7 +406,11 @@ def parse_mishnah(
     m = _MISHNAH.match(text, pos)
     if not m:
         return None
-    c = num(m["c"]) if m["c"] else _glued_value(m["cg"], "פ", "רס")
+    word = ORDINALS.get(m["c"] or "")
+    if word is not None:  # "פרק קמא", "פרק בתרא" (the last)
+        c: int | None = chapters if word == -1 else word
+    else:
+        c = num(m["c"]) if m["c"] else _glued_value(m["cg"], "פ", "רס")
     if c is None or not 0 < c <= chapters:
         return None
     if m["m"] or m["mg"]:
@@ -360,7 +433,11 @@ def plain_pair(text: str, pos: int, start: int) -> tuple[int, int, int | None] |
         return None
     a, b = num(m["a"]), num(m["b"])
     closed = _in_parens(text, start) and _CLOSE_BRACKET.match(text, m.end())
-    if a is not None and b is not None and (m["sep"].strip() or closed):
+    if (
+        a is not None
+        and b is not None
+        and (m["sep"].strip() or closed or ENDS.match(text, m.end()))
+    ):
         return m.end(), a, b
     if a is not None and not m["b"] and closed:
         return m.end(), a, None
@@ -419,7 +496,7 @@ _HILCHOT = re.compile(rf"{SP}*,?{SP}*(?:ב|מ)?(?:הלכות|הל{G}){SP}*")
 _WORD = re.compile(rf"{SP}*\(?([{L}\"'\u05f3\u05f4]+)\)?")
 
 
-def _hilchot_name(cat: Catalog, text: str, pos: int) -> tuple[int, str] | None:
+def hilchot_name(cat: Catalog, text: str, pos: int) -> tuple[int, str] | None:
     """Longest run of words after ``הל'`` naming a Mishneh Torah section (parentheses ignored)."""
     ends: list[int] = []
     names: list[str] = []  # loose() of the first n words: loose drops the spaces between them
@@ -456,7 +533,7 @@ def parse_rambam(
         h = _HILCHOT.match(text, pos)
         if h:
             pos = h.end()
-    got = _hilchot_name(cat, text, pos)
+    got = hilchot_name(cat, text, pos)
     if not got:
         return None
     end, index = got
@@ -494,8 +571,10 @@ def parse_rambam_ibid(text: str, pos: int, prev: Ref) -> Parsed | None:
 
 # ---------------------------------------------------------------- Shulchan Arukh
 _SIMAN = re.compile(
-    rf"{SP}*,?{SP}*(?:(?:סימן|סי{G}|ס{G}){SP}*(?P<s>{NUM})|(?P<sg>{glued('ס', 'ר')}))"
-    rf"(?:{SP}*,?{SP}*(?:(?:סעיף|סעי{G}){SP}*(?P<f>{NUM})|(?P<fg>{glued('ס')})))?{END}"
+    rf"{SP}*,?{SP}*(?P<op>\({SP}*)?(?:(?:סימן|סי{G}|ס{G}){SP}*(?P<s>{NUM})"
+    rf"|(?P<sg>{glued('ס', 'ר')})|(?P<sc>{NUM})(?={SP}*:))"
+    rf"(?:{SP}*,?{SP}*(?:(?:סעיף|סעי{G}){SP}*(?P<f>{NUM})|(?P<fg>{glued('ס')}))"
+    rf"|{SP}*:{SP}*(?P<fc>{NUM}))?{END}"
 )
 _PAREN = re.compile(rf"{SP}*\([^()\n]{{1,25}}\)")
 _SA_PART = re.compile(rf"{SP}*([{L}\"'\u05f3\u05f4]+(?:{SP}+[{L}]+)?)")
@@ -504,16 +583,19 @@ _SA_PART = re.compile(rf"{SP}*([{L}\"'\u05f3\u05f4]+(?:{SP}+[{L}]+)?)")
 def parse_siman(text: str, pos: int, part: tuple[str, int]) -> Parsed | None:
     name, simanim = part
     m = _SIMAN.match(text, pos)
-    if not m:
+    if not m or (m["sc"] and not m["fc"]):  # "קיג:ד": bare numbers only as siman:seif
         return None
-    s = num(m["s"]) if m["s"] else _glued_value(m["sg"], "ס", "ר")
+    s = num(m["s"] or m["sc"]) if m["s"] or m["sc"] else _glued_value(m["sg"], "ס", "ר")
     if s is None or not 0 < s <= simanim:
         return None
-    if m["f"] or m["fg"]:
-        f = num(m["f"]) if m["f"] else _glued_value(m["fg"], "ס")
+    if m["f"] or m["fg"] or m["fc"]:
+        f = num(m["f"] or m["fc"]) if m["f"] or m["fc"] else _glued_value(m["fg"], "ס")
         if f is not None and 0 < f <= 60:
-            return m.end(), Ref(name, (str(s), str(f)))
-    return (m.end("s") if m["s"] else m.end("sg")), Ref(name, (str(s),))
+            return _closed(text, m.end(), m["op"]), Ref(name, (str(s), str(f)))
+        if m["fc"]:
+            return None
+    end = m.end("s") if m["s"] else m.end("sg")
+    return _closed(text, end, m["op"]), Ref(name, (str(s),))
 
 
 def parse_sa_lead(cat: Catalog, text: str, pos: int) -> Parsed | None:
@@ -569,9 +651,14 @@ def parse_tanya(cat: Catalog, text: str, pos: int, part: tuple[str, int] | None)
 
 
 _MIDRASH = re.compile(
-    rf"{SP}*,?{SP}*(?:(?:פרשה|פ{G}){SP}*(?P<c>{NUM})|(?P<cg>{glued('פ', 'רס')}))"
+    rf"{SP}*,?{SP}*(?:(?:פרשה|פרק|מזמור|פ{G}){SP}*(?P<c>{NUM})|(?P<cg>{glued('פ', 'רס')}))"
     rf"(?:{SP}*,{SP}*(?P<s>{NUM}))?{END}"
 )
+
+
+# Midrashim whose second number, as cited, is a verse of the book they expound, not
+# Sefaria's paragraph: only the chapter (mizmor) is linked.
+_VERSE_CITED = frozenset({"Midrash Tehillim"})
 
 
 def parse_midrash(text: str, pos: int, start: int, book: tuple[str, int]) -> Parsed | None:
@@ -582,13 +669,18 @@ def parse_midrash(text: str, pos: int, start: int, book: tuple[str, int]) -> Par
         if not pair or not 0 < pair[1] <= chapters or not 0 < (pair[2] or 1) <= 200:
             return None
         end, chapter, section = pair
-        return end, Ref(name, (str(chapter),) if section is None else (str(chapter), str(section)))
+        if section is None or name in _VERSE_CITED:
+            return end, Ref(name, (str(chapter),))
+        return end, Ref(name, (str(chapter), str(section)))
     c = num(m["c"]) if m["c"] else _glued_value(m["cg"], "פ", "רס")
     if c is None or not 0 < c <= chapters:
         return None
-    if m["s"]:
+    if m["s"] and name not in _VERSE_CITED:
         s = num(m["s"])
         if s is None or not 0 < s <= 200:
             return None
         return m.end(), Ref(name, (str(c), str(s)))
     return (m.end("c") if m["c"] else m.end("cg")), Ref(name, (str(c),))
+
+
+glued_value = _glued_value

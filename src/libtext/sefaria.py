@@ -26,6 +26,14 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
+from libtext._sefaria_chapters import (
+    numbers_follow,
+    parse_chapter_after,
+    parse_chapter_lead,
+    parse_daf_first,
+    parse_yerushalmi,
+    whole_work,
+)
 from libtext._sefaria_data import Catalog, Parsha, catalog, key
 from libtext._sefaria_parse import (
     END,
@@ -34,6 +42,8 @@ from libtext._sefaria_parse import (
     G,
     Q,
     Ref,
+    glued_value,
+    hilchot_name,
     parse_bavli,
     parse_ibid_chapter,
     parse_midrash,
@@ -58,8 +68,13 @@ __all__ = ["SEFARIA_BASE_URL", "Citation", "Ref", "find_citations", "ref_url", "
 SEFARIA_BASE_URL = "https://www.sefaria.org/"
 
 _PREFIXES = "ובלהמכש"
+_AFTER_TITLE_PREFIXES = _PREFIXES + "ד"  # "פ"ג דנדה": ד (of) only where a chapter precedes
 _CHAR = {'"': Q, "'": G, " ": f"[{WS}\\-\u05be]+"}
-_LEAD_ROLES = {"block", "commentator", "sa_lead", "tanya", "rambam", "hilchot", "mishnah_lead"}
+_LEAD_ROLES = {
+    "block", "context_ibid", "commentator", "sa_lead", "tanya", "rambam", "hilchot", "mishnah_lead",
+    "yerushalmi", "daf_lead", "work_lead", "chapter_lead",
+}  # fmt: skip
+_TITLE_ONLY_ROLES = {"tractate", "tanakh", "parsha"}  # may follow a chapter or a work word
 _SPACES = re.compile(rf"{SP}*")
 _URL_TAIL = re.compile(r"_(?=\d[0-9ab.\-]*$)")
 _BLOCK_GAP = re.compile(r"[\s(\[,:]{0,4}")
@@ -81,6 +96,14 @@ class Citation:
         ref: Sefaria's normal reference, e.g. ``"Bava Metzia 85b"``.
         english: English rendering of the reference (Sefaria's English title and numbering).
         url: Link to the passage on Sefaria.
+        confidence: How sure the linker is that this is a citation of ``ref`` (0-1):
+            ``1.0`` when the numbers are marked as numbers (geresh/gershayim, ``פרק``, ``דף``,
+            a comma, parentheses), ``0.9`` for a chapter or ``שם`` (ibid), ``0.7`` for bare
+            letters outside parentheses (``ירמיה י``), ``0.5`` for a work named without
+            numbers (``בספר בראשית``). Callers choose their own threshold.
+        kind: ``"full"`` (a passage), ``"chapter"`` (a whole chapter, e.g. a Bavli chapter's
+            daf range), ``"book"`` (a book, tractate, section or Torah portion named without
+            numbers) or ``"ibid"`` (``שם``: the previous citation's work with new numbers).
     """
 
     start: int
@@ -89,6 +112,8 @@ class Citation:
     ref: str
     english: str
     url: str
+    confidence: float = 1.0
+    kind: str = "full"
 
     def _repr_html_(self) -> str:
         from libtext._html import citations_html
@@ -127,9 +152,10 @@ def _url_path(normal: str) -> str:
 def find_citations(text: str) -> list[Citation]:
     """Every citation in a Hebrew text, in order, with its span, Sefaria ref and URL."""
     out = Citations()  # a list, with a table view in Jupyter
-    for s, e, ref in _scan(text):
+    for s, e, ref, kind, conf in _scan(text):
         normal = ref.normal()
-        out.append(Citation(s, e, text[s:e], normal, normal, SEFARIA_BASE_URL + _url_path(normal)))
+        url = SEFARIA_BASE_URL + _url_path(normal)
+        out.append(Citation(s, e, text[s:e], normal, normal, url, conf, kind))
     return out
 
 
@@ -154,12 +180,12 @@ def translate_citation(text: str) -> str | None:
     besides citations, punctuation and a few linking words (ראה, עיין, וכן), so a caller
     can fall back to a real translation.
     """
-    found = _scan(text)
+    found = [f for f in _scan(text) if f[3] != "book"]  # "בספר בראשית" is more than "Genesis"
     if not found:
         return None
     out: list[str] = []
     pos = 0
-    for s, e, ref in found:
+    for s, e, ref, _, _ in found:
         gap = _translate_gap(text[pos:s])
         if gap is None:
             return None
@@ -237,6 +263,30 @@ def _title_body() -> str:
 
 
 @cache
+def _bare_title() -> re.Pattern[str]:
+    """Any title at a position, numbers or not (after ``פ"ג ד``, ``במסכת``)."""
+    cat = catalog()
+    keys = {
+        k: END
+        for k, r in cat.roles.items()
+        if _TITLE_ONLY_ROLES & r.keys() and k not in cat.glued_of
+    }
+    trie = _trie_regex(dict(sorted(keys.items())))
+    pre = _AFTER_TITLE_PREFIXES
+    return re.compile(rf"(?<![\w\"'\u05f3\u05f4])(?P<pre>[{pre}]{{0,2}}?)(?P<t>{trie})")
+
+
+def _title_at(text: str, p: int) -> tuple[int, str, int, dict[str, Any]] | None:
+    m = _bare_title().match(text, p)
+    if m is None:
+        return None
+    return m.start("pre"), m["pre"], m.end(), catalog().roles.get(key(m["t"])) or {}
+
+
+_POINTS = re.compile("[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]")
+
+
+@cache
 def _master() -> re.Pattern[str]:
     """A title at a given position (``match``), for a title that follows another."""
     return re.compile(rf"(?<![\w\"'\u05f3\u05f4]){_title_body()}")
@@ -253,14 +303,29 @@ def _scanner() -> re.Pattern[str]:
     return re.compile(_BOUNDARY + _title_body())
 
 
-def _scan(text: str) -> list[tuple[int, int, Ref]]:
-    """``(start, end, ref)`` of each citation, in order."""
+_Found = tuple[int, int, Ref, str, float]  # start, end, ref, kind, confidence
+
+
+def _scan(text: str) -> list[_Found]:
+    """``(start, end, ref, kind, confidence)`` of each citation, in order.
+
+    Pointed text (nikud, cantillation) is matched with the marks removed; offsets are mapped
+    back, so ``text[start:end]`` is still the citation as written.
+    """
+    if not _POINTS.search(text):
+        return _scan_plain(text)
+    kept = [i for i, ch in enumerate(text) if not _POINTS.match(ch)]
+    found = _scan_plain("".join(text[i] for i in kept))
+    return [(kept[s], kept[e - 1] + 1, ref, kind, conf) for s, e, ref, kind, conf in found]
+
+
+def _scan_plain(text: str) -> list[_Found]:
     # A leading space gives a title at offset 0 the boundary character the scanner wants;
     # offsets are shifted back at the end.
     text = " " + text
     cat = catalog()
     cache = _ROLE_CACHE
-    out: list[tuple[int, int, Ref]] = []
+    out: list[_Found] = []
     prev: _Hit | None = None
     pos = 0
     blocked_to = -1
@@ -287,10 +352,61 @@ def _scan(text: str) -> list[tuple[int, int, Ref]]:
         begin = start if got.start is None else got.start
         if _own_lines(text, begin, got.end):
             continue
-        out.append((begin - 1, got.end - 1, got.ref))
+        numbers = begin if got.start is not None or "chapter_lead" in entry[0] else m.end()
+        bare = got.shape != "book" and not _marked(text, numbers, got.end)
+        conf = _BARE[got.conf] if bare else got.conf
+        merged = _merge(text, out[-1], begin, got) if out and prev is not None else None
+        if merged is not None:
+            out[-1], prev, pos = merged, got, got.end
+            continue
+        shape = got.shape
+        if shape == "full" and len(got.ref.sections) == 1 and got.ref.sections[0][-1] not in "ab":
+            shape = "chapter"  # "תהלים קי"ט", "תניא פל"ב": a whole chapter (not a daf)
+        out.append((begin - 1, got.end - 1, got.ref, shape, conf))
         prev = got
         pos = got.end
     return out
+
+
+_BARE = {1.0: 0.7, 0.9: 0.6, 0.5: 0.5}  # confidence when the numbers are bare letters
+_MARKS = re.compile(r"[\d,:.;()\[\]\"'\u05f3\u05f4\u201d\u2019]")
+_MARKED = re.compile(rf"(?:דף|פרק|פסוק|פסוקים|סימן|סעיף|עמוד|הלכה|משנה|פרשה){SP}")
+_RANGE_GAP = re.compile(rf"{SP}*[-\u2013\u2014\u05be]{SP}*")
+
+
+def _marked(text: str, begin: int, end: int) -> bool:
+    """Numbers that say they are numbers, or a citation in brackets (else: bare letters)."""
+    if _MARKS.search(text, begin, end) or _MARKED.search(text, begin, end):
+        return True
+    if text[begin - 1 : begin] in ("(", "["):
+        return True
+    return text[end : end + 1] in (")", "]")
+
+
+def _merge(text: str, last: _Found, begin: int, hit: _Hit) -> _Found | None:
+    """``דברי הימים א ט"ו:ט"ו - דברי הימים א ט"ז:י"ז``: one range with the title repeated."""
+    s, e, ref, kind, conf = last
+    new = hit.ref
+    if (
+        begin - e > 6  # most citations: not right after the last one
+        or new.index != ref.index
+        or ref.to_sections
+        or new.to_sections
+        or len(new.sections) != len(ref.sections)
+        or not ref.sections
+        or not _RANGE_GAP.fullmatch(text, e + 1, begin)
+        or _order(new.sections) <= _order(ref.sections)
+    ):
+        return None
+    return s, hit.end - 1, Ref(ref.index, ref.sections, new.sections), kind, min(conf, hit.conf)
+
+
+def _order(sections: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
+    out = []
+    for part in sections:
+        digits = part.rstrip("ab")
+        out.append((int(digits) if digits.isdigit() else 0, part[len(digits) :]))
+    return tuple(out)
 
 
 def _own_lines(text: str, start: int, end: int) -> bool:
@@ -325,6 +441,8 @@ class _Hit:
     kind: str
     data: Any
     start: int | None = None  # when the citation begins before its title (פ"ח מהל' ...)
+    shape: str = "full"  # Citation.kind: full, chapter, book, ibid
+    conf: float = 1.0  # before the bare-numbers factor
 
 
 Result = _Hit | int | None
@@ -342,11 +460,28 @@ def _parse(
     if "block" in roles:
         return pos
     if "ibid" in roles:
-        if pre not in ("", "ו") or prev is None:
-            return None
+        if pre not in ("", "ו") or prev is None or _owned(cat, text, start, prev.end):
+            return None  # "ד"ח שם": ibid of the work just named, not of the last citation
         return _parse_ibid(cat, text, pos, start, prev)
+    if "context_ibid" in roles:
+        return _parse_context_ibid(text, m.start("t"), start, roles["context_ibid"], prev)
     if "commentator" in roles:
-        return _parse_commentary(cat, text, pos, roles["commentator"])
+        dh = key(m["t"]).endswith('ד"ה')
+        return _parse_commentary(cat, text, pos, roles["commentator"], dh)
+    if "chapter_lead" in roles:
+        got = parse_chapter_lead(cat, text, pos, roles["chapter_lead"], _title_at)
+        return _Hit(got[0], got[1], "chapter", None, shape="chapter", conf=0.9) if got else None
+    if "work_lead" in roles:
+        return _parse_work(cat, text, pos, start, roles["work_lead"], prev)
+    if "yerushalmi" in roles:
+        found = parse_yerushalmi(text, pos, _title_at, glued_value)
+        if found is None:
+            return pos  # a Yerushalmi we cannot number: not the Bavli tractate that follows
+        end, ref, shape = found
+        return _Hit(end, ref, "yerushalmi", None, shape=shape, conf=0.9 if shape != "full" else 1)
+    if "daf_lead" in roles:
+        got = parse_daf_first(text, pos, start, _title_at)
+        return _Hit(got[0], got[1], "bavli", None) if got else None
     if "mishnah_lead" in roles:
         nxt = _master().match(text, _SPACES.match(text, pos).end())  # type: ignore[union-attr]
         tr = cat.roles.get(key(nxt["t"]), {}).get("tractate") if nxt else None
@@ -372,7 +507,11 @@ def _parse(
             if not got and chapter is not None:
                 got = parse_rambam(cat, text, pos, role)
                 chapter = None
-        elif role == "midrash":
+            if not got:  # "בהלכות אישות": the section, named without numbers
+                name = hilchot_name(cat, text, pos) if key(m["t"]) == "הלכות" else None
+                if name and not numbers_follow(text, name[0]) and not _owned(cat, text, start):
+                    return _Hit(name[0], Ref(name[1]), "rambam", None, shape="book", conf=0.5)
+        elif role == "midrash" and "ה" not in pre:  # "המדרש תהלים": "the midrash", Psalms
             got = parse_midrash(text, pos, start, value)
         if got:
             hit = _Hit(got[0], got[1], _kind(got[1]), _book_data(cat, got[1].index, value))
@@ -396,8 +535,18 @@ def _parse(
             got = parse_bavli(text, pos, start, tr["bavli"])
             if got:
                 return _Hit(got[0], got[1], "bavli", tr["bavli"])
+            got = None
+            if pre in ("", "ו", "ד"):  # "בשבת פרק כב" is as likely prose
+                got = parse_chapter_after(cat, tr, parse_mishnah(text, pos, tr["mishnah"], True))
+            if got:  # "נדה פ"ג": the Bavli chapter's daf range
+                return _Hit(got[0], got[1], "bavli", tr["bavli"], shape="chapter", conf=0.9)
     if "tanakh" in roles:
         got = parse_tanakh(cat, text, pos, start, roles["tanakh"])
+        if got and '"' in key(m["t"]) and _OPEN.match(text, pos):
+            return None  # "ש"א (יד, ב)": a short abbreviation before page numbers (שער א)
+        portion = got and _PORTION_BEFORE.search(text, max(0, start - 8), start)
+        if got and portion and not _VERSE_SEP.search(text, pos, got[0]):
+            return None  # "פ' ויקרא ד' ח'": a portion of a work cited by page (Zohar)
         if got:
             return _Hit(got[0], got[1], "tanakh", roles["tanakh"])
     if "parsha" in roles:
@@ -444,25 +593,148 @@ def _chapter_before(text: str, start: int) -> tuple[int, int | None]:
     return (m.start(), got[1]) if got else (start, None)
 
 
-def _parse_commentary(cat: Catalog, text: str, pos: int, value: tuple[str, bool]) -> Result:
-    name, torah_only = value
+_DH_WORDS = re.compile(rf"{SP}*(?:ב?ד{Q}ה|בד{Q}ה){SP}+")
+_NEXT_WORD = re.compile(rf"[^{WS}]+{SP}+")
+_TORAH = ("Genesis", "Exodus", "Leviticus", "Numbers", "Deuteronomy")
+
+
+def _commented_title(text: str, p: int, dh: bool) -> re.Match[str] | None:
+    """The title a commentary is on: right after it, or after its ``ד"ה`` (opening words);
+    ``dh``: the lead itself ends in ``ד"ה`` (``תוד"ה``)."""
+    words = _DH_WORDS.match(text, p)
+    if not dh and not words:
+        return _master().match(text, p)
+    p = words.end() if words else p
+    for _ in range(6):
+        w = _NEXT_WORD.match(text, p)
+        if w is None:
+            return None
+        p = w.end()
+        m = _master().match(text, p)
+        if m and "tractate" in (catalog().roles.get(key(m["t"])) or {}):
+            return m
+    return None
+
+
+def _parse_commentary(
+    cat: Catalog, text: str, pos: int, value: tuple[str, str, bool], dh: bool
+) -> Result:
+    """``רש"י בראשית א, א``, ``רש"י על ברכות ב:``, ``תוס' ד"ה אחת מנחות עח, א``."""
+    name, tanakh, on_bavli = value
     link = _COMMENT_LINK.match(text, pos)
     p = link.end() if link else pos
-    m = _master().match(text, p)
+    m = _commented_title(text, p, dh)
     roles = cat.roles.get(key(m["t"])) if m and not m["pre"] else None
     if m and roles:
         got = None
-        if "tanakh" in roles:
+        if "tanakh" in roles and tanakh:
             got = parse_tanakh(cat, text, m.end(), m.start(), roles["tanakh"])
-        if not got and "parsha" in roles:
+        if not got and "parsha" in roles and tanakh:
             got = parse_parsha(cat, text, m.end(), m.start(), roles["parsha"])
         if got:
             book = got[1].index
-            torah = book in ("Genesis", "Exodus", "Leviticus", "Numbers", "Deuteronomy")
-            if torah or not torah_only:
+            if tanakh == "all" or book in _TORAH:
                 ref = Ref(f"{name} on {book}", got[1].sections, got[1].to_sections)
                 return _Hit(got[0], ref, "commentary", book)
-    return pos  # a commentary we cannot number: block what follows
+        tr = roles.get("tractate")
+        if on_bavli and tr and tr["bavli"]:
+            got = parse_bavli(text, m.end(), m.start(), tr["bavli"])
+            if got:
+                ref = Ref(f"{name} on {tr['bavli'][0]}", got[1].sections, got[1].to_sections)
+                return _Hit(got[0], ref, "commentary", tr["bavli"])
+    return p  # a commentary we cannot number: block what follows
+
+
+_OPEN = re.compile(rf"{SP}*\(")
+_PORTION_BEFORE = re.compile(rf"(?<![\u05d0-\u05ea])[ובד]?(?:פ{G}|פרשת){SP}*$")
+_VERSE_SEP = re.compile(r"[,:]")
+# A section named after these is the section of that work, not of the Torah or Rambam:
+# "בר"מ פרשת פנחס" (Ra'aya Meheimna), "המ"א הלכות תענית" (Magen Avraham).
+_OWNER_WORD = re.compile(rf"([^{WS}\[(]+){SP}*$")
+
+
+def _owned(cat: Catalog, text: str, start: int, after: int = 0) -> bool:
+    """True when the word before ``start`` is an abbreviated work name (gershayim), other than
+    the words that introduce a citation (כמ"ש, ע"ש ...)."""
+    m = _OWNER_WORD.search(text, max(0, start - 20, after), start)
+    if m is None:
+        return False
+    word = key(m[1])
+    return '"' in word and word not in _INTRO_WORDS and word[1:] not in _INTRO_WORDS
+
+
+_INTRO_WORDS = {
+    'כמ"ש',
+    'מ"ש',
+    'כמש"נ',
+    'ע"ש',
+    'עיי"ש',
+    'כנ"ל',
+    'הנ"ל',
+    'ז"ל',
+    'חז"ל',
+    'רז"ל',
+    'עד"ז',
+    'כ"ה',
+    'כ"כ',
+    'וש"נ',
+    'ש"נ',
+    'ע"פ',
+    'עה"פ',
+    'כמשנ"ת',
+    'ע"ד',
+    'כו"כ',
+    'ד"ה',
+}  # fmt: skip  (words that introduce a citation, not a work's name)
+
+
+def _parse_work(
+    cat: Catalog, text: str, pos: int, start: int, want: str, prev: _Hit | None
+) -> Result:
+    """``בספר בראשית``, ``במסכת תמיד``, ``בפרשת בהעלותך``: the work named after a word that
+    says what kind of work it is; with numbers a full citation, without them the whole work."""
+    p = _SPACES.match(text, pos).end()  # type: ignore[union-attr]
+    title = _title_at(text, p)
+    if title is None or title[1] or want not in title[3]:
+        return None
+    inner = _master().match(text, p)
+    if inner is not None and not inner["pre"]:
+        got = _parse(cat, text, inner, _roles(cat, inner["t"]), prev)
+        if isinstance(got, _Hit):
+            got.start = start if got.start is None else got.start
+            return got
+    if numbers_follow(text, title[2]) or _owned(cat, text, start):
+        return None  # numbers we could not read, or a section of another work
+    value = title[3][want]
+    ref = whole_work(want, value)
+    if want == "tractate":
+        kind, data = ("bavli", value["bavli"]) if value["bavli"] else ("mishnah", value["mishnah"])
+    else:
+        kind, data = "tanakh", value if want == "tanakh" else value.book
+    return _Hit(title[2], ref, kind, data, start=start, shape="book", conf=0.5)
+
+
+_BREAK_OR_WORK = re.compile(rf"[{_BREAK}]|[\u05d0-\u05ea]{{2,}}[\"\u05f4][\u05d0-\u05ea]")
+
+
+def _parse_context_ibid(text: str, p: int, start: int, kind: str, prev: _Hit | None) -> Result:
+    """``דף כ``, ``סימן תצ"ג`` in a run of citations: the previous citation's tractate or
+    Shulchan Arukh part, when nothing between them names another work or ends the line."""
+    if prev is None or prev.kind != kind or prev.data is None:
+        return None
+    if start - prev.end > 40 or _BREAK_OR_WORK.search(text, prev.end, start):
+        return None
+    got = (
+        parse_bavli(text, p, start, prev.data)
+        if kind == "bavli"
+        else parse_siman(text, p, prev.data)
+    )
+    if got is None or not (_CONTEXT_END.match(text, got[0]) or _MARKS.search(text, p + 3, got[0])):
+        return None  # "דף כב זה": prose, unless the numbers are marked or end the clause
+    return _Hit(got[0], got[1], kind, prev.data, start=start, shape="ibid", conf=0.9)
+
+
+_CONTEXT_END = re.compile(rf"{SP}*(?:$|[.;)\]\n]|שם(?![\u05d0-\u05ea]))")
 
 
 def _parse_ibid(cat: Catalog, text: str, pos: int, start: int, prev: _Hit) -> Result:
@@ -496,4 +768,4 @@ def _parse_ibid(cat: Catalog, text: str, pos: int, start: int, prev: _Hit) -> Re
         got = parse_midrash(text, pos, start, data)
     if not got:
         return None
-    return _Hit(got[0], got[1], kind, data)
+    return _Hit(got[0], got[1], kind, data, shape="ibid", conf=0.9)

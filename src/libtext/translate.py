@@ -7,7 +7,9 @@ by rules), and one post-processing path turns it into a
 * the model's phrases are aligned to the block by their letters, so each
   ``hebrew_phrase`` is an exact slice of the block and together they cover it; what a
   model skipped is kept as an untranslated phrase and reported in ``notes``;
-* ``sefaria_link`` comes from :func:`libtext.sefaria.find_citations`, never from a model;
+* ``sefaria_link`` comes from :func:`libtext.sefaria.find_citations`, never from a model,
+  and only for citations with ``confidence >= LINK_CONFIDENCE`` (0.6): numbered citations,
+  bare ones included (0.7), but not a work merely named (``בספר בראשית``, 0.5);
 * footnotes that are only citations (``בראשית א, א.``) are translated by the linker
   (``Genesis 1:1.``) and never sent to a model;
 * abbreviations a model left unexpanded are expanded from the bundled table;
@@ -594,10 +596,13 @@ def _as_segment(
     return seg
 
 
+LINK_CONFIDENCE = 0.6  # see the module docstring
+
+
 def _plan(seg: EnrichedSegment, max_chars: int) -> _Plan:
     """Cut a segment's block into phrases and chunks (pure CPU work, run off the loop)."""
     block = seg.original_hebrew_block
-    citations = find_citations(block)
+    citations = [c for c in find_citations(block) if c.confidence >= LINK_CONFIDENCE]
     protected = [(c.start, c.end) for c in citations]
     spans = split_phrases(block, protected=protected, breaks=_heading_breaks(seg))
     fixed: dict[int, str] = {}

@@ -1,0 +1,305 @@
+"""libtext.sefaria on real citation notation: each case is written from what the notation
+means (gematria, daf/amud, rashei teivot), not from the linker's output."""
+
+from __future__ import annotations
+
+import pytest
+
+from libtext.sefaria import find_citations
+
+
+def found(text: str) -> list[tuple[str, str]]:
+    return [(c.text, c.ref) for c in find_citations(text)]
+
+
+def refs(text: str) -> list[str]:
+    return [c.ref for c in find_citations(text)]
+
+
+# ---------------------------------------------------------------- bugs
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'ברכות ד"ה',  # ד"ה = dibbur ha-maschil (the opening words), not "daf 5"
+        'ברכות ד"ה אמר רבא',
+        "ברכות ד״ה",
+    ],
+)
+def test_dibbur_hamaschil_is_not_a_daf(text: str) -> None:
+    assert refs(text) == []
+
+
+def test_tosafot_dibbur_hamaschil_points_into_tosafot_not_the_daf() -> None:
+    # תוד"ה = תוספות ד"ה: the words after it open a Tosafot comment on Menachot 78a
+    assert refs('תוד"ה אחת מנחות עח, א') == ["Tosafot on Menachot 78a"]
+    assert refs("תוס' ד\"ה אחת מנחות עח, א") == ["Tosafot on Menachot 78a"]
+    assert "Menachot 78a" not in refs('ראה תוד"ה אחת מנחות עח, א')
+
+
+def test_a_dash_that_is_not_a_range_keeps_the_citation() -> None:
+    assert found("בראשית א, א - ועוד דבר") == [("בראשית א, א", "Genesis 1:1")]
+
+
+def test_a_dash_between_two_books_gives_two_citations() -> None:
+    assert refs("בראשית א, א - שמות ב, ג") == ["Genesis 1:1", "Exodus 2:3"]
+
+
+def test_a_range_with_the_title_repeated_is_one_range() -> None:
+    text = "דברי הימים א ט״ו:ט״ו - דברי הימים א ט״ז:י״ז"
+    assert found(text) == [(text, "I Chronicles 15:15-16:17")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('רש"י על ברכות ב:', ["Rashi on Berakhot 2b"]),  # ":" = amud b
+        ('רש"י על בראשית א, א', ["Rashi on Genesis 1:1"]),
+        ("מדרש תהלים פרק כג", ["Midrash Tehillim 23"]),  # the midrash, not Psalms 23
+        ('רמב"ן על ברכות ב:', []),  # Ramban on the Talmud is another work: no link
+    ],
+)
+def test_commentary_written_with_al_links_the_commentary(text: str, expected: list[str]) -> None:
+    assert refs(text) == expected
+
+
+@pytest.mark.parametrize("text", ["מכות דף ב עמוד ג", "מכות דף ב עמוד ד'", "שבת דף ה עמוד ה"])
+def test_an_impossible_amud_is_no_link(text: str) -> None:
+    # a daf has two sides, א and ב
+    assert refs(text) == []
+
+
+def test_pointed_text_links_and_keeps_offsets() -> None:
+    text = '(יְשַׁעְיָה ל"ח)'
+    (c,) = find_citations(text)
+    assert c.ref == "Isaiah 38"
+    assert text[c.start : c.end] == c.text == 'יְשַׁעְיָה ל"ח'
+    pointed = "כְּמוֹ שֶׁכָּתוּב (בְּרֵאשִׁית א, א) וְכוּ'"
+    (c,) = find_citations(pointed)
+    assert (c.ref, c.text) == ("Genesis 1:1", "בְּרֵאשִׁית א, א")
+
+
+# ---------------------------------------------------------------- missed notations
+
+
+@pytest.mark.parametrize(
+    ("text", "ref", "confidence"),
+    [
+        # bare letters outside parentheses: the numbers fit the book and end the clause
+        ("ירמיה י", "Jeremiah 10", 0.7),
+        ("דברי הימים ב לב יט", "II Chronicles 32:19", 0.7),
+        ("טהרות ג ב", "Mishnah Tahorot 3:2", 0.7),
+        ("שמות י יב.", "Exodus 10:12", 0.7),
+        ("שבת צה", "Shabbat 95a-95b", 0.7),  # a daf without amud is both sides
+        # marked numbers: full confidence
+        ("ירמיה ט'", "Jeremiah 9", 1.0),
+    ],
+)
+def test_bare_numbers_outside_parentheses(text: str, ref: str, confidence: float) -> None:
+    (c,) = find_citations(text)
+    assert (c.ref, c.confidence) == (ref, confidence)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ירמיה י אמר",  # a word follows: prose as likely as a citation
+        "בשבת לא.",  # "לא" (not) ends a sentence more often than it is daf 31
+        "שמות לו.",  # "names to him"
+        "ירמיה נג",  # Jeremiah has 52 chapters
+        "טהרות יא ב",  # Tahorot has 10 chapters
+    ],
+)
+def test_bare_numbers_that_are_not_citations(text: str) -> None:
+    assert refs(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        ("בספר בראשית", "Genesis"),
+        ("בהלכות אישות", "Mishneh Torah, Marriage"),
+        ("במסכת תמיד", "Tamid"),
+        ("במסכת אבות", "Pirkei Avot"),  # no Bavli: the Mishnah tractate
+        ("בפרשת בהעלותך", "Numbers 8:1-12:16"),  # Numbers 8:1 to the end of chapter 12
+        ("לפרשת וילך", "Deuteronomy 31:1-30"),  # the whole of chapter 31
+    ],
+)
+def test_a_work_named_without_numbers(text: str, ref: str) -> None:
+    (c,) = find_citations(text)
+    assert (c.text, c.ref, c.kind) == (text, ref, "book")
+    assert c.confidence < 0.6  # below a full citation: the Translator does not link these
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'בר"מ פרשת פנחס',  # Ra'aya Meheimna's section on Pinchas, not the Torah portion
+        'המ"א הלכות תענית',  # Magen Avraham's laws of fasts, not the Rambam's
+        "בספר בראשית נא, א",  # numbers that do not fit: no link at any depth
+        "בספר הזה",
+    ],
+)
+def test_a_named_work_that_belongs_to_something_else(text: str) -> None:
+    assert refs(text) == []
+
+
+def test_a_work_named_with_numbers_is_a_full_citation() -> None:
+    (c,) = find_citations("בספר בראשית א, א")
+    assert (c.ref, c.kind, c.text) == ("Genesis 1:1", "full", "בספר בראשית א, א")
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # פ"ק = פרק קמא (chapter 1); Pesachim chapter 1 runs 2a-21a in the Vilna Shas
+        ('פ"ק בפסחים', "Pesachim 2a-21a"),
+        ('פ"ה בפסחים', "Pesachim 58a-65b"),
+        ('רפ"ג דכלאים', "Mishnah Kilayim 3"),  # Kilayim has no Bavli: its Mishnah chapter
+        ('ר"פ בתרא דמשנה ברכות', "Mishnah Berakhot 9"),  # בתרא = the last chapter, of 9
+        ("משנה ברכות פרק קמא", "Mishnah Berakhot 1"),
+        ("משנה ברכות פרק בתרא", "Mishnah Berakhot 9"),
+        ("פרק אלו דברים בפסחים", "Pesachim 65b-73b"),  # chapter 6 by its opening words
+        ('בספ"ג דנדה', "Niddah 21a-31b"),
+        ('ב"ב פ"א', "Bava Batra 2a-17a"),  # פ"א after a tractate is chapter 1, not daf 81
+        ('ר"פ ט"ז דשבת', "Shabbat 115a-122b"),
+    ],
+)
+def test_tractate_chapters(text: str, ref: str) -> None:
+    (c,) = find_citations(text)
+    assert (c.text, c.ref, c.kind) == (text, ref, "chapter")
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        ('יבמות סא ע"א-ע"ב', "Yevamot 61a-61b"),
+        ("ברכות י\"א עמוד א–עמוד ב'", "Berakhot 11a-11b"),
+        ("ספר בראשית פרק יג פסוק א עד פרק יד פסוק ד", "Genesis 13:1-14:4"),
+        ("דברים פרק יד פסוקים כ-כב", "Deuteronomy 14:20-22"),
+        ("בבלי דף ב עמוד א במכות", "Makkot 2a"),
+        ("עירובין פב-פג", "Eruvin 82a-83b"),
+        ('דשבועות דט"ז', "Shevuot 16a-16b"),
+        ("שמות ד׳", "Exodus 4"),
+        ("שמות ד׳-ה׳", "Exodus 4-5"),
+        ("ברכות ב׳-ג׳", "Berakhot 2a-3b"),
+        ("שבת ג׳ ב:כ״ג", "Shabbat 3b:23"),
+        ("במסכת מכות (יד, ב)", "Makkot 14b"),
+        ("בזבחים (קא, ב)", "Zevachim 101b"),
+        ("שמות (לב א)", "Exodus 32:1"),
+        ("השו\"ע או\"ח (סי' קיג סעי' טז)", "Shulchan Arukh, Orach Chayim 113:16"),
+        ('שו"ע יו"ד קיג:ד', "Shulchan Arukh, Yoreh De'ah 113:4"),
+        ("ברכות ח.", "Berakhot 8a"),  # the period is amud a
+        ('ירושלמי יומא פ"א ה"א', "Jerusalem Talmud Yoma 1:1"),
+        ('ב"ר פ"ח', "Bereishit Rabbah 8"),
+        ('שמו"ר פט"ו', "Shemot Rabbah 15"),
+        ('רש"י בראשית א, א', "Rashi on Genesis 1:1"),
+        ('פדר"א פ"ג', "Pirkei DeRabbi Eliezer 3"),
+    ],
+)
+def test_notations(text: str, ref: str) -> None:
+    assert found(text) == [(text, ref)]
+
+
+def test_a_daf_alone_in_brackets() -> None:
+    assert found('(יבמות ס"ה)') == [('יבמות ס"ה', "Yevamot 65a-65b")]
+
+
+def test_amud_by_period_is_told_from_what_follows() -> None:
+    assert found("יומא עה. ועוד") == [("יומא עה.", "Yoma 75a")]
+    assert refs("יומא עה. והנה הוא") == []  # the period may end the sentence
+
+
+def test_numbers_that_overrun_the_chapter_are_no_link() -> None:
+    assert refs("דברים פרק יד פסוקים מ-מה") == []  # Deuteronomy 14 has 29 verses
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'ירושלמי כלים פ"א ה"א',  # the Yerushalmi has no Kelim
+        'ירושלמי יומא פ"ט ה"א',  # Yoma has 8 chapters
+        'זח"א דף פג:',  # Zohar by Vilna page: Sefaria numbers the Zohar by parasha
+        'תקו"ז תי"ח',  # Tikkunei Zohar by tikkun number: Sefaria numbers it by daf
+    ],
+)
+def test_left_unlinked(text: str) -> None:
+    assert refs(text) == []
+
+
+def test_kinds() -> None:
+    kinds = [c.kind for c in find_citations('ראה בראשית א, א. ושם ב, ג. ותהלים קי"ט')]
+    assert kinds == ["full", "ibid", "chapter"]
+
+
+# ---------------------------------------------------------------- the Translator's threshold
+
+
+def test_translator_links_only_citations_above_its_threshold() -> None:
+    from libtext.models import EnrichedSegment
+    from libtext.translate import LINK_CONFIDENCE, Translator
+
+    block = "כמו שכתוב בספר בראשית ובפרט (בראשית א, ג) ויאמר"
+    seg = EnrichedSegment(
+        sequence_id=1,
+        chapter_title="א",
+        segment_title="א",
+        original_hebrew_block=block,
+        footnotes=[],
+    )
+    book, verse = find_citations(block)
+    assert book.confidence < LINK_CONFIDENCE <= verse.confidence
+    data = Translator(provider="offline").translate(seg).translation_data
+    assert {d.sefaria_link for d in data if d.sefaria_link} == {
+        "https://www.sefaria.org/Genesis.1.3"
+    }
+
+
+def test_translate_citation_does_not_reduce_a_named_work_to_its_title() -> None:
+    from libtext.sefaria import translate_citation
+
+    assert translate_citation("בספר בראשית") is None
+    assert translate_citation("ראה שבת צה") == "See Shabbat 95a-95b"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'תו"ח בראשית כא, ג',  # Torah Chaim (Mitteler Rebbe) by printed page and column
+        'תו"ח בראשית לג, סע"ד',  # סע"ד: the end of column ד
+        "תנחומא באבער בראשית טז",  # Tanchuma (Buber), section 16 of Bereishit
+        'לקו"ת להאריז"ל נח (ו, יג)',  # the Arizal's Likkutei Torah, not Genesis 6:13
+        'שערי אורה ש"א (יד, ב)',  # ש"א = שער א (gate 1), page 14b
+        'פיה"מ סנהדרין פ"י',  # the Rambam's Mishnah commentary, not the Bavli chapter
+        'ראה גם ד"ח שם ו, סע"ג',  # שם is Derech Chaim, named just before
+    ],
+)
+def test_works_cited_by_page_are_not_linked_to_tanakh_or_talmud(text: str) -> None:
+    assert refs(text) == []
+
+
+def test_amud_written_as_beginning_or_end() -> None:
+    assert refs('שבת ג, ריש ע"ב') == ["Shabbat 3b"]  # the beginning of amud b is amud b
+
+
+# ---------------------------------------------------------------- context ibid
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ברכות ב, א. דף כ שם", ["Berakhot 2a", "Berakhot 20a-20b"]),
+        ("שבת לא, א. ועיין דף לב, ב", ["Shabbat 31a", "Shabbat 32b"]),
+        (
+            'שו"ע או"ח סימן א. סימן תצ"ג',
+            ["Shulchan Arukh, Orach Chayim 1", "Shulchan Arukh, Orach Chayim 493"],
+        ),
+        # another work named in between: its page, not the tractate's
+        ('ברכות ב, א. וראה זח"א דף כ', ["Berakhot 2a"]),
+        ("ברכות ב, א.\nדף כ", ["Berakhot 2a"]),  # a new line starts a new context
+        ("דף כ", []),  # no citation before it
+    ],
+)
+def test_context_ibid(text: str, expected: list[str]) -> None:
+    assert refs(text) == expected
