@@ -62,10 +62,17 @@ class _Library(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         url = urlsplit(self.path)
         query = parse_qs(url.query)
-        if url.path.endswith("/api/search"):
-            body: Any = {"results": [], "count": 0}
+        if url.path.endswith("/api/search"):  # the real answer's shape: mafteach_id, tree, text
+            hit = {
+                "mafteach_id": 3400000032,
+                "tree": "<a>תניא</a> / <a>ליקוטי אמרים</a> / <a>פרק לב</a>",
+                "text": LIBRARY["3400000032"]["content"]["data"]["text"],
+            }
+            body: Any = {"results": [hit], "count": 1}
+        elif url.path.endswith("/api/statistics"):
+            body = [{"section_id": 3400000000, "count": 1}]
         else:
-            node = (query.get("path") or query.get("id") or [""])[0]
+            node = (query.get("path") or query.get("id") or [""])[0].lstrip("/")
             body = LIBRARY.get(node, _children())  # other works: empty tables of contents
         data = json.dumps(body, ensure_ascii=False).encode()
         self.send_response(200)
