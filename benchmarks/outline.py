@@ -7,6 +7,11 @@ normalized search) and of the windowed language-model path with an instant funct
 provider (windows, prompts, merge, grounding), each as a ratio of the extraction
 time; and the characters sent to the model as a ratio of the document's.
 
+Then, when the real 322-page InDesign book of the development set is there
+(``../shared/realdata/pdfs/mda_als2022_indesign.pdf``), the offline Outliner on it from
+its path (extraction included) against its extraction alone, in pages per second: the
+goal is an Outliner at 50% of extraction speed or better.
+
     python benchmarks/outline.py [--fixtures ../shared/fixtures] [--repeat 3]
 """
 
@@ -41,6 +46,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fixtures", type=Path, default=ROOT.parent / "shared" / "fixtures")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--book",
+        type=Path,
+        default=ROOT.parent / "shared" / "realdata" / "pdfs" / "mda_als2022_indesign.pdf",
+    )
     args = parser.parse_args()
 
     t_extract, doc = best_of(args.repeat, lambda: extract_pdf(args.fixtures / "big.pdf"))
@@ -83,6 +93,23 @@ def main() -> None:
         f"  ({len(llm_outline.outline_segments)} segments)"
     )
     print(f"characters sent / document characters: {chars / len(doc.text):.3f}")
+    real_book(args.book, args.repeat)
+
+
+def real_book(book: Path, repeat: int) -> None:
+    """The Outliner on a real book against its extraction, both from the PDF's path."""
+    if not book.is_file():
+        print(f"{book.name}: not found, real-book figures skipped")
+        return
+    t_extract, doc = best_of(repeat, lambda: extract_pdf(book, max_pages=None))
+    t_outline, outline = best_of(repeat, lambda: Outliner().outline(book))
+    pages = doc.page_count
+    print(f"{book.name}: {pages} pages, {len(outline.outline_segments)} segments")
+    print(f"extract_pdf:                         {pages / t_extract:7.1f} pages/s  (baseline)")
+    print(
+        f"Outliner().outline(path):            {pages / t_outline:7.1f} pages/s  "
+        f"{t_extract / t_outline:.0%} of extraction speed (goal: 50% or more)"
+    )
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 The PDFs in ``tests/layouts/`` were typeset by ``tests/layouts/make_layouts.py``
 (other page sizes and fonts, headings only bold or only slightly larger, other heading
 words and ordinal numerals, Hebrew-letter page numbers, running headers repeating the
-chapter, parts, vocalized text, footnotes, with and without title page or metadata).
+chapter, parts, vocalized text, footnotes, with and without title page or metadata;
+headings printed like body text that only the PDF's bookmarks, or the H1 elements of
+its tagged structure, declare).
 Each ``*.truth.json`` was written from the generator's input, never from libtext.
 """
 
@@ -104,3 +106,52 @@ def test_title_and_author(name: str) -> None:
     _, outline, truth = _load(name)
     meta = outline.source_metadata
     assert (meta.work_title, meta.author_name) == (truth["title"], truth["author"])
+
+
+# --- producers' habits ----------------------------------------------------------------
+# PDFs drawn the way real producers draw Hebrew (1 Tf with the size in the text matrix,
+# 327.68 Tf scaled down, glyphs in visual order without spaces, Latin runs inside Hebrew
+# lines, pointed text, two columns), by tests/layouts/producers/make_producers.py; each
+# truth is that script's input.
+
+PRODUCERS = LAYOUTS / "producers"
+PRODUCER_CASES = sorted(p.name.removesuffix(".truth.json") for p in PRODUCERS.glob("*.truth.json"))
+
+
+def test_producer_cases_are_there() -> None:
+    assert {"tf1_scaled", "tf_print_to_pdf", "visual_nospace", "ltr_runs", "pointed"} <= set(
+        PRODUCER_CASES
+    )
+    assert "two_columns" in PRODUCER_CASES
+
+
+@pytest.mark.parametrize("name", PRODUCER_CASES)
+def test_producer_lines_exact_in_reading_order(name: str) -> None:
+    truth: dict[str, Any] = json.loads((PRODUCERS / f"{name}.truth.json").read_text("utf-8"))
+    doc = extract_pdf(PRODUCERS / f"{name}.pdf")
+    for tpage, page in zip(truth["pages"], doc.pages, strict=True):
+        want = [ln["text"] for ln in tpage["lines"]]
+        got = [ln.text for ln in page.lines]
+        assert got == want
+        # One size for the whole page, the size it was set in (not the Tf operand).
+        assert {ln.size for ln in page.lines} == {12.0}
+        assert {ln.kind for ln in page.lines} == {"body"}
+
+
+def test_y_is_measured_from_the_crop_box_top() -> None:
+    """A crop box that hides the bottom 100 pt leaves every line where it was."""
+    import io
+
+    import pypdfium2
+
+    source = PRODUCERS / "tf1_scaled.pdf"
+    pdf = pypdfium2.PdfDocument(source)
+    width, height = pdf[0].get_size()
+    pdf[0].set_cropbox(0, 100, width, height)
+    buffer = io.BytesIO()
+    pdf.save(buffer)
+    pdf.close()
+    cropped = extract_pdf(buffer.getvalue()).pages[0].lines
+    plain = extract_pdf(source).pages[0].lines
+    assert [ln.text for ln in cropped] == [ln.text for ln in plain]
+    assert all(abs(c.y - p.y) < 0.01 for c, p in zip(cropped, plain, strict=True))

@@ -18,18 +18,23 @@ from __future__ import annotations
 
 import ctypes
 import itertools
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from libtext._pdf_columns import find_gutter, split_at_gutter
 from libtext._pdf_text import attach_marks, is_mark, line_direction, neutral_run_direction
+from libtext._pdf_visual import Direction, Glyph, visual_direction, visual_parts
 
 __all__ = ["RawLine", "RawPage", "read_page", "reading_order"]
 
 _MARKS = re.compile("[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]")
 _HEBREW = re.compile("[\u05d0-\u05ea]")
 _LATIN = re.compile("[A-Za-z]")
+_LTR_CHAR = re.compile(r"[A-Za-z0-9\u00c0-\u024f]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _PUNCT_RUN = re.compile(r"[^\w\s]{2,}")
 _LEAD_NUMBER = re.compile(r"([.,:;]+)(\d{1,4})(?=\s)")
 _LTR_RUN = re.compile(r"[A-Za-z0-9\u00c0-\u024f](?:[^\u0590-\u05ff]*[A-Za-z0-9\u00c0-\u024f])?")
@@ -49,6 +54,7 @@ class RawLine:
     y: float
     x0: float
     x1: float
+    brackets_fixed: bool = False  # read from glyph positions, brackets paired already
 
 
 @dataclass(slots=True)
@@ -66,10 +72,12 @@ class RawPage:
 class _Reader:
     """Per-page access to pdfium's text page through a few reusable ctypes buffers."""
 
-    def __init__(self, raw: Any, textpage: Any, height: float) -> None:
+    def __init__(self, raw: Any, textpage: Any, height: float, direction: Direction = "R") -> None:
         self.raw = raw
         self.tp = textpage
         self.height = height
+        self.direction: Direction = direction
+        self._rect = raw.FS_RECTF()
         self._l, self._r, self._b, self._t = (ctypes.c_double() for _ in range(4))
         self._box = (
             ctypes.byref(self._l),
@@ -80,17 +88,36 @@ class _Reader:
         self._ox, self._oy = ctypes.c_double(), ctypes.c_double()
         self._name = ctypes.create_string_buffer(128)
         self._flags = ctypes.c_int()
+        self._matrix = raw.FS_MATRIX()
 
     def box(self, i: int) -> tuple[float, float]:
         self.raw.FPDFText_GetCharBox(self.tp, i, *self._box)
         return self._l.value, self._r.value
+
+    def glyph(self, i: int, ch: str) -> Glyph:
+        """Character ``i`` with its advance box and ink centre (for marks)."""
+        rect = self._rect
+        self.raw.FPDFText_GetLooseCharBox(self.tp, i, rect)
+        lo, hi = self.box(i)
+        generated = ch.isspace() and bool(self.raw.FPDFText_IsGenerated(self.tp, i))
+        return Glyph(ch, rect.left, rect.right, (lo + hi) / 2, generated)
 
     def baseline(self, i: int) -> float:
         self.raw.FPDFText_GetCharOrigin(self.tp, i, ctypes.byref(self._ox), ctypes.byref(self._oy))
         return self.height - self._oy.value
 
     def size(self, i: int) -> float:
-        return float(self.raw.FPDFText_GetFontSize(self.tp, i))
+        """The size a reader sees: the ``Tf`` operand times the text and page matrices.
+
+        InDesign and Quartz write ``1 Tf`` and scale by the text matrix; Windows' Print
+        to PDF writes ``327.68 Tf`` scaled down by 0.081: the operand alone says nothing.
+        """
+        size = float(self.raw.FPDFText_GetFontSize(self.tp, i))
+        m = self._matrix
+        if not self.raw.FPDFText_GetMatrix(self.tp, i, m):
+            return size
+        scale = math.sqrt(abs(m.a * m.d - m.b * m.c))
+        return size * scale if scale > 0 else size
 
     def bold(self, i: int) -> bool:
         weight = self.raw.FPDFText_GetFontWeight(self.tp, i)
@@ -124,7 +151,12 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
         text = textpage.get_text_range()
         if len(text) != n:  # pdfium skipped or inserted characters: go one by one
             text = "".join(chr(raw.FPDFText_GetUnicode(tp, i) or 0xFFFD) for i in range(n))
-        reader = _Reader(raw, tp, height)
+        hebrew, latin = len(_HEBREW.findall(text)), len(_LATIN.findall(text))
+        # y is measured from the top of the visible page (the crop box, which need not
+        # start at 0), so that header and footer bands mean the same on every page.
+        bbox = raw.FS_RECTF()
+        top = float(bbox.top) if raw.FPDF_GetPageBoundingBox(page.raw, bbox) else height
+        reader = _Reader(raw, tp, top, "R" if hebrew >= latin else "L")
         segments: list[tuple[int, int]] = []
         start = 0
         while start < n:
@@ -137,10 +169,27 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
                 a = start + (len(seg) - len(seg.lstrip()))
                 segments.append((a, a + len(stripped)))
             start = end + 1
-        lines = _read_lines(reader, text, segments)
+        gutter = find_gutter(text, segments, reader.box, reader.size)
+        if gutter is not None:
+            segments = split_at_gutter(text, segments, gutter, reader.box)
+        lines = _read_lines(reader, text, segments, gutter)
+        if gutter is not None:
+            return RawPage(number, width, height, _by_column(lines, gutter, reader.direction), n)
         return RawPage(number, width, height, reading_order(lines), n)
     finally:
         textpage.close()
+
+
+def _by_column(lines: list[RawLine], gutter: float, direction: Direction) -> list[RawLine]:
+    """Column after column (the first in the page's direction), each top to bottom."""
+
+    def rank(ln: RawLine) -> int:
+        if ln.x0 < gutter < ln.x1:
+            return 0  # across both columns (a title): with the first
+        first_side = ln.x0 >= gutter if direction == "R" else ln.x1 <= gutter
+        return 0 if first_side else 1
+
+    return sorted(lines, key=lambda ln: (rank(ln), ln.y))
 
 
 def _solid(text: str, i: int, lo: int, hi: int) -> int:
@@ -160,7 +209,9 @@ def _only_marks(text: str, a: int, b: int) -> bool:
     return all(is_mark(ch) or ch.isspace() for ch in text[a:b])
 
 
-def _read_lines(r: _Reader, text: str, segments: list[tuple[int, int]]) -> list[RawLine]:
+def _read_lines(
+    r: _Reader, text: str, segments: list[tuple[int, int]], gutter: float | None = None
+) -> list[RawLine]:
     """The lines of a page's segments, re-joining lines pdfium broke in two.
 
     pdfium breaks a printed line when a point dips below the baseline on a line whose
@@ -181,7 +232,7 @@ def _read_lines(r: _Reader, text: str, segments: list[tuple[int, int]]) -> list[
             nxt = group[-1] + 1
             if nxt + 1 < len(segments) and _only_marks(text, *segments[nxt]):
                 nxt += 1
-            if nxt < len(segments) and _abut(read[group[-1]], read[nxt]):
+            if nxt < len(segments) and _abut(read[group[-1]], read[nxt], gutter):
                 group.extend(range(group[-1] + 1, nxt + 1))
             else:
                 break
@@ -193,11 +244,13 @@ def _read_lines(r: _Reader, text: str, segments: list[tuple[int, int]]) -> list[
     return lines
 
 
-def _abut(before: list[RawLine], after: list[RawLine]) -> bool:
+def _abut(before: list[RawLine], after: list[RawLine], gutter: float | None = None) -> bool:
     """Whether two single lines share a baseline and touch (one line cut in two)."""
     if len(before) != 1 or len(after) != 1:
         return False
     p, q = before[0], after[0]
+    if gutter is not None and min(p.x1, q.x1) <= gutter <= max(p.x0, q.x0):
+        return False  # the two columns' lines
     size = max(min(p.size, q.size), 1.0)
     if abs(p.y - q.y) > 0.3 * size:
         return False
@@ -235,9 +288,9 @@ def _read_segment(r: _Reader, text: str, a: int, b: int, out: list[RawLine]) -> 
     extent = max(r0, r1) - min(l0, l1)
     if b - a > 1 and extent > 0.9 * size * (b - a):
         for part in _split_on_gaps(r, text, list(range(a, b)), size):
-            out.append(_make_line(r, text, part[0], part[-1] + 1))
+            out.extend(_make_line(r, text, part[0], part[-1] + 1))
     else:
-        out.append(_make_line(r, text, a, b, (min(l0, l1), max(r0, r1)), mid))
+        out.extend(_make_line(r, text, a, b, (min(l0, l1), max(r0, r1)), mid))
 
 
 def _split_on_gaps(r: _Reader, text: str, idx: list[int], size: float) -> list[list[int]]:
@@ -267,8 +320,8 @@ def _make_line(
     b: int,
     extent: tuple[float, float] | None = None,
     mid: int | None = None,
-) -> RawLine:
-    """A line from ``text[a:b]`` (no leading/trailing spaces)."""
+) -> list[RawLine]:
+    """The line of ``text[a:b]`` (no leading/trailing spaces); two if it spans columns."""
     if mid is None:
         mid = _solid(text, (a + b) // 2, a, b)
     # Dominant size from three samples (a note marker at one end does not decide).
@@ -284,6 +337,11 @@ def _make_line(
         (l0, r0), (l1, r1) = r.box(a), r.box(b - 1)
         extent = (min(l0, l1), max(r0, r1))
     line_text = text[a:b]
+    if _needs_geometry(r, line_text, extent, a, b):
+        glyphs = [r.glyph(i, text[i]) for i in range(a, b)]
+        parts = visual_parts(glyphs, size, visual_direction(glyphs, r.direction))
+        y = round(r.baseline(mid), 2)
+        return [RawLine(p.text, size, bold, y, p.x0, p.x1, p.brackets_fixed) for p in parts]
     if _MARKS.search(line_text):
         line_text = _fix_marks(r, text, list(range(a, b)), size)
     elif (
@@ -295,7 +353,33 @@ def _make_line(
             line_text = _order_punctuation(r, line_text, a)
         if _LEAD_NUMBER.match(line_text):
             line_text = _order_leading_number(r, line_text, a)
-    return RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])
+    return [RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])]
+
+
+def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, b: int) -> bool:
+    """Whether pdfium's order of this line cannot be trusted (see :mod:`._pdf_visual`).
+
+    That is a line with surrogate halves, a Hebrew line with Latin letters or digits
+    (pdfium guesses their order), or a Hebrew line in visual order: its first letter
+    left of its last, where the text stream came from LuaTeX.
+    """
+    if _SURROGATE.search(line):
+        return True
+    if not _HEBREW.search(line):
+        return False
+    if _LTR_CHAR.search(line) or _MARKS.search(line):
+        return True
+    first = _solid(line, 0, 0, len(line))
+    last = _solid(line, len(line) - 1, 0, len(line))
+    if last - first < 2 or not (_HEBREW.match(line[first]) and _HEBREW.match(line[last])):
+        return False
+    second = _solid(line, first + 1, first + 1, len(line))
+    if not _HEBREW.match(line[second]):
+        return False
+    # Both the line's ends and its first two letters run left to right: a line that
+    # pdfium merely took in two halves (its second half first) is not visual.
+    (l0, r0), (l1, r1), (l2, r2) = r.box(a + first), r.box(a + last), r.box(a + second)
+    return (l0 + r0) < (l1 + r1) and (l0 + r0) < (l2 + r2)
 
 
 def _fix_marks(r: _Reader, text: str, idx: list[int], size: float) -> str:

@@ -22,6 +22,7 @@ Everything here is pure: no I/O, no provider.
 from __future__ import annotations
 
 import bisect
+import difflib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -44,6 +45,7 @@ _MIN_FUZZY_CHARS = 8  # shorter phrases match too much to be repaired safely
 _MIN_PARTIAL_WORDS = 4
 _MAX_CANDIDATES = 500
 _DUPLICATE_CHARS = 300  # same title this close: one segment seen by two windows
+_SAME_TITLE = 0.6  # titles this alike at one start: one segment, however worded
 
 
 @lru_cache(maxsize=8192)
@@ -240,12 +242,15 @@ class GroundingIndex:
         after: int = 0,
         lo: int = 0,
         hi: int | None = None,
+        taken: frozenset[int] | set[int] = frozenset(),
     ) -> PhraseMatch | None:
         """The best occurrence of ``phrase``, or ``None``.
 
         A start phrase prefers the occurrence nearest ``page`` (within a page counts
-        as on it), then one at or after ``after``, then the earliest. An end phrase
-        must lie within ``[lo, hi]`` and the last such occurrence wins.
+        as on it), then one at or after ``after``, then one not ``taken`` by another
+        segment already (two sections may open with the same words), then the
+        earliest. An end phrase must lie within ``[lo, hi]`` and the last such
+        occurrence wins.
         """
         raw = phrase.strip()
         phrase = _clean_phrase(phrase)
@@ -260,9 +265,9 @@ class GroundingIndex:
             if not cands:
                 return None
 
-            def key(m: PhraseMatch) -> tuple[int, bool, int]:
+            def key(m: PhraseMatch) -> tuple[int, bool, bool, int]:
                 dist = abs(self.page_at(m.start) - page) if page is not None else 0
-                return (dist if dist > 1 else 0, m.start < after, m.start)
+                return (dist if dist > 1 else 0, m.start < after, m.start in taken, m.start)
 
             return min(cands, key=key)
 
@@ -309,6 +314,15 @@ def _same_title(a: OutlineSegment, b: OutlineSegment) -> bool:
     return bool(ta) and ta == tb
 
 
+def _other_titles(a: OutlineSegment, b: OutlineSegment) -> bool:
+    """Two different headings (bookmarks to one place), not one segment seen twice."""
+    ta = normalize_for_match(a.chapter_title or a.segment_title)
+    tb = normalize_for_match(b.chapter_title or b.segment_title)
+    if not ta or not tb or ta == tb:
+        return False
+    return difflib.SequenceMatcher(None, ta, tb, autojunk=False).ratio() < _SAME_TITLE
+
+
 def ground_outline(
     outline: DocumentOutline, source: ExtractedDocument | GroundingIndex
 ) -> tuple[DocumentOutline, GroundingReport]:
@@ -330,13 +344,20 @@ def ground_outline(
     placed: list[_Placed] = []
     cursor = 0
     dropped = 0
+    taken: dict[int, str] = {}  # start offset -> title of the segment placed there
     for order, seg in enumerate(outline.outline_segments):
+        title = normalize_for_match(seg.chapter_title or seg.segment_title)
         match = index.locate(
-            seg.start_phrase_hebrew, side="start", page=first_page(seg.page_ref), after=cursor
+            seg.start_phrase_hebrew,
+            side="start",
+            page=first_page(seg.page_ref),
+            after=cursor,
+            taken={start for start, t in taken.items() if t != title},
         )
         if match is None:
             dropped += 1
             continue
+        taken.setdefault(match.start, title)
         cursor = max(cursor, match.start)
         placed.append(_Placed(seg, match, order, [seg.end_phrase_hebrew]))
     placed.sort(key=lambda p: (p.start.start, p.order))
@@ -344,7 +365,7 @@ def ground_outline(
     for item in placed:
         prev = merged[-1] if merged else None
         if prev is not None and (
-            item.start.start == prev.start.start
+            (item.start.start == prev.start.start and not _other_titles(item.segment, prev.segment))
             or (
                 _same_title(item.segment, prev.segment)
                 and item.start.start - prev.start.start < _DUPLICATE_CHARS

@@ -19,12 +19,25 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
-from libtext.hebrew import edge_words, normalize_quotes, parse_numeral
+from libtext._heading_line import HEADING_LINE, HEADING_WORDS, parse_heading
+from libtext._headings_declared import declared_segments, structure_hints, usable_bookmarks
+from libtext._title_page import (
+    by_line,
+    credits_author,
+    info_author_line,
+    is_invocation,
+    name_like,
+    strip_ornaments,
+    title_run,
+)
+from libtext._toc import printed_toc
+from libtext.hebrew import edge_words, normalize_for_match
 from libtext.models import (
     DocumentOutline,
     ExtractedDocument,
@@ -48,44 +61,15 @@ _TEXT_BODY_SIZE = 10.0
 """Font size given to body lines of text that has no layout (see :func:`text_page`)."""
 _TEXT_HEADING_SIZE = 12.0
 
-HEADING_WORDS = (
-    "פרק", "סימן", "שער", "אות", "חלק", "מאמר", "ספר", "הלכה", "הלכות", "מזמור",
-    "דרוש", "שיחה", "אגרת", "קונטרס", "תורה", "ענין", "עניין", "פסקה", "משנה",
-    "דף", "מצוה", "מצווה", "שורש", "כלל", "עיקר", "יסוד", "מדה", "מידה", "פתח",
-    "פרשה", "פרשת", "שאלה", "תשובה", "סעיף", "מאמר", "נתיב", "היכל", "בית",
-)  # fmt: skip
-"""Words that open a numbered heading (``פרק ג``, ``סימן יא``, ``שער הא``)."""
-
-_UNNUMBERED = (
-    "הקדמה", "הקדמת", "פתיחה", "פתח דבר", "מבוא", "הסכמה", "הסכמות", "סיום", "מפתח",
-    "תוכן", "מילואים", "הוספה", "הוספות", "נספח", "אחרית דבר", "הערות",
-)  # fmt: skip
-
-_ORDINALS = {
-    "ראשון": 1, "שני": 2, "שלישי": 3, "רביעי": 4, "חמישי": 5, "ששי": 6, "שישי": 6,
-    "שביעי": 7, "שמיני": 8, "תשיעי": 9, "עשירי": 10,
-    "ראשונה": 1, "שניה": 2, "שנייה": 2, "שלישית": 3, "רביעית": 4, "חמישית": 5,
-    "ששית": 6, "שישית": 6, "שביעית": 7, "שמינית": 8, "תשיעית": 9, "עשירית": 10,
-}  # fmt: skip
-"""Ordinal words, masculine and feminine (``שער שני``, ``אות שניה``)."""
-
-_NUM = r"(?P<num>[א-ת]{1,4}(?:['\"׳״][א-ת]?)?|\d{1,4})"
-_WORDS = "|".join(sorted(set(HEADING_WORDS), key=len, reverse=True))
-_ORD = "|".join(sorted(_ORDINALS, key=len, reverse=True))
-HEADING_LINE = re.compile(
-    # "השער הראשון": the definite article on both words; else "שער ראשון", "שער א".
-    rf"^(?:ה(?P<dword>{_WORDS})\s+ה(?P<dord>{_ORD})|(?P<word>{_WORDS})\s+"
-    rf"(?:ה?(?P<ord>{_ORD})(?![א-ת])|{_NUM}))"
-    r"['\"׳״]?(?:\s*[-–—:.,]\s*(?P<title>.*\S))?\s*[.:]?$"
-)
-"""A whole line that is a numbered heading: heading word, numeral, optional title."""
-
-_BY = re.compile(r"^(?:מאת|מאתו|מאתי|חיברו|חובר|לרבינו|לרבנו|by)\b[:\s]*", re.IGNORECASE)
-# Invocations printed atop title pages, not titles.
-_INVOCATIONS = frozenset({'בס"ד', 'ב"ה', 'בעזהי"ת', 'בעזה"י', 'בע"ה', "בסייעתא דשמיא"})
 _SENTENCE_END = re.compile(r"[.!?:](?=[\s\"'״”)]|$)")
 _WORD = re.compile(r"\S+")
 _PHRASE_WORDS = 8
+_MAX_HEADING_WORDS = 14
+_MAX_SECTION_WORDS = 8
+_NOISY_PER_PAGE = 1.5  # more chapters a page than this: the sizes are noise
+_LIST_ITEM = re.compile(r"^(?:[א-ת]|\d{1,3}|[a-zA-Z])[.)]\s")
+_CONTINUED = ("המשך ", "(המשך")
+_SUB_NUMBER = re.compile(r"^\d+\.\d+")  # "11.1 …": a section inside chapter 11
 _SUMMARY_WORDS = 40
 
 
@@ -101,36 +85,6 @@ class Heading:
     number: int | None = None
     word: str = ""
     level: str = "chapter"  # "part", "chapter" or "sub"
-
-
-def parse_heading(text: str, *, loose: bool = False) -> tuple[str, int | None] | None:
-    """``("פרק", 3)`` for ``פרק ג``; ``("", None)`` for unnumbered headings like
-    ``הקדמה``; ``None`` when the line is not written like a heading.
-
-    With ``loose`` (for lines the layout already shows are headings), a title may
-    follow the numeral without a separator: ``פרק ג מעלת התורה``.
-    """
-    line = " ".join(text.split())
-    m = HEADING_LINE.match(line)
-    if m is None and loose:
-        words = line.split(" ", 2)
-        if len(words) == 3:
-            head = parse_heading(" ".join(words[:2]))
-            if head is not None and head[0]:
-                return head
-    if m:
-        word = m.group("word") or m.group("dword")
-        ordinal = m.group("ord") or m.group("dord")
-        if ordinal:
-            return word, _ORDINALS[ordinal]
-        num = m.group("num")
-        value = int(num) if num.isdigit() else parse_numeral(num, spelled=True)
-        if value is not None:
-            return word, value
-        return None
-    if any(line == w or line.startswith(w + " ") for w in _UNNUMBERED) and len(line.split()) <= 8:
-        return "", None
-    return None
 
 
 def text_page(
@@ -179,29 +133,37 @@ def _is_title_page(doc: ExtractedDocument) -> bool:
     return paragraphs <= 3 and (not body or biggest >= body * 1.15)
 
 
+def _title_block(doc: ExtractedDocument) -> bool:
+    """Page 1 opens with a title much larger than the body (a title page or not)."""
+    if not doc.pages or doc.pages[0].number != 1 or not doc.body_size:
+        return False
+    lines = [ln for ln in doc.pages[0].lines if ln.text.strip() and not is_invocation(ln.text)]
+    if not lines:
+        return False
+    biggest = max(ln.size for ln in lines)
+    k = next(i for i, ln in enumerate(lines) if ln.size >= 0.8 * biggest)
+    parsed = parse_heading(lines[k].text)
+    return k < 3 and biggest >= 1.25 * doc.body_size and not (parsed and parsed[0])
+
+
 def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
     work = author = publication = ""
-    if title_page:
-        lines = [
-            ln
-            for ln in doc.pages[0].lines
-            if ln.text.strip() and normalize_quotes(ln.text.strip()) not in _INVOCATIONS
-        ]
-        top = max(ln.size for ln in lines)
-        work_idx = [i for i, ln in enumerate(lines) if abs(ln.size - top) < 0.5]
-        # The work title: the first run of the largest lines.
-        run = [work_idx[0]]
-        for i in work_idx[1:]:
-            if i == run[-1] + 1:
-                run.append(i)
-        work = " ".join(lines[i].text.strip() for i in run)
-        below = lines[run[-1] + 1 :]
-        author = _by_line(below)
-        if not author and below:
-            author = max(below, key=lambda ln: ln.size).text.strip()
-        above = lines[: run[0]]
-        if above:
-            publication = max(above, key=lambda ln: ln.size).text.strip()
+    if title_page or _title_block(doc):
+        lines = [ln for ln in doc.pages[0].lines if ln.text.strip()]
+        run = title_run(lines)
+        if run:
+            work = " ".join(strip_ornaments(lines[i].text) for i in run)
+            below = lines[run[-1] + 1 :]
+            author = by_line(lines) or info_author_line(lines, doc.author)
+            if not author and below:
+                author = name_like(max(below, key=lambda ln: ln.size).text)
+            above = [ln for ln in lines[: run[0]] if not is_invocation(ln.text)]
+            if above:
+                publication = strip_ornaments(max(above, key=lambda ln: ln.size).text)
+            elif len(run) > 1:
+                # A title set over several lines: its first line alone may be the
+                # publication (a course, a series) and the whole the work.
+                publication = strip_ornaments(lines[run[0]].text)
     elif doc.pages and doc.pages[0].number == 1 and not doc.title:
         # No title page and no metadata: a heading atop page 1 that is not a chapter,
         # and the "מאת …" line under it.
@@ -209,22 +171,14 @@ def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
         for k, ln in enumerate(opening):
             if ln.kind == "heading" and parse_heading(ln.text) is None:
                 work = ln.text.strip()
-                author = _by_line(opening[k + 1 : k + 3])
+                author = by_line(opening[k + 1 : k + 3])
                 break
+    if not author and doc.pages and doc.pages[0].number == 1:
+        author = info_author_line(doc.pages[0].lines, doc.author) or credits_author(doc.pages[1:3])
     work = work or doc.title or _running_title(doc)
     author = author or doc.author
     publication = publication or doc.title or work
     return SourceMetadata(publication_title=publication, work_title=work, author_name=author)
-
-
-def _by_line(lines: list[ExtractedLine]) -> str:
-    """The author named by a ``מאת …`` / ``לרבנו …`` line (or the line after a bare one)."""
-    for k, ln in enumerate(lines):
-        m = _BY.match(ln.text.strip())
-        if m:
-            rest = ln.text.strip()[m.end() :].strip()
-            return rest or (lines[k + 1].text.strip() if k + 1 < len(lines) else "")
-    return ""
 
 
 def _running_title(doc: ExtractedDocument) -> str:
@@ -244,22 +198,31 @@ def _running_title(doc: ExtractedDocument) -> str:
 def find_headings(doc: ExtractedDocument) -> list[Heading]:
     """Heading blocks in reading order, each with its level (part, chapter, sub)."""
     title_page = _is_title_page(doc)
+    hints = structure_hints(doc)
     blocks: list[Heading] = []
     for p, page in enumerate(doc.pages):
         if p == 0 and title_page:
             continue
-        has_body = any(ln.kind == "body" for ln in page.lines)
+        tagged = hints.get(page.number, set())
+        has_body = any(ln.kind == "body" and k not in tagged for k, ln in enumerate(page.lines))
         i = 0
         lines = page.lines
+
+        def heading(k: int) -> bool:
+            return lines[k].kind == "heading" or k in tagged  # noqa: B023 - used at once
+
         while i < len(lines):
-            if lines[i].kind != "heading":
+            if not heading(i):
                 i += 1
                 continue
             j = i + 1
-            while j < len(lines) and lines[j].kind == "heading" and _same_block(lines[i], lines[j]):
+            while j < len(lines) and heading(j) and _same_block(lines[i], lines[j]):
                 j += 1
             texts = [" ".join(ln.text.split()) for ln in lines[i:j]]
             parsed = parse_heading(texts[0], loose=True)
+            if parsed is None and _reads_as_text(" ".join(texts)):
+                i = j
+                continue
             blocks.append(
                 Heading(
                     text=" ".join(texts),
@@ -275,8 +238,58 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
             if parsed is None:
                 blocks[-1].word = "?"  # not written like a heading
             i = j
+    blocks = _without_running(blocks)
     _assign_levels(blocks)
+    _when_noisy(blocks, len(doc.pages))
     return blocks
+
+
+def _when_noisy(blocks: list[Heading], pages: int) -> None:
+    """Sizes that say nothing: keep as chapters only headings written as headings.
+
+    An OCR text layer gives each word its own size, so many body lines come out
+    larger than the body; more "chapters" than pages is the sign. Then only a short
+    line written like a heading (``פרק י"ט``, ``סימן ג``) is a chapter.
+    """
+    chapters = sum(1 for b in blocks if b.level == "chapter")
+    if pages < 5 or chapters <= _NOISY_PER_PAGE * pages:
+        return
+    for b in blocks:
+        written = b.word not in ("?", "") and len(b.lines[0].split()) <= 6
+        if b.level in ("part", "chapter") and not written:
+            b.level = "sub"
+
+
+def _without_running(blocks: list[Heading]) -> list[Heading]:
+    """Blocks minus running heads: a text met on three or more pages in a row (a
+    chapter tab, a running title set large) is a heading only where it first appears.
+
+    Two pages in a row may be real (a part's ``פרק א`` right after the last part's).
+    """
+    pages: dict[str, list[int]] = {}
+    for b in blocks:
+        pages.setdefault(normalize_for_match(b.text), []).append(b.page)
+    running: set[tuple[str, int]] = set()
+    for key, found in pages.items():
+        run = [found[0]]
+        for page in [*found[1:], -1]:
+            if page - run[-1] in (0, 1):
+                run.append(page)
+                continue
+            if len(set(run)) >= 3:
+                running.update((key, p) for p in run[1:] if p != run[0])
+            run = [page]
+    return [b for b in blocks if (normalize_for_match(b.text), b.page) not in running]
+
+
+def _reads_as_text(text: str) -> bool:
+    """A large or bold line that is a sentence, a lead-in or a list item, not a title.
+
+    Headings do not end in a full stop, comma or colon (``הגדרות:`` opens a list),
+    nor run past a dozen words.
+    """
+    t = text.strip().rstrip(")]\"'״”’")
+    return t.endswith((".", ",", ":", ";", "!", "?")) or len(text.split()) > _MAX_HEADING_WORDS
 
 
 def _same_block(first: ExtractedLine, other: ExtractedLine) -> bool:
@@ -285,6 +298,8 @@ def _same_block(first: ExtractedLine, other: ExtractedLine) -> bool:
     # starts a new block.
     if other.size > first.size * 1.05 or other.y - first.y >= 2.5 * max(first.size, 1.0):
         return False
+    if first.text.rstrip().endswith((".", ":", ";", "!", "?")) or _LIST_ITEM.match(other.text):
+        return False  # the end of a sentence set in bold, or a list item, then a heading
     parsed = parse_heading(other.text)
     return parsed is None or not parsed[0]
 
@@ -311,7 +326,7 @@ def _assign_levels(blocks: list[Heading]) -> None:
             continue  # alone on its page and larger: a part title
         if b.size > chapter_size * 1.08 and patterned:
             b.level = "part"
-        elif b.size >= chapter_size * 0.94:
+        elif b.size >= chapter_size * 0.94 and not _SUB_NUMBER.match(b.text):
             b.level = "chapter"
         else:
             b.level = "sub"
@@ -343,9 +358,18 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
     """
     title_page = _is_title_page(doc)
     metadata = _title_metadata(doc, title_page)
+    # The author's own outline (bookmarks, else a printed table of contents): no
+    # guessing from the layout.
+    for own in (usable_bookmarks, printed_toc):
+        listed = own(doc)
+        declared = declared_segments(doc, listed, _summary) if listed else []
+        if declared:
+            return DocumentOutline(source_metadata=metadata, outline_segments=declared)
     headings: list[Heading] = []
-    for h in find_headings(doc):
-        if h.level not in ("part", "chapter"):
+    found = find_headings(doc)
+    sections = _sections(doc, found)
+    for h in found:
+        if h.level not in ("part", "chapter") and not (h.level == "sub" and id(h) in sections):
             continue
         last = next((k for k in reversed(headings) if k.level == h.level), None)
         if last is not None and h.line_index == 0 and h.page > last.page and h.text == last.text:
@@ -360,8 +384,9 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
             if ln.kind == "body" and ln.text.strip():
                 flow.append((page.number, i, ln.text.strip()))
     starts = [(h.page, h.line_index) for h in headings]
+    positions = [(f[0], f[1]) for f in flow]
     segments: list[OutlineSegment] = []
-    part = ""
+    part = chapter = ""
     chapters = [h for h in headings if h.level == "chapter"]
     if not chapters:
         if flow:
@@ -371,14 +396,42 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
         if h.level == "part":
             part = h.text
             continue
+        if h.level == "chapter":
+            chapter = h.text
         begin = (h.page, h.line_index)
         following = [s for s in starts[k + 1 :] if s > begin]
         end = following[0] if following else (10**9, 0)
-        body = [f for f in flow if begin < (f[0], f[1]) < end]
+        body = flow[bisect.bisect_right(positions, begin) : bisect.bisect_left(positions, end)]
         if not body:
             continue
-        segments.append(_segment(len(segments) + 1, h, h.lines[0], body, part=part))
+        within = " — ".join(t for t in (part, chapter if h.level == "sub" else "") if t)
+        segments.append(_segment(len(segments) + 1, h, h.lines[0], body, part=within))
     return DocumentOutline(source_metadata=metadata, outline_segments=segments)
+
+
+def _sections(doc: ExtractedDocument, found: list[Heading]) -> set[int]:
+    """Sub-headings that are the document's sections (ids into ``found``), or none.
+
+    Some documents have a few part titles and, under them, short headings at body
+    size (Word's bold "Heading 2" look): there the sub-headings are the outline.
+    They count only when the chapters are sparse (one per six pages or fewer), the
+    sub-headings at least twice as many and at most one a page, so that a book's
+    run-in bold phrases never become segments. List items (``א.``, ``2.``) and
+    continuations (``המשך …``) are not sections.
+    """
+    chapters = sum(1 for h in found if h.level == "chapter")
+    subs = [
+        h
+        for h in found
+        if h.level == "sub"
+        and len(h.text.split()) <= _MAX_SECTION_WORDS
+        and not _LIST_ITEM.match(h.text)
+        and not h.text.startswith(_CONTINUED)
+    ]
+    pages = len(doc.pages)
+    if not chapters or chapters > max(1, pages // 6) or not 2 * chapters <= len(subs) <= pages:
+        return set()
+    return {id(h) for h in subs}
 
 
 def _segment(

@@ -30,6 +30,7 @@ from pydantic import (
 )
 
 __all__ = [
+    "DocumentHeading",
     "DocumentOutline",
     "EnrichedSegment",
     "ErrorDetail",
@@ -547,12 +548,30 @@ class ExtractedPage(_Model):
         return "\n".join(ln.text for ln in self.lines if ln.kind == "footnote")
 
 
+class DocumentHeading(_Model):
+    """A heading the PDF itself declares (extension): a bookmark or a tagged ``H1``–``H6``.
+
+    ``page`` is 1-based; ``level`` 1 is the top of the document's outline; ``y`` is
+    the distance in points from the top of the page where it points (0 when unknown);
+    ``source`` is ``"bookmark"`` (the document outline), ``"structure"`` (the tagged
+    structure tree) or ``"contents"`` (a printed table of contents).
+    """
+
+    title: str
+    page: int
+    level: int = 1
+    y: float = 0.0
+    source: Literal["bookmark", "structure", "contents"] = "bookmark"
+
+
 class ExtractedDocument(_Model):
     """What :func:`libtext.extract_pdf` returns: pages plus the PDF's metadata.
 
     ``title``/``author`` come from the PDF's document information (empty when
     absent); ``source_name`` is the file name when known; ``body_size`` is the
-    dominant (body text) font size in points, the yardstick for headings.
+    dominant (body text) font size in points, the yardstick for headings;
+    ``headings`` are the headings the PDF declares itself (its bookmarks, else the
+    headings of its tagged structure), empty when it declares none.
     """
 
     pages: list[ExtractedPage] = Field(default_factory=list)
@@ -560,6 +579,10 @@ class ExtractedDocument(_Model):
     author: str = ""
     source_name: str = ""
     body_size: float = Field(default=0.0, description="extension: body text font size (pt)")
+    headings: list[DocumentHeading] = Field(
+        default_factory=list,
+        description="extension: the PDF's own headings (bookmarks, tagged structure)",
+    )
 
     @property
     def page_count(self) -> int:

@@ -27,8 +27,11 @@ import anyio.to_thread
 
 from libtext._pdf_guard import PdfGuard, PdfLimits, default_guard, prescan
 from libtext._pdf_layout import classify, dominant_size
+from libtext._pdf_meta import info_text
+from libtext._pdf_outline import read_headings
 from libtext._pdf_read import RawPage, read_page
 from libtext._pdf_text import bracket_votes, mirror_rtl_brackets
+from libtext._pdf_visual import valid_text
 from libtext.errors import (
     EmptyDocumentError,
     EmptyFileError,
@@ -41,7 +44,7 @@ from libtext.errors import (
     TooManyPagesError,
     short,
 )
-from libtext.models import ExtractedDocument, ExtractedLine, ExtractedPage
+from libtext.models import DocumentHeading, ExtractedDocument, ExtractedLine, ExtractedPage
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -219,13 +222,14 @@ def _extract_data(
             )
         except EncryptedPDFError:
             raise _encrypted(name, password) from None
+        headings: list[DocumentHeading] = []  # bookmarks are read in fast mode only
         total = 0
         for page in raw_pages:
             total += page.chars
             limits.check_page(page.number, page.chars, total)
     else:
-        raw_pages, meta = _read_fast(data, name, password, pages, max_pages, limits)
-    return _assemble(raw_pages, meta, name, mirror=mode == "fast")
+        raw_pages, meta, headings = _read_fast(data, name, password, pages, max_pages, limits)
+    return _assemble(raw_pages, meta, name, mirror=mode == "fast", headings=headings)
 
 
 # --- input ------------------------------------------------------------------------
@@ -378,7 +382,7 @@ def _read_fast(
     pages: range | None,
     max_pages: int | None,
     limits: PdfLimits,
-) -> tuple[list[RawPage], dict[str, str]]:
+) -> tuple[list[RawPage], dict[str, str], list[DocumentHeading]]:
     import pypdfium2
     import pypdfium2.raw as pdfium_c
 
@@ -410,18 +414,24 @@ def _read_fast(
                 meta = {k: str(v or "") for k, v in doc.get_metadata_dict().items()}
             except pypdfium2.PdfiumError:
                 meta = {}
+            headings = read_headings(pdfium_c, doc, chosen, [p.height for p in raw_pages])
         except pypdfium2.PdfiumError:
             raise _damaged(name, data) from None
         finally:
             doc.close()
-    return raw_pages, meta
+    return raw_pages, meta, headings
 
 
 # --- assembly ---------------------------------------------------------------------
 
 
 def _assemble(
-    raw_pages: list[RawPage], meta: dict[str, str], name: str, *, mirror: bool
+    raw_pages: list[RawPage],
+    meta: dict[str, str],
+    name: str,
+    *,
+    mirror: bool,
+    headings: list[DocumentHeading] | None = None,
 ) -> ExtractedDocument:
     if raw_pages and not any(p.chars for p in raw_pages):
         if any(p.has_images for p in raw_pages):
@@ -442,7 +452,7 @@ def _assemble(
     for page, page_kinds in zip(raw_pages, kinds, strict=True):
         lines = [
             ExtractedLine.model_construct(
-                text=_valid_text(ln.text),
+                text=valid_text(ln.text),
                 kind=kind,
                 size=ln.size,
                 bold=ln.bold,
@@ -462,27 +472,12 @@ def _assemble(
         )
     return ExtractedDocument(
         pages=out_pages,
-        title=_clean_meta(meta.get("Title", "")),
-        author=_clean_meta(meta.get("Author", "")),
+        title=info_text(valid_text(meta.get("Title", ""))),
+        author=info_text(valid_text(meta.get("Author", ""))),
         source_name=name,
         body_size=body,
+        headings=headings or [],
     )
-
-
-def _clean_meta(value: str) -> str:
-    return _valid_text(" ".join(value.replace("\x00", "").split()))
-
-
-_NOT_TEXT = re.compile("[\ud800-\udfff\ufffe\uffff]")
-
-
-def _valid_text(text: str) -> str:
-    """Text a PDF's font maps to lone surrogates, made valid (U+FFFD) so it can be stored.
-
-    The models refuse text that is not valid Unicode; this keeps one bad glyph from
-    failing a whole document.
-    """
-    return text if _NOT_TEXT.search(text) is None else _NOT_TEXT.sub("\ufffd", text)
 
 
 _RTL_LETTER = re.compile("[\u05d0-\u05ea\u0620-\u064a\ufb1d-\ufefc]")
@@ -502,7 +497,12 @@ def _fix_brackets(pages: list[RawPage]) -> None:
     if not rtl:
         return
     default: Literal["L", "R"] = "R" if 2 * rtl >= len(_LETTER.findall(sample)) else "L"
-    candidates = [ln for p in pages for ln in p.lines if not _BRACKETS.isdisjoint(ln.text)]
+    candidates = [
+        ln
+        for p in pages
+        for ln in p.lines
+        if not ln.brackets_fixed and not _BRACKETS.isdisjoint(ln.text)
+    ]
     mirrored = logical = 0
     for ln in candidates:
         m, lg = bracket_votes(ln.text)

@@ -5,7 +5,7 @@ Dev-only: needs ``pip install fpdf2 uharfbuzz`` and the Culmus and Noto Hebrew f
 files it writes are committed, so the tests need neither. Run from the repository
 root (the filler text comes from ``../shared/fixtures/big.lines.json``)::
 
-    python tests/layouts/make_layouts.py
+    python tests/layouts/make_layouts.py [NAME ...]
 
 Every truth file is written from this script's own input (what it typesets, line by
 line, and on which page fpdf2 put it), never from libtext's output. Line breaking is
@@ -155,6 +155,11 @@ class Layout:
     author: str = ""
     book_title: str = ""  # for running headers/footers
     fallback: tuple[Path, Path] | None = None  # for punctuation a Hebrew-only font lacks
+    # Headings the PDF declares: "bookmarks" (a document outline, plus Word's junk
+    # bookmarks "_GoBack" and "OLE_LINK1") or "tags" (each heading marked as an H1
+    # structure element of a tagged PDF). With either, headings may be printed like
+    # body text (heading_size = body, not bold), so only the declaration shows them.
+    declare: str = ""
 
 
 class Typesetter:
@@ -370,8 +375,22 @@ class Typesetter:
             self.new_page()
         elif self.y > self.top + 1:
             self.y += self.pitch * 0.8
-        self.put(text, self.y, size, spec.heading_align if kind != "part" else "C", bold=bold)
-        self.record(kind, text)
+        align = spec.heading_align if kind != "part" else "C"
+        if spec.declare == "bookmarks":
+            self.pdf.set_y(self.y)
+            self.pdf.start_section(text, level=0)
+            self.put(text, self.y, size, align, bold=bold)
+        elif spec.declare == "tags":
+            mcid = self.pdf.struct_builder.next_mcid_for_page(self.pdf.page)
+            self.pdf._add_marked_content(struct_type="/H1", mcid=mcid)
+            self.pdf._out(f"/H1 <</MCID {mcid}>> BDC")
+            self.put(text, self.y, size, align, bold=bold)
+            self.pdf._out("EMC")
+        else:
+            self.put(text, self.y, size, align, bold=bold)
+        # A heading printed like body text is body text to the eye.
+        plain = spec.declare and size == spec.body and not bold
+        self.record("body" if plain else kind, text)
         self.y += h + self.pitch * 0.3
         return int(self.pdf.page_no())
 
@@ -437,8 +456,12 @@ def typeset(spec: Layout) -> tuple[bytes, dict[str, Any]]:
             spec.note_marker.format(k + 1): spec.note_prefix.format(k + 1) + " " + note
             for k, note in enumerate(ch.notes)
         }
-        for para in ch.paragraphs:
+        for k, para in enumerate(ch.paragraphs):
             ts.paragraph(para, notes)
+            if spec.declare == "bookmarks" and k == 0 and len(chapters_truth) < 2:
+                # Word's hidden bookmarks: not headings, and must not become segments.
+                ts.pdf.set_y(ts.y)
+                ts.pdf.start_section("_GoBack" if not chapters_truth else "OLE_LINK1", level=0)
         chapters_truth.append(
             {
                 "heading": ch.heading,
@@ -878,12 +901,70 @@ def layouts() -> list[Layout]:
             author="רבי אליהו הכהן",
         )
     )
+    # 11. A4, headings printed like body text, declared only by bookmarks (with
+    # Word's junk bookmarks among them).
+    declared = [(f"פרק {hebrew_number(n, marks=True)}", n) for n in range(1, 4)]
+    out.append(
+        Layout(
+            name="a4_bookmarks_plain",
+            description="A4, Noto Serif Hebrew 11pt, 'פרק א' headings printed like body "
+            "text (11pt, not bold, right-aligned) and declared only by the PDF's "
+            "bookmarks, with Word's junk bookmarks '_GoBack' and 'OLE_LINK1' in "
+            "chapters 1-2; digit page numbers at the bottom; no title page; PDF metadata",
+            page=a4,
+            regular=NOTO / "NotoSerifHebrew-Regular.ttf",
+            bold=NOTO / "NotoSerifHebrew-Bold.ttf",
+            fallback=(NOTO / "NotoSerif-Regular.ttf", NOTO / "NotoSerif-Bold.ttf"),
+            body=11,
+            leading=1.45,
+            margins=(25, 25, 25, 25),
+            heading_size=11,
+            heading_bold=False,
+            heading_align="R",
+            chapters=_chapters(declared, tanya[20:], 3),
+            declare="bookmarks",
+            metadata={"title": "ספר הסימניות", "author": "רבי שמעון הלוי"},
+            title="ספר הסימניות",
+            author="רבי שמעון הלוי",
+        )
+    )
+
+    # 12. A5, a tagged PDF: headings printed like body text, marked H1 in the
+    # structure tree; no bookmarks.
+    tagged = [(f"סימן {hebrew_number(n, marks=True)}", n) for n in range(1, 4)]
+    out.append(
+        Layout(
+            name="a5_tagged_headings",
+            description="A5, Frank Ruehl CLM 12pt, tagged PDF: 'סימן א' headings printed like "
+            "body text (12pt, not bold, right-aligned) and marked as H1 structure "
+            "elements; no bookmarks; digit page numbers at the bottom; no title page; "
+            "PDF metadata",
+            page=a5,
+            regular=CULMUS / "FrankRuehlCLM-Medium.ttf",
+            bold=CULMUS / "FrankRuehlCLM-Bold.ttf",
+            body=12,
+            leading=1.5,
+            margins=(20, 16, 20, 16),
+            heading_size=12,
+            heading_bold=False,
+            heading_align="R",
+            chapters=_chapters(tagged, tanya[30:], 2),
+            declare="tags",
+            metadata={"title": "קונטרס המבנה", "author": "רבי יעקב כהן"},
+            title="קונטרס המבנה",
+            author="רבי יעקב כהן",
+        )
+    )
     return out
 
 
 def main() -> None:
+    """Write every layout, or only those named on the command line."""
+    only = set(sys.argv[1:])
     total = 0
     for spec in layouts():
+        if only and spec.name not in only:
+            continue
         data, truth = typeset(spec)
         (HERE / f"{spec.name}.pdf").write_bytes(data)
         (HERE / f"{spec.name}.truth.json").write_text(

@@ -1,0 +1,98 @@
+"""Columns that pdfium joins across a narrow gutter, cut apart again.
+
+pdfium builds a line from everything on one baseline: on a page set in two columns
+(a sefer, a bilingual edition) a line of text then holds both columns' lines. A
+gutter is an x position where a wide gap recurs on many lines of the page; lines
+that straddle it are cut there. Only the longest lines of a page are measured (a
+few dozen characters' boxes), so a one-column page costs next to nothing.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+from statistics import median
+
+__all__ = ["find_gutter", "split_at_gutter"]
+
+# A gutter is at least this many font sizes wide; word spaces of justified text
+# stay under it.
+_MIN_GUTTER = 0.9
+_SAMPLE = 10
+_SPACES = re.compile(r"\s+")
+
+
+def find_gutter(
+    text: str,
+    segments: list[tuple[int, int]],
+    box: Callable[[int], tuple[float, float]],
+    size: Callable[[int], float],
+) -> float | None:
+    """The x of a gutter that cuts many of the page's longest lines, else None.
+
+    Gaps are measured at the line's spaces (a gutter holds one in the text stream)
+    unless it has none; only a candidate is checked letter by letter.
+    """
+    longest = sorted(segments, key=lambda s: s[0] - s[1])[:_SAMPLE]
+    longest = [s for s in longest if s[1] - s[0] >= 20]
+    if len(longest) < 4:
+        return None
+    centers: list[float] = []
+    for a, b in longest:
+        em = max(size((a + b) // 2), 1.0)
+        (l0, r0), (l1, r1) = box(a), box(b - 1)
+        left, right = min(l0, l1), max(r0, r1)
+        if " " in text[a:b]:
+            pairs = [
+                (box(m.start() - 1), box(m.end())) for m in _SPACES.finditer(text, a + 1, b - 1)
+            ]
+            gaps = [(min(p[1], q[1]), max(p[0], q[0])) for p, q in pairs]
+        else:
+            spans = sorted(box(i) for i in range(a, b) if not text[i].isspace())
+            gaps = [(hi, lo) for (_, hi), (lo, _) in itertools.pairwise(spans)]
+        for hi, lo in gaps:
+            # Text on both sides (a column each), not a list number and its tab.
+            if lo - hi > _MIN_GUTTER * em and min(hi - left, right - lo) > 0.25 * (right - left):
+                centers.append((lo + hi) / 2)
+    if len(centers) < 3:
+        return None
+    best: list[float] = []
+    for c in centers:
+        near = [d for d in centers if abs(d - c) < 6.0]
+        if len(near) > len(best):
+            best = near
+    if len(best) < max(3, len(longest) // 3):
+        return None
+    x = median(best)
+    # A gutter is empty: on a page of one justified column, some line has a letter there.
+    crossed = 0
+    for a, b in longest:
+        crossed += any(lo < x < hi for lo, hi in (box(i) for i in range(a, b)))
+    return x if crossed <= len(longest) // 6 else None
+
+
+def split_at_gutter(
+    text: str,
+    segments: list[tuple[int, int]],
+    gutter: float,
+    box: Callable[[int], tuple[float, float]],
+) -> list[tuple[int, int]]:
+    """The segments with those that straddle ``gutter`` cut there, pieces grouped by side."""
+    out: list[tuple[int, int]] = []
+    for a, b in segments:
+        (l0, r0), (l1, r1) = box(a), box(b - 1)
+        if not min(l0, l1) < gutter < max(r0, r1):
+            out.append((a, b))
+            continue
+        sides = [(i, (sum(box(i)) / 2) > gutter) for i in range(a, b) if not text[i].isspace()]
+        runs: list[tuple[bool, int, int]] = []  # (right side, first index, last index)
+        for i, right in sides:
+            if runs and runs[-1][0] == right:
+                runs[-1] = (right, runs[-1][1], i)
+            else:
+                runs.append((right, i, i))
+        # Pieces of one side next to each other (the reader joins those that touch).
+        for side in (True, False):
+            out.extend((first, last + 1) for right, first, last in runs if right == side)
+    return out

@@ -1,0 +1,396 @@
+"""A line's logical text from its glyphs' positions, by the Unicode bidi algorithm.
+
+pdfium's own order is wrong in three common cases: LuaTeX writes right-to-left text
+in visual order and no space characters; Latin words, numbers and punctuation inside
+a Hebrew line come out in pdfium's guess of an order ("txt.students"); characters
+outside the BMP come out as UTF-16 halves, reversed on right-to-left lines. This
+module ignores that order: it sorts the glyphs left to right by their advance boxes,
+restores word spaces from the gaps between boxes, hangs each mark on the letter whose
+box it sits over, and lets python-bidi turn the visual line into logical order with
+the line's paragraph direction. Brackets are left as drawn, like pdfium's text, so the
+document-wide mirror vote of :mod:`libtext.pdf` treats both alike.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Literal
+
+from libtext.models import _NOT_TEXT, unicode_problem
+
+__all__ = [
+    "Glyph",
+    "Part",
+    "join_surrogates",
+    "pair_brackets",
+    "valid_text",
+    "visual_direction",
+    "visual_parts",
+    "visual_to_logical",
+]
+
+Direction = Literal["L", "R"]
+
+# A gap between two glyphs' advance boxes wider than this many font sizes is a space.
+# Letters of one word abut (kerning moves them a few hundredths of an em); a word
+# space is at least a sixth of an em even on a tight justified line.
+SPACE_GAP = 0.12
+# With the stream's spaces, a gap this wide is a space all the same.
+_STREAM_GAP = 0.45
+# Wider than this many font sizes, with words on both sides: two columns.
+_COLUMN_GAP = 1.5
+# Wider than this many font sizes: two items on one line (a list number and its text).
+_TAB_GAP = 1.2
+# Invisible characters that are neither letters nor spaces (combining grapheme joiner).
+_DROP = frozenset("\u034f")
+# Marks drawn at the top left of their letter, over the gap to the letter after it.
+_LEFT_MARKS = frozenset("\u05b9\u05ba\u05c2")
+
+
+@dataclass(slots=True)
+class Glyph:
+    """One character of a line: its advance box (x0, x1) and its ink centre."""
+
+    ch: str
+    x0: float
+    x1: float
+    center: float
+    generated: bool = False  # a space pdfium inferred from a gap, not the stream's
+
+
+def join_surrogates(glyphs: list[Glyph]) -> list[Glyph]:
+    """Merge UTF-16 halves (in either order, as pdfium may reverse them) into one glyph.
+
+    A lone half is dropped: it is not a character and would make the text unencodable.
+    """
+    out: list[Glyph] = []
+    k = 0
+    while k < len(glyphs):
+        g = glyphs[k]
+        o = ord(g.ch[0]) if len(g.ch) == 1 else 0
+        if 0xD800 <= o <= 0xDFFF:
+            nxt = glyphs[k + 1] if k + 1 < len(glyphs) else None
+            p = ord(nxt.ch) if nxt is not None and len(nxt.ch) == 1 else 0
+            hi, lo = (o, p) if o < 0xDC00 else (p, o)
+            if nxt is not None and 0xD800 <= hi < 0xDC00 <= lo <= 0xDFFF:
+                ch = chr(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
+                x0, x1 = min(g.x0, nxt.x0), max(g.x1, nxt.x1)
+                out.append(Glyph(ch, x0, x1, (x0 + x1) / 2))
+                k += 2
+                continue
+            k += 1
+            continue
+        out.append(g)
+        k += 1
+    return out
+
+
+_PAIR = re.compile("([\ud800-\udbff])([\udc00-\udfff])|([\udc00-\udfff])([\ud800-\udbff])")
+_HALF = re.compile("[\ud800-\udfff]")
+
+
+def _pair(m: re.Match[str]) -> str:
+    hi, lo = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+    return chr(0x10000 + ((ord(hi) - 0xD800) << 10) + (ord(lo) - 0xDC00))
+
+
+def valid_text(text: str) -> str:
+    """``text`` with UTF-16 halves joined (either order), lone halves and non-characters
+    dropped: the models refuse both, and one bad glyph must not fail a whole document."""
+    if _HALF.search(text):
+        text = _HALF.sub("", _PAIR.sub(_pair, text))
+    return text if unicode_problem(text) is None else _NOT_TEXT.sub("", text)
+
+
+def _strong(ch: str) -> Direction | None:
+    bidi = unicodedata.bidirectional(ch)
+    if bidi in ("R", "AL"):
+        return "R"
+    return "L" if bidi == "L" else None
+
+
+def visual_direction(glyphs: list[Glyph], default: Direction) -> Direction:
+    """The paragraph direction of a line from its two visual ends.
+
+    A right-to-left line starts at the right: when the rightmost and the leftmost
+    strong letters agree, that is the direction; when they differ (a Hebrew line that
+    starts or ends with a Latin word) the page's direction decides.
+    """
+    strong = [(g.center, d) for g in glyphs if (d := _strong(g.ch[0])) is not None]
+    if not strong:
+        return default
+    left = min(strong)[1]
+    right = max(strong)[1]
+    return left if left == right else default
+
+
+def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
+    """For each mark, the index (in ``bases``, left to right) of the letter it sits over.
+
+    Over a letter's advance box, else the nearest (some producers give a mark its own
+    slot just after its letter).
+    """
+    owners = []
+    tolerance = 0.15 * size
+    centers = [(b.x0 + b.x1) / 2 for b in bases]
+    for m in marks:
+        x = m.center
+
+        def dist(k: int, x: float = x) -> float:
+            b = bases[k]
+            return 0.0 if b.x0 <= x <= b.x1 else min(abs(x - b.x0), abs(x - b.x1))
+
+        k = bisect.bisect_left(centers, x)
+        near = range(max(0, k - 3), min(len(bases), k + 3))
+        best = min(near, key=lambda k: (dist(k), bases[k].x1 - bases[k].x0))
+        accent = "\u0591" <= m.ch <= "\u05af"
+        own_vav = m.ch in _LEFT_MARKS and bases[best].ch == "ו"  # holam male
+        if (accent or m.ch in _LEFT_MARKS) and best + 1 < len(bases) and not own_vav:
+            # Holam sits at its letter's top left: over the gap, or over the right
+            # edge of the letter on the left (לֹא); over a vav it is the vav's own.
+            # Cantillation drawn at its letter's left edge (הַיּ֔וֹם) likewise.
+            b = bases[best]
+            right = best + 1
+            edge = min(tolerance, 0.3 * (b.x1 - b.x0))
+            if dist(right) <= tolerance and b.x1 - x <= edge:
+                best = right
+        owners.append(best)
+    return owners
+
+
+def visual_to_logical(glyphs: list[Glyph], size: float, direction: Direction) -> tuple[str, bool]:
+    """The logical text of one line's glyphs (any order), NFC-normalized.
+
+    Also says whether the brackets came out right (:func:`pair_brackets`).
+    """
+    parts = visual_parts(glyphs, size, direction)
+    return " ".join(p.text for p in parts), all(p.brackets_fixed for p in parts)
+
+
+@dataclass(slots=True)
+class Part:
+    """One line's worth of text (a column's, when one baseline held two)."""
+
+    text: str
+    brackets_fixed: bool
+    x0: float
+    x1: float
+
+
+def visual_parts(glyphs: list[Glyph], size: float, direction: Direction) -> list[Part]:
+    """The logical lines of one baseline's glyphs (any order), in reading order.
+
+    Items far apart on the line (a list number and its text, set off by a tab) are
+    read one by one and joined in the line's direction; an item of digits and
+    punctuation alone (``2.``) reads number first, as its reader meets it. Items
+    with words on both sides of a gap wider than a column gutter are separate parts.
+    """
+    glyphs = join_surrogates(glyphs)
+    marks = [
+        g for g in glyphs if g.ch not in _DROP and unicodedata.category(g.ch[0]) in ("Mn", "Me")
+    ]
+    # Bases in stream order, and the stream's word boundaries (pairs of bases around a
+    # space character: its own, or one pdfium inferred).
+    stream: list[Glyph] = []
+    real: dict[tuple[int, int], float] = {}  # -> the space's width
+    inferred: set[tuple[int, int]] = set()
+    pending: Glyph | None = None
+    for g in glyphs:
+        if g.ch.isspace():
+            if stream and (pending is None or pending.generated):
+                pending = g
+            continue
+        if g.ch in _DROP or unicodedata.category(g.ch[0]) in ("Mn", "Me", "Cc"):
+            continue
+        if pending is not None:
+            if pending.generated:
+                inferred.add((id(stream[-1]), id(g)))
+            else:
+                real[id(stream[-1]), id(g)] = pending.x1 - pending.x0
+            pending = None
+        stream.append(g)
+    if not stream:
+        return []
+    stream = _drop_precomposed(stream, size)
+    bases = sorted(stream, key=lambda g: (g.x0 + g.x1) / 2)
+    attached: dict[int, list[str]] = {}
+    lo = [g.x0 for g in bases]
+    hi = [g.x1 for g in bases]
+    for m, k in zip(marks, _owners(bases, marks, size), strict=True):
+        attached.setdefault(k, []).append(m.ch)
+        if m.x1 - m.x0 > 0.05 * size:  # a mark with a slot of its own widens its letter
+            lo[k], hi[k] = min(lo[k], m.x0), max(hi[k], m.x1)
+    # Word spaces: the text stream's own where it has them (a justified Word line may
+    # space letters apart), else the gaps (LuaTeX writes no spaces).
+    em = max(size, 1.0)
+    wide = sum(1 for k in range(1, len(bases)) if lo[k] - hi[k - 1] > SPACE_GAP * em)
+    if 2 * len(real) < wide:
+        real = {}  # a stray space or two in a stream without them
+    gap_limit = (_STREAM_GAP if real else SPACE_GAP) * em
+    spaces = sorted(g.center for g in glyphs if g.ch.isspace() and not g.generated) if real else []
+    # What follows each base: "" (same word), " " or a new item (a tab-wide gap).
+    after = [""] * len(bases)
+    used = 0
+    for k in range(1, len(bases)):
+        prev, g = bases[k - 1], bases[k]
+        gap = lo[k] - hi[k - 1]
+        pair = {(id(prev), id(g)), (id(g), id(prev))}
+        # XeTeX writes a zero-width space after every pointed letter: a space
+        # counts where it has a width, or where the letters stand apart.
+        stream_space = max((real.get(p, -1.0) for p in pair), default=-1.0)
+        if gap > _TAB_GAP * em:
+            after[k - 1] = "\t"
+        elif (
+            gap > gap_limit
+            or stream_space > 0.1 * em
+            or (stream_space >= 0 and gap > 0.05 * em)
+            or (gap > 0.03 * em and _space_between(spaces, hi[k - 1], lo[k]))
+            or (gap > 0.5 * SPACE_GAP * em and not inferred.isdisjoint(pair))
+        ):
+            after[k - 1] = " "
+        used += stream_space >= 0 and after[k - 1] != ""
+    # Spaces of the stream not found between neighbours (a line pdfium took in two
+    # halves, a space at a direction change) go to the widest gaps left.
+    missing = len(real) - used
+    if missing > 0:
+        free = sorted(
+            (
+                k
+                for k in range(1, len(bases))
+                if not after[k - 1]
+                and lo[k] - hi[k - 1] > 0.06 * em
+                and not _punct(bases[k - 1].ch)
+                and not _punct(bases[k].ch)
+            ),
+            key=lambda k: hi[k - 1] - lo[k],
+        )
+        for k in free[:missing]:
+            after[k - 1] = " "
+    items: list[list[str]] = [[]]
+    spans: list[list[float]] = [[lo[0], hi[0]]]
+    for k, g in enumerate(bases):
+        if k and after[k - 1] == "\t":
+            items.append([])
+            spans.append([lo[k], hi[k]])
+        elif k and after[k - 1]:
+            items[-1].append(" ")
+        spans[-1][1] = hi[k]
+        own = attached.get(k, [])
+        if _strong(g.ch[0]) == "R":
+            # Written reversed, so that the bidi reversal gives letter, then marks.
+            items[-1].extend(reversed(own))
+            items[-1].append(g.ch)
+        else:
+            items[-1].append(g.ch)
+            items[-1].extend(own)
+    # Items far apart with words on both sides are two columns' lines: parts of their own.
+    groups: list[list[int]] = [[0]]
+    for k in range(1, len(items)):
+        far = spans[k][0] - spans[k - 1][1] > _COLUMN_GAP * em
+        if far and _letters(items[k]) >= 3 and _letters(items[k - 1]) >= 3:
+            groups.append([])
+        groups[-1].append(k)
+    parts = []
+    for group in groups:
+        visual = "".join(ch for k in group for ch in items[k])
+        strong = [d for ch in visual if (d := _strong(ch)) is not None]
+        own_dir = strong[0] if strong and strong[0] == strong[-1] else direction
+        # Bracket characters say little (pdfium mirrors some itself, producers map
+        # mirrored glyphs either way) but on the page a pair always reads "(" then ")"
+        # left to right: so set them before the bidi algorithm pairs them, and after.
+        texts = [_item_text(pair_brackets("".join(items[k]))[0], own_dir) for k in group]
+        if own_dir == "R":
+            texts.reverse()
+        paired = [pair_brackets(t) for t in texts]
+        text = unicodedata.normalize("NFC", " ".join(t for t, _ in paired))
+        parts.append(
+            Part(text, all(ok for _, ok in paired), spans[group[0]][0], spans[group[-1]][1])
+        )
+    if direction == "R":
+        parts.reverse()
+    return parts
+
+
+def _letters(chars: list[str]) -> int:
+    return sum(1 for ch in chars if _strong(ch) is not None)
+
+
+def _punct(ch: str) -> bool:
+    """Punctuation that hugs the word before it: no space goes on either side of it here."""
+    return ch in ".,:;!?\u05c3"
+
+
+def _is_hebrew_letter(ch: str) -> bool:
+    return "\u05d0" <= ch <= "\u05ea"
+
+
+def _drop_precomposed(stream: list[Glyph], size: float) -> list[Glyph]:
+    """Drop the stray characters of precomposed pointed letters.
+
+    A font that draws a pointed letter (``פְּ``) as one glyph gives the letter a sliver
+    of a box and the glyph itself one more character (``&``, ``)``, whatever its
+    faulty mapping says) over it. The stray goes; the letter takes its box.
+    """
+    drop: set[int] = set()
+    for k, g in enumerate(stream):
+        if not _is_hebrew_letter(g.ch) or g.x1 - g.x0 >= 0.4 * size:
+            continue
+        for j in (k + 1, k - 1, k + 2, k - 2, k + 3, k - 3):
+            if not 0 <= j < len(stream) or j in drop:
+                continue
+            o = stream[j]
+            if _is_hebrew_letter(o.ch) or _strong(o.ch[0]) is not None:
+                continue
+            if o.x0 - 0.5 <= g.x0 and g.x1 <= o.x1 + 0.5 and o.x1 - o.x0 > g.x1 - g.x0:
+                g.x0, g.x1 = o.x0, o.x1
+                drop.add(j)
+                break
+    return [g for k, g in enumerate(stream) if k not in drop] if drop else stream
+
+
+def _space_between(spaces: list[float], lo: float, hi: float) -> bool:
+    """Whether one of the stream's spaces is drawn in the gap ``lo``-``hi`` (not in a letter)."""
+    k = bisect.bisect_left(spaces, lo - 0.05)
+    return k < len(spaces) and spaces[k] <= hi + 0.05
+
+
+def _item_text(visual: str, direction: Direction) -> str:
+    from bidi import get_display
+
+    if not any(_strong(ch) for ch in visual) and any(ch.isdigit() for ch in visual):
+        left = str(get_display(visual, base_dir="L"))
+        return left if left[:1].isdigit() else str(get_display(visual, base_dir="R"))
+    return str(get_display(visual, base_dir=direction))
+
+
+_OPEN = {"(": ")", "[": "]", "{": "}"}
+_CLOSE = {v: k for k, v in _OPEN.items()}
+
+
+def pair_brackets(text: str) -> tuple[str, bool]:
+    """Brackets of a logical line set by pairing: the first of a pair opens.
+
+    Producers map a mirrored bracket glyph to either character (LuaTeX even maps
+    both to ``(``), so the characters say nothing; their order does. Only a line
+    whose brackets of each kind pair up is rewritten (and reported as right); a lone
+    ``1)`` or a bracket that closes on the next line leaves it to the mirror vote.
+    """
+    kinds = [(i, _CLOSE.get(ch, ch)) for i, ch in enumerate(text) if ch in _OPEN or ch in _CLOSE]
+    if not kinds:
+        return text, True
+    counts: dict[str, int] = {}
+    for _, k in kinds:
+        counts[k] = counts.get(k, 0) + 1
+    if any(c % 2 for c in counts.values()):
+        return text, False
+    chars = list(text)
+    depth: dict[str, int] = {}
+    for i, k in kinds:
+        # Nested same-kind pairs are rare on one line: alternate open, close.
+        d = depth.get(k, 0)
+        chars[i] = k if d == 0 else _OPEN[k]
+        depth[k] = 1 - d
+    return "".join(chars), True

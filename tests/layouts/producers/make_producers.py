@@ -1,0 +1,378 @@
+"""Generate small PDFs that draw Hebrew the way real producers do, with their truths.
+
+Dev-only: needs ``pip install uharfbuzz`` and the Culmus fonts (Debian ``culmus``).
+The PDFs and ``*.truth.json`` files are committed, so the tests need neither. Run
+from the repository root::
+
+    python tests/layouts/producers/make_producers.py
+
+A tiny PDF writer (no PDF library) so that every producer habit is under control:
+HarfBuzz shapes each run (glyphs in visual order, marks placed by the font's GPOS), the
+font is embedded as a CID font with a ToUnicode map, and each case draws the glyphs in
+the way one producer does:
+
+* ``tf1_scaled``: ``1 Tf`` and the size in the text matrix, a text object per word
+  (InDesign, Quartz);
+* ``tf_print_to_pdf``: ``327.68 Tf`` scaled down by the text matrix (Windows Print to PDF);
+* ``visual_nospace``: glyphs left to right, each placed by its own text matrix, no
+  space characters (word gaps are only gaps, as LuaTeX writes them; pdfium then
+  reports each glyph as a line of its own);
+* ``ltr_runs``: Latin words, file names, numbers and formulas inside Hebrew lines;
+* ``pointed``: pointed text (nikud, holam before alef);
+* ``two_columns``: two columns of Hebrew across a narrow gutter, baselines shared.
+
+Every truth line is the generator's own input (the logical text it typesets), never
+libtext's output.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import uharfbuzz as hb
+
+HERE = Path(__file__).resolve().parent
+FONT = Path("/usr/share/fonts/truetype/culmus/FrankRuehlCLM-Medium.ttf")
+PAGE_W, PAGE_H = 420.0, 595.0  # A5, points
+
+AVOT = (
+    "משה קבל תורה מסיני ומסרה ליהושע ויהושע לזקנים וזקנים לנביאים ונביאים מסרוה "
+    "לאנשי כנסת הגדולה הם אמרו שלשה דברים הוו מתונים בדין והעמידו תלמידים הרבה "
+    "ועשו סיג לתורה שמעון הצדיק היה משירי כנסת הגדולה הוא היה אומר על שלשה דברים "
+    "העולם עומד על התורה ועל העבודה ועל גמילות חסדים אנטיגנוס איש סוכו קבל משמעון "
+    "הצדיק הוא היה אומר אל תהיו כעבדים המשמשין את הרב על מנת לקבל פרס אלא הוו "
+    "כעבדים המשמשין את הרב שלא על מנת לקבל פרס ויהי מורא שמים עליכם"
+)
+POINTED = [
+    "בְּרֵאשִׁית בָּרָא אֱלֹהִים אֵת הַשָּׁמַיִם וְאֵת הָאָרֶץ",
+    "וַיֹּאמֶר אֱלֹהִים יְהִי אוֹר וַיְהִי אוֹר",
+    "לֹא תַעֲשֶׂה לְךָ פֶסֶל וְכׇל תְּמוּנָה",
+    "וַיַּרְא אֱלֹהִים אֶת הָאוֹר כִּי טוֹב",
+    "זֹאת הַתּוֹרָה אָדָם כִּי יָמוּת בְּאֹהֶל",
+    "וַיִּקְרָא אֱלֹהִים לָאוֹר יוֹם וְלַחֹשֶׁךְ קָרָא לָיְלָה",
+]
+# Each line: runs of (text, direction); the truth is the runs joined.
+MIXED: list[list[tuple[str, str]]] = [
+    [("שמרו את הקובץ ", "R"), ("students.txt", "L"), (" בתיקייה הראשית", "R")],
+    [
+        ("סיבוכיות זמן: ", "R"),
+        ("O(nm)", "L"),
+        (" כאשר ", "R"),
+        ("n", "L"),
+        (" הוא מספר השורות", "R"),
+    ],
+    [
+        ("הפרוטוקול ", "R"),
+        ("CPAP", "L"),
+        (" הוחלף בשנת ", "R"),
+        ("2021", "L"),
+        (" בכל המחוזות", "R"),
+    ],
+    [("ראו באתר ", "R"), ("https://example.org/a/b", "L"), (" את כל הפרטים", "R")],
+    [
+        ("הפונקציה ", "R"),
+        ("read_csv", "L"),
+        (" מחזירה רשימה של ", "R"),
+        ("12", "L"),
+        (" שורות", "R"),
+    ],
+    [("מערכת ", "R"), ("A.B.S", "L"), (" מותקנת בגלגלים האחוריים", "R")],
+]
+
+
+@dataclass
+class Glyph:
+    gid: int
+    x: float  # left edge of the glyph's origin, points
+    y_off: float
+    advance: float
+
+
+class Shaper:
+    def __init__(self) -> None:
+        self.data = FONT.read_bytes()
+        face = hb.Face(hb.Blob(self.data))
+        self.font = hb.Font(face)
+        self.upem = face.upem
+        self.to_unicode: dict[int, str] = {}
+        self.widths: dict[int, int] = {}
+
+    def run(self, text: str, direction: str, size: float) -> list[Glyph]:
+        """Glyphs of one run, left to right, x from 0 (points)."""
+        buf = hb.Buffer()
+        buf.add_str(text)
+        buf.direction = "rtl" if direction == "R" else "ltr"
+        buf.script = "Hebr" if direction == "R" else "Latn"
+        hb.shape(self.font, buf)
+        scale = size / self.upem
+        out: list[Glyph] = []
+        x = 0.0
+        infos, positions = buf.glyph_infos, buf.glyph_positions
+        clusters = [*sorted({i.cluster for i in infos}), len(text)]
+        for info, pos in zip(infos, positions, strict=True):
+            self.widths[info.codepoint] = pos.x_advance
+            nxt = clusters[clusters.index(info.cluster) + 1]
+            self._map(info.codepoint, info.cluster, text[info.cluster : nxt], infos)
+            out.append(
+                Glyph(
+                    info.codepoint,
+                    x + pos.x_offset * scale,
+                    pos.y_offset * scale,
+                    pos.x_advance * scale,
+                )
+            )
+            x += pos.x_advance * scale
+        return out
+
+    def _map(self, gid: int, cluster: int, chars: str, infos: list[hb.GlyphInfo]) -> None:
+        if gid in self.to_unicode:
+            return
+        own = {self.font.get_nominal_glyph(ord(c)): c for c in chars}
+        if gid in own:
+            self.to_unicode[gid] = own[gid]
+            return
+        others = {i.codepoint for i in infos if i.cluster == cluster and i.codepoint != gid}
+        rest = "".join(c for c in chars if self.font.get_nominal_glyph(ord(c)) not in others)
+        if rest:
+            self.to_unicode[gid] = rest
+
+    def width(self, text: str, size: float) -> float:
+        return sum(g.advance for g in self.run(text, "R", size))
+
+
+def line_glyphs(sh: Shaper, runs: list[tuple[str, str]], size: float, right: float) -> list[Glyph]:
+    """A right-to-left line: its runs from right to left, each run's glyphs visual."""
+    out: list[Glyph] = []
+    x = right
+    for text, direction in runs:
+        glyphs = sh.run(text, direction, size)
+        width = sum(g.advance for g in glyphs)
+        x -= width
+        out.extend(Glyph(g.gid, g.x + x, g.y_off, g.advance) for g in glyphs)
+    return sorted(out, key=lambda g: g.x)
+
+
+def justified(sh: Shaper, text: str, size: float, right: float, width: float) -> list[Glyph]:
+    """A justified right-to-left line: words spread over ``width`` (no space glyphs)."""
+    words = [sh.run(w, "R", size) for w in text.split()]
+    widths = [sum(g.advance for g in w) for w in words]
+    gap = (width - sum(widths)) / max(1, len(words) - 1)
+    out: list[Glyph] = []
+    x = right
+    for glyphs, w in zip(words, widths, strict=True):
+        x -= w
+        out.extend(Glyph(g.gid, g.x + x, g.y_off, g.advance) for g in glyphs)
+        x -= gap
+    return sorted(out, key=lambda g: g.x)
+
+
+def wrap(sh: Shaper, text: str, size: float, width: float) -> list[str]:
+    lines: list[str] = []
+    cur: list[str] = []
+    for word in text.split():
+        trial = " ".join([*cur, word])
+        if cur and sh.width(trial, size) > width:
+            lines.append(" ".join(cur))
+            cur = [word]
+        else:
+            cur.append(word)
+    if cur:
+        lines.append(" ".join(cur))
+    return lines
+
+
+def hexg(gid: int) -> str:
+    return f"<{gid:04X}>"
+
+
+def draw_line(sh: Shaper, glyphs: list[Glyph], y: float, size: float, style: str) -> str:
+    """Content-stream operators for one line, in a producer's style."""
+    space = sh.font.get_nominal_glyph(ord(" "))
+    ops: list[str] = []
+    if style == "visual_nospace":
+        # Glyph after glyph from the left, each placed by its own matrix, no spaces.
+        ops.append(f"BT /F1 {size:g} Tf")
+        for g in glyphs:
+            if g.gid != space:
+                ops.append(f"1 0 0 1 {g.x:.3f} {y + g.y_off:.3f} Tm {hexg(g.gid)} Tj")
+        ops.append("ET")
+        return "\n".join(ops)
+    if style == "tf1_scaled":
+        tf, m = 1.0, size
+    elif style == "tf_print_to_pdf":
+        tf, m = 327.68, size / 327.68
+    else:
+        tf, m = size, 1.0
+    # One positioned glyph at a time, each word its own text object (InDesign-like).
+    ops.append(f"BT /F1 {tf:g} Tf")
+    for g in glyphs:
+        ops.append(f"{m:.5f} 0 0 {m:.5f} {g.x:.3f} {y + g.y_off:.3f} Tm {hexg(g.gid)} Tj")
+        if g.gid == space:
+            ops.append(f"ET BT /F1 {tf:g} Tf")
+    ops.append("ET")
+    return "\n".join(ops)
+
+
+def pdf_bytes(sh: Shaper, content: str) -> bytes:
+    objs: list[bytes] = []
+
+    def add(body: bytes) -> int:
+        objs.append(body)
+        return len(objs)
+
+    def stream(data: bytes, extra: str = "") -> bytes:
+        packed = zlib.compress(data)
+        return (
+            f"<< /Length {len(packed)} /Filter /FlateDecode {extra}>>\nstream\n".encode()
+            + packed
+            + b"\nendstream"
+        )
+
+    font_file = add(stream(sh.data, f"/Length1 {len(sh.data)} "))
+    scale = 1000 / sh.upem
+    widths = " ".join(f"{gid} [{w * scale:.0f}]" for gid, w in sorted(sh.widths.items()))
+    desc = add(
+        b"<< /Type /FontDescriptor /FontName /FrankRuehlCLM /Flags 4 /FontBBox [-200 -300 1200 1000]"
+        b" /ItalicAngle 0 /Ascent 800 /Descent -250 /CapHeight 700 /StemV 80 /FontFile2 %d 0 R >>"
+        % font_file
+    )
+    cid = add(
+        f"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /FrankRuehlCLM /CIDSystemInfo"
+        f" << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor {desc} 0 R"
+        f" /CIDToGIDMap /Identity /W [{widths}] >>".encode()
+    )
+    cmap_lines = [
+        "/CIDInit /ProcSet findresource begin 12 dict begin begincmap",
+        "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
+        "/CMapName /Adobe-Identity-UCS def /CMapType 2 def",
+        "1 begincodespacerange <0000> <FFFF> endcodespacerange",
+    ]
+    items = sorted(sh.to_unicode.items())
+    for k in range(0, len(items), 100):
+        chunk = items[k : k + 100]
+        cmap_lines.append(f"{len(chunk)} beginbfchar")
+        for gid, text in chunk:
+            utf16 = text.encode("utf-16-be").hex().upper()
+            cmap_lines.append(f"<{gid:04X}> <{utf16}>")
+        cmap_lines.append("endbfchar")
+    cmap_lines.append("endcmap CMapName currentdict /CMap defineresource pop end end")
+    tounicode = add(stream("\n".join(cmap_lines).encode()))
+    font = add(
+        f"<< /Type /Font /Subtype /Type0 /BaseFont /FrankRuehlCLM /Encoding /Identity-H"
+        f" /DescendantFonts [{cid} 0 R] /ToUnicode {tounicode} 0 R >>".encode()
+    )
+    contents = add(stream(content.encode()))
+    page = len(objs) + 1
+    pages = page + 1
+    add(
+        f"<< /Type /Page /Parent {pages} 0 R /MediaBox [0 0 {PAGE_W:g} {PAGE_H:g}]"
+        f" /Resources << /Font << /F1 {font} 0 R >> >> /Contents {contents} 0 R >>".encode()
+    )
+    add(f"<< /Type /Pages /Kids [{page} 0 R] /Count 1 >>".encode())
+    catalog = add(f"<< /Type /Catalog /Pages {pages} 0 R >>".encode())
+    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for n, body in enumerate(objs, 1):
+        offsets.append(len(out))
+        out += f"{n} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objs) + 1}\n0000000000 65535 f \n".encode()
+    for off in offsets:
+        out += f"{off:010d} 00000 n \n".encode()
+    out += f"trailer\n<< /Size {len(objs) + 1} /Root {catalog} 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
+
+
+def make(name: str, description: str, style: str) -> None:
+    sh = Shaper()
+    size, lead, margin = 12.0, 17.0, 40.0
+    right = PAGE_W - margin
+    y = PAGE_H - 60
+    truth: list[dict[str, str]] = []
+    ops: list[str] = []
+    if style == "two_columns":
+        gutter = 14.0
+        col = (PAGE_W - 2 * margin - gutter) / 2
+        half = AVOT.split()
+        # Read right to left: the first half in the right column.
+        right_text, left_text = " ".join(half[: len(half) // 2]), " ".join(half[len(half) // 2 :])
+        right_lines = wrap(sh, right_text, size, col)
+        left_lines = wrap(sh, left_text, size, col)
+        for k in range(max(len(right_lines), len(left_lines))):
+            for text, edge in ((right_lines, right), (left_lines, margin + col)):
+                if k < len(text):
+                    # Justified columns (but the last line): the gutter stays narrow.
+                    glyphs = (
+                        justified(sh, text[k], size, edge, col)
+                        if k < len(text) - 1
+                        else line_glyphs(sh, [(text[k], "R")], size, edge)
+                    )
+                    ops.append(draw_line(sh, glyphs, y, size, "plain"))
+            y -= lead
+        truth = [{"kind": "body", "text": t} for t in right_lines] + [
+            {"kind": "body", "text": t} for t in left_lines
+        ]
+    else:
+        if style == "ltr_runs":
+            lines = MIXED
+        elif style == "pointed":
+            lines = [[(t, "R")] for t in POINTED]
+        else:
+            lines = [[(t, "R")] for t in wrap(sh, AVOT, size, right - margin)]
+        for runs in lines:
+            ops.append(draw_line(sh, line_glyphs(sh, runs, size, right), y, size, style))
+            truth.append({"kind": "body", "text": "".join(t for t, _ in runs)})
+            y -= lead
+    (HERE / f"{name}.pdf").write_bytes(pdf_bytes(sh, "\n".join(ops)))
+    doc = {
+        "file": f"{name}.pdf",
+        "description": description,
+        "producer_style": style,
+        "pages": [{"page": 1, "lines": truth}],
+    }
+    (HERE / f"{name}.truth.json").write_text(
+        json.dumps(doc, ensure_ascii=False, indent=1) + "\n", "utf-8"
+    )
+
+
+CASES = [
+    (
+        "tf1_scaled",
+        "1 Tf, size in the text matrix, a text object per word (InDesign, Quartz)",
+        "tf1_scaled",
+    ),
+    (
+        "tf_print_to_pdf",
+        "327.68 Tf scaled down by the text matrix (Windows Print to PDF)",
+        "tf_print_to_pdf",
+    ),
+    (
+        "visual_nospace",
+        "glyphs placed one by one left to right, no spaces (LuaTeX)",
+        "visual_nospace",
+    ),
+    (
+        "ltr_runs",
+        "Latin words, file names, numbers, formulas and a URL in Hebrew lines",
+        "ltr_runs",
+    ),
+    ("pointed", "pointed text (nikud; holam before alef) shaped with the font's GPOS", "pointed"),
+    (
+        "two_columns",
+        "two justified Hebrew columns across a 14 pt gutter, shared baselines",
+        "two_columns",
+    ),
+]
+
+
+def main() -> None:
+    for name, description, style in CASES:
+        make(name, description, style)
+        print(f"{name}.pdf")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""Every real PDF at hand goes through extraction and JSON without a crash or bad text.
+
+The real Hebrew PDFs of ``../shared/realdata/pdfs`` (made by InDesign, Word, Quartz,
+Print to PDF, LaTeX, Typst, OCR layers; see its MANIFEST.md) and the shared fixtures
+are read from ``../shared`` and never copied here; the tests skip when they are absent.
+Bad input (a damaged, encrypted or empty fixture) must raise a ``LibtextError``; any
+other PDF must give text that is valid Unicode (no lone surrogate) and serialises.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tests.conftest import FIXTURES, SHARED
+
+from libtext.errors import LibtextError
+from libtext.pdf import extract_pdf
+
+REALDATA = SHARED / "realdata" / "pdfs"
+
+
+def _pdfs() -> list[Path]:
+    found = []
+    for folder in (REALDATA, FIXTURES):
+        if folder.is_dir():
+            found.extend(sorted(folder.glob("*.pdf")))
+    return found
+
+
+PDFS = _pdfs()
+
+
+@pytest.mark.skipif(not PDFS, reason=f"no real PDFs at {REALDATA} or {FIXTURES}")
+@pytest.mark.parametrize("pdf", PDFS, ids=[p.name for p in PDFS])
+def test_extracts_to_valid_json(pdf: Path) -> None:
+    try:
+        doc = extract_pdf(pdf, max_pages=None, max_bytes=None)
+    except LibtextError:
+        return  # bad input told apart from a bug: a typed error is the right answer
+    dumped = doc.model_dump_json()
+    assert json.loads(dumped)["pages"]
+    for page in doc.pages:
+        for line in page.lines:
+            line.text.encode("utf-8")  # raises on a lone surrogate
+            assert line.text == line.text.strip() and line.text
+
+
+def _gold(name: str) -> dict[str, object]:
+    path = REALDATA / f"{name}.gold.json"
+    if not path.is_file():
+        pytest.skip(f"{path} not found (set LIBTEXT_SHARED)")
+    gold: dict[str, object] = json.loads(path.read_text("utf-8"))
+    return gold
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "mda_first_aid_mental_indesign",
+        "mda_lesson01_printtopdf",
+        "hebacademic_book_example_lualatex",
+    ],
+)
+def test_real_producers_give_most_gold_lines(name: str) -> None:
+    """InDesign (1 Tf), Print to PDF (327.68 Tf) and LuaTeX (visual order) files."""
+    gold = _gold(name)
+    doc = extract_pdf(REALDATA / f"{name}.pdf", max_pages=None, max_bytes=None)
+    pages = {p.number: {" ".join(ln.text.split()) for ln in p.lines} for p in doc.pages}
+    lines = gold["lines"]
+    assert isinstance(lines, list)
+    found = sum(" ".join(g["text"].split()) in pages.get(g["page"], set()) for g in lines)
+    assert found >= 0.75 * len(lines), (found, len(lines))
