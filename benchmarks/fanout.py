@@ -88,7 +88,7 @@ async def fanout(server: FakeLLMServer, runs: int, delay: float) -> None:
     from libtext.outline import Outliner
 
     policy = RetryPolicy(max_attempts=1, call_timeout=30, deadline=60)
-    outliner = Outliner(providers=MODELS, policy=policy, api_base=server.url, api_key=KEY)
+    outliner = Outliner(providers=MODELS, retry=policy, api_base=server.url, api_key=KEY)
 
     async def timed(source: Any, label: str) -> float:
         before = server.count

@@ -19,7 +19,7 @@ import anyio
 import httpx
 import pytest
 
-from libtext import errors
+from libtext import RetryPolicy, errors
 from libtext._asgi_errors import STATUS_MAP, status_for
 from libtext._wording import for_http
 from libtext.asgi import Settings, create_app
@@ -1000,7 +1000,7 @@ class MockLibrary:
         return LibraryClient(
             base_url=LIBRARY_URL,
             rate_limit=None,
-            retries=0,
+            retry=RetryPolicy(max_attempts=1),
             transport=httpx.MockTransport(self.handle),
         )
 

@@ -27,6 +27,7 @@ schemathesis = pytest.importorskip("schemathesis")
 from hypothesis import HealthCheck, Phase, settings  # noqa: E402
 from schemathesis.specs.openapi.checks import positive_data_acceptance  # noqa: E402
 
+from libtext import RetryPolicy  # noqa: E402
 from libtext.asgi import Settings, create_app  # noqa: E402
 from libtext.library import LibraryClient  # noqa: E402
 from libtext.models import ProcessedDocument, Section, SourceMetadata  # noqa: E402
@@ -76,7 +77,10 @@ def _build_app() -> Any:
         )
     )
     library = LibraryClient(
-        base_url=LIBRARY_URL, rate_limit=None, retries=0, transport=httpx.MockTransport(library_api)
+        base_url=LIBRARY_URL,
+        rate_limit=None,
+        retry=RetryPolicy(max_attempts=1),
+        transport=httpx.MockTransport(library_api),
     )
     app = create_app(
         store=store,

@@ -107,7 +107,9 @@ def test_outline_view_escapes() -> None:
     parsed = Collect(outline._repr_html_())
     assert "script" not in [t for t, _ in parsed.tags]
     text = "".join(parsed.text)
-    assert text.count(HOSTILE) == 2 and "אשרי תמימי" in text and "1 segment#" in text  # singular for one
+    assert (
+        text.count(HOSTILE) == 2 and "אשרי תמימי" in text and "1 segment#" in text
+    )  # singular for one
 
 
 def test_outline_summary_follows_its_own_direction() -> None:

@@ -9,6 +9,7 @@ the timestamps of the requests, without sleeping.
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import json
 import math
@@ -22,6 +23,7 @@ import httpx
 import pytest
 import respx
 
+from libtext import RetryPolicy
 from libtext.errors import (
     ConfigurationError,
     EmptyDocumentError,
@@ -132,7 +134,8 @@ class FakeLibrary:
 
     def client(self, **kwargs: Any) -> LibraryClient:
         kwargs.setdefault("rate_limit", None)
-        kwargs.setdefault("backoff", 0.5)
+        if "retries" in kwargs:  # tries after the first, as the tests below count them
+            kwargs["retry"] = RetryPolicy(max_attempts=kwargs.pop("retries") + 1, max_delay=60.0)
         return LibraryClient(
             base_url=BASE,
             transport=httpx.MockTransport(self.handle),
@@ -577,7 +580,7 @@ async def test_health_reports_reachable_with_latency() -> None:
         base_url=BASE, transport=httpx.MockTransport(handler), clock=clock, sleep=clock.sleep
     )
     async with client:
-        health = await client.atest()
+        health = await client.aping()
     assert isinstance(health, LibraryStatus)
     assert health.reachable and health.status_code == 200 and health.error is None
     assert health.latency_ms == pytest.approx(250.0)
@@ -593,7 +596,7 @@ async def test_health_reports_an_unhealthy_upstream(
 ) -> None:
     fake.fail("3400000000", respond)
     async with fake.client(retries=3) as client:
-        health = await client.atest()
+        health = await client.aping()
     assert not health.reachable and health.status_code == code and health.error
     assert len(fake.requests) == 1  # a health check is one request
 
@@ -603,7 +606,7 @@ async def test_health_reports_an_unreachable_upstream() -> None:
         raise httpx.ConnectError("no route")
 
     async with LibraryClient(base_url=BASE, transport=httpx.MockTransport(handler)) as client:
-        health = await client.atest()
+        health = await client.aping()
     assert not health.reachable and health.status_code is None and health.latency_ms is None
     assert "ConnectError" in (health.error or "")
 
@@ -681,7 +684,7 @@ def test_sync_twins_match_the_async_methods() -> None:
         found = client.search("ביטול")
         counts = client.search_counts("ביטול")
         streamed = [p.id for p in client.iter_pages("100")]
-        health = client.test()
+        health = client.ping()
         nav = client.nav_search("פרק ג", roots=["100"])
 
     async def run_async() -> tuple[Any, ...]:
@@ -823,7 +826,7 @@ def test_docs_examples_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> No
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.delenv("LIBTEXT_LIBRARY_URL", raising=False)
     # the examples use the polite default rate; the test need not wait for it
-    monkeypatch.setitem(LibraryClient.__init__.__kwdefaults__, "rate_limit", None)
+    monkeypatch.setitem(inspect.unwrap(LibraryClient.__init__).__kwdefaults__, "rate_limit", None)
     with respx.mock(assert_all_called=False) as router:
         router.get(url__startswith=f"{DEFAULT_BASE_URL}/api/").mock(
             side_effect=lambda request: (fake.requests.append(request), fake.answer(request))[1]

@@ -20,7 +20,7 @@ import anyio
 import httpx
 import pytest
 
-from libtext import _library_http
+from libtext import RetryPolicy, _library_http
 from libtext.errors import LibraryError
 from libtext.library import LibraryClient
 from libtext.models import LibraryPage
@@ -104,7 +104,9 @@ def server() -> Iterator[_Server]:
 
 def make_client(server: _Server) -> LibraryClient:
     host, port = server.server_address[:2]
-    return LibraryClient(base_url=f"http://{host!s}:{port}/books", rate_limit=None, retries=0)
+    return LibraryClient(
+        base_url=f"http://{host!s}:{port}/books", rate_limit=None, retry=RetryPolicy(max_attempts=1)
+    )
 
 
 def test_sync_and_async_calls_mix_on_one_client(server: _Server) -> None:

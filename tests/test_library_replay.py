@@ -28,6 +28,7 @@ from tests.library_replay import (
     hebrew_words,
 )
 
+from libtext import RetryPolicy
 from libtext.library import LibraryClient
 from libtext.models import LibraryPage, ProcessedDocument, WorkByIdResponse
 
@@ -53,7 +54,11 @@ def replay(recorded: ReplayLibrary) -> ReplayLibrary:
 
 def client_for(replay: ReplayLibrary, **kwargs: Any) -> LibraryClient:
     return LibraryClient(
-        base_url=BASE, rate_limit=None, retries=0, transport=replay.transport(), **kwargs
+        base_url=BASE,
+        rate_limit=None,
+        retry=RetryPolicy(max_attempts=1),
+        transport=replay.transport(),
+        **kwargs,
     )
 
 

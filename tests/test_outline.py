@@ -172,7 +172,7 @@ def test_llm_path_repairs_phrases_and_corrects_pages(
     fixtures_dir: Path, small: ExtractedDocument
 ) -> None:
     fake = FakeModel(invent=True)
-    outliner = Outliner(providers=[FunctionProvider(fake, name="fake")], policy=FAST)
+    outliner = Outliner(providers=[FunctionProvider(fake, name="fake")], retry=FAST)
     comparison = outliner.compare(small)
     (outcome,) = comparison.results
     assert outcome.ok and outcome.outline is not None
@@ -199,7 +199,7 @@ def test_long_document_is_split_into_bounded_overlapping_windows(
     fake = FakeModel()
     window_tokens = 6000
     outliner = Outliner(
-        providers=[FunctionProvider(fake, name="fake")], policy=FAST, window_tokens=window_tokens
+        providers=[FunctionProvider(fake, name="fake")], retry=FAST, window_tokens=window_tokens
     )
     outline = outliner.outline(book)
     check_chapters(outline, book, truth(fixtures_dir, "book"))
@@ -262,7 +262,7 @@ def test_compare_three_providers_one_failing(
             FunctionProvider(broken, name="broken"),
             FunctionProvider(FakeModel(keep={1, 3}), name="coarse"),
         ],
-        policy=FAST,
+        retry=FAST,
     )
     comparison = outliner.compare(fixtures_dir / "small.pdf")
     assert len(calls) == 1  # extracted once for all providers
@@ -345,8 +345,8 @@ def test_litellm_mock_response_through_the_outliner(
     outliner = Outliner(
         providers=["openai/gpt-4o-mini"],
         api_key="sk-test-not-real",
-        mock_response=json.dumps(answer, ensure_ascii=False),
-        policy=FAST,
+        options={"mock_response": json.dumps(answer, ensure_ascii=False)},
+        retry=FAST,
     )
     comparison = outliner.compare(small)
     (outcome,) = comparison.results
@@ -390,8 +390,8 @@ async def test_cold_compare_keeps_the_event_loop_running(
     outliner = Outliner(
         providers=["openai/gpt-4o-mini", "openai/gpt-4.1-mini"],
         api_key="sk-test-not-real",
-        mock_response=json.dumps(answer),
-        policy=FAST,
+        options={"mock_response": json.dumps(answer)},
+        retry=FAST,
     )
     done = False
 
@@ -433,7 +433,7 @@ def test_outline_raises_the_provider_error(small: ExtractedDocument) -> None:
     def broken(request: ProviderRequest) -> str:
         raise RuntimeError("model crashed")
 
-    outliner = Outliner(providers=[FunctionProvider(broken, name="broken")], policy=FAST)
+    outliner = Outliner(providers=[FunctionProvider(broken, name="broken")], retry=FAST)
     with pytest.raises(ProviderError) as info:
         outliner.outline(small)
     assert info.value.provider == "broken"

@@ -152,7 +152,7 @@ async def test_pdf_to_stored_bilingual_document(
     url = f"sqlite:///{tmp_path / 'texts.db'}"
     doc = await aprocess_document(
         fixtures_dir / "small.pdf",
-        translator=Translator(provider=model.provider, policy=FAST),
+        translator=Translator(provider=model.provider, retry=FAST),
         store=url,
         progress=lambda *a: stages.append(a),
     )
@@ -183,8 +183,8 @@ async def test_second_run_makes_zero_provider_calls(
     doc = extracted["small"]
     cache = ProviderCache(tmp_path / "cache.sqlite")
     outliner_model, model = OutlineModel(), Model()
-    outliner = Outliner(providers=[outliner_model.provider], policy=FAST)
-    translator = Translator(provider=model.provider, policy=FAST)
+    outliner = Outliner(providers=[outliner_model.provider], retry=FAST)
+    translator = Translator(provider=model.provider, retry=FAST)
     first = await aprocess_document(doc, outliner=outliner, translator=translator, cache=cache)
     calls = (outliner_model.calls, model.calls)
     assert calls[0] >= 1 and calls[1] == 3
@@ -208,7 +208,7 @@ async def test_failed_section_is_kept_with_its_hebrew(
     doc = extracted["small"]
     model = Model(fail_on="לשון רבנו")  # a phrase of chapter 2 only
     result = await aprocess_document(
-        doc, translator=Translator(provider=model.provider, policy=FAST), cache=False
+        doc, translator=Translator(provider=model.provider, retry=FAST), cache=False
     )
     errors_ = [s.error for s in result.sections]
     assert errors_[0] is None and errors_[2] is None
@@ -232,7 +232,7 @@ async def test_cancel_leaves_nothing_saved(
         await anyio.sleep_forever()
 
     url = f"sqlite:///{tmp_path / 'texts.db'}"
-    translator = Translator(provider=FunctionProvider(hang, name="slow/model"), policy=FAST)
+    translator = Translator(provider=FunctionProvider(hang, name="slow/model"), retry=FAST)
     async with anyio.create_task_group() as tg:
 
         async def run() -> None:
@@ -256,8 +256,12 @@ async def test_concurrency_is_bounded(extracted: dict[str, ExtractedDocument]) -
         live -= 1
         return {"phrases": [{"hebrew_phrase": req.payload.hebrew, "english_translation": "x"}]}
 
-    translator = Translator(provider=FunctionProvider(answer, name="f/m"), max_chars=400)
-    await aprocess_document(extracted["book"], translator=translator, concurrency=3, cache=False)
+    # The Translator's concurrency bounds the calls in flight across all sections (the
+    # pipeline drives it through atranslate), however many sections run at once.
+    translator = Translator(
+        provider=FunctionProvider(answer, name="f/m"), max_chars=400, concurrency=3
+    )
+    await aprocess_document(extracted["book"], translator=translator, concurrency=8, cache=False)
     assert peak == 3
 
 
@@ -301,7 +305,7 @@ async def test_results_do_not_depend_on_where_the_work_runs(
     extracted: dict[str, ExtractedDocument], monkeypatch: pytest.MonkeyPatch, model: bool
 ) -> None:
     """Every block worked on the loop, or every block in a worker thread: the same document."""
-    from libtext import translate
+    from libtext import _translate_schema as translate  # where off_loop reads it
 
     def make() -> Translator:
         return Translator(provider=Model().provider if model else "offline")

@@ -117,7 +117,9 @@ async def test_content_forms_validate(content: Any) -> None:
 
 
 async def test_success_through_litellm_mock_response() -> None:
-    provider = LiteLLMProvider("openai/gpt-4o-mini", api_key=SECRET, mock_response=VALID)
+    provider = LiteLLMProvider(
+        "openai/gpt-4o-mini", api_key=SECRET, options={"mock_response": VALID}
+    )
     result = await run_structured(provider, request(), policy=FAST)
     assert result.value.title == "בראשית"
     assert result.attempts == 1
@@ -364,7 +366,7 @@ def test_retry_policy_rejects_nonsense() -> None:
 
 async def test_mock_rate_limit_error_is_mapped() -> None:
     provider = LiteLLMProvider(
-        "openai/gpt-4o-mini", api_key=SECRET, mock_response="litellm.RateLimitError"
+        "openai/gpt-4o-mini", api_key=SECRET, options={"mock_response": "litellm.RateLimitError"}
     )
     with pytest.raises(RateLimitError) as info:
         await run_structured(provider, request(), policy=FAST)
@@ -594,7 +596,7 @@ def test_resolve_passes_instances_through() -> None:
 
 
 def test_resolve_litellm_spec() -> None:
-    provider = resolve_provider("openai/gpt-4o-mini", api_key=SECRET, temperature=0)
+    provider = resolve_provider("openai/gpt-4o-mini", api_key=SECRET, options={"temperature": 0})
     assert isinstance(provider, LiteLLMProvider)
     assert provider.name == "openai/gpt-4o-mini"
     assert provider.options == {"temperature": 0}
@@ -632,4 +634,4 @@ def test_docs_examples_run() -> None:
     namespace: dict[str, Any] = {}
     for block in blocks:
         exec(compile(block, "docs/providers.md", "exec"), namespace)
-    assert isinstance(namespace["policy"], RetryPolicy)
+    assert isinstance(namespace["retry"], RetryPolicy)

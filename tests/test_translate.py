@@ -214,7 +214,7 @@ async def _in_thread(fn: Any) -> Any:
 
 async def test_model_phrases_are_aligned_and_linked_by_libtext() -> None:
     provider, seen = words_model(size=5)
-    result = await Translator(provider=provider, policy=FAST).atranslate(segment())
+    result = await Translator(provider=provider, retry=FAST).atranslate(segment())
     data = result.translation_data
     assert len(seen) == 1
     assert result.complete and result.notes == []
@@ -251,7 +251,7 @@ async def test_model_links_are_ignored() -> None:
             }
         )
 
-    result = await Translator(provider=FunctionProvider(fn), policy=FAST).atranslate(
+    result = await Translator(provider=FunctionProvider(fn), retry=FAST).atranslate(
         segment(notes=[])
     )
     links = {d.sefaria_link for d in result.translation_data}
@@ -261,7 +261,7 @@ async def test_model_links_are_ignored() -> None:
 
 async def test_skipped_and_invented_phrases_are_repaired_and_reported() -> None:
     provider, _ = words_model(size=4, skip={2}, extra={4: "משהו שאינו בטקסט כלל ועיקר"})
-    result = await Translator(provider=provider, policy=FAST).atranslate(segment())
+    result = await Translator(provider=provider, retry=FAST).atranslate(segment())
     data = result.translation_data
     assert covers(BLOCK, [d.hebrew_phrase for d in data])
     gap = [d for d in data if not d.english_translation]
@@ -274,7 +274,7 @@ async def test_skipped_and_invented_phrases_are_repaired_and_reported() -> None:
 
 async def test_mangled_phrases_map_back_to_printed_text() -> None:
     provider, _ = words_model(size=6, mangle=True)
-    result = await Translator(provider=provider, policy=FAST).atranslate(segment())
+    result = await Translator(provider=provider, retry=FAST).atranslate(segment())
     assert all(d.hebrew_phrase in BLOCK for d in result.translation_data)
     assert any('הקב"ה' in d.hebrew_phrase for d in result.translation_data)
 
@@ -287,12 +287,12 @@ async def test_invalid_output_is_reasked_once() -> None:
         answer = answers.pop(0)
         return answer if answer is not None else await good.complete(req)
 
-    result = await Translator(provider=FunctionProvider(fn), policy=FAST).atranslate(segment())
+    result = await Translator(provider=FunctionProvider(fn), retry=FAST).atranslate(segment())
     assert answers == [] and result.complete
 
     provider = FunctionProvider(lambda req: {"phrases": "nope"}, name="broken")
     with pytest.raises(errors.ProviderOutputError):
-        await Translator(provider=provider, policy=FAST).atranslate(segment())
+        await Translator(provider=provider, retry=FAST).atranslate(segment())
 
 
 async def test_provider_errors_propagate_typed() -> None:
@@ -300,20 +300,20 @@ async def test_provider_errors_propagate_typed() -> None:
         raise errors.RateLimitError("429", provider="p", details={"retry_after": 0})
 
     with pytest.raises(errors.RateLimitError):
-        await Translator(provider=FunctionProvider(fn, name="p"), policy=FAST).atranslate(segment())
+        await Translator(provider=FunctionProvider(fn, name="p"), retry=FAST).atranslate(segment())
 
 
 async def test_glossary_is_in_the_prompt_and_checked() -> None:
     glossary = {"ביטול": "self-nullification"}
     provider, seen = words_model(size=5)
-    result = await Translator(provider=provider, policy=FAST, glossary=glossary).atranslate(
+    result = await Translator(provider=provider, retry=FAST, glossary=glossary).atranslate(
         segment()
     )
     assert "ביטול -> self-nullification" in seen[0].messages[1]["content"]
     assert any("Glossary" in n and "self-nullification" in n for n in result.notes)
 
     provider, _ = words_model(size=5, glossary_word="self-nullification")
-    result = await Translator(provider=provider, policy=FAST, glossary=glossary).atranslate(
+    result = await Translator(provider=provider, retry=FAST, glossary=glossary).atranslate(
         segment()
     )
     assert not any("Glossary" in n for n in result.notes)
@@ -325,7 +325,7 @@ async def test_citation_only_footnotes_need_no_call() -> None:
         Footnote(marker="1", content="בראשית א, א."),
         Footnote(marker="2", content="שבת לא, א"),
     ]
-    result = await Translator(provider=provider, policy=FAST).atranslate(
+    result = await Translator(provider=provider, retry=FAST).atranslate(
         EnrichedSegment(sequence_id=1, original_hebrew_block="", footnotes=notes)
     )
     assert seen == []
@@ -336,7 +336,7 @@ async def test_citation_only_footnotes_need_no_call() -> None:
 async def test_long_blocks_go_in_chunks_of_whole_phrases() -> None:
     block = " ".join([BLOCK.replace("\n", " ")] * 6)
     provider, seen = words_model(size=5)
-    result = await Translator(provider=provider, policy=FAST, max_chars=400).atranslate(
+    result = await Translator(provider=provider, retry=FAST, max_chars=400).atranslate(
         segment(block=block, notes=[])
     )
     assert len(seen) > 1
@@ -363,7 +363,7 @@ async def test_litellm_mock_response_path() -> None:
     }
     provider = LiteLLMProvider("openai/gpt-4o-mini", api_key="sk-test")
     translator = Translator(
-        provider=provider, policy=FAST, options={"mock_response": json.dumps(answer)}
+        provider=provider, retry=FAST, options={"mock_response": json.dumps(answer)}
     )
     result = await translator.atranslate(block)
     assert [d.english_translation for d in result.translation_data] == [
@@ -379,12 +379,12 @@ async def test_litellm_mock_response_path() -> None:
 async def test_cache_hits_never_cross_models_or_prompt_versions(tmp_path: Any) -> None:
     cache = ProviderCache(tmp_path / "c.sqlite")
     provider, seen = words_model()
-    first = await Translator(provider=provider, policy=FAST, cache=cache).atranslate(segment())
-    again = await Translator(provider=provider, policy=FAST, cache=cache).atranslate(segment())
+    first = await Translator(provider=provider, retry=FAST, cache=cache).atranslate(segment())
+    again = await Translator(provider=provider, retry=FAST, cache=cache).atranslate(segment())
     assert len(seen) == 1 and again == first and cache.hits == 1
     other, seen_other = words_model()
     other.name = "another-model"
-    await Translator(provider=other, policy=FAST, cache=cache).atranslate(segment())
+    await Translator(provider=other, retry=FAST, cache=cache).atranslate(segment())
     assert len(seen_other) == 1  # same text, other model: asked again
     common = dict(task="translate", provider="m", response_model=TranslationResponse, messages=[])
     assert cache_key(prompt_version="translate-1", **common) != cache_key(
@@ -396,7 +396,7 @@ async def test_broken_cache_file_does_not_fail(tmp_path: Any) -> None:
     path = tmp_path / "c.sqlite"
     path.write_bytes(b"this is not a database" * 100)
     provider, seen = words_model()
-    result = await Translator(provider=provider, policy=FAST, cache=ProviderCache(path)).atranslate(
+    result = await Translator(provider=provider, retry=FAST, cache=ProviderCache(path)).atranslate(
         segment()
     )
     assert result.complete and len(seen) == 1
@@ -457,7 +457,7 @@ async def test_api_key_and_api_base_reach_a_self_hosted_model(
     with FakeLLMServer() as server:
         server.queue(ok(json.dumps(answer)))
         translator = Translator(
-            provider="openai/fake-model", api_base=server.url, api_key="sk-test-key", policy=FAST
+            provider="openai/fake-model", api_base=server.url, api_key="sk-test-key", retry=FAST
         )
         result = await translator.atranslate(block)
         assert server.count == 1

@@ -16,6 +16,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
+from libtext import RetryPolicy
 from libtext._wording import PHRASES, for_cli, for_http
 from libtext.cli import cli
 from libtext.errors import LibtextError
@@ -64,7 +65,11 @@ def test_python_messages_name_arguments_not_flags(fixtures_dir: Path) -> None:
         python_message(lambda: extract_pdf(fixtures_dir / "encrypted.pdf")),
         python_message(lambda: LiteLLMProvider("openai/gpt-4o-mini", api_key=None)),
         python_message(lambda: LibraryClient(base_url="ftp://x")),
-        python_message(lambda: LibraryClient(base_url=refused_url(), retries=0).search("x")),
+        python_message(
+            lambda: LibraryClient(base_url=refused_url(), retry=RetryPolicy(max_attempts=1)).search(
+                "x"
+            )
+        ),
     ]
     for message in messages:
         assert not FLAG.search(words(message)), message
@@ -102,7 +107,7 @@ async def test_http_messages_name_the_servers_settings(fixtures_dir: Path, tmp_p
     from libtext import LibraryClient
     from libtext.asgi import Settings, create_app
 
-    library = LibraryClient(base_url=refused_url(), retries=0)
+    library = LibraryClient(base_url=refused_url(), retry=RetryPolicy(max_attempts=1))
     app = create_app(settings=Settings(store_url="not a url"), library=library)
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:

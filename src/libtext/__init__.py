@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from libtext._version import __version__
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
@@ -48,29 +48,53 @@ _EXPORTS: dict[str, str] = {
     # errors
     "ConfigurationError": "libtext.errors",
     "ConflictError": "libtext.errors",
+    "EmptyDocumentError": "libtext.errors",
+    "EmptyFileError": "libtext.errors",
+    "EncryptedPDFError": "libtext.errors",
+    "ExtractionTimeoutError": "libtext.errors",
+    "InputTooLargeError": "libtext.errors",
     "InvalidInputError": "libtext.errors",
+    "InvalidPDFError": "libtext.errors",
+    "InvalidSlugError": "libtext.errors",
+    "InvalidTypeError": "libtext.errors",
     "LibraryError": "libtext.errors",
+    "LibraryTimeoutError": "libtext.errors",
     "LibtextError": "libtext.errors",
+    "MissingAPIKeyError": "libtext.errors",
+    "NoTextLayerError": "libtext.errors",
     "NotFoundError": "libtext.errors",
+    "ProviderAuthError": "libtext.errors",
     "ProviderError": "libtext.errors",
+    "ProviderOutputError": "libtext.errors",
+    "ProviderTimeoutError": "libtext.errors",
+    "RateLimitError": "libtext.errors",
     "StoreError": "libtext.errors",
+    "TooManyPagesError": "libtext.errors",
+    "UnsupportedMediaError": "libtext.errors",
+    "UpstreamError": "libtext.errors",
     # capabilities
     "aextract_pdf": "libtext.pdf",
     "extract_pdf": "libtext.pdf",
+    "PdfGuard": "libtext.pdf",
+    "PdfLimits": "libtext.pdf",
     "offline_outline": "libtext.headings",
     "Outliner": "libtext.outline",
     "FunctionProvider": "libtext.providers.function",
     "LiteLLMProvider": "libtext.providers.llm",
     "OfflineProvider": "libtext.providers.offline",
     "Provider": "libtext.providers.base",
-    "RetryPolicy": "libtext.providers.structured",
+    "RetryPolicy": "libtext._policy",
     "Translator": "libtext.translate",
     "Citation": "libtext.sefaria",
     "find_citations": "libtext.sefaria",
     "ref_url": "libtext.sefaria",
+    "Ref": "libtext.sefaria",
     "translate_citation": "libtext.sefaria",
     "LibraryClient": "libtext.library",
     "LibrarySection": "libtext.library",
+    "Clock": "libtext.library",
+    "Sleep": "libtext.library",
+    "ProviderCache": "libtext._cache",
     "TextStore": "libtext.store",
     "process_document": "libtext.process",
     "aprocess_document": "libtext.process",
@@ -79,18 +103,38 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted([*_EXPORTS, "__version__"])
 
 if TYPE_CHECKING:  # pragma: no cover
+    from libtext._cache import ProviderCache
+    from libtext._policy import RetryPolicy
     from libtext.errors import (
         ConfigurationError,
         ConflictError,
+        EmptyDocumentError,
+        EmptyFileError,
+        EncryptedPDFError,
+        ExtractionTimeoutError,
+        InputTooLargeError,
         InvalidInputError,
+        InvalidPDFError,
+        InvalidSlugError,
+        InvalidTypeError,
         LibraryError,
+        LibraryTimeoutError,
         LibtextError,
+        MissingAPIKeyError,
+        NoTextLayerError,
         NotFoundError,
+        ProviderAuthError,
         ProviderError,
+        ProviderOutputError,
+        ProviderTimeoutError,
+        RateLimitError,
         StoreError,
+        TooManyPagesError,
+        UnsupportedMediaError,
+        UpstreamError,
     )
     from libtext.headings import offline_outline
-    from libtext.library import LibraryClient, LibrarySection
+    from libtext.library import Clock, LibraryClient, LibrarySection, Sleep
     from libtext.models import (
         DocumentOutline,
         EnrichedSegment,
@@ -121,14 +165,13 @@ if TYPE_CHECKING:  # pragma: no cover
         WorkByIdResponse,
     )
     from libtext.outline import Outliner
-    from libtext.pdf import aextract_pdf, extract_pdf
+    from libtext.pdf import PdfGuard, PdfLimits, aextract_pdf, extract_pdf
     from libtext.process import aprocess_document, process_document
     from libtext.providers.base import Provider
     from libtext.providers.function import FunctionProvider
     from libtext.providers.llm import LiteLLMProvider
     from libtext.providers.offline import OfflineProvider
-    from libtext.providers.structured import RetryPolicy
-    from libtext.sefaria import Citation, find_citations, ref_url, translate_citation
+    from libtext.sefaria import Citation, Ref, find_citations, ref_url, translate_citation
     from libtext.store import TextStore
     from libtext.translate import Translator
 

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 
-from libtext import __version__
 from libtext._asgi_errors import PreconditionRequiredError, RequestTimeoutError
 from libtext._asgi_settings import Settings
+from libtext._version import __version__
 from libtext.errors import LibtextError
 from libtext.models import (
     DocumentOutline,
@@ -130,7 +130,7 @@ class Backend:
         chosen = self.settings.pick_providers(names)
         from libtext.outline import Outliner
 
-        outliner = Outliner(providers=chosen, policy=self.settings.retry)
+        outliner = Outliner(providers=chosen, retry=self.settings.retry)
         if not names:
             self._outliner = outliner
         return outliner
@@ -142,7 +142,7 @@ class Backend:
         provider: str | Provider = self.settings.pick_providers((name,) if name else ())[0]
         from libtext.translate import Translator
 
-        translator = Translator(provider=provider, policy=self.settings.retry)
+        translator = Translator(provider=provider, retry=self.settings.retry)
         if name is None:
             self._translator = translator
         return translator
@@ -156,6 +156,8 @@ class Backend:
                 await aclose()
             else:
                 await anyio.to_thread.run_sync(obj.close)
+            if obj is self._library:  # closed for good: a restarted app makes a new one
+                self._library = None
 
     # --- calls -------------------------------------------------------------------
 
@@ -242,7 +244,7 @@ class Backend:
         )
 
     async def library_test(self) -> LibraryStatus:
-        return await self._call(self.settings.request_timeout, lambda: self.library().atest())
+        return await self._call(self.settings.request_timeout, lambda: self.library().aping())
 
     async def list_texts(self, page: int, page_size: int) -> bytes:
         """A ``PaginatedTextsResponse`` as JSON, from the store's read cache.

@@ -27,6 +27,8 @@ from typing import Any
 import anyio.to_thread
 from pydantic import BaseModel
 
+from libtext._keywords import strict_keywords
+
 __all__ = ["ProviderCache", "cache_key", "default_cache_path"]
 
 logger = logging.getLogger("libtext.cache")
@@ -107,6 +109,7 @@ class ProviderCache:
         misses: Lookups that were not.
     """
 
+    @strict_keywords()
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_cache_path()
         self.hits = 0

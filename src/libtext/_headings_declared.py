@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from libtext._heading_line import parse_heading
 from libtext.hebrew import normalize_for_match
 from libtext.models import DocumentHeading, ExtractedDocument, ExtractedPage, OutlineSegment
 
@@ -165,8 +166,6 @@ def _last_words(doc: ExtractedDocument, start: tuple[int, int], end: tuple[int, 
 
 def _number(title: str) -> str:
     """The heading's number: ``3`` for ``פרק ג`` or ``3 Results``; else empty."""
-    from libtext.headings import parse_heading  # headings imports this module
-
     leading = _LEADING_NUMBER.match(title)
     if leading:
         return leading.group(1)

@@ -43,7 +43,6 @@ __all__ = [
 ]
 
 
-
 @dataclass(frozen=True, slots=True)
 class RevisionNote:
     """Which revision of a stored text a document read from the store is.
@@ -113,10 +112,6 @@ _AUTO = ' dir="auto" style="text-align:start"'  # Hebrew or English: its first l
 
 def _e(text: object) -> str:
     return escape(str(text), quote=True)
-
-
-def _he(text: str, tag: str = "span") -> str:
-    return f'<{tag} dir="rtl" lang="he">{_e(text)}</{tag}>'
 
 
 def _link(url: str, label: str = "Sefaria") -> str:

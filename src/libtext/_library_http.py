@@ -28,9 +28,9 @@ import anyio.lowlevel
 import httpx
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
-from libtext import __version__
 from libtext._library_limits import RateLimiter, Sleep
 from libtext._retry_after import parse_retry_after
+from libtext._version import __version__
 from libtext.errors import LibraryError, LibraryTimeoutError, NotFoundError
 
 __all__ = ["LibraryHTTP", "brotli_decompress"]
@@ -119,9 +119,14 @@ class LibraryHTTP:
         # One pool and one concurrency limiter per event loop (see the module docstring).
         self._pools: dict[int, tuple[object, httpx.AsyncClient, anyio.CapacityLimiter]] = {}
         self._lock = threading.Lock()
+        self.closed = False
 
     def _pool(self) -> tuple[httpx.AsyncClient, anyio.CapacityLimiter]:
         """This event loop's pool, made on first use; pools of closed loops dropped."""
+        if self.closed:
+            raise LibraryError(
+                "This LibraryClient is closed; make a new one.", details={"url": self.base_url}
+            )
         loop = _loop()
         with self._lock:
             entry = self._pools.get(hash(loop))
@@ -147,11 +152,12 @@ class LibraryHTTP:
         return bool(self._pools)
 
     async def aclose(self) -> None:
-        """Close the connection pools; a later request makes a new one.
+        """Close the connection pools for good: a later request raises :class:`LibraryError`.
 
         This loop's pool is closed here; a pool of another running asyncio loop is
         closed on that loop, one of a closed loop is dropped.
         """
+        self.closed = True
         loop = _loop()
         with self._lock:
             pools, self._pools = list(self._pools.values()), {}

@@ -8,12 +8,11 @@ already structures a work, so its pages are not outlined again.
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from libtext.errors import EmptyDocumentError
 from libtext.headings import parse_heading
-from libtext.hebrew import parse_numeral
+from libtext.hebrew import edge_words, parse_numeral
 from libtext.models import (
     LibraryPage,
     ProcessedDocument,
@@ -70,15 +69,6 @@ walks. Public code also names 1100000000, 500000000, 6500000000 and 2800000000,
 whose titles it does not give."""
 
 
-def _words(text: str, n: int, *, last: bool = False) -> str:
-    """The first (or last) ``n`` words, sliced from ``text`` so they occur in it verbatim."""
-    spans = [m.span() for m in re.finditer(r"\S+", text)]
-    if not spans:
-        return ""
-    chosen = spans[-n:] if last else spans[:n]
-    return text[chosen[0][0] : chosen[-1][1]]
-
-
 def _chapter_number(heading: str, nested: bool) -> str:
     """``פרק לב`` -> ``32``; a bare numeral (``ט``) too when it names an entry of a list."""
     parsed = parse_heading(heading, loose=True) if heading else None
@@ -117,8 +107,8 @@ def work_to_document(work: WorkByIdResponse) -> ProcessedDocument:
                 chapter_title=chapter,
                 segment_title=" — ".join(path) or chapter,
                 page_ref=str(position),
-                start_phrase_hebrew=_words(body[0], _PHRASE_WORDS) if body else "",
-                end_phrase_hebrew=_words(body[-1], _PHRASE_WORDS, last=True) if body else "",
+                start_phrase_hebrew=edge_words(body[0], _PHRASE_WORDS) if body else "",
+                end_phrase_hebrew=edge_words(body[-1], _PHRASE_WORDS, last=True) if body else "",
                 original_hebrew_block=text,
                 footnotes=[f.model_copy() for p in pages for f in p.footnotes],
             )

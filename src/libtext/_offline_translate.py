@@ -13,12 +13,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from libtext._phrases import citation_english, expand_abbreviations, split_phrases
+from libtext._translate_schema import (
+    FootnoteOut,
+    PhraseOut,
+    TranslatePayload,
+    TranslationResponse,
+    off_loop,
+)
 from libtext.errors import InvalidInputError
 from libtext.sefaria import find_citations, translate_citation
 
 if TYPE_CHECKING:  # pragma: no cover
     from libtext.providers.base import ProviderRequest
-    from libtext.translate import TranslatePayload, TranslationResponse
 
 __all__ = ["answer", "translate_request"]
 
@@ -29,8 +35,6 @@ async def translate_request(request: ProviderRequest) -> TranslationResponse:
     A long block is answered in a worker thread (a few ms per thousand characters), so
     the event loop stays free; a short one inline.
     """
-    from libtext.translate import TranslatePayload, off_loop
-
     payload = request.payload
     if isinstance(payload, dict):
         payload = TranslatePayload.model_validate(payload)
@@ -44,8 +48,6 @@ async def translate_request(request: ProviderRequest) -> TranslationResponse:
 
 def answer(payload: TranslatePayload) -> TranslationResponse:
     """The offline answer to a payload: libtext's phrases, abbreviations, citations' English."""
-    from libtext.translate import FootnoteOut, PhraseOut, TranslationResponse
-
     block = payload.hebrew
     phrases = [p for p in payload.phrases if p.strip()]
     if not phrases:

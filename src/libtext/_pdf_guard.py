@@ -44,6 +44,7 @@ import anyio.to_thread
 from anyio import CapacityLimiter
 from anyio.lowlevel import RunVar
 
+from libtext._keywords import strict_keywords
 from libtext.errors import (
     ConfigurationError,
     ExtractionTimeoutError,
@@ -70,6 +71,9 @@ __all__ = [
 ]
 
 logger = logging.getLogger("libtext.pdf")
+
+Extract = Callable[..., "ExtractedDocument"]
+"""``libtext.pdf._extract_data``: keyword arguments of one request -> the document."""
 
 MB = 2**20
 DEFAULT_WORKERS = max(1, min(4, (os.cpu_count() or 2) - 1))
@@ -127,6 +131,10 @@ class PdfLimits:
                 f"text (by page {number})",
                 "read part of it with pages=range(...).",
             )
+
+
+# Unknown fields name the closest one, as on every public class.
+PdfLimits.__init__ = strict_keywords()(PdfLimits.__init__)  # type: ignore[method-assign]
 
 
 # --- before parsing -------------------------------------------------------------------
@@ -375,6 +383,7 @@ class PdfGuard:
             no kill): for platforms where processes cannot be started.
     """
 
+    @strict_keywords()
     def __init__(
         self,
         *,
@@ -410,13 +419,17 @@ class PdfGuard:
 
     # --- calls ------------------------------------------------------------------------
 
-    def extract(self, request: dict[str, Any], *, job: _Job | None = None) -> ExtractedDocument:
-        """Run ``libtext.pdf._extract_data(**request, limits=...)`` under the guard."""
+    def _extract(
+        self, request: dict[str, Any], *, run: Extract, job: _Job | None = None
+    ) -> ExtractedDocument:
+        """Run ``libtext.pdf._extract_data(**request, limits=...)`` under the guard.
+
+        ``run`` is that function, for the in-process paths (passed in, so this module
+        does not import :mod:`libtext.pdf`, which imports it); a worker imports it itself.
+        """
         request = {**request, "limits": self.limits}
         if not self.isolate:
-            from libtext.pdf import _extract_data
-
-            return _extract_data(**request)
+            return run(**request)
         job = job or _Job()
         if not self._slots.acquire(timeout=self.timeout):
             raise self._timeout(queued=True)
@@ -424,20 +437,18 @@ class PdfGuard:
             return self._run(request, job)
         except _NoProcess as exc:
             self._no_processes(exc.__cause__)
-            from libtext.pdf import _extract_data
-
-            return _extract_data(**request)
+            return run(**request)
         finally:
             self._slots.release()
 
-    async def aextract(self, request: dict[str, Any]) -> ExtractedDocument:
-        """Async :meth:`extract`: a cancelled caller kills its worker at once."""
+    async def _aextract(self, request: dict[str, Any], *, run: Extract) -> ExtractedDocument:
+        """Async :meth:`_extract`: a cancelled caller kills its worker at once."""
         if not self.isolate:
-            return await anyio.to_thread.run_sync(partial(self.extract, request))
+            return await anyio.to_thread.run_sync(partial(self._extract, request, run=run))
         job = _Job()
         try:
             return await anyio.to_thread.run_sync(
-                partial(self.extract, request, job=job),
+                partial(self._extract, request, run=run, job=job),
                 abandon_on_cancel=True,
                 limiter=_waiting_threads(),
             )

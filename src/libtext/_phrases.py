@@ -51,7 +51,6 @@ _FINAL_PAIRS = tuple(zip("ךםןףץ", "כמנפצ", strict=True))
 _TOKEN = re.compile(r"\S+")
 _CLOSERS = "\"'\u05f3\u05f4\u201d\u2019)]}»"
 _BREAK_AFTER = ".:;!?,"
-_HARD_BREAK = ".:;!?"
 _SPACE = re.compile(r"\s+")
 _MARKER = re.compile(r"^[(\[](?:[\u05d0-\u05ea]{1,2}|\d{1,3}|\*)[)\]][.,:;!?\"']*$")
 

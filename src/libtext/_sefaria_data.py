@@ -228,11 +228,6 @@ def chapter_leads() -> dict[str, tuple[str, int | None]]:
     return out
 
 
-ROLE_ORDER = (
-    "block", "ibid", "commentator", "mishnah_lead", "sa_lead", "sa_part", "tanya", "tanya_part",
-    "rambam", "hilchot", "midrash", "tractate", "tanakh", "parsha",
-)  # fmt: skip
-
 _QUOTE_FIX = re.compile(r"''")
 _SPACES = re.compile(r"[\s\u00a0\-\u05be]+")
 _LOOSE_DROP = re.compile(r"[\"'וי\s]")

@@ -16,6 +16,7 @@ import difflib
 import re
 from collections import Counter
 
+from libtext._heading_line import parse_heading
 from libtext.hebrew import normalize_for_match
 from libtext.models import DocumentHeading, ExtractedDocument, ExtractedPage
 
@@ -35,8 +36,6 @@ _LEADERS = re.compile(r"(?:\s?\.){2,}\s*$|…+\s*$")
 
 
 def _entries(page: ExtractedPage) -> list[tuple[str, int]]:
-    from libtext.headings import parse_heading  # headings imports this module
-
     out: list[tuple[str, int]] = []
     pending = ""
     for ln in page.lines:

@@ -32,7 +32,6 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
         "libtext.asgi needs the 'server' extra (FastAPI, uvicorn): pip install 'libtext[server]'"
     ) from exc
 
-from libtext import __version__
 from libtext._asgi_auth import AuthGateMiddleware, install_log_redaction, key_dependency
 from libtext._asgi_backend import Backend
 from libtext._asgi_docs import docs_urls, install_docs
@@ -47,6 +46,7 @@ from libtext._asgi_uploads import (
     read_process_source,
     require_json,
 )
+from libtext._version import __version__
 from libtext.models import (
     DocumentOutline,
     EnrichedSegment,

@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
+from libtext._heading_line import HEADING_LINE, HEADING_WORDS, parse_heading
 from libtext._headings_declared import declared_segments, structure_hints, usable_bookmarks
 from libtext._title_page import (
     by_line,
@@ -36,7 +37,7 @@ from libtext._title_page import (
     title_run,
 )
 from libtext._toc import printed_toc
-from libtext.hebrew import normalize_for_match, parse_numeral
+from libtext.hebrew import edge_words, normalize_for_match
 from libtext.models import (
     DocumentOutline,
     ExtractedDocument,
@@ -59,38 +60,6 @@ __all__ = [
 _TEXT_BODY_SIZE = 10.0
 """Font size given to body lines of text that has no layout (see :func:`text_page`)."""
 _TEXT_HEADING_SIZE = 12.0
-
-HEADING_WORDS = (
-    "פרק", "סימן", "שער", "אות", "חלק", "מאמר", "ספר", "הלכה", "הלכות", "מזמור",
-    "דרוש", "שיחה", "אגרת", "קונטרס", "תורה", "ענין", "עניין", "פסקה", "משנה",
-    "דף", "מצוה", "מצווה", "שורש", "כלל", "עיקר", "יסוד", "מדה", "מידה", "פתח",
-    "פרשה", "פרשת", "שאלה", "תשובה", "סעיף", "מאמר", "נתיב", "היכל", "בית",
-)  # fmt: skip
-"""Words that open a numbered heading (``פרק ג``, ``סימן יא``, ``שער הא``)."""
-
-_UNNUMBERED = (
-    "הקדמה", "הקדמת", "פתיחה", "פתח דבר", "מבוא", "הסכמה", "הסכמות", "סיום", "מפתח",
-    "תוכן", "מילואים", "הוספה", "הוספות", "נספח", "אחרית דבר", "הערות",
-)  # fmt: skip
-
-_ORDINALS = {
-    "ראשון": 1, "שני": 2, "שלישי": 3, "רביעי": 4, "חמישי": 5, "ששי": 6, "שישי": 6,
-    "שביעי": 7, "שמיני": 8, "תשיעי": 9, "עשירי": 10,
-    "ראשונה": 1, "שניה": 2, "שנייה": 2, "שלישית": 3, "רביעית": 4, "חמישית": 5,
-    "ששית": 6, "שישית": 6, "שביעית": 7, "שמינית": 8, "תשיעית": 9, "עשירית": 10,
-}  # fmt: skip
-"""Ordinal words, masculine and feminine (``שער שני``, ``אות שניה``)."""
-
-_NUM = r"(?P<num>[א-ת]{1,4}(?:['\"׳״][א-ת]?)?|\d{1,4})"
-_WORDS = "|".join(sorted(set(HEADING_WORDS), key=len, reverse=True))
-_ORD = "|".join(sorted(_ORDINALS, key=len, reverse=True))
-HEADING_LINE = re.compile(
-    # "השער הראשון": the definite article on both words; else "שער ראשון", "שער א".
-    rf"^(?:ה(?P<dword>{_WORDS})\s+ה(?P<dord>{_ORD})|(?P<word>{_WORDS})\s+"
-    rf"(?:ה?(?P<ord>{_ORD})(?![א-ת])|{_NUM}))"
-    r"['\"׳״]?(?:\s*[-–—:.,]\s*(?P<title>.*\S))?\s*[.:]?$"
-)
-"""A whole line that is a numbered heading: heading word, numeral, optional title."""
 
 _SENTENCE_END = re.compile(r"[.!?:](?=[\s\"'״”)]|$)")
 _WORD = re.compile(r"\S+")
@@ -116,36 +85,6 @@ class Heading:
     number: int | None = None
     word: str = ""
     level: str = "chapter"  # "part", "chapter" or "sub"
-
-
-def parse_heading(text: str, *, loose: bool = False) -> tuple[str, int | None] | None:
-    """``("פרק", 3)`` for ``פרק ג``; ``("", None)`` for unnumbered headings like
-    ``הקדמה``; ``None`` when the line is not written like a heading.
-
-    With ``loose`` (for lines the layout already shows are headings), a title may
-    follow the numeral without a separator: ``פרק ג מעלת התורה``.
-    """
-    line = " ".join(text.split())
-    m = HEADING_LINE.match(line)
-    if m is None and loose:
-        words = line.split(" ", 2)
-        if len(words) == 3:
-            head = parse_heading(" ".join(words[:2]))
-            if head is not None and head[0]:
-                return head
-    if m:
-        word = m.group("word") or m.group("dword")
-        ordinal = m.group("ord") or m.group("dord")
-        if ordinal:
-            return word, _ORDINALS[ordinal]
-        num = m.group("num")
-        value = int(num) if num.isdigit() else parse_numeral(num, spelled=True)
-        if value is not None:
-            return word, value
-        return None
-    if any(line == w or line.startswith(w + " ") for w in _UNNUMBERED) and len(line.split()) <= 8:
-        return "", None
-    return None
 
 
 def text_page(
@@ -393,15 +332,6 @@ def _assign_levels(blocks: list[Heading]) -> None:
             b.level = "sub"
 
 
-def _words(text: str, n: int, *, last: bool = False) -> str:
-    """The first (or last) ``n`` words, sliced from ``text`` so spacing stays verbatim."""
-    spans = [m.span() for m in _WORD.finditer(text)]
-    if not spans:
-        return ""
-    chosen = spans[-n:] if last else spans[:n]
-    return text[chosen[0][0] : chosen[-1][1]]
-
-
 def _summary(lines: list[str]) -> str:
     words: list[str] = []
     for line in lines:
@@ -516,6 +446,6 @@ def _segment(
         segment_title=segment_title,
         summary=_summary([b[2] for b in body[:12]]),
         page_ref=str(h.page if h else body[0][0]),
-        start_phrase_hebrew=_words(body[0][2], _PHRASE_WORDS),
-        end_phrase_hebrew=_words(body[-1][2], _PHRASE_WORDS, last=True),
+        start_phrase_hebrew=edge_words(body[0][2], _PHRASE_WORDS),
+        end_phrase_hebrew=edge_words(body[-1][2], _PHRASE_WORDS, last=True),
     )

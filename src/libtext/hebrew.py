@@ -15,8 +15,9 @@ __all__ = [
     "GERESH",
     "GERSHAYIM",
     "LETTER_NAMES",
+    "edge_words",
     "format_numeral",
-    "is_hebrew",
+    "marker_forms",
     "normalize_for_match",
     "normalize_quotes",
     "parse_numeral",
@@ -60,16 +61,40 @@ def normalize_quotes(text: str) -> str:
     return text.translate(_QUOTES)
 
 
+_TOKEN_RE = re.compile(r"\S+")
+
+
+def edge_words(text: str, n: int, *, last: bool = False) -> str:
+    """The first (or last) ``n`` words, sliced from ``text`` so they occur in it verbatim.
+
+    Start and end phrases are made this way (by the offline outline and from library
+    works), so grounding finds them in the text exactly.
+    """
+    spans = [m.span() for m in _TOKEN_RE.finditer(text)]
+    if not spans:
+        return ""
+    chosen = spans[-n:] if last else spans[:n]
+    return text[chosen[0][0] : chosen[-1][1]]
+
+
+def marker_forms(marker: str) -> list[str]:
+    """How a footnote marker may appear in the body: as printed, in parentheses, in brackets.
+
+    ``"(5)"``, ``"5"`` and ``"[5]"`` all give ``["(5)", "[5]"]`` (plus the marker as
+    given); an empty marker gives none. Sections and translation chunks use the same forms.
+    """
+    shown = marker.strip()
+    core = shown.strip("()[]{}. ").strip()
+    if not core:
+        return []
+    return list(dict.fromkeys([shown, f"({core})", f"[{core}]"]))
+
+
 def normalize_for_match(text: str) -> str:
     """A lossy form for fuzzy comparison: no nikud, ASCII quotes, no finals, one space."""
     text = unicodedata.normalize("NFC", text)
     text = normalize_quotes(strip_nikud(text)).translate(_FINALS)
     return _SPACE_RE.sub(" ", text).strip()
-
-
-def is_hebrew(text: str) -> bool:
-    """True when the text has at least one Hebrew letter."""
-    return any("\u05d0" <= ch <= "\u05ea" for ch in text)
 
 
 def _group_value(letters: str) -> int | None:

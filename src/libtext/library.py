@@ -19,8 +19,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass, field, replace
 from types import TracebackType
 from typing import Any
 
@@ -28,6 +27,7 @@ import anyio
 import httpx
 from pydantic import BaseModel, ConfigDict, Field
 
+from libtext._keywords import strict_keywords, warn_deprecated, warn_deprecated_call
 from libtext._library_api import RawNode, read_node, read_search
 from libtext._library_cache import PageCache
 from libtext._library_html import parse_page
@@ -36,6 +36,7 @@ from libtext._library_limits import Clock, RateLimiter, Sleep
 from libtext._library_nav import find_titles, query_words
 from libtext._library_search import normalize_phrase, read_counts, snippet
 from libtext._library_works import KNOWN_WORKS, LIBRARY_NAME, KnownWork, work_to_document
+from libtext._policy import RetryPolicy
 from libtext._sync import run_sync, with_twin_docs
 from libtext.errors import (
     ConfigurationError,
@@ -61,11 +62,12 @@ __all__ = [
     "KNOWN_WORKS",
     "LIBRARY_NAME",
     "SEARCH_PAGE_SIZE",
+    "Clock",
     "KnownWork",
     "LibraryChild",
     "LibraryClient",
     "LibrarySection",
-    "default_cache_dir",
+    "Sleep",
 ]
 
 DEFAULT_BASE_URL = "https://chabadlibrary.org/books"
@@ -135,6 +137,35 @@ class _Walk:
     more: list[bool] = field(default_factory=list)  # per level: siblings left after this one
 
 
+_LEGACY_RETRY = {"retries": "max_attempts", "backoff": "base_delay", "max_wait": "max_delay"}
+"""The LibraryClient's old retry keywords -> the RetryPolicy field each now is."""
+
+DEFAULT_RETRY = RetryPolicy(max_attempts=4, base_delay=0.5, max_delay=60.0)
+"""The LibraryClient's retries (``call_timeout`` and ``deadline`` are not used: a request
+is bounded by ``timeout=``)."""
+
+
+def _legacy_retry(retry: RetryPolicy | None, old: dict[str, Any]) -> RetryPolicy:
+    """``retry=``, or one made from the old ``retries=/backoff=/max_wait=`` (with a warning)."""
+    if not old:
+        return retry or DEFAULT_RETRY
+    if retry is not None:
+        raise TypeError(
+            "LibraryClient() got both retry= and the old retries=/backoff=/max_wait=; "
+            "pass retry=RetryPolicy(...) only."
+        )
+    fields: dict[str, Any] = {}
+    for name, value in old.items():
+        field_name = _LEGACY_RETRY[name]
+        shown = "max_attempts=retries + 1" if name == "retries" else f"{field_name}=..."
+        warn_deprecated("LibraryClient", name, f"retry=RetryPolicy({shown})", stacklevel=5)
+        fields[field_name] = value + 1 if name == "retries" else value
+    try:
+        return replace(DEFAULT_RETRY, **fields)
+    except ValueError as exc:
+        raise ConfigurationError(str(exc)) from None
+
+
 @with_twin_docs
 class LibraryClient:
     """Client of the online Chabad library (chabadlibrary.org).
@@ -147,11 +178,11 @@ class LibraryClient:
             unlimited). The default is polite; please keep it so.
         burst: Requests allowed at once before the rate limit spaces them.
         concurrency: Requests in flight at most, across all calls of this client.
-        retries: Retries after the first attempt, on connection errors, timeouts,
-            429 and 5xx.
-        backoff: First retry wait in seconds; doubles each retry (``Retry-After``
-            replaces it when the library sends one).
-        max_wait: Longest single wait between retries, in seconds.
+        retry: Retries on connection errors, timeouts, 429 and 5xx
+            (:class:`~libtext.RetryPolicy`): ``max_attempts`` tries in all, the first
+            wait ``base_delay`` seconds doubling each retry (``Retry-After`` replaces
+            it when the library sends one), at most ``max_delay``. Default: 4 attempts,
+            0.5 s, 60 s.
         transport: An ``httpx`` transport (tests pass ``httpx.MockTransport``); the
             pools of every event loop the client is used on share it.
         cache_dir: A directory to keep page answers in, so repeated reads of the
@@ -160,8 +191,14 @@ class LibraryClient:
         user_agent: The ``User-Agent`` header; the default names libtext.
         clock: Monotonic seconds for the rate limit and the health check.
         sleep: Awaitable sleep used by the rate limit and retries.
+
+    The old ``retries=``, ``backoff=`` and ``max_wait=`` still work until libtext 0.2,
+    with a :class:`DeprecationWarning`; any other unknown keyword raises
+    :class:`TypeError`. After :meth:`close` the client cannot be used again (as a
+    :class:`~libtext.TextStore`); make a new one.
     """
 
+    @strict_keywords(deprecated=tuple(_LEGACY_RETRY))
     def __init__(
         self,
         *,
@@ -170,15 +207,16 @@ class LibraryClient:
         rate_limit: float | None = 3.0,
         burst: int = 1,
         concurrency: int = 4,
-        retries: int = 3,
-        backoff: float = 0.5,
-        max_wait: float = 60.0,
+        retry: RetryPolicy | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         cache_dir: str | os.PathLike[str] | None = None,
         user_agent: str | None = None,
         clock: Clock | None = None,
         sleep: Sleep | None = None,
+        **deprecated: Any,
     ) -> None:
+        retry = _legacy_retry(retry, deprecated)
+        retries, backoff, max_wait = retry.max_attempts - 1, retry.base_delay, retry.max_delay
         url = (base_url or os.environ.get("LIBTEXT_LIBRARY_URL") or DEFAULT_BASE_URL).strip()
         if not url.startswith(("http://", "https://")):
             raise ConfigurationError(
@@ -193,9 +231,7 @@ class LibraryClient:
         self.base_url = url.rstrip("/")
         self.timeout = timeout
         self.concurrency = concurrency
-        self.retries = retries
-        self.backoff = backoff
-        self.max_wait = max_wait
+        self.retry = retry
         self._clock: Clock = clock or anyio.current_time
         self._limiter = RateLimiter(rate_limit, burst=burst, clock=clock, sleep=sleep)
         self._api = LibraryHTTP(
@@ -218,13 +254,14 @@ class LibraryClient:
     # --- lifecycle ----------------------------------------------------------------
 
     async def aclose(self) -> None:
-        """Close the HTTP connections (the client can be used again afterwards)."""
+        """Close the HTTP connections; the client cannot be used afterwards."""
         await self._api.aclose()
 
     def close(self) -> None:
         """Sync twin of :meth:`aclose`."""
         if self._api.is_open:
             run_sync(self.aclose)
+        self._api.closed = True
 
     async def __aenter__(self) -> LibraryClient:
         return self
@@ -392,7 +429,7 @@ class LibraryClient:
 
     def page_to_text(
         self,
-        page: RawNode | Mapping[str, Any] | str,
+        page: Mapping[str, Any] | str,
         *,
         page_id: str = "",
         heading_path: Sequence[str] = (),
@@ -407,12 +444,23 @@ class LibraryClient:
         ``libtext._library_html`` says, Hebrew in brackets is kept.
 
         Args:
-            page: A node read by this client, the page ``data`` as the API sends it
+            page: The page ``data`` as the API sends it
                 (``{"text": html, "haoros": notes}``), or bare HTML.
             page_id: The page's id (taken from ``page`` when it has one).
             heading_path: Section headings from the work down to this page.
             path_ids: Ids from the work's first level down to this page.
         """
+        return self._page_text(page, page_id=page_id, heading_path=heading_path, path_ids=path_ids)
+
+    def _page_text(
+        self,
+        page: RawNode | Mapping[str, Any] | str,
+        *,
+        page_id: str = "",
+        heading_path: Sequence[str] = (),
+        path_ids: Sequence[str] = (),
+    ) -> LibraryPage:
+        """:meth:`page_to_text`, also for a node read by this client."""
         if isinstance(page, RawNode):
             html, notes, page_id = page.html, page.haoros, page_id or page.id
             if not heading_path:
@@ -446,7 +494,7 @@ class LibraryClient:
         nid = _node_id(node_id)
         raw = await self._node(nid)
         if raw.kind == "page":
-            return self.page_to_text(raw)
+            return self._page_text(raw)
         known = KNOWN_WORKS.get(nid)
         title = raw.title or (known.title if known else "")
         return LibrarySection(
@@ -494,7 +542,7 @@ class LibraryClient:
 
     async def _pages(self, root: RawNode, walk: _Walk) -> AsyncIterator[LibraryPage]:
         if root.kind == "page":
-            page = self.page_to_text(root, path_ids=[root.id])
+            page = self._page_text(root, path_ids=[root.id])
             if walk.resume_target == root.id or walk.resume_ids:
                 walk.resume_target, walk.resume_ids = None, None
             else:
@@ -541,7 +589,7 @@ class LibraryClient:
                 headings = [*heading_path, heading] if heading else list(heading_path)
                 ids = [*path_ids, child.id]
                 if sub.kind == "page":
-                    page = self.page_to_text(sub, heading_path=headings, path_ids=ids)
+                    page = self._page_text(sub, heading_path=headings, path_ids=ids)
                     if walk.resume_target is not None:
                         if child.id == walk.resume_target:
                             walk.resume_target = None
@@ -714,7 +762,7 @@ class LibraryClient:
 
     # --- health -------------------------------------------------------------------
 
-    async def atest(self) -> LibraryStatus:
+    async def aping(self) -> LibraryStatus:
         """Whether the library answers: one request (no retries), its status and latency.
 
         Never raises for an upstream failure; the result says what went wrong.
@@ -744,9 +792,19 @@ class LibraryClient:
             error=error,
         )
 
+    def ping(self) -> LibraryStatus:
+        """Sync twin of :meth:`aping`."""
+        return run_sync(self.aping)
+
+    async def atest(self) -> LibraryStatus:
+        """Deprecated name of :meth:`aping` (removed in libtext 0.2)."""
+        warn_deprecated_call("LibraryClient.atest", "aping()")
+        return await self.aping()
+
     def test(self) -> LibraryStatus:
-        """Sync twin of :meth:`atest`."""
-        return run_sync(self.atest)
+        """Deprecated name of :meth:`ping` (removed in libtext 0.2)."""
+        warn_deprecated_call("LibraryClient.test", "ping()")
+        return run_sync(self.aping)
 
     # --- conversion ---------------------------------------------------------------
 
@@ -762,10 +820,3 @@ class LibraryClient:
             EmptyDocumentError: The work has no page with text.
         """
         return work_to_document(work)
-
-
-def default_cache_dir() -> Path:
-    """Where ``libtext library`` keeps page answers when asked to cache."""
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("libtext")) / "library"

@@ -251,14 +251,24 @@ class TranslatedSegment(EnrichedSegment):
 class Section(OutlineSegment):
     """A section of a processed document: the outline fields plus text and translation.
 
-    ``error`` (extension) is set when the section's translation failed after retries:
-    the Hebrew is kept and the document is still produced.
+    This is the stored shape (the spec's ``Section``) of a :class:`TranslatedSegment`:
+    :func:`libtext.process_document` translates each :class:`EnrichedSegment` with the
+    Translator and keeps its ``translation_data``, ``footnotes``, ``complete`` and
+    ``notes`` here; the provider's name is not stored per section. ``error``
+    (extension) is set when the section's translation failed after retries: the Hebrew
+    is kept and the document is still produced.
     """
 
     original_hebrew_block: str = ""
     translation_data: list[TranslationData] = Field(default_factory=list)
     footnotes: list[Footnote] = Field(default_factory=list)
     error: str | None = Field(default=None, description="extension: translation failure")
+    complete: bool = Field(
+        default=True, description="extension: false when some phrases have no English"
+    )
+    notes: list[str] = Field(
+        default_factory=list, description="extension: the Translator's notes (why incomplete)"
+    )
 
 
 class ProcessedDocument(_Model):

@@ -27,6 +27,13 @@ from typing import IO, TYPE_CHECKING, Any
 
 import anyio
 
+from libtext._keywords import (
+    LEGACY_MODEL_OPTIONS,
+    legacy_options,
+    one_or_many,
+    provider_connection,
+    strict_keywords,
+)
 from libtext._outline_windows import (
     Window,
     merge_metadata,
@@ -35,6 +42,7 @@ from libtext._outline_windows import (
     split_windows,
     window_budget,
 )
+from libtext._policy import legacy_retry, with_timeout
 from libtext._sync import run_cpu, run_sync, with_twin_docs
 from libtext.errors import (
     ConfigurationError,
@@ -62,7 +70,7 @@ from libtext.providers.base import Provider, ProviderRequest, Usage
 if TYPE_CHECKING:
     from anyio.abc import TaskGroup
 
-    from libtext.providers.structured import RetryPolicy
+    from libtext._policy import RetryPolicy
 
 __all__ = ["OutlineSource", "Outliner", "agreement"]
 
@@ -90,16 +98,26 @@ class Outliner:
     """Outline Hebrew documents with one provider, or compare several.
 
     Args:
-        providers: Provider names (``"offline"``, any litellm ``"provider/model"``) or
-            :class:`~libtext.providers.base.Provider` objects. Default: offline.
-        policy: Timeouts and retries of each provider call.
+        provider: One provider: a name (``"offline"``, any litellm ``"provider/model"``)
+            or a :class:`~libtext.providers.base.Provider` object. Default: offline.
+        providers: Several providers, to compare (:meth:`compare`); instead of
+            ``provider``.
+        options: Model options passed to every named provider (``{"temperature": 0}``).
+        retry: Retries and timeouts of each provider call
+            (:class:`~libtext.RetryPolicy`).
+        timeout: Seconds one provider call may take (replaces ``retry.call_timeout``).
+        concurrency: Windows of one document asked at once.
+        api_key: The key of a litellm model, instead of its environment variable.
+        api_base: The server of a litellm model (``"http://localhost:11434"``).
         max_pages: Outline only the first ``max_pages`` pages.
         window_tokens: Tokens of document text per request; default from the
             provider's context window (``max_input_tokens``), else 100k.
         overlap_pages: Pages shared by consecutive windows (at most a quarter of a
             window), so a chapter at a window's edge is seen whole.
-        **provider_options: Passed to every named provider (``api_key``,
-            ``api_base``, ``temperature``...).
+
+    Old spellings (``policy=``, model options as keywords such as ``temperature=0``)
+    still work until libtext 0.2, with a :class:`DeprecationWarning`; any other unknown
+    keyword raises :class:`TypeError`.
 
     Raises:
         ConfigurationError: No providers, or an unknown provider name.
@@ -107,30 +125,41 @@ class Outliner:
             before any work.
     """
 
+    @strict_keywords(deprecated=("policy", *LEGACY_MODEL_OPTIONS))
     def __init__(
         self,
         *,
-        providers: Sequence[str | Provider] = ("offline",),
-        policy: RetryPolicy | None = None,
+        provider: str | Provider | None = None,
+        providers: Sequence[str | Provider] | None = None,
+        options: dict[str, Any] | None = None,
+        retry: RetryPolicy | None = None,
+        timeout: float | None = None,
+        concurrency: int = WINDOW_CONCURRENCY,
+        api_key: str | None = None,
+        api_base: str | None = None,
         max_pages: int | None = None,
         window_tokens: int | None = None,
         overlap_pages: int = 1,
-        **provider_options: Any,
+        **deprecated: Any,
     ) -> None:
         from libtext.providers.registry import resolve_provider
 
-        if isinstance(providers, str):
-            providers = (providers,)
-        if not providers:
+        retry = legacy_retry("Outliner", retry, deprecated)
+        options = legacy_options("Outliner", options, deprecated)
+        chosen = one_or_many("Outliner", provider, providers)
+        if not chosen:
             raise ConfigurationError("Outliner needs at least one provider, e.g. 'offline'.")
         if max_pages is not None and max_pages < 1:
             raise ConfigurationError("max_pages must be 1 or more (or None for all pages).")
         if overlap_pages < 0:
             raise ConfigurationError("overlap_pages must be 0 or more.")
-        self.providers: list[Provider] = [
-            resolve_provider(p, **provider_options) for p in providers
-        ]
-        self.policy = policy
+        if concurrency < 1:
+            raise ConfigurationError("Outliner(concurrency=...) must be 1 or more.")
+        connection = provider_connection(options, api_key, api_base, timeout)
+        self.providers: list[Provider] = [resolve_provider(p, **connection) for p in chosen]
+        self.retry = with_timeout(retry, timeout)
+        self.options = options
+        self.concurrency = concurrency
         self.max_pages = max_pages
         self.window_tokens = window_tokens
         self.overlap_pages = overlap_pages
@@ -287,7 +316,7 @@ class Outliner:
             request = ProviderRequest(
                 task="outline", messages=[], response_model=DocumentOutline, payload=doc
             )
-            result = await run_structured(provider, request, policy=self.policy)
+            result = await run_structured(provider, request, policy=self.retry)
             outline, report = await _ground(result.value, index)
             return _Run(outline, report, result.usage, None)
 
@@ -307,7 +336,7 @@ class Outliner:
         answers: list[DocumentOutline | None] = [None] * len(windows)
         usages: list[Usage] = [Usage()] * len(windows)
         errors: list[BaseException] = []
-        limiter = anyio.CapacityLimiter(WINDOW_CONCURRENCY)
+        limiter = anyio.CapacityLimiter(self.concurrency)
 
         async def ask(window: Window, tg: TaskGroup) -> None:
             request = ProviderRequest(
@@ -319,7 +348,7 @@ class Outliner:
             )
             async with limiter:
                 try:
-                    result = await run_structured(provider, request, policy=self.policy)
+                    result = await run_structured(provider, request, policy=self.retry)
                 except Exception as exc:
                     errors.append(exc)
                     tg.cancel_scope.cancel()  # one window failed: the outline has failed

@@ -115,7 +115,7 @@ def extract_pdf(
     request = _request(source, password, max_pages, max_bytes, mode, pages, guard)
     if guard is False:
         return _extract_data(**request, limits=PdfLimits())
-    return (default_guard() if guard is True else guard).extract(request)
+    return (default_guard() if guard is True else guard)._extract(request, run=_extract_data)
 
 
 async def aextract_pdf(
@@ -149,7 +149,7 @@ async def aextract_pdf(
     request = await anyio.to_thread.run_sync(
         lambda: _request(source, password, max_pages, max_bytes, mode, pages, guard)
     )
-    return await (default_guard() if guard is True else guard).aextract(request)
+    return await (default_guard() if guard is True else guard)._aextract(request, run=_extract_data)
 
 
 def _request(

@@ -35,8 +35,10 @@ from typing import IO, TYPE_CHECKING, Any, TypeAlias
 import anyio
 import anyio.to_thread
 
+from libtext._keywords import strict_keywords
 from libtext._sync import complete_twin_docs, run_sync
 from libtext.errors import ConfigurationError, InvalidInputError, LibtextError
+from libtext.hebrew import marker_forms
 from libtext.models import (
     DocumentOutline,
     EnrichedSegment,
@@ -83,6 +85,7 @@ _FOOTNOTE_START = re.compile(r"^\s*([(\[](?:[\u05d0-\u05ea]{1,3}|\d{1,3}|\*)[)\]
 # --- the pipeline -----------------------------------------------------------------
 
 
+@strict_keywords()
 def process_document(
     source: DocumentSource,
     *,
@@ -108,6 +111,7 @@ def process_document(
     )
 
 
+@strict_keywords()
 async def aprocess_document(
     source: DocumentSource,
     *,
@@ -126,14 +130,18 @@ async def aprocess_document(
             library work (:meth:`LibraryClient.aget_work`), whose sections are those of
             :meth:`LibraryClient.to_document` (the library gives the structure).
         outliner: Default: ``Outliner()`` (offline); not used for a library work.
-        translator: Default: ``Translator(provider="offline")``.
+        translator: Default: ``Translator(provider="offline", concurrency=concurrency)``.
+            Driven through :meth:`Translator.atranslate`: its ``concurrency`` bounds the
+            provider calls in flight, its ``notes`` and ``complete`` are kept on each
+            :class:`~libtext.models.Section`.
         store: A :class:`~libtext.store.TextStore` or its URL: the document is saved
             there when complete (a store made from a URL here is closed here).
-        cache: Provider-answer cache: a :class:`~libtext._cache.ProviderCache` or a
+        cache: Provider-answer cache: a :class:`~libtext.ProviderCache` or a
             file path; ``None`` for the default place (next to a SQLite store, else
             the user cache directory); ``False`` for none. Offline work is never cached.
-        concurrency: Provider calls in flight at once (lowered to a provider's own
-            ``max_concurrency`` when it declares one).
+        concurrency: Sections translated at once (twice this many in progress); the
+            calls in flight are bounded by the Translator's own ``concurrency`` (lowered
+            to a provider's ``max_concurrency`` when it declares one).
         progress: Called with ``(stage, done, total)`` as the work advances.
         password: The user password of an encrypted PDF.
 
@@ -149,7 +157,7 @@ async def aprocess_document(
     from libtext.translate import Translator
 
     outliner = outliner or Outliner()
-    translator = translator or Translator(provider="offline")
+    translator = translator or Translator(provider="offline", concurrency=concurrency)
     report = _progress(progress)
 
     _check_store(store)
@@ -318,13 +326,11 @@ async def _translate_all(
     concurrency: int,
     report: ProgressCallback,
 ) -> list[Section]:
-    declared = getattr(translator.provider, "max_concurrency", None)
-    if isinstance(declared, int) and declared > 0:
-        concurrency = min(concurrency, declared)
-    limiter = anyio.CapacityLimiter(concurrency)
-    # Sections in progress at once: enough to keep every call slot busy, few enough that
-    # their CPU work (phrase split, alignment) interleaves with the calls in flight
-    # instead of all running before the first answer is read.
+    if cache is not None and translator.cache is None:
+        translator = translator.using_cache(cache)  # same call slots, the document's cache
+    # Sections in progress at once: enough to keep the Translator's call slots busy, few
+    # enough that their CPU work (phrase split, alignment) interleaves with the calls in
+    # flight instead of all running before the first answer is read.
     active = anyio.CapacityLimiter(concurrency * 2)
     results: list[Section | None] = [None] * len(segments)
     done = 0
@@ -335,9 +341,7 @@ async def _translate_all(
         seg = segments[k]
         try:
             async with active:
-                result = await translator._translate(
-                    seg, cache=translator.cache or cache, limiter=limiter
-                )
+                result = await translator.atranslate(seg)
         except LibtextError as exc:
             logger.warning(
                 "section %d (%s) not translated: %s", seg.sequence_id, seg.segment_title, exc.code
@@ -348,6 +352,8 @@ async def _translate_all(
                 **seg.model_dump(exclude={"footnotes"}),
                 footnotes=result.footnotes,
                 translation_data=result.translation_data,
+                complete=result.complete,
+                notes=result.notes,
             )
         done += 1
         report("translate", done, len(todo))
@@ -365,7 +371,7 @@ def _needs_translation(seg: EnrichedSegment) -> bool:
 
 
 def _section(seg: EnrichedSegment, *, error: str | None = None) -> Section:
-    return Section(**seg.model_dump(), error=error)
+    return Section(**seg.model_dump(), error=error, complete=error is None)
 
 
 def _assemble(
@@ -480,13 +486,6 @@ def _parse_notes(page: ExtractedPage) -> list[Footnote]:
     return notes
 
 
-def _marker_forms(marker: str) -> list[str]:
-    core = marker.strip().strip("()[]").strip()
-    if not core:
-        return []
-    return list(dict.fromkeys([marker.strip(), f"({core})", f"[{core}]"]))
-
-
 def _attach_footnotes(
     doc: ExtractedDocument,
     index: GroundingIndex,
@@ -516,7 +515,7 @@ def _attach_footnotes(
 
 
 def _find_marker(text: str, marker: str, lo: int, hi: int, used: set[int]) -> int | None:
-    for form in _marker_forms(marker):
+    for form in marker_forms(marker):
         i = text.find(form, lo, hi)
         while i >= 0:
             if i not in used:

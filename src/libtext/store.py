@@ -80,6 +80,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 
 from libtext import _store_revisions as revs
 from libtext._html import current_note, note_revision
+from libtext._keywords import strict_keywords
 from libtext._store_cache import DEFAULT_CACHE_BYTES, ReadCache, TaggedJSON
 from libtext._store_check import stored_body
 from libtext._store_engine import WRITE, create_schema, make_engine, masked, store_errors
@@ -169,6 +170,7 @@ class TextStore(ReviewMethods):
         ```
     """
 
+    @strict_keywords()
     def __init__(
         self,
         url: str | None = None,

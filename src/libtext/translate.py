@@ -21,17 +21,20 @@ stays within a model's output limit.
 
 from __future__ import annotations
 
+import asyncio
+import copy
 import json
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
-from pydantic import BaseModel, Field
+import anyio.lowlevel
 
+from libtext._keywords import provider_connection, strict_keywords
 from libtext._phrases import (
     align_phrases,
     citation_english,
@@ -40,7 +43,15 @@ from libtext._phrases import (
     letters,
     split_phrases,
 )
-from libtext._sync import run_cpu, run_sync, with_twin_docs
+from libtext._policy import legacy_retry, with_timeout
+from libtext._sync import run_sync, with_twin_docs
+from libtext._translate_schema import (
+    FootnoteOut,
+    PhraseOut,
+    TranslatePayload,
+    TranslationResponse,
+    off_loop,
+)
 from libtext.errors import (
     EmptyDocumentError,
     InputTooLargeError,
@@ -48,7 +59,7 @@ from libtext.errors import (
     InvalidTypeError,
     short,
 )
-from libtext.hebrew import normalize_for_match
+from libtext.hebrew import marker_forms, normalize_for_match
 from libtext.models import (
     EnrichedSegment,
     Footnote,
@@ -63,8 +74,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from anyio.abc import TaskGroup
 
     from libtext._cache import ProviderCache
+    from libtext._policy import RetryPolicy
     from libtext.providers.base import Provider, ProviderRequest
-    from libtext.providers.structured import RetryPolicy
 
 __all__ = [
     "FootnoteOut",
@@ -84,58 +95,9 @@ DEFAULT_MAX_SEGMENT_CHARS = 2_000_000
 pages. Handling is linear in the size (``benchmarks/translate.py``), so the limit
 bounds time and memory, not an algorithm's blow-up."""
 
-INLINE_CHARS = 1000
-"""Blocks up to this size are cut, answered offline and assembled on the event loop: each
-step costs them ~2 ms at most (about 1.5 ms per 1,000 characters), not worth a worker-thread
-hop (~0.25 ms plus the GIL hand-over). Longer blocks go to a worker thread, so a long
-chapter does not stall the loop (an HTTP server's other requests)."""
-
 _T = TypeVar("_T")
 
 _QUOTE_START = ('"', "\u201c", "\u201d", "\u05f4", "'")
-
-
-# --- what a provider answers ------------------------------------------------------
-
-
-class PhraseOut(BaseModel):
-    """One phrase as a provider gives it."""
-
-    hebrew_phrase: str = Field(description="The phrase copied verbatim from the Hebrew block.")
-    hebrew_phrase_expanded: str = Field(
-        default="", description="The phrase with abbreviations and acronyms spelled out."
-    )
-    english_translation: str = Field(default="", description="The phrase in English.")
-
-
-class FootnoteOut(BaseModel):
-    """One footnote's translation as a provider gives it."""
-
-    marker: str = Field(description="The footnote's marker exactly as given.")
-    translation: str = Field(default="", description="The footnote's content in English.")
-
-
-class TranslationResponse(BaseModel):
-    """The JSON a provider must answer for a ``"translate"`` request."""
-
-    phrases: list[PhraseOut] = Field(description="Phrases covering the whole block, in order.")
-    footnotes: list[FootnoteOut] = Field(default_factory=list)
-
-
-class TranslatePayload(BaseModel):
-    """The structured input of a ``"translate"`` request (read by the offline provider).
-
-    ``phrases`` is libtext's own split of the block (what the offline provider answers);
-    ``footnotes`` are only those that need a translator (citation-only ones are not sent).
-    """
-
-    hebrew: str
-    phrases: list[str] = Field(
-        default_factory=list, description="libtext's own phrase split of ``hebrew``"
-    )
-    footnotes: list[Footnote] = Field(default_factory=list)
-    glossary: dict[str, str] = Field(default_factory=dict)
-    title: str = ""
 
 
 # --- the Translator -----------------------------------------------------------------
@@ -156,6 +118,33 @@ class _Plan:
     spans: list[tuple[int, int]]
     chunks: list[_Chunk]
     fixed: dict[int, str]
+
+
+class _Slots:
+    """The Translator's call slots: one limiter per event loop, shared by all its calls.
+
+    A limiter belongs to the loop it was made on; the sync twins run each call on a
+    portal's loop, so a call on another loop gets a fresh limiter.
+    """
+
+    __slots__ = ("_limiter", "_loop")
+
+    def __init__(self) -> None:
+        self._loop: object = None
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    def limiter(self, size: int) -> anyio.CapacityLimiter:
+        loop = _running_loop()
+        if self._limiter is None or self._loop is not loop:
+            self._loop, self._limiter = loop, anyio.CapacityLimiter(size)
+        return self._limiter
+
+
+def _running_loop() -> object:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:  # pragma: no cover - trio
+        return anyio.lowlevel.current_token()
 
 
 @dataclass
@@ -180,15 +169,15 @@ class Translator:
         ```
 
     Args:
-        provider: A provider name (``"offline"``, the default, or a litellm
-            ``provider/model``) or a :class:`~libtext.providers.base.Provider`. The key
-            of a litellm model is read from its environment variable when the
-            Translator is made.
-        policy: Timeouts and retries (:class:`~libtext.providers.structured.RetryPolicy`);
+        provider: A provider name (``"offline"``, a litellm ``provider/model``) or a
+            :class:`~libtext.providers.base.Provider`. Default: offline. The key of a
+            litellm model is read from its environment variable when the Translator is made.
+        retry: Retries and timeouts of each provider call (:class:`~libtext.RetryPolicy`);
             the same rules as the Outliner.
+        timeout: Seconds one provider call may take (replaces ``retry.call_timeout``).
         glossary: Hebrew term -> required English (``{"ביטול": "self-nullification"}``);
             given to the model and checked in its answer (misses are noted).
-        cache: A :class:`~libtext._cache.ProviderCache` for answers; ``None`` for none
+        cache: A :class:`~libtext.ProviderCache` for answers; ``None`` for none
             (:func:`libtext.process_document` supplies one).
         max_chars: Longest piece of Hebrew sent in one call; longer blocks are sent in
             chunks of whole phrases.
@@ -199,13 +188,18 @@ class Translator:
             ``"ollama/llama3"``, an OpenAI-compatible URL for ``"openai/my-model"``).
         max_segment_chars: Most characters (block plus footnotes) in one segment;
             more raises :class:`~libtext.errors.InputTooLargeError` (``None``: no limit).
+
+    The old ``policy=`` still works until libtext 0.2, with a :class:`DeprecationWarning`;
+    any other unknown keyword raises :class:`TypeError`.
     """
 
+    @strict_keywords(deprecated=("policy",))
     def __init__(
         self,
         *,
         provider: str | Provider = DEFAULT_PROVIDER,
-        policy: RetryPolicy | None = None,
+        retry: RetryPolicy | None = None,
+        timeout: float | None = None,
         glossary: dict[str, str] | None = None,
         cache: ProviderCache | None = None,
         max_chars: int = DEFAULT_MAX_CHARS,
@@ -214,9 +208,11 @@ class Translator:
         api_key: str | None = None,
         api_base: str | None = None,
         max_segment_chars: int | None = DEFAULT_MAX_SEGMENT_CHARS,
+        **deprecated: Any,
     ) -> None:
         from libtext.providers.registry import resolve_provider
 
+        retry = legacy_retry("Translator", retry, deprecated)
         _check_glossary(glossary)
         for arg, value in (("max_chars", max_chars), ("concurrency", concurrency)):
             if isinstance(value, bool) or not isinstance(value, int):
@@ -239,15 +235,27 @@ class Translator:
         if concurrency < 1:
             raise InvalidInputError("Translator(concurrency=...) must be at least 1.")
         # Like the Outliner's: a key or a self-hosted server for a litellm model name.
-        connection = {k: v for k, v in (("api_key", api_key), ("api_base", api_base)) if v}
+        connection = provider_connection({}, api_key, api_base, timeout)
         self.provider: Provider = resolve_provider(provider, **connection)
-        self.policy = policy
+        self.retry = with_timeout(retry, timeout)
         self.glossary = {k.strip(): v.strip() for k, v in (glossary or {}).items() if k.strip()}
         self.cache = cache
         self.max_chars = max_chars
         self.concurrency = concurrency
         self.options = dict(options or {})
         self.calls = _Calls()
+        self._slots = _Slots()
+
+    def using_cache(self, cache: ProviderCache | None) -> Translator:
+        """A translator like this one that keeps its answers in ``cache``.
+
+        It shares this one's provider, options, call counts and call slots, so
+        :attr:`concurrency` bounds the calls of both together
+        (:func:`libtext.process_document` gives a translator without a cache its own).
+        """
+        twin = copy.copy(self)
+        twin.cache = cache
+        return twin
 
     def __repr__(self) -> str:
         return f"Translator(provider={self.provider.name!r})"
@@ -286,8 +294,15 @@ class Translator:
         seg = _as_segment(segment, footnotes)
         if self.max_segment_chars is not None:
             check_segment_size(seg, self.max_segment_chars, "max_segment_chars")
-        limiter = anyio.CapacityLimiter(self.concurrency)
+        limiter = self._slots.limiter(self._max_in_flight())
         return await self._translate(seg, cache=self.cache, limiter=limiter)
+
+    def _max_in_flight(self) -> int:
+        """``concurrency``, lowered to the provider's ``max_concurrency`` when it declares one."""
+        declared = getattr(self.provider, "max_concurrency", None)
+        if isinstance(declared, int) and declared > 0:
+            return min(self.concurrency, declared)
+        return self.concurrency
 
     # --- the work -------------------------------------------------------------------
 
@@ -373,7 +388,7 @@ class Translator:
         except anyio.WouldBlock:
             await limiter.acquire()
         try:
-            result = await run_structured(self.provider, request, policy=self.policy)
+            result = await run_structured(self.provider, request, policy=self.retry)
         finally:
             limiter.release()
         self.calls.provider += result.attempts
@@ -581,14 +596,6 @@ def _as_segment(
     return seg
 
 
-async def off_loop(size: int, fn: Callable[..., _T], /, *args: Any) -> _T:
-    """``fn(*args)`` inline for a block of ``size`` <= :data:`INLINE_CHARS`, else in a thread.
-
-    For pure CPU work on a block (cutting, aligning, the offline answer), not for I/O.
-    """
-    return await run_cpu(fn, *args, inline=size <= INLINE_CHARS)
-
-
 LINK_CONFIDENCE = 0.6  # see the module docstring
 
 
@@ -652,10 +659,7 @@ def _marker_key(marker: str) -> str:
 
 
 def _marker_in(marker: str, text: str) -> bool:
-    core = _marker_key(marker)
-    if not core:
-        return False
-    return any(form in text for form in (f"({core})", f"[{core}]", marker.strip()))
+    return any(form in text for form in marker_forms(marker))
 
 
 def _within(citations: list[Citation], starts: list[int], start: int, end: int) -> list[Citation]:

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from libtext import __version__
+from libtext._version import __version__
 from libtext._wording import for_cli
 from libtext.errors import LibtextError
 

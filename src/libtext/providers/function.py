@@ -14,6 +14,7 @@ from typing import Any, TypeAlias
 
 from pydantic import BaseModel
 
+from libtext._keywords import strict_keywords
 from libtext.errors import ProviderError
 from libtext.providers.base import ProviderRequest, ProviderResponse
 
@@ -42,6 +43,7 @@ class FunctionProvider:
         name: The provider's name in outlines, logs and errors.
     """
 
+    @strict_keywords()
     def __init__(
         self,
         fn: Callable[[ProviderRequest], FunctionAnswer | Awaitable[FunctionAnswer]],

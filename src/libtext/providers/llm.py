@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 import anyio
 from pydantic import BaseModel
 
+from libtext._keywords import LEGACY_MODEL_OPTIONS, legacy_options, strict_keywords
 from libtext._retry_after import parse_retry_after
 from libtext.errors import (
     ConfigurationError,
@@ -214,13 +215,17 @@ class LiteLLMProvider:
             models); with one, no key is required.
         timeout: Seconds litellm waits for one HTTP answer (``run_structured``
             also enforces its own ``call_timeout``).
-        **options: Passed to ``litellm.acompletion`` (``temperature``,
+        options: Passed to ``litellm.acompletion`` (``{"temperature": 0}``,
             ``max_tokens``, ``mock_response``...).
+
+    Model options as keywords (``temperature=0``) still work until libtext 0.2, with a
+    :class:`DeprecationWarning`; any other unknown keyword raises :class:`TypeError`.
 
     Raises:
         MissingAPIKeyError: No ``api_key`` and the environment variable is unset.
     """
 
+    @strict_keywords(deprecated=LEGACY_MODEL_OPTIONS)
     def __init__(
         self,
         model: str,
@@ -228,8 +233,10 @@ class LiteLLMProvider:
         api_key: str | None = None,
         api_base: str | None = None,
         timeout: float | None = None,
-        **options: Any,
+        options: dict[str, Any] | None = None,
+        **deprecated: Any,
     ) -> None:
+        options = legacy_options("LiteLLMProvider", options, deprecated)
         self.model = model
         self.name = model
         self.api_base = api_base
@@ -297,20 +304,17 @@ class LiteLLMProvider:
 
     def _schema_format(self, litellm: Any, model: type[BaseModel]) -> Any:
         """``response_format`` for ``model`` in the provider's flavour; the class if unsure."""
+        # Only names litellm exports at its top level: no import from its submodules.
         try:
-            from litellm.llms.base_llm.base_utils import type_to_response_format_param
-            from litellm.utils import ProviderConfigManager
-
             bare, provider, _, _ = litellm.get_llm_provider(
                 model=self.model, api_base=self.api_base
             )
-            config = ProviderConfigManager.get_provider_chat_config(
+            config = litellm.ProviderConfigManager.get_provider_chat_config(
                 model=bare, provider=litellm.LlmProviders(provider)
             )
-            if config is not None:
-                built = config.get_json_schema_from_pydantic_object(response_format=model)
-            else:
-                built = type_to_response_format_param(response_format=model)
+            if config is None:  # no provider config: litellm converts the class per call
+                return model
+            built = config.get_json_schema_from_pydantic_object(response_format=model)
         except Exception:  # a litellm without these helpers: let it convert per call
             return model
         return built if isinstance(built, dict) else model

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from libtext._keywords import LEGACY_MODEL_OPTIONS, legacy_options, strict_keywords
 from libtext.errors import ConfigurationError
 from libtext.providers.base import Provider
 
@@ -17,21 +18,32 @@ __all__ = ["resolve_provider"]
 _SPEC = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*/\S+$")
 
 
-def resolve_provider(spec: str | Provider, **options: Any) -> Provider:
+@strict_keywords(deprecated=LEGACY_MODEL_OPTIONS)
+def resolve_provider(
+    spec: str | Provider,
+    *,
+    api_key: str | None = None,
+    api_base: str | None = None,
+    timeout: float | None = None,
+    options: dict[str, Any] | None = None,
+    **deprecated: Any,
+) -> Provider:
     """The provider a spec names.
 
     Args:
         spec: A :class:`~libtext.providers.base.Provider` (returned as it is),
             ``"offline"``, or a litellm ``provider/model`` string such as
             ``"openai/gpt-4o-mini"`` or ``"ollama/llama3"``.
-        **options: For litellm specs, passed to
-            :class:`~libtext.providers.llm.LiteLLMProvider` (``api_key``,
-            ``api_base``, ``timeout``, model options).
+        api_key: For litellm specs: the key, instead of its environment variable.
+        api_base: For litellm specs: a custom endpoint.
+        timeout: For litellm specs: seconds litellm waits for one HTTP answer.
+        options: For litellm specs: model options (``{"temperature": 0}``).
 
     Raises:
         ConfigurationError: The spec is neither ``"offline"`` nor ``provider/model``.
         MissingAPIKeyError: The model needs a key that is not set.
     """
+    options = legacy_options("resolve_provider", options, deprecated)
     if not isinstance(spec, str):
         if isinstance(spec, Provider):
             return spec
@@ -53,4 +65,6 @@ def resolve_provider(spec: str | Provider, **options: Any) -> Provider:
         )
     from libtext.providers.llm import LiteLLMProvider
 
-    return LiteLLMProvider(name, **options)
+    return LiteLLMProvider(
+        name, api_key=api_key, api_base=api_base, timeout=timeout, options=options
+    )

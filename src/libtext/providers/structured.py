@@ -29,6 +29,7 @@ from tenacity import (
     wait_random_exponential,
 )
 
+from libtext._policy import RetryPolicy
 from libtext.errors import (
     LibtextError,
     ProviderAuthError,
@@ -45,38 +46,6 @@ logger = logging.getLogger("libtext.providers")
 M = TypeVar("M", bound=BaseModel)
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """How hard libtext tries before giving up on a provider call.
-
-    Attributes:
-        max_attempts: Total tries per call for failures that may pass (429, 5xx,
-            connection errors, timeouts).
-        base_delay: Base of the exponential backoff, in seconds (full jitter).
-        max_delay: Longest wait between tries, in seconds (a provider's
-            ``Retry-After`` is honoured even when longer).
-        call_timeout: Seconds one provider call may take; ``None`` for no limit.
-        deadline: Seconds the whole structured call may take, retries and re-ask
-            included; ``None`` for no limit.
-    """
-
-    max_attempts: int = 4
-    base_delay: float = 0.5
-    max_delay: float = 20.0
-    call_timeout: float | None = 120.0
-    deadline: float | None = 900.0
-
-    def __post_init__(self) -> None:
-        if self.max_attempts < 1:
-            raise ValueError("RetryPolicy.max_attempts must be at least 1.")
-        if self.base_delay < 0 or self.max_delay < 0:
-            raise ValueError("RetryPolicy delays must not be negative.")
-        for name in ("call_timeout", "deadline"):
-            value = getattr(self, name)
-            if value is not None and value <= 0:
-                raise ValueError(f"RetryPolicy.{name} must be positive or None.")
 
 
 @dataclass
