@@ -39,7 +39,10 @@ def find_gutter(
     if len(longest) < 4:
         return None
     centers: list[float] = []
-    for a, b in longest:
+    need = 3  # lines with a wide gap (see below)
+    for done, (a, b) in enumerate(longest):
+        if len(centers) + len(longest) - done < need:
+            return None  # too few lines left to show a gutter: a one-column page
         em = max(size((a + b) // 2), 1.0)
         (l0, r0), (l1, r1) = box(a), box(b - 1)
         left, right = min(l0, l1), max(r0, r1)
@@ -62,7 +65,7 @@ def find_gutter(
         near = [d for d in centers if abs(d - c) < 6.0]
         if len(near) > len(best):
             best = near
-    if len(best) < max(3, len(longest) // 3):
+    if len(best) < max(need, len(longest) // 3):
         return None
     x = median(best)
     # A gutter is empty: on a page of one justified column, some line has a letter there.

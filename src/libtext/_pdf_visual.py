@@ -14,6 +14,7 @@ document-wide mirror vote of :mod:`libtext.pdf` treats both alike.
 from __future__ import annotations
 
 import bisect
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -127,6 +128,13 @@ def visual_direction(glyphs: list[Glyph], default: Direction) -> Direction:
     return left if left == right else default
 
 
+def _dist(b: Glyph, x: float) -> float:
+    """How far ``x`` is from ``b``'s advance box (0 inside it)."""
+    if b.x0 <= x <= b.x1:
+        return 0.0
+    return min(abs(x - b.x0), abs(x - b.x1))
+
+
 def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
     """For each mark, the index (in ``bases``, left to right) of the letter it sits over.
 
@@ -138,14 +146,14 @@ def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
     centers = [(b.x0 + b.x1) / 2 for b in bases]
     for m in marks:
         x = m.center
-
-        def dist(k: int, x: float = x) -> float:
-            b = bases[k]
-            return 0.0 if b.x0 <= x <= b.x1 else min(abs(x - b.x0), abs(x - b.x1))
-
         k = bisect.bisect_left(centers, x)
-        near = range(max(0, k - 3), min(len(bases), k + 3))
-        best = min(near, key=lambda k: (dist(k), bases[k].x1 - bases[k].x0))
+        # The nearest box (0 inside it), the narrower on a tie: a plain loop, as this
+        # runs for every mark of a pointed book.
+        best, best_key = -1, (math.inf, math.inf)
+        for j in range(max(0, k - 3), min(len(bases), k + 3)):
+            key = (_dist(bases[j], x), bases[j].x1 - bases[j].x0)
+            if key < best_key:
+                best, best_key = j, key
         accent = "\u0591" <= m.ch <= "\u05af"
         own_vav = m.ch in _LEFT_MARKS and bases[best].ch == "ו"  # holam male
         if (accent or m.ch in _LEFT_MARKS) and best + 1 < len(bases) and not own_vav:
@@ -155,7 +163,7 @@ def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
             b = bases[best]
             right = best + 1
             edge = min(tolerance, 0.3 * (b.x1 - b.x0))
-            if dist(right) <= tolerance and b.x1 - x <= edge:
+            if _dist(bases[right], x) <= tolerance and b.x1 - x <= edge:
                 best = right
         owners.append(best)
     return owners
