@@ -69,10 +69,12 @@ def find_gutter(
         return None
     x = median(best)
     # A gutter is empty: on a page of one justified column, some line has a letter there.
-    crossed = 0
+    allowed, crossed = len(longest) // 6, 0
     for a, b in longest:
         crossed += any(lo < x < hi for lo, hi in (box(i) for i in range(a, b)))
-    return x if crossed <= len(longest) // 6 else None
+        if crossed > allowed:
+            return None  # stop at once: this is what most one-column pages end with
+    return x
 
 
 def split_at_gutter(
