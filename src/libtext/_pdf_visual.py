@@ -14,6 +14,7 @@ document-wide mirror vote of :mod:`libtext.pdf` treats both alike.
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 import re
 import unicodedata
@@ -204,6 +205,7 @@ def visual_parts(glyphs: list[Glyph], size: float, direction: Direction) -> list
     # space character: its own, or one pdfium inferred).
     stream: list[Glyph] = []
     real: dict[tuple[int, int], float] = {}  # -> the space's width
+    where: dict[tuple[int, int], float] = {}  # -> the space's centre
     inferred: set[tuple[int, int]] = set()
     pending: Glyph | None = None
     for g in glyphs:
@@ -218,6 +220,7 @@ def visual_parts(glyphs: list[Glyph], size: float, direction: Direction) -> list
                 inferred.add((id(stream[-1]), id(g)))
             else:
                 real[id(stream[-1]), id(g)] = pending.x1 - pending.x0
+                where[id(stream[-1]), id(g)] = pending.center
             pending = None
         stream.append(g)
     if not stream:
@@ -238,7 +241,13 @@ def visual_parts(glyphs: list[Glyph], size: float, direction: Direction) -> list
     if 2 * len(real) < wide:
         real = {}  # a stray space or two in a stream without them
     gap_limit = (_STREAM_GAP if real else SPACE_GAP) * em
-    spaces = sorted(g.center for g in glyphs if g.ch.isspace() and not g.generated) if real else []
+    # Where a stream space is drawn matters only when its own letters are not
+    # neighbours on the line (a line pdfium took in two halves); otherwise it is
+    # placed between them already, and its box may lie anywhere (Word 365 puts a
+    # right-to-left space's origin inside the next word).
+    beside = {(id(p), id(q)) for p, q in itertools.pairwise(bases)}
+    beside |= {(q, p) for p, q in beside}
+    spaces = sorted(x for pair, x in where.items() if pair not in beside) if real else []
     # What follows each base: "" (same word), " " or a new item (a tab-wide gap).
     after = [""] * len(bases)
     used = 0
