@@ -170,6 +170,50 @@ def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
     return owners
 
 
+def _slot_owners(
+    glyphs: list[Glyph], bases: list[Glyph], marks: list[Glyph], owners: list[int], size: float
+) -> list[int]:
+    """``owners`` with marks that have slots of their own given to their stream letter.
+
+    A font without zero-width marks (Word 365's) draws each mark in a slot of its
+    own after its letter, in the stream's order: such a slot's position says which
+    letter comes before it, not which one it sits over. A mark whose slot covers no
+    letter and continues, edge to edge, the row of slots leftwards from the Hebrew
+    letter it follows in the stream belongs to that letter.
+    """
+    index = {id(b): k for k, b in enumerate(bases)}
+    mark_ids = {id(m): n for n, m in enumerate(marks)}
+    slack = 0.05 * size
+    out = list(owners)
+    groups: list[tuple[Glyph, list[int]]] = []  # a Hebrew letter, the marks after it
+    current: list[int] | None = None
+    for g in glyphs:
+        n = mark_ids.get(id(g))
+        if n is None:
+            current = None  # a space or anything else ends the letter's marks
+            if id(g) in index and _strong(g.ch[0]) == "R":
+                current = []
+                groups.append((g, current))
+        elif current is not None:
+            current.append(n)
+    for base, group in groups:
+        slotted = []
+        for n in group:
+            m, near = marks[n], bases[owners[n]]
+            if m.x1 - m.x0 <= slack or min(near.x1, m.x1) - max(near.x0, m.x0) > slack:
+                continue  # no slot, or drawn over a letter (TeX): its box says where
+            slotted.append(n)
+        # Right to left: the slots run leftwards from the letter, edge to edge (in
+        # any stream order: Word writes dagesh before the vowel drawn right of it).
+        edge = base.x0
+        for n in sorted(slotted, key=lambda n: -marks[n].x1):
+            if abs(edge - marks[n].x1) > slack:
+                break
+            out[n] = index[id(base)]
+            edge = marks[n].x0
+    return out
+
+
 def visual_to_logical(glyphs: list[Glyph], size: float, direction: Direction) -> tuple[str, bool]:
     """The logical text of one line's glyphs (any order), NFC-normalized.
 
@@ -230,7 +274,8 @@ def visual_parts(glyphs: list[Glyph], size: float, direction: Direction) -> list
     attached: dict[int, list[str]] = {}
     lo = [g.x0 for g in bases]
     hi = [g.x1 for g in bases]
-    for m, k in zip(marks, _owners(bases, marks, size), strict=True):
+    owners = _slot_owners(glyphs, bases, marks, _owners(bases, marks, size), size)
+    for m, k in zip(marks, owners, strict=True):
         attached.setdefault(k, []).append(m.ch)
         if m.x1 - m.x0 > 0.05 * size:  # a mark with a slot of its own widens its letter
             lo[k], hi[k] = min(lo[k], m.x0), max(hi[k], m.x1)
