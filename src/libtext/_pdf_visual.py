@@ -179,7 +179,8 @@ def _slot_owners(
     own after its letter, in the stream's order: such a slot's position says which
     letter comes before it, not which one it sits over. A mark whose slot covers no
     letter and continues, edge to edge, the row of slots leftwards from the Hebrew
-    letter it follows in the stream belongs to that letter.
+    letter it follows in the stream belongs to that letter, when the box alone gave it
+    to that letter's stream neighbour (a LuaTeX title's slots lie elsewhere).
     """
     index = {id(b): k for k, b in enumerate(bases)}
     mark_ids = {id(m): n for n, m in enumerate(marks)}
@@ -196,12 +197,16 @@ def _slot_owners(
                 groups.append((g, current))
         elif current is not None:
             current.append(n)
-    for base, group in groups:
+    following: list[Glyph | None] = [g for g, _ in groups[1:]]
+    following.append(None)
+    for (base, group), nxt in zip(groups, following, strict=False):
         slotted = []
         for n in group:
             m, near = marks[n], bases[owners[n]]
             if m.x1 - m.x0 <= slack or min(near.x1, m.x1) - max(near.x0, m.x0) > slack:
                 continue  # no slot, or drawn over a letter (TeX): its box says where
+            if near is not base and near is not nxt:
+                continue  # the slot is not between its letter and the stream's next one
             slotted.append(n)
         # Right to left: the slots run leftwards from the letter, edge to edge (in
         # any stream order: Word writes dagesh before the vowel drawn right of it).
