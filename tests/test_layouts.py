@@ -111,8 +111,8 @@ def test_title_and_author(name: str) -> None:
 # --- producers' habits ----------------------------------------------------------------
 # PDFs drawn the way real producers draw Hebrew (1 Tf with the size in the text matrix,
 # 327.68 Tf scaled down, glyphs in visual order without spaces, Latin runs inside Hebrew
-# lines, pointed text, two columns), by tests/layouts/producers/make_producers.py; each
-# truth is that script's input.
+# lines, pointed text, marks in slots of their own, two columns), by
+# tests/layouts/producers/make_producers.py; each truth is that script's input.
 
 PRODUCERS = LAYOUTS / "producers"
 PRODUCER_CASES = sorted(p.name.removesuffix(".truth.json") for p in PRODUCERS.glob("*.truth.json"))
@@ -122,7 +122,7 @@ def test_producer_cases_are_there() -> None:
     assert {"tf1_scaled", "tf_print_to_pdf", "visual_nospace", "ltr_runs", "pointed"} <= set(
         PRODUCER_CASES
     )
-    assert "two_columns" in PRODUCER_CASES
+    assert {"two_columns", "slotted_marks"} <= set(PRODUCER_CASES)
 
 
 @pytest.mark.parametrize("name", PRODUCER_CASES)

@@ -39,7 +39,10 @@ def find_gutter(
     if len(longest) < 4:
         return None
     centers: list[float] = []
-    for a, b in longest:
+    need = 3  # lines with a wide gap (see below)
+    for done, (a, b) in enumerate(longest):
+        if len(centers) + len(longest) - done < need:
+            return None  # too few lines left to show a gutter: a one-column page
         em = max(size((a + b) // 2), 1.0)
         (l0, r0), (l1, r1) = box(a), box(b - 1)
         left, right = min(l0, l1), max(r0, r1)
@@ -62,14 +65,16 @@ def find_gutter(
         near = [d for d in centers if abs(d - c) < 6.0]
         if len(near) > len(best):
             best = near
-    if len(best) < max(3, len(longest) // 3):
+    if len(best) < max(need, len(longest) // 3):
         return None
     x = median(best)
     # A gutter is empty: on a page of one justified column, some line has a letter there.
-    crossed = 0
+    allowed, crossed = len(longest) // 6, 0
     for a, b in longest:
         crossed += any(lo < x < hi for lo, hi in (box(i) for i in range(a, b)))
-    return x if crossed <= len(longest) // 6 else None
+        if crossed > allowed:
+            return None  # stop at once: this is what most one-column pages end with
+    return x
 
 
 def split_at_gutter(

@@ -89,10 +89,17 @@ class _Reader:
         self._name = ctypes.create_string_buffer(128)
         self._flags = ctypes.c_int()
         self._matrix = raw.FS_MATRIX()
+        # The gutter search, the line reader and the glyph reader ask for the same
+        # characters' boxes and sizes: one ctypes call each per page.
+        self._boxes: dict[int, tuple[float, float]] = {}
+        self._sizes: dict[int, float] = {}
 
     def box(self, i: int) -> tuple[float, float]:
-        self.raw.FPDFText_GetCharBox(self.tp, i, *self._box)
-        return self._l.value, self._r.value
+        got = self._boxes.get(i)
+        if got is None:
+            self.raw.FPDFText_GetCharBox(self.tp, i, *self._box)
+            got = self._boxes[i] = (self._l.value, self._r.value)
+        return got
 
     def glyph(self, i: int, ch: str) -> Glyph:
         """Character ``i`` with its advance box and ink centre (for marks)."""
@@ -112,12 +119,16 @@ class _Reader:
         InDesign and Quartz write ``1 Tf`` and scale by the text matrix; Windows' Print
         to PDF writes ``327.68 Tf`` scaled down by 0.081: the operand alone says nothing.
         """
+        got = self._sizes.get(i)
+        if got is not None:
+            return got
         size = float(self.raw.FPDFText_GetFontSize(self.tp, i))
         m = self._matrix
-        if not self.raw.FPDFText_GetMatrix(self.tp, i, m):
-            return size
-        scale = math.sqrt(abs(m.a * m.d - m.b * m.c))
-        return size * scale if scale > 0 else size
+        if self.raw.FPDFText_GetMatrix(self.tp, i, m):
+            scale = math.sqrt(abs(m.a * m.d - m.b * m.c))
+            size = size * scale if scale > 0 else size
+        self._sizes[i] = size
+        return size
 
     def bold(self, i: int) -> bool:
         weight = self.raw.FPDFText_GetFontWeight(self.tp, i)

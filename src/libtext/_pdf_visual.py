@@ -14,6 +14,8 @@ document-wide mirror vote of :mod:`libtext.pdf` treats both alike.
 from __future__ import annotations
 
 import bisect
+import itertools
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -127,6 +129,13 @@ def visual_direction(glyphs: list[Glyph], default: Direction) -> Direction:
     return left if left == right else default
 
 
+def _dist(b: Glyph, x: float) -> float:
+    """How far ``x`` is from ``b``'s advance box (0 inside it)."""
+    if b.x0 <= x <= b.x1:
+        return 0.0
+    return min(abs(x - b.x0), abs(x - b.x1))
+
+
 def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
     """For each mark, the index (in ``bases``, left to right) of the letter it sits over.
 
@@ -138,14 +147,14 @@ def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
     centers = [(b.x0 + b.x1) / 2 for b in bases]
     for m in marks:
         x = m.center
-
-        def dist(k: int, x: float = x) -> float:
-            b = bases[k]
-            return 0.0 if b.x0 <= x <= b.x1 else min(abs(x - b.x0), abs(x - b.x1))
-
         k = bisect.bisect_left(centers, x)
-        near = range(max(0, k - 3), min(len(bases), k + 3))
-        best = min(near, key=lambda k: (dist(k), bases[k].x1 - bases[k].x0))
+        # The nearest box (0 inside it), the narrower on a tie: a plain loop, as this
+        # runs for every mark of a pointed book.
+        best, best_key = -1, (math.inf, math.inf)
+        for j in range(max(0, k - 3), min(len(bases), k + 3)):
+            key = (_dist(bases[j], x), bases[j].x1 - bases[j].x0)
+            if key < best_key:
+                best, best_key = j, key
         accent = "\u0591" <= m.ch <= "\u05af"
         own_vav = m.ch in _LEFT_MARKS and bases[best].ch == "ו"  # holam male
         if (accent or m.ch in _LEFT_MARKS) and best + 1 < len(bases) and not own_vav:
@@ -155,10 +164,59 @@ def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
             b = bases[best]
             right = best + 1
             edge = min(tolerance, 0.3 * (b.x1 - b.x0))
-            if dist(right) <= tolerance and b.x1 - x <= edge:
+            if _dist(bases[right], x) <= tolerance and b.x1 - x <= edge:
                 best = right
         owners.append(best)
     return owners
+
+
+def _slot_owners(
+    glyphs: list[Glyph], bases: list[Glyph], marks: list[Glyph], owners: list[int], size: float
+) -> list[int]:
+    """``owners`` with marks that have slots of their own given to their stream letter.
+
+    A font without zero-width marks (Word 365's) draws each mark in a slot of its
+    own after its letter, in the stream's order: such a slot's position says which
+    letter comes before it, not which one it sits over. A mark whose slot covers no
+    letter and continues, edge to edge, the row of slots leftwards from the Hebrew
+    letter it follows in the stream belongs to that letter, when the box alone gave it
+    to that letter's stream neighbour (a LuaTeX title's slots lie elsewhere).
+    """
+    index = {id(b): k for k, b in enumerate(bases)}
+    mark_ids = {id(m): n for n, m in enumerate(marks)}
+    slack = 0.05 * size
+    out = list(owners)
+    groups: list[tuple[Glyph, list[int]]] = []  # a Hebrew letter, the marks after it
+    current: list[int] | None = None
+    for g in glyphs:
+        n = mark_ids.get(id(g))
+        if n is None:
+            current = None  # a space or anything else ends the letter's marks
+            if id(g) in index and _strong(g.ch[0]) == "R":
+                current = []
+                groups.append((g, current))
+        elif current is not None:
+            current.append(n)
+    following: list[Glyph | None] = [g for g, _ in groups[1:]]
+    following.append(None)
+    for (base, group), nxt in zip(groups, following, strict=False):
+        slotted = []
+        for n in group:
+            m, near = marks[n], bases[owners[n]]
+            if m.x1 - m.x0 <= slack or min(near.x1, m.x1) - max(near.x0, m.x0) > slack:
+                continue  # no slot, or drawn over a letter (TeX): its box says where
+            if near is not base and near is not nxt:
+                continue  # the slot is not between its letter and the stream's next one
+            slotted.append(n)
+        # Right to left: the slots run leftwards from the letter, edge to edge (in
+        # any stream order: Word writes dagesh before the vowel drawn right of it).
+        edge = base.x0
+        for n in sorted(slotted, key=lambda n: -marks[n].x1):
+            if abs(edge - marks[n].x1) > slack:
+                break
+            out[n] = index[id(base)]
+            edge = marks[n].x0
+    return out
 
 
 def visual_to_logical(glyphs: list[Glyph], size: float, direction: Direction) -> tuple[str, bool]:
@@ -196,6 +254,7 @@ def visual_parts(glyphs: list[Glyph], size: float, direction: Direction) -> list
     # space character: its own, or one pdfium inferred).
     stream: list[Glyph] = []
     real: dict[tuple[int, int], float] = {}  # -> the space's width
+    where: dict[tuple[int, int], float] = {}  # -> the space's centre
     inferred: set[tuple[int, int]] = set()
     pending: Glyph | None = None
     for g in glyphs:
@@ -210,6 +269,7 @@ def visual_parts(glyphs: list[Glyph], size: float, direction: Direction) -> list
                 inferred.add((id(stream[-1]), id(g)))
             else:
                 real[id(stream[-1]), id(g)] = pending.x1 - pending.x0
+                where[id(stream[-1]), id(g)] = pending.center
             pending = None
         stream.append(g)
     if not stream:
@@ -219,7 +279,8 @@ def visual_parts(glyphs: list[Glyph], size: float, direction: Direction) -> list
     attached: dict[int, list[str]] = {}
     lo = [g.x0 for g in bases]
     hi = [g.x1 for g in bases]
-    for m, k in zip(marks, _owners(bases, marks, size), strict=True):
+    owners = _slot_owners(glyphs, bases, marks, _owners(bases, marks, size), size)
+    for m, k in zip(marks, owners, strict=True):
         attached.setdefault(k, []).append(m.ch)
         if m.x1 - m.x0 > 0.05 * size:  # a mark with a slot of its own widens its letter
             lo[k], hi[k] = min(lo[k], m.x0), max(hi[k], m.x1)
@@ -230,7 +291,13 @@ def visual_parts(glyphs: list[Glyph], size: float, direction: Direction) -> list
     if 2 * len(real) < wide:
         real = {}  # a stray space or two in a stream without them
     gap_limit = (_STREAM_GAP if real else SPACE_GAP) * em
-    spaces = sorted(g.center for g in glyphs if g.ch.isspace() and not g.generated) if real else []
+    # Where a stream space is drawn matters only when its own letters are not
+    # neighbours on the line (a line pdfium took in two halves); otherwise it is
+    # placed between them already, and its box may lie anywhere (Word 365 puts a
+    # right-to-left space's origin inside the next word).
+    beside = {(id(p), id(q)) for p, q in itertools.pairwise(bases)}
+    beside |= {(q, p) for p, q in beside}
+    spaces = sorted(x for pair, x in where.items() if pair not in beside) if real else []
     # What follows each base: "" (same word), " " or a new item (a tab-wide gap).
     after = [""] * len(bases)
     used = 0

@@ -19,7 +19,10 @@ the way one producer does:
   reports each glyph as a line of its own);
 * ``ltr_runs``: Latin words, file names, numbers and formulas inside Hebrew lines;
 * ``pointed``: pointed text (nikud, holam before alef);
-* ``two_columns``: two columns of Hebrew across a narrow gutter, baselines shared.
+* ``two_columns``: two columns of Hebrew across a narrow gutter, baselines shared;
+* ``slotted_marks``: pointed text the way Word 365 draws it: letters in logical order,
+  each mark in a slot of its own left of its letter (the slots in the reverse of the
+  stream's order), and each space drawn with no width inside the next word.
 
 Every truth line is the generator's own input (the logical text it typesets), never
 libtext's output.
@@ -216,6 +219,55 @@ def draw_line(sh: Shaper, glyphs: list[Glyph], y: float, size: float, style: str
     return "\n".join(ops)
 
 
+def slotted_line(sh: Shaper, text: str, size: float, right: float, y: float) -> str:
+    """One pointed line in Word 365's way (see the module docstring), as operators."""
+    scale = size / sh.upem
+
+    def gid_of(ch: str) -> int:
+        gid = sh.font.get_nominal_glyph(ord(ch))
+        sh.to_unicode[gid] = ch
+        sh.widths[gid] = sh.font.get_glyph_h_advance(gid)
+        return gid
+
+    words: list[list[tuple[int, float]]] = []  # per word: (gid, origin x), stream order
+    inside: list[float] = []  # per word: an x in the gap after its first letter's slots
+    x = right
+    for word in text.split():
+        placed: list[tuple[int, float]] = []
+        clusters: list[tuple[str, str]] = []
+        for ch in word:
+            if "\u0591" <= ch <= "\u05c7" and clusters:
+                clusters[-1] = (clusters[-1][0], clusters[-1][1] + ch)
+            else:
+                clusters.append((ch, ""))
+        for k, (letter, marks) in enumerate(clusters):
+            gid = gid_of(letter)
+            origin = x - sh.font.get_glyph_h_advance(gid) * scale
+            placed.append((gid, origin))
+            ext = sh.font.get_glyph_extents(gid)
+            edge = origin + ext.x_bearing * scale  # the letter's ink, left edge
+            slots: dict[str, float] = {}
+            for mark in reversed(marks):
+                ext = sh.font.get_glyph_extents(gid_of(mark))
+                left = edge - ext.width * scale
+                slots[mark] = left - ext.x_bearing * scale
+                edge = left
+            placed.extend((gid_of(m), slots[m]) for m in marks)
+            x = min(origin, edge - 0.5)
+            if k == 0:
+                inside.append(x + 0.25)
+        words.append(placed)
+        x -= 0.3 * size
+    space = gid_of(" ")
+    ops = [f"BT /F1 {size:g} Tf"]
+    for k, placed in enumerate(words):
+        if k:
+            ops.append(f"1 0 0 1 {inside[k]:.3f} {y:.3f} Tm {hexg(space)} Tj")
+        ops.extend(f"1 0 0 1 {gx:.3f} {y:.3f} Tm {hexg(gid)} Tj" for gid, gx in placed)
+    ops.append("ET")
+    return "\n".join(ops)
+
+
 def pdf_bytes(sh: Shaper, content: str) -> bytes:
     objs: list[bytes] = []
 
@@ -315,6 +367,11 @@ def make(name: str, description: str, style: str) -> None:
         truth = [{"kind": "body", "text": t} for t in right_lines] + [
             {"kind": "body", "text": t} for t in left_lines
         ]
+    elif style == "slotted_marks":
+        for text in POINTED:
+            ops.append(slotted_line(sh, text, size, right, y))
+            truth.append({"kind": "body", "text": text})
+            y -= lead
     else:
         if style == "ltr_runs":
             lines = MIXED
@@ -364,6 +421,12 @@ CASES = [
         "two_columns",
         "two justified Hebrew columns across a 14 pt gutter, shared baselines",
         "two_columns",
+    ),
+    (
+        "slotted_marks",
+        "pointed text with each mark in a slot of its own, spaces drawn inside the next word "
+        "(Word 365)",
+        "slotted_marks",
     ),
 ]
 
