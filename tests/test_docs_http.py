@@ -8,20 +8,16 @@ a folder holding ``examples/sample.pdf``; the online library is the fake of
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import shutil
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
+from tests.served import serve, stop
 from tests.test_docs_examples import fake_library
-from tests.test_serve_e2e import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "http.md"
@@ -52,50 +48,6 @@ def folder(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def serve(
-    folder: Path, extra_env: dict[str, str], library: str
-) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LIBTEXT_")}
-    env.update(extra_env, LIBTEXT_LIBRARY_URL=library)
-    cmd = [
-        sys.executable,
-        "-c",
-        "from libtext.cli import main; main()",
-        "serve",
-        "--port",
-        str(port),
-    ]
-    cmd += ["--store", f"sqlite:///{folder / 'texts.db'}", "--log-level", "warning"]
-    proc = subprocess.Popen(
-        cmd, env=env, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        if proc.poll() is not None:
-            out = proc.stdout.read().decode() if proc.stdout else ""
-            pytest.fail(f"libtext serve exited with {proc.returncode}:\n{out}")
-        try:
-            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                return proc, base
-        except httpx.TransportError:
-            pass
-        if time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail("libtext serve did not answer within 30 s")
-        time.sleep(0.1)
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:  # pragma: no cover
-        proc.kill()
-        proc.wait()
-
-
 @pytest.fixture
 def library() -> Iterator[str]:
     with fake_library() as url:
@@ -112,7 +64,8 @@ def test_the_page_has_curls_for_every_kind_of_route() -> None:
 def test_every_curl_of_the_page_works(folder: Path, library: str) -> None:
     pytest.importorskip("libtext.asgi")
     for env, curls in curl_blocks():
-        proc, base = serve(folder, env, library)
+        args = ["--store", f"sqlite:///{folder / 'texts.db'}", "--log-level", "warning"]
+        proc, base = serve(args, env={**env, "LIBTEXT_LIBRARY_URL": library}, cwd=folder)
         try:
             for line in curls:
                 args = [a.replace(DOC_BASE, base) for a in shlex.split(line)]

@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import logging
 import os
-import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -30,6 +28,7 @@ from typing import Any
 import httpx
 import pytest
 from tests import hostile_pdfs
+from tests.served import serving
 
 from libtext import errors
 from libtext.pdf import PdfGuard, PdfLimits, extract_pdf
@@ -230,63 +229,20 @@ def test_worker_runs_under_an_address_space_cap(guard: PdfGuard) -> None:
 # --- a real server --------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
     pytest.importorskip("libtext.asgi")
     pytest.importorskip("libtext.store")
-    port = _free_port()
     db = tmp_path_factory.mktemp("hostile") / "served.db"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LIBTEXT_")}
-    env.update(
-        LIBTEXT_PDF_WORKERS="2",
-        LIBTEXT_PDF_MEMORY_MB=str(WORKER_MB),
-        LIBTEXT_PDF_TIMEOUT="5",
-        LIBTEXT_MAX_UPLOAD_BYTES=str(40 * 2**20),
-    )
-    cmd = [
-        sys.executable,
-        "-c",
-        "from libtext.cli import main; main()",
-        "serve",
-        "--port",
-        str(port),
-        "--store",
-        f"sqlite:///{db}",
-        "--log-level",
-        "warning",
-        "--no-access-log",
-    ]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                err = proc.stderr.read().decode() if proc.stderr else ""
-                pytest.fail(f"libtext serve exited with {proc.returncode}:\n{err}")
-            try:
-                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("libtext serve did not answer within 30 s")
-            time.sleep(0.1)
+    env = {
+        "LIBTEXT_PDF_WORKERS": "2",
+        "LIBTEXT_PDF_MEMORY_MB": str(WORKER_MB),
+        "LIBTEXT_PDF_TIMEOUT": "5",
+        "LIBTEXT_MAX_UPLOAD_BYTES": str(40 * 2**20),
+    }
+    args = ["--store", f"sqlite:///{db}", "--log-level", "warning", "--no-access-log"]
+    with serving(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as (proc, base):
         yield base, proc.pid
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            proc.kill()
-            proc.wait()
 
 
 def _upload(base: str, data: bytes, timeout: float = 60) -> httpx.Response:

@@ -7,8 +7,6 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -18,6 +16,7 @@ from typing import Any
 import anyio
 import httpx
 import pytest
+from tests.served import serving
 
 from libtext import Translator, errors
 from libtext.models import EnrichedSegment, Footnote, ProcessedDocument, Section
@@ -338,61 +337,16 @@ async def test_protect_get_covers_the_docs(path: str) -> None:
 # --- a real server: connection limits, idle and slow clients, the access log -------------
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def limited_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     pytest.importorskip("libtext.store")
-    port = _free_port()
     tmp = tmp_path_factory.mktemp("limited")
     log = tmp / "server.log"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LIBTEXT_")}
-    env.update(LIBTEXT_BODY_TIMEOUT="1", LIBTEXT_API_KEY="s3cret-key")
-    cmd = [
-        sys.executable,
-        "-c",
-        "from libtext.cli import main; main()",
-        "serve",
-        "--port",
-        str(port),
-        "--store",
-        f"sqlite:///{tmp / 'served.db'}",
-        "--log-level",
-        "info",
-        "--limit-concurrency",
-        "4",
-        "--header-timeout",
-        "1",
-    ]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"libtext serve exited:\n{log.read_text()}")
-            try:
-                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("libtext serve did not answer within 30 s")
-            time.sleep(0.1)
+    env = {"LIBTEXT_BODY_TIMEOUT": "1", "LIBTEXT_API_KEY": "s3cret-key"}
+    args = ["--store", f"sqlite:///{tmp / 'served.db'}", "--log-level", "info"]
+    args += ["--limit-concurrency", "4", "--header-timeout", "1"]
+    with log.open("wb") as out, serving(args, env=env, stdout=out, output=log.read_text) as (_, base):
         yield base, log
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            proc.kill()
-            proc.wait()
 
 
 def _connect(base: str) -> socket.socket:

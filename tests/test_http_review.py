@@ -6,7 +6,6 @@ old revision, plus 428 without If-Match and 401 without the API key.
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -15,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from tests.served import free_port
 
 pytest.importorskip("fastapi")
 pytest.importorskip("sqlmodel")
@@ -37,13 +37,6 @@ def original() -> ProcessedDocument:
         ],
         page_count=1,
     )
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @pytest.fixture

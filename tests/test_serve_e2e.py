@@ -6,72 +6,24 @@ fetches the new one by slug, all over real HTTP.
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 from click.testing import CliRunner
+from tests.served import serving
 
 from libtext.cli import cli
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     pytest.importorskip("libtext.store")
     pytest.importorskip("libtext.process")
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LIBTEXT_")}
-    cmd = [
-        sys.executable,
-        "-c",
-        "from libtext.cli import main; main()",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--store",
-        f"sqlite:///{tmp_path / 'served.db'}",
-        "--log-level",
-        "warning",
-    ]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                out = proc.stdout.read().decode() if proc.stdout else ""
-                pytest.fail(f"libtext serve exited with {proc.returncode}:\n{out}")
-            try:
-                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("libtext serve did not answer within 30 s")
-            time.sleep(0.1)
+    args = ["--host", "127.0.0.1", "--store", f"sqlite:///{tmp_path / 'served.db'}"]
+    with serving([*args, "--log-level", "warning"]) as (_, base):
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            proc.kill()
-            proc.wait()
 
 
 def test_process_list_fetch_over_http(server: str, fixtures_dir: Path) -> None:
