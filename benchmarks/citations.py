@@ -32,8 +32,8 @@ import re
 import time
 from pathlib import Path
 
-from libtext._sefaria_data import BLOCKERS, catalog, key
 from libtext.sefaria import find_citations
+from libtext.sefaria._data import BLOCKERS, catalog, key
 from libtext.translate import LINK_CONFIDENCE
 
 ROOT = Path(__file__).resolve().parents[1]

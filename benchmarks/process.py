@@ -29,12 +29,12 @@ from typing import Any
 
 import anyio
 
-from libtext._cache import ProviderCache
 from libtext.headings import offline_outline
 from libtext.models import ExtractedDocument
 from libtext.outline import Outliner
 from libtext.pdf import extract_pdf
 from libtext.process import aprocess_document
+from libtext.providers._cache import ProviderCache
 from libtext.providers.base import ProviderRequest
 from libtext.providers.function import FunctionProvider
 from libtext.sefaria import find_citations

@@ -32,10 +32,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from libtext._store_slugs import base_slug
-from libtext._store_tables import META_TEXT_COUNT, RevisionRow, metadata
 from libtext.models import ProcessedDocument, Section, SourceMetadata
 from libtext.store import DEFAULT_PAGE_SIZE, TextStore
+from libtext.store._slugs import base_slug
+from libtext.store._tables import META_TEXT_COUNT, RevisionRow, metadata
 
 CHUNK = 10_000
 

@@ -20,9 +20,9 @@ import httpx
 import pytest
 
 from libtext import RetryPolicy, errors
-from libtext._asgi_errors import STATUS_MAP, status_for
 from libtext._wording import for_http
 from libtext.asgi import Settings, create_app
+from libtext.asgi._errors import STATUS_MAP, status_for
 from libtext.models import (
     PaginatedTextsResponse,
     PaginationInfo,
@@ -108,7 +108,7 @@ class RaisingStore:
     async def aget_tagged_json(
         self, slug: str, *, revision: Any = None, limiter: Any = None
     ) -> Any:
-        from libtext._store_cache import TaggedJSON
+        from libtext.store._cache import TaggedJSON
 
         return TaggedJSON(await self._go_json(limiter), '"1-0"')
 

@@ -16,8 +16,8 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi import FastAPI
 
-from libtext._asgi_docs import assets_folder
 from libtext.asgi import Settings, create_app
+from libtext.asgi._docs import assets_folder
 
 pytestmark = pytest.mark.skipif(
     assets_folder() is None, reason="fastapi-offline (server extra) is not installed"

@@ -4,11 +4,9 @@ open alike. Inputs are built here; expectations come from how they were built.""
 
 from __future__ import annotations
 
-from libtext._pdf_meta import decode_mojibake, info_text
-from libtext._pdf_outline import is_identifier
-from libtext._toc import printed_toc
 from libtext.grounding import ground_outline
 from libtext.headings import offline_outline
+from libtext.headings._toc import printed_toc
 from libtext.models import (
     DocumentOutline,
     ExtractedDocument,
@@ -16,6 +14,8 @@ from libtext.models import (
     ExtractedPage,
     OutlineSegment,
 )
+from libtext.pdf._meta import decode_mojibake, info_text
+from libtext.pdf._outline import is_identifier
 
 
 def _low_bytes(hebrew: str) -> str:

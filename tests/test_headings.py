@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from libtext._pdf_read import RawLine, RawPage
 from libtext.headings import find_headings, offline_outline, parse_heading
 from libtext.models import DocumentOutline, ExtractedDocument
 from libtext.pdf import _assemble, extract_pdf
+from libtext.pdf._read import RawLine, RawPage
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

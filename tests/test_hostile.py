@@ -204,7 +204,7 @@ def test_in_process_fallback_keeps_the_limits() -> None:
 def test_falls_back_in_process_when_no_worker_can_start(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from libtext import _pdf_guard
+    from libtext.pdf import _guard as _pdf_guard
 
     g = PdfGuard(workers=1, memory_mb=WORKER_MB, timeout=5.0)
     monkeypatch.setattr(_pdf_guard.sys, "executable", "/nonexistent/python")

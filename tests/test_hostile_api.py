@@ -84,7 +84,7 @@ async def test_translate_route_answers_400_not_500() -> None:
 
 
 def test_pdf_text_is_made_valid_before_it_reaches_the_models() -> None:
-    from libtext._pdf_visual import valid_text
+    from libtext.pdf._visual import valid_text
 
     # A lone UTF-16 half or a non-character is dropped; halves of a pair are joined.
     assert valid_text("אב\ud83dג\uffff") == "אבג"
@@ -298,7 +298,7 @@ async def test_key_in_query_string_is_refused(param: str) -> None:
 
 
 def test_access_log_redacts_credentials() -> None:
-    from libtext._asgi_auth import RedactCredentials, redact_query
+    from libtext.asgi._auth import RedactCredentials, redact_query
 
     assert redact_query("/api/texts?page=2&api_key=abc&x=1") == (
         "/api/texts?page=2&api_key=[redacted]&x=1"

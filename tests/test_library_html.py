@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from libtext._library_html import parse_notes, parse_page, plain
+from libtext.library._html import parse_notes, parse_page, plain
 
 
 def test_headings_stay_on_their_own_lines_and_are_listed() -> None:

@@ -20,9 +20,10 @@ import anyio
 import httpx
 import pytest
 
-from libtext import RetryPolicy, _library_http
+from libtext import RetryPolicy
 from libtext.errors import LibraryError
 from libtext.library import LibraryClient
+from libtext.library import _http as _library_http
 from libtext.models import LibraryPage
 
 TREE: dict[str, Any] = {

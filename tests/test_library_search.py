@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from libtext._library_api import read_search
-from libtext._library_search import breadcrumb, normalize_phrase, read_counts, snippet
 from libtext.errors import LibraryError
+from libtext.library._api import read_search
+from libtext.library._search import breadcrumb, normalize_phrase, read_counts, snippet
 
 
 @pytest.mark.parametrize(

@@ -14,11 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from libtext import errors
-from libtext._pdf_layout import classify, dominant_size, page_number_value
-from libtext._pdf_read import RawLine, RawPage
-from libtext._pdf_text import attach_marks, bracket_votes, is_mark, mirror_rtl_brackets
 from libtext.models import ExtractedDocument
 from libtext.pdf import _assemble, aextract_pdf, extract_pdf
+from libtext.pdf._layout import classify, dominant_size, page_number_value
+from libtext.pdf._read import RawLine, RawPage
+from libtext.pdf._text import attach_marks, bracket_votes, is_mark, mirror_rtl_brackets
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 # The truth files call a page number a footer; libtext tells them apart.
@@ -433,7 +433,7 @@ class _FakeReader:
 
 
 def test_precomposed_pointed_letters_lose_their_stray_glyphs() -> None:
-    from libtext._pdf_read import _fix_marks
+    from libtext.pdf._read import _fix_marks
 
     # pdfium's view of "הַמָּיִם" set with precomposed glyphs (recorded from a real
     # PDF): letters inside a precomposed glyph get a sliver box shared with their
@@ -449,7 +449,7 @@ def test_precomposed_pointed_letters_lose_their_stray_glyphs() -> None:
 
 
 def test_punctuation_over_a_real_letter_is_kept() -> None:
-    from libtext._pdf_read import _fix_marks
+    from libtext.pdf._read import _fix_marks
 
     text = "\u05b8ב,"  # a comma whose box happens to cover a full-width letter
     reader = _FakeReader([(100.5, 102.0), (100.0, 106.0), (99.0, 107.0)], unmapped=set())
@@ -457,8 +457,8 @@ def test_punctuation_over_a_real_letter_is_kept() -> None:
 
 
 def test_punctuation_runs_follow_the_page_between_hebrew_words() -> None:
-    from libtext._pdf_read import _order_punctuation
-    from libtext._pdf_text import neutral_run_direction
+    from libtext.pdf._read import _order_punctuation
+    from libtext.pdf._text import neutral_run_direction
 
     # pdfium gave "(:." for glyphs that stand "(", ".", ":" from right to left.
     line = "יכול )א(:. ויאמין"
@@ -472,7 +472,7 @@ def test_punctuation_runs_follow_the_page_between_hebrew_words() -> None:
 
 
 def test_reading_order_sorts_a_page_but_keeps_columns() -> None:
-    from libtext._pdf_read import reading_order
+    from libtext.pdf._read import reading_order
 
     footer = RawLine("7", 10, False, 580, 200, 206)
     body = [RawLine(f"שורה {i} בעמוד", 12, False, 100 + 18 * i, 40, 380) for i in range(8)]

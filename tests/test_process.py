@@ -17,8 +17,6 @@ import anyio
 import pytest
 
 from libtext import errors
-from libtext._cache import ProviderCache
-from libtext._phrases import covers
 from libtext.hebrew import normalize_for_match
 from libtext.models import (
     DocumentOutline,
@@ -30,10 +28,12 @@ from libtext.models import (
 )
 from libtext.outline import Outliner
 from libtext.process import aprocess_document, cut_sections, process_document
+from libtext.providers._cache import ProviderCache
 from libtext.providers.base import ProviderRequest
 from libtext.providers.function import FunctionProvider
 from libtext.providers.structured import RetryPolicy
 from libtext.translate import TranslatePayload, Translator
+from libtext.translate._phrases import covers
 
 FAST = RetryPolicy(max_attempts=2, base_delay=0.0, max_delay=0.0)
 
@@ -305,7 +305,7 @@ async def test_results_do_not_depend_on_where_the_work_runs(
     extracted: dict[str, ExtractedDocument], monkeypatch: pytest.MonkeyPatch, model: bool
 ) -> None:
     """Every block worked on the loop, or every block in a worker thread: the same document."""
-    from libtext import _translate_schema as translate  # where off_loop reads it
+    from libtext.translate import _schema as translate  # where off_loop reads it
 
     def make() -> Translator:
         return Translator(provider=Model().provider if model else "offline")

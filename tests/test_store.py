@@ -27,7 +27,6 @@ pytest.importorskip("sqlmodel")
 from click.testing import CliRunner  # noqa: E402
 
 from libtext import errors  # noqa: E402
-from libtext._store_tables import SCHEMA_VERSION  # noqa: E402
 from libtext.cli import cli  # noqa: E402
 from libtext.models import (  # noqa: E402
     Footnote,
@@ -38,6 +37,7 @@ from libtext.models import (  # noqa: E402
     TranslationData,
 )
 from libtext.store import TextStore  # noqa: E402
+from libtext.store._tables import SCHEMA_VERSION  # noqa: E402
 
 PG_ENV = "LIBTEXT_TEST_POSTGRES_URL"
 SLUG_RE = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")

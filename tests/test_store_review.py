@@ -27,7 +27,6 @@ from pydantic import ValidationError
 from tests.test_store import make_doc, store, store_url  # noqa: F401
 
 from libtext import errors
-from libtext._store_tables import SCHEMA_VERSION
 from libtext.cli import cli
 from libtext.models import (
     Footnote,
@@ -38,6 +37,7 @@ from libtext.models import (
     TranslationData,
 )
 from libtext.store import TextStore
+from libtext.store._tables import SCHEMA_VERSION
 
 GENESIS = 'כמ"ש (בראשית כא, לג) ויטע שם אשל'
 GENESIS_URL = "https://www.sefaria.org/Genesis.21.33"

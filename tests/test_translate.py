@@ -16,14 +16,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from libtext import errors
-from libtext._cache import ProviderCache, cache_key
-from libtext._phrases import align_phrases, covers, expand_abbreviations, letters_key, split_phrases
 from libtext.hebrew import strip_nikud
 from libtext.models import EnrichedSegment, Footnote, OutlineSegment
+from libtext.providers._cache import ProviderCache, cache_key
 from libtext.providers.base import ProviderRequest
 from libtext.providers.function import FunctionProvider
 from libtext.providers.structured import RetryPolicy
 from libtext.translate import TranslatePayload, TranslationResponse, Translator
+from libtext.translate._phrases import (
+    align_phrases,
+    covers,
+    expand_abbreviations,
+    letters_key,
+    split_phrases,
+)
 
 FAST = RetryPolicy(max_attempts=2, base_delay=0.0, max_delay=0.0)
 

@@ -94,7 +94,7 @@ _EXPORTS: dict[str, str] = {
     "LibrarySection": "libtext.library",
     "Clock": "libtext.library",
     "Sleep": "libtext.library",
-    "ProviderCache": "libtext._cache",
+    "ProviderCache": "libtext.providers._cache",
     "TextStore": "libtext.store",
     "process_document": "libtext.process",
     "aprocess_document": "libtext.process",
@@ -103,7 +103,6 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted([*_EXPORTS, "__version__"])
 
 if TYPE_CHECKING:  # pragma: no cover
-    from libtext._cache import ProviderCache
     from libtext._policy import RetryPolicy
     from libtext.errors import (
         ConfigurationError,
@@ -167,6 +166,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from libtext.outline import Outliner
     from libtext.pdf import PdfGuard, PdfLimits, aextract_pdf, extract_pdf
     from libtext.process import aprocess_document, process_document
+    from libtext.providers._cache import ProviderCache
     from libtext.providers.base import Provider
     from libtext.providers.function import FunctionProvider
     from libtext.providers.llm import LiteLLMProvider

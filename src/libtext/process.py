@@ -4,7 +4,7 @@
 
 1. extract the PDF once;
 2. outline it with the Outliner (a library work is already structured: its sections
-   come from :func:`libtext._library_works.work_to_document`, the one converter of
+   come from :func:`libtext.library._works.work_to_document`, the one converter of
    a work, and steps 2-3 are skipped);
 3. cut the body text into sections at the segments' start phrases (a heading just
    before a start phrase opens its section). Every character of the body belongs to
@@ -15,7 +15,7 @@
 5. assemble the :class:`~libtext.models.ProcessedDocument`;
 6. save it to the store, if one is given (all at once: a cancelled job saves nothing).
 
-Provider answers are cached (:mod:`libtext._cache`), so processing the same document
+Provider answers are cached (:mod:`libtext.providers._cache`), so processing the same document
 again makes no provider call. A section whose translation fails after retries keeps
 its Hebrew and gets ``error``; the document is still produced.
 """
@@ -53,9 +53,9 @@ from libtext.models import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from libtext._cache import ProviderCache
     from libtext.grounding import GroundingIndex
     from libtext.outline import Outliner
+    from libtext.providers._cache import ProviderCache
     from libtext.store import TextStore
     from libtext.translate import Translator
 
@@ -214,7 +214,7 @@ def _make_cache(
     outliner: Outliner,
     translator: Translator,
 ) -> ProviderCache | None:
-    from libtext._cache import ProviderCache, default_cache_path
+    from libtext.providers._cache import ProviderCache, default_cache_path
 
     if cache is False:
         return None
@@ -236,7 +236,7 @@ async def _process_work(
     report: ProgressCallback,
 ) -> ProcessedDocument:
     """A library work: its sections as the one converter makes them, translated."""
-    from libtext._library_works import work_to_document
+    from libtext.library._works import work_to_document
 
     report("extract", 0, 1)
     base = await anyio.to_thread.run_sync(work_to_document, work)
@@ -272,8 +272,8 @@ async def _outline(
     names = outliner.provider_names
     if cache is None or all(n == "offline" for n in names):
         return await outliner.aoutline(doc)
-    from libtext._cache import cache_key
     from libtext.prompts import load_prompt
+    from libtext.providers._cache import cache_key
 
     digest = await anyio.to_thread.run_sync(_digest, doc)  # a long book's JSON: ~10s of ms
     options = {
@@ -365,7 +365,7 @@ async def _translate_all(
 
 
 def _needs_translation(seg: EnrichedSegment) -> bool:
-    from libtext._phrases import has_letters
+    from libtext.translate._phrases import has_letters
 
     return bool(seg.footnotes) or has_letters(seg.original_hebrew_block)
 

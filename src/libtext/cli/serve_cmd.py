@@ -105,7 +105,7 @@ def serve(
         from libtext.cli._extras import missing_extra
 
         raise missing_extra("server", exc) from None
-    from libtext._asgi_http import HeaderTimeoutH11Protocol
+    from libtext.asgi._http import HeaderTimeoutH11Protocol
     from libtext.cli._preflight import preflight
 
     preflight(store_url)  # a bad store or a provider without its key: one line, no server

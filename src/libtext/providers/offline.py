@@ -50,9 +50,9 @@ class OfflineProvider:
             return ProviderResponse(content=outline, usage=_FREE, model=self.name)
         if request.task == "translate":
             try:
-                module = importlib.import_module("libtext._offline_translate")
+                module = importlib.import_module("libtext.translate._offline")
             except ModuleNotFoundError as exc:
-                if exc.name != "libtext._offline_translate":
+                if exc.name != "libtext.translate._offline":
                     raise
                 raise ConfigurationError(
                     "Offline translation is not available in this libtext install; "

@@ -1,0 +1,422 @@
+"""The HTTP adapter: libtext's operations as a FastAPI app.
+
+Run it alone with ``libtext serve``, or mount it in your own app::
+
+    from fastapi import FastAPI
+    from libtext import TextStore
+    from libtext.asgi import Settings, create_app
+
+    app = FastAPI()
+    app.mount("/texts-service", create_app(store=TextStore("sqlite:///texts.db")))
+
+The module is a route table plus an exception map (``libtext.asgi._errors``): each
+route parses its input, awaits one method of ``libtext.asgi._backend.Backend`` and
+returns the model (the two text read routes: the store's serialized JSON, whose
+cache hits ``libtext.asgi._fastpath`` answers before the router). It needs the ``server`` extra
+(``pip install 'libtext[server]'``).
+"""
+
+# No ``from __future__ import annotations`` here: FastAPI reads the route
+# signatures, whose annotations use names local to create_app.
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Annotated, Any
+
+try:
+    from fastapi import Depends, FastAPI, Header, Path, Query, Response
+    from fastapi.middleware.cors import CORSMiddleware
+    from pydantic import BaseModel
+except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
+    raise ImportError(
+        "libtext.asgi needs the 'server' extra (FastAPI, uvicorn): pip install 'libtext[server]'"
+    ) from exc
+
+from libtext._version import __version__
+from libtext.asgi._auth import AuthGateMiddleware, install_log_redaction, key_dependency
+from libtext.asgi._backend import Backend
+from libtext.asgi._docs import docs_urls, install_docs
+from libtext.asgi._errors import install_error_handlers
+from libtext.asgi._fastpath import CachedReadsMiddleware
+from libtext.asgi._settings import Settings
+from libtext.asgi._uploads import (
+    PDF_UPLOAD_BODY,
+    PROCESS_BODY,
+    BodyLimitMiddleware,
+    read_pdf_upload,
+    read_process_source,
+    require_json,
+)
+from libtext.models import (
+    DocumentOutline,
+    EnrichedSegment,
+    ErrorResponse,
+    ExtractedDocument,
+    HealthResponse,
+    LibraryStatus,
+    OutlineComparison,
+    PaginatedTextsResponse,
+    ProcessedDocument,
+    ProcessRequest,
+    ProcessResponse,
+    SearchResultsResponse,
+    SectionEdit,
+    SectionEditResult,
+    TextRevisionsResponse,
+    TranslatedSegment,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from libtext.library import LibraryClient
+    from libtext.outline import Outliner
+    from libtext.store import TextStore
+    from libtext.store._cache import TaggedJSON
+    from libtext.translate import Translator
+
+__all__ = ["Settings", "create_app"]
+
+MAX_PAGE = 1_000_000
+"""Largest ``page`` number accepted by the list and search routes."""
+
+_DESCRIPTIONS = {
+    400: "Invalid input (malformed parameter, slug, JSON or PDF)",
+    401: "Missing or wrong API key (only when the server has one), or a key sent in the "
+    "query string",
+    408: "The request body arrived too slowly",
+    404: "Not found",
+    413: "Input over a size limit (bytes, pages, characters, inflated streams, worker "
+    "memory); details.limit names it",
+    412: "The text changed since the ETag in If-Match (someone else edited it)",
+    415: "Not a PDF, or not the expected content type",
+    428: "If-Match is missing: send the ETag of the text as read",
+    429: "An upstream AI provider kept rate limiting",
+    500: "Server bug (no details)",
+    502: "The online library or an AI provider failed",
+    503: "The store or the server configuration is unavailable",
+    504: "The operation passed its time limit (a PDF's worker is stopped)",
+}
+
+
+def _error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {s: {"model": ErrorResponse, "description": _DESCRIPTIONS[s]} for s in statuses}
+
+
+def _json(model: BaseModel) -> Response:
+    """The model as a JSON response, serialized once by pydantic.
+
+    Routes still declare ``response_model`` for the OpenAPI document; returning a
+    ``Response`` skips FastAPI's second validation and serialization of a model the
+    library already built and typed (the hot path of ``GET /api/texts``).
+    """
+    return Response(model.model_dump_json(by_alias=True), media_type="application/json")
+
+
+def _raw_json(body: bytes) -> Response:
+    """JSON the store serialized already (``TextStore.list_json``/``get_json``)."""
+    return Response(body, media_type="application/json")
+
+
+def _tagged_json(tagged: "TaggedJSON") -> Response:
+    """Stored JSON with the ETag of the revision it is (the next edit's If-Match)."""
+    return Response(tagged.body, media_type="application/json", headers={"ETag": tagged.etag})
+
+
+def _split_providers(raw: str | None) -> tuple[str, ...]:
+    return tuple(p.strip() for p in (raw or "").split(",") if p.strip())
+
+
+def create_app(
+    *,
+    store: "TextStore | None" = None,
+    outliner: "Outliner | None" = None,
+    translator: "Translator | None" = None,
+    library: "LibraryClient | None" = None,
+    settings: Settings | None = None,
+) -> FastAPI:
+    """Build the libtext HTTP app.
+
+    Args:
+        store: Where processed texts are kept; default a ``TextStore`` made from
+            ``settings.store_url`` on first use.
+        outliner: Used when a request names no providers; default an ``Outliner``
+            over ``settings.providers[0]``.
+        translator: Used when a request names no provider; default a ``Translator``
+            over ``settings.providers[0]``.
+        library: Client of the online Chabad library; default ``LibraryClient()``.
+        settings: Limits, API key, CORS, providers; default ``Settings.from_env()``.
+
+    Objects passed in stay yours to close; objects the app makes are closed at its
+    shutdown.
+    """
+    settings = settings if settings is not None else Settings.from_env()
+    backend = Backend(
+        settings=settings, store=store, outliner=outliner, translator=translator, library=library
+    )
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        backend.pdf_guard.warm()  # the first upload does not pay for starting workers
+        try:
+            yield
+        finally:
+            await backend.aclose()
+
+    app = FastAPI(
+        title="libtext",
+        version=__version__,
+        summary="Hebrew texts from the Chabad library or PDFs: outlined, translated, stored.",
+        lifespan=lifespan,
+        **docs_urls(),
+    )
+    install_docs(app)  # /docs and /redoc with packaged assets: they work offline
+    app.state.backend = backend
+    app.state.settings = settings
+    install_error_handlers(app)
+    if not settings.protect_get:
+        # Innermost: cache hits of the hot read routes skip the router (see the module).
+        app.add_middleware(CachedReadsMiddleware, backend=backend, max_page=MAX_PAGE)
+    app.add_middleware(
+        BodyLimitMiddleware,
+        max_bytes=settings.max_upload_bytes,
+        body_timeout=settings.body_timeout,
+    )
+    install_log_redaction()
+    if settings.api_key:
+        app.add_middleware(
+            AuthGateMiddleware, api_key=settings.api_key, protect_docs=settings.protect_get
+        )
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(settings.cors_origins),
+            allow_methods=["GET", "POST", "PATCH"],
+            allow_headers=["Authorization", "Content-Type", "If-Match"],
+            expose_headers=["ETag"],
+        )
+
+    auth = key_dependency(settings.api_key)
+    post_auth = [Depends(auth)]
+    get_auth = [Depends(auth)] if settings.protect_get else []
+    auth_err = (401,) if settings.api_key else ()
+    get_err = auth_err if settings.protect_get else ()
+
+    Page = Annotated[int, Query(ge=1, le=MAX_PAGE, description="1-based page number.")]
+    Providers = Annotated[
+        str | None,
+        Query(
+            max_length=500,
+            description="Comma-separated provider names offered by this server "
+            f"(default: the first of {', '.join(settings.provider_names)}).",
+        ),
+    ]
+
+    @app.get(
+        "/api/health",
+        response_model=HealthResponse,
+        tags=["System"],
+        summary="Health Check",
+        description="503 (same body) when the store or a configured provider is unusable.",
+        responses={
+            **_error_responses(500),
+            503: {"model": HealthResponse, "description": "Degraded: send traffic elsewhere"},
+        },
+    )
+    async def health() -> Response:
+        report = await backend.health()
+        response = _json(report)
+        if report.status != "ok":
+            response.status_code = 503
+        return response
+
+    @app.get(
+        "/api/search",
+        response_model=SearchResultsResponse,
+        tags=["Search"],
+        summary="Search library",
+        dependencies=get_auth,
+        responses=_error_responses(400, *get_err, 500, 502, 504),
+    )
+    async def search(
+        q: Annotated[str, Query(min_length=1, max_length=200, description="Words to find.")],
+        page: Page = 1,
+    ) -> Response:
+        return _json(await backend.search(q, page))
+
+    @app.get(
+        "/api/texts",
+        response_model=PaginatedTextsResponse,
+        tags=["Texts"],
+        summary="List All Texts",
+        description="Stored texts, newest first.",
+        dependencies=get_auth,
+        responses=_error_responses(400, *get_err, 500, 503, 504),
+    )
+    async def list_texts(
+        page: Page = 1,
+        page_size: Annotated[
+            int,
+            Query(alias="pageSize", ge=1, le=settings.max_page_size, description="Texts per page."),
+        ] = settings.default_page_size,
+    ) -> Response:
+        return _raw_json(await backend.list_texts(page, page_size))
+
+    @app.get(
+        "/api/texts/{slug}",
+        response_model=ProcessedDocument,
+        tags=["Texts"],
+        summary="Get Text by Slug",
+        description="The stored document, without the source library's internal ids; its "
+        "ETag header names the revision (send it as If-Match to edit). ``revision`` reads "
+        "an older revision.",
+        dependencies=get_auth,
+        responses=_error_responses(400, *get_err, 404, 500, 503, 504),
+    )
+    async def get_text(
+        slug: str,
+        revision: Annotated[
+            int | None,
+            Query(ge=1, le=MAX_PAGE, description="A revision number (default: the current one)."),
+        ] = None,
+    ) -> Response:
+        return _tagged_json(await backend.get_text(slug, revision))
+
+    @app.get(
+        "/api/texts/{slug}/revisions",
+        response_model=TextRevisionsResponse,
+        tags=["Texts"],
+        summary="Text revisions",
+        description="The text's history, oldest first: number, time, author, what changed.",
+        dependencies=get_auth,
+        responses=_error_responses(400, *get_err, 404, 500, 503, 504),
+    )
+    async def text_revisions(slug: str) -> Response:
+        return _json(await backend.text_revisions(slug))
+
+    @app.patch(
+        "/api/texts/{slug}/sections/{sequence_id}",
+        response_model=SectionEditResult,
+        tags=["Texts"],
+        summary="Edit a section",
+        description="A JSON merge patch of the section's editable fields, as a new revision. "
+        "Needs If-Match with the ETag of GET /api/texts/{slug}: 412 when the text changed "
+        "since, 428 without it. The response's ETag is the next edit's If-Match.",
+        dependencies=[*post_auth, Depends(require_json)],
+        responses=_error_responses(400, *auth_err, 404, 412, 413, 415, 428, 500, 503, 504),
+    )
+    async def edit_section(
+        slug: str,
+        sequence_id: Annotated[int, Path(description="The section's sequence_id.")],
+        edit: SectionEdit,
+        if_match: Annotated[str | None, Header(max_length=200)] = None,
+        author: Annotated[
+            str | None,
+            Query(min_length=1, max_length=200, description="Who edits, for the history."),
+        ] = None,
+    ) -> Response:
+        result = await backend.edit_section(slug, sequence_id, edit, if_match, author)
+        return Response(
+            result.model_dump_json(by_alias=True),
+            media_type="application/json",
+            headers={"ETag": result.etag},
+        )
+
+    @app.get(
+        "/api/library/test",
+        response_model=LibraryStatus,
+        tags=["Extraction"],
+        summary="Test library API",
+        description="Whether the online library answers, and how fast.",
+        dependencies=get_auth,
+        responses=_error_responses(*get_err, 500, 502, 504),
+    )
+    async def library_test() -> Response:
+        return _json(await backend.library_test())
+
+    @app.post(
+        "/api/extract",
+        response_model=ExtractedDocument,
+        tags=["Extraction"],
+        summary="Extract Text from Document",
+        description="Pages of Hebrew text, in reading order, from a PDF upload.",
+        dependencies=post_auth,
+        openapi_extra=PDF_UPLOAD_BODY,
+        responses=_error_responses(400, *auth_err, 413, 415, 500, 504),
+    )
+    async def extract(data: Annotated[bytes, Depends(read_pdf_upload)]) -> Response:
+        return _json(await backend.extract(data))
+
+    @app.post(
+        "/api/outline",
+        response_model=DocumentOutline | OutlineComparison,
+        tags=["Processing"],
+        summary="Generate Document Outline",
+        description="A DocumentOutline for one provider; an OutlineComparison for several.",
+        dependencies=post_auth,
+        openapi_extra=PDF_UPLOAD_BODY,
+        responses=_error_responses(400, *auth_err, 413, 415, 429, 500, 502, 503, 504),
+    )
+    async def outline(
+        data: Annotated[bytes, Depends(read_pdf_upload)], providers: Providers = None
+    ) -> Response:
+        return _json(await backend.outline(data, _split_providers(providers)))
+
+    @app.post(
+        "/api/process",
+        response_model=ProcessResponse,
+        tags=["Processing"],
+        summary="Process Complete Document",
+        description="Outline, translate and store a PDF upload or an online library work "
+        '(JSON {"work_id": ...}); returns the stored document and its slug.',
+        dependencies=post_auth,
+        openapi_extra=PROCESS_BODY,
+        responses=_error_responses(400, *auth_err, 404, 413, 415, 429, 500, 502, 503, 504),
+    )
+    async def process(
+        source: Annotated[bytes | ProcessRequest, Depends(read_process_source)],
+        providers: Providers = None,
+    ) -> Response:
+        return _json(await backend.process(source, _split_providers(providers)))
+
+    @app.post(
+        "/api/translate",
+        response_model=TranslatedSegment,
+        tags=["Processing"],
+        summary="Translate Document Segment",
+        description="English phrases with Sefaria links for one Hebrew segment.",
+        dependencies=[*post_auth, Depends(require_json)],
+        responses=_error_responses(400, *auth_err, 413, 415, 429, 500, 502, 503, 504),
+    )
+    async def translate(
+        segment: EnrichedSegment,
+        provider: Annotated[
+            str | None, Query(max_length=200, description="A provider offered by this server.")
+        ] = None,
+    ) -> Response:
+        return _json(await backend.translate(segment, provider.strip() if provider else None))
+
+    _install_openapi(app)
+    return app
+
+
+def _install_openapi(app: FastAPI) -> None:
+    """Errors are 400 ``ErrorResponse`` here, never FastAPI's 422: say so in the schema."""
+    default_openapi = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        schema = default_openapi()
+        for path in schema.get("paths", {}).values():
+            for operation in path.values():
+                operation.get("responses", {}).pop("422", None)
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        components.pop("HTTPValidationError", None)
+        components.pop("ValidationError", None)
+        extra = ProcessRequest.model_json_schema(ref_template="#/components/schemas/{model}")
+        for name, sub in extra.pop("$defs", {}).items():
+            components.setdefault(name, sub)
+        components.setdefault("ProcessRequest", extra)
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

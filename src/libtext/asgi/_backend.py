@@ -1,0 +1,363 @@
+"""The library calls behind the HTTP routes, one method per route.
+
+Routes stay a few lines (parse, await one method here, return the model); this
+class owns what the routes share: the lazily made store and library client, the
+provider choice, the timeouts and the page limit. Objects passed in by the
+caller are used as they are and never closed here; objects made here are closed
+by :meth:`Backend.aclose` (the app's shutdown).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import anyio
+
+from libtext._version import __version__
+from libtext.asgi._errors import PreconditionRequiredError, RequestTimeoutError
+from libtext.asgi._settings import Settings
+from libtext.errors import LibtextError
+from libtext.models import (
+    DocumentOutline,
+    EnrichedSegment,
+    ExtractedDocument,
+    HealthResponse,
+    LibraryStatus,
+    OutlineComparison,
+    ProcessRequest,
+    ProcessResponse,
+    SearchResultsResponse,
+    SectionEdit,
+    SectionEditResult,
+    TextRevisionsResponse,
+    TranslatedSegment,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from libtext.library import LibraryClient
+    from libtext.outline import Outliner
+    from libtext.providers.base import Provider
+    from libtext.store import TextStore
+    from libtext.store._cache import TaggedJSON
+    from libtext.translate import Translator
+
+__all__ = ["Backend"]
+
+T = TypeVar("T")
+
+STORE_THREADS = 2
+"""Store reads in worker threads at once. Reads of a small page are mostly Python
+work under the GIL: under load (benchmarks/http.py) two threads serve SQLite more
+requests per second than four, and more than that only queue on the GIL and on
+SQLAlchemy's pool of five connections, whose overflow is reopened per request."""
+
+
+def _unwrap(exc: BaseException) -> BaseException:
+    """The one libtext error inside task-group exception groups, if that is all there is."""
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc
+
+
+class Backend:
+    """What the routes call. Made by :func:`libtext.asgi.create_app`."""
+
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        store: TextStore | None = None,
+        outliner: Outliner | None = None,
+        translator: Translator | None = None,
+        library: LibraryClient | None = None,
+    ) -> None:
+        self.settings = settings
+        self._store = store
+        self._library = library
+        self._outliner = outliner
+        self._translator = translator
+        self._owned: list[Any] = []
+        self._lock = anyio.Lock()
+        self._store_threads = anyio.CapacityLimiter(STORE_THREADS)
+        self._providers_ok: bool | None = None
+        from libtext.pdf._guard import PdfLimits, shared_guard
+
+        # Shared by apps with the same settings (never closed by one of them).
+        self.pdf_guard = shared_guard(
+            workers=settings.pdf_workers,
+            memory_mb=settings.pdf_memory_mb,
+            timeout=settings.pdf_timeout,
+            limits=PdfLimits(
+                max_page_chars=settings.max_page_chars,
+                max_chars=settings.max_pdf_chars,
+                max_stream_bytes=settings.max_stream_bytes,
+            ),
+        )
+
+    # --- resources ---------------------------------------------------------------
+
+    async def store(self) -> TextStore:
+        """The store given to ``create_app``, or one made from ``settings.store_url``."""
+        if self._store is None:
+            async with self._lock:
+                if self._store is None:
+                    from libtext.store import TextStore
+
+                    url = self.settings.store_url
+                    store = await anyio.to_thread.run_sync(lambda: TextStore(url))
+                    self._owned.append(store)
+                    self._store = store
+        return self._store
+
+    def store_if_made(self) -> TextStore | None:
+        """The store, if given or made already; never makes one (no I/O)."""
+        return self._store
+
+    def library(self) -> LibraryClient:
+        """The library client given to ``create_app``, or a default one."""
+        if self._library is None:
+            from libtext.library import LibraryClient
+
+            self._library = LibraryClient(timeout=self.settings.request_timeout)
+            self._owned.append(self._library)
+        return self._library
+
+    def outliner(self, names: tuple[str, ...] = ()) -> Outliner:
+        """The configured outliner, or one for the providers a request names."""
+        if not names and self._outliner is not None:
+            return self._outliner
+        chosen = self.settings.pick_providers(names)
+        from libtext.outline import Outliner
+
+        outliner = Outliner(providers=chosen, retry=self.settings.retry)
+        if not names:
+            self._outliner = outliner
+        return outliner
+
+    def translator(self, name: str | None = None) -> Translator:
+        """The configured translator, or one for the provider a request names."""
+        if name is None and self._translator is not None:
+            return self._translator
+        provider: str | Provider = self.settings.pick_providers((name,) if name else ())[0]
+        from libtext.translate import Translator
+
+        translator = Translator(provider=provider, retry=self.settings.retry)
+        if name is None:
+            self._translator = translator
+        return translator
+
+    async def aclose(self) -> None:
+        """Close what this backend made (not what the caller passed in)."""
+        owned, self._owned = self._owned, []
+        for obj in reversed(owned):
+            aclose = getattr(obj, "aclose", None)
+            if aclose is not None:
+                await aclose()
+            else:
+                await anyio.to_thread.run_sync(obj.close)
+            if obj is self._library:  # closed for good: a restarted app makes a new one
+                self._library = None
+
+    # --- calls -------------------------------------------------------------------
+
+    async def _call(self, timeout: float, fn: Callable[[], Awaitable[T]]) -> T:
+        try:
+            with anyio.fail_after(timeout):
+                return await fn()
+        except LibtextError:  # ExtractionTimeoutError is a TimeoutError too: keep its code
+            raise
+        except TimeoutError:
+            raise RequestTimeoutError(
+                f"The operation did not finish within {timeout:g} s; retry later or with a "
+                "smaller document.",
+                details={"timeout_s": timeout},
+            ) from None
+        except BaseExceptionGroup as group:
+            inner = _unwrap(group)
+            if isinstance(inner, LibtextError):
+                raise inner from None
+            raise
+
+    async def _extract(self, data: bytes) -> ExtractedDocument:
+        """PDF extraction in the guard's worker processes (see ``libtext.pdf._guard``).
+
+        The route's timeout (or a client gone) cancels the wait and kills the worker:
+        the next upload finds the capacity free, and the event loop never parses.
+        """
+        from libtext.pdf import aextract_pdf
+
+        return await aextract_pdf(
+            data,
+            max_pages=self.settings.max_pdf_pages,
+            max_bytes=self.settings.max_upload_bytes,
+            guard=self.pdf_guard,
+        )
+
+    async def health(self) -> HealthResponse:
+        """Version, store reachability and the providers on offer.
+
+        ``status`` is ``"degraded"`` (and the route answers 503) when the store is
+        configured but does not answer within 5 s, or a configured provider cannot be
+        made (a missing key): a load balancer should then send traffic elsewhere.
+        """
+        state: Any = "ok"
+        try:
+            with anyio.fail_after(min(self.settings.request_timeout, 5.0)):
+                store = await self.store()
+                if not await store.aping():
+                    state = "unavailable"
+        except ImportError:
+            state = "not_configured"
+        except Exception:
+            state = "unavailable"
+        healthy = state != "unavailable" and await self._providers_usable()
+        return HealthResponse(
+            status="ok" if healthy else "degraded",
+            version=__version__,
+            store=state,
+            providers=list(self.settings.provider_names),
+        )
+
+    async def _providers_usable(self) -> bool:
+        """Whether every configured provider can be made (keys present); checked once.
+
+        In a thread: a litellm provider imports litellm, a second of work.
+        """
+        if self._providers_ok is None:
+            from libtext.providers.registry import resolve_provider
+
+            def check() -> bool:
+                try:
+                    for provider in self.settings.providers:
+                        resolve_provider(provider)
+                except LibtextError:
+                    return False
+                return True
+
+            self._providers_ok = await anyio.to_thread.run_sync(check)
+        return self._providers_ok
+
+    async def search(self, query: str, page: int) -> SearchResultsResponse:
+        return await self._call(
+            self.settings.request_timeout, lambda: self.library().asearch(query, page=page)
+        )
+
+    async def library_test(self) -> LibraryStatus:
+        return await self._call(self.settings.request_timeout, lambda: self.library().aping())
+
+    async def list_texts(self, page: int, page_size: int) -> bytes:
+        """A ``PaginatedTextsResponse`` as JSON, from the store's read cache.
+
+        A cache hit on SQLite answers at once, on the event loop, without a timeout
+        scope (~20 us, a tenth of a request); a miss runs in one of the
+        ``STORE_THREADS`` and is left behind by a timeout (see ``TextStore.alist_json``).
+        """
+        store = self._store
+        if store is not None and (hit := store.cached_list_json(page, page_size)) is not None:
+            return hit
+
+        async def call() -> bytes:
+            store = await self.store()
+            return await store.alist_json(page, page_size, limiter=self._store_threads)
+
+        return await self._call(self.settings.request_timeout, call)
+
+    async def get_text(self, slug: str, revision: int | None = None) -> TaggedJSON:
+        """The public ``ProcessedDocument`` as JSON with its ETag, served like
+        :meth:`list_texts`; an old revision is always read from the database."""
+        store = self._store
+        if (
+            revision is None
+            and store is not None
+            and (hit := store.cached_get_tagged_json(slug)) is not None
+        ):
+            return hit
+
+        async def call() -> TaggedJSON:
+            store = await self.store()
+            return await store.aget_tagged_json(
+                slug, revision=revision, limiter=self._store_threads
+            )
+
+        return await self._call(self.settings.request_timeout, call)
+
+    async def text_revisions(self, slug: str) -> TextRevisionsResponse:
+        async def call() -> TextRevisionsResponse:
+            return await (await self.store()).arevisions(slug)
+
+        return await self._call(self.settings.request_timeout, call)
+
+    async def edit_section(
+        self,
+        slug: str,
+        sequence_id: int,
+        edit: SectionEdit,
+        if_match: str | None,
+        author: str | None,
+    ) -> SectionEditResult:
+        """One section edit, refused without the ETag it is based on (``If-Match``)."""
+        if not if_match or not if_match.strip() or if_match.strip() == "*":
+            raise PreconditionRequiredError(
+                "Editing a text needs the header 'If-Match' with the ETag of the text "
+                f"as read (GET /api/texts/{slug} sends it), so that an edit made since "
+                "is not overwritten.",
+                details={"header": "If-Match"},
+            )
+
+        async def call() -> SectionEditResult:
+            store = await self.store()
+            return await store.aedit_section(
+                slug, sequence_id, edit, expected_etag=if_match, author=author
+            )
+
+        return await self._call(self.settings.request_timeout, call)
+
+    async def extract(self, data: bytes) -> ExtractedDocument:
+        return await self._call(self.settings.processing_timeout, lambda: self._extract(data))
+
+    async def outline(
+        self, data: bytes, names: tuple[str, ...]
+    ) -> DocumentOutline | OutlineComparison:
+        """One provider gives its outline; several give the comparison."""
+        outliner = self.outliner(names)
+
+        async def call() -> DocumentOutline | OutlineComparison:
+            doc = await self._extract(data)
+            if len(names) > 1:
+                return await outliner.acompare(doc)
+            return await outliner.aoutline(doc)
+
+        return await self._call(self.settings.processing_timeout, call)
+
+    async def process(
+        self, source: bytes | ProcessRequest, names: tuple[str, ...]
+    ) -> ProcessResponse:
+        """Outline, translate and store a PDF or a library work; return it with its slug."""
+        outliner = self.outliner(names)
+        translator = self.translator(names[0] if names else None)
+        from libtext.process import aprocess_document
+
+        limit = self.settings.max_pdf_pages
+
+        async def call() -> ProcessResponse:
+            doc_source: Any
+            if isinstance(source, bytes):
+                doc_source = await self._extract(source)
+            else:
+                max_pages = min(source.max_pages or limit, limit)
+                doc_source = await self.library().aget_work(source.work_id, max_pages=max_pages)
+            document = await aprocess_document(doc_source, outliner=outliner, translator=translator)
+            item = await (await self.store()).asave(document)
+            return ProcessResponse(slug=item.slug, document=document.public())
+
+        return await self._call(self.settings.processing_timeout, call)
+
+    async def translate(self, segment: EnrichedSegment, name: str | None) -> TranslatedSegment:
+        from libtext.translate import check_segment_size
+
+        check_segment_size(segment, self.settings.max_segment_chars, "max_segment_chars")
+        translator = self.translator(name)
+        return await self._call(
+            self.settings.processing_timeout, lambda: translator.atranslate(segment)
+        )

@@ -1,0 +1,266 @@
+"""Settings of the HTTP adapter: limits, API key, CORS, providers.
+
+Kept free of FastAPI imports so a deployment can build and check its settings
+without the ``server`` extra.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Any
+
+from libtext.errors import ConfigurationError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from libtext.providers.base import Provider
+    from libtext.providers.structured import RetryPolicy
+
+__all__ = ["Settings"]
+
+MB = 2**20
+STORE_MAX_PAGE_SIZE = 100
+"""``libtext.store.MAX_PAGE_SIZE``, repeated so settings load without the store extra."""
+
+
+_POSITIVE_INTS = (
+    "max_upload_bytes",
+    "max_pdf_pages",
+    "default_page_size",
+    "max_page_size",
+    "pdf_workers",
+    "max_page_chars",
+    "max_pdf_chars",
+    "max_stream_bytes",
+    "max_segment_chars",
+)
+
+
+def _default_pdf_workers() -> int:
+    """One core left to the event loop, at most four (``libtext.pdf._guard``'s default)."""
+    return max(1, min(4, (os.cpu_count() or 2) - 1))
+
+
+def _split(value: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in value.split(",") if part.strip())
+
+
+def _int(name: str, value: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise ConfigurationError(
+            f"Environment variable {name} must be an integer, got {value!r}."
+        ) from None
+
+
+def _float(name: str, value: str) -> float:
+    try:
+        return float(value)
+    except ValueError:
+        raise ConfigurationError(
+            f"Environment variable {name} must be a number, got {value!r}."
+        ) from None
+
+
+def _bool(value: str) -> bool:
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _store_url_alias(env: Mapping[str, str]) -> str | None:
+    """``LIBTEXT_STORE_URL``, the adapter's old name for ``LIBTEXT_DATABASE_URL`` (deprecated)."""
+    raw = env.get("LIBTEXT_STORE_URL")
+    if raw:
+        warnings.warn(
+            "LIBTEXT_STORE_URL is deprecated: set LIBTEXT_DATABASE_URL, the store URL that "
+            "TextStore, the CLI and the HTTP adapter all read.",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+    return raw or None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    """Limits and switches of :func:`libtext.asgi.create_app`.
+
+    Every field has a documented default and an environment variable read by
+    :meth:`from_env` (when the app is created, never at import).
+
+    Attributes:
+        max_upload_bytes: Largest request body accepted (``LIBTEXT_MAX_UPLOAD_BYTES``,
+            default 50 MB). Checked against ``Content-Length`` and counted while the
+            body streams; the request is rejected with 413 as soon as it passes.
+        max_pdf_pages: Most pages read from an uploaded PDF (``LIBTEXT_MAX_PDF_PAGES``,
+            default 2000); more gives 413 ``too_many_pages``.
+        default_page_size: ``pageSize`` of ``GET /api/texts`` when not given (20).
+        max_page_size: Largest ``pageSize`` accepted (``LIBTEXT_MAX_PAGE_SIZE``,
+            default 100, the most the store serves); more gives 400.
+        request_timeout: Seconds allowed for short calls: search, library test,
+            store reads (``LIBTEXT_REQUEST_TIMEOUT``, default 30). Passing it gives 504.
+        processing_timeout: Seconds allowed for extract, outline, process and
+            translate (``LIBTEXT_PROCESSING_TIMEOUT``, default 600). Passing it gives
+            504; PDF work is stopped (its worker killed), other work already in a
+            worker thread finishes in the background.
+        api_key: When set (``LIBTEXT_API_KEY``), POST routes require
+            ``Authorization: Bearer <api_key>``. Never shown in ``repr``.
+        protect_get: Also require the key on every GET route except ``/api/health``:
+            the API's routes and the documentation (``/docs``, ``/redoc``,
+            ``/openapi.json``) alike (``LIBTEXT_PROTECT_GET``, default false).
+        cors_origins: Origins allowed by CORS (``LIBTEXT_CORS_ORIGINS``, comma
+            separated; ``*`` for any). Empty (the default) adds no CORS headers.
+        providers: The AI providers this server offers, by spec (``"offline"``,
+            ``"openai/gpt-4o-mini"``) or as :class:`~libtext.providers.base.Provider`
+            instances (``LIBTEXT_PROVIDERS``, comma separated; default ``offline``).
+            The first is the default; requests naming any other get 400.
+        retry: Retry policy of the provider calls the app makes (``None``: the
+            library's default). Keep its deadline under ``processing_timeout``.
+        pdf_workers: PDF worker processes (``LIBTEXT_PDF_WORKERS``, default the CPU
+            count less one, between 1 and 4): PDFs read at once; more uploads wait
+            their turn (within ``pdf_timeout``). Workers run at a lower CPU priority.
+        pdf_memory_mb: Address-space cap of each PDF worker in MiB
+            (``LIBTEXT_PDF_MEMORY_MB``, default 1024); a PDF that needs more gives 413.
+        pdf_timeout: Seconds one PDF may take to read, waiting for a worker included
+            (``LIBTEXT_PDF_TIMEOUT``, default 120); then its worker is killed (504) and
+            the capacity is free for the next upload.
+        max_page_chars: Characters on one PDF page (``LIBTEXT_MAX_PAGE_CHARS``,
+            default 100,000); more gives 413 naming the limit.
+        max_pdf_chars: Characters in one PDF (``LIBTEXT_MAX_PDF_CHARS``, default
+            10,000,000); more gives 413.
+        max_stream_bytes: Bytes one compressed content stream may inflate to
+            (``LIBTEXT_MAX_STREAM_BYTES``, default 64 MiB); checked before parsing (413).
+        max_segment_chars: Characters of Hebrew (block and footnotes) in one
+            ``POST /api/translate`` segment (``LIBTEXT_MAX_SEGMENT_CHARS``, default
+            1,000,000); more gives 413.
+        body_timeout: Seconds a client may take to send each part of a request body
+            (``LIBTEXT_BODY_TIMEOUT``, default 30); a slower one gets 408, so slow
+            uploads cannot hold connections open.
+        store_url: Database URL of the :class:`~libtext.TextStore` the app makes when
+            none is passed (``LIBTEXT_DATABASE_URL``, the variable ``TextStore`` and the
+            CLI read; ``LIBTEXT_STORE_URL`` is a deprecated alias it wins over; ``None``
+            uses the store's default).
+    """
+
+    max_upload_bytes: int = 50 * MB
+    max_pdf_pages: int = 2000
+    default_page_size: int = 20
+    max_page_size: int = 100
+    request_timeout: float = 30.0
+    processing_timeout: float = 600.0
+    api_key: str | None = field(default=None, repr=False)
+    protect_get: bool = False
+    cors_origins: tuple[str, ...] = ()
+    providers: tuple[str | Provider, ...] = ("offline",)
+    retry: RetryPolicy | None = None
+    store_url: str | None = field(default=None, repr=False)
+    pdf_workers: int = field(default_factory=_default_pdf_workers)
+    pdf_memory_mb: int = 1024
+    pdf_timeout: float = 120.0
+    max_page_chars: int = 100_000
+    max_pdf_chars: int = 10_000_000
+    max_stream_bytes: int = 64 * MB
+    max_segment_chars: int = 1_000_000
+    body_timeout: float = 30.0
+
+    def __post_init__(self) -> None:
+        for name in _POSITIVE_INTS:
+            if getattr(self, name) < 1:
+                raise ConfigurationError(f"Settings.{name} must be at least 1.")
+        if self.max_page_size > STORE_MAX_PAGE_SIZE:
+            raise ConfigurationError(
+                f"Settings.max_page_size may be at most {STORE_MAX_PAGE_SIZE}, the largest "
+                "page the text store serves."
+            )
+        if self.default_page_size > self.max_page_size:
+            raise ConfigurationError("Settings.default_page_size must not exceed max_page_size.")
+        if self.pdf_memory_mb < 64:
+            raise ConfigurationError("Settings.pdf_memory_mb must be at least 64 (MiB).")
+        if min(self.request_timeout, self.processing_timeout, self.pdf_timeout) <= 0 or (
+            self.body_timeout <= 0
+        ):
+            raise ConfigurationError("Settings timeouts must be positive numbers of seconds.")
+        if not self.providers:
+            raise ConfigurationError("Settings.providers must name at least one provider.")
+        if self.api_key is not None and not self.api_key.strip():
+            raise ConfigurationError("Settings.api_key is empty; pass None to disable it.")
+        names = self.provider_names
+        if len(set(names)) != len(names):
+            raise ConfigurationError(f"Settings.providers has duplicate names: {names}.")
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+        """Settings from ``LIBTEXT_*`` environment variables, then ``overrides``.
+
+        Args:
+            environ: Where to read variables (default ``os.environ``).
+            **overrides: Field values that win over the environment.
+        """
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        ints = (
+            "max_upload_bytes",
+            "max_pdf_pages",
+            "max_page_size",
+            "pdf_workers",
+            "pdf_memory_mb",
+            "max_page_chars",
+            "max_pdf_chars",
+            "max_stream_bytes",
+            "max_segment_chars",
+        )
+        floats = ("request_timeout", "processing_timeout", "pdf_timeout", "body_timeout")
+        for name in ints:
+            if raw := env.get(f"LIBTEXT_{name.upper()}"):
+                values[name] = _int(f"LIBTEXT_{name.upper()}", raw)
+        for name in floats:
+            if raw := env.get(f"LIBTEXT_{name.upper()}"):
+                values[name] = _float(f"LIBTEXT_{name.upper()}", raw)
+        if raw := env.get("LIBTEXT_API_KEY"):
+            values["api_key"] = raw
+        if raw := env.get("LIBTEXT_PROTECT_GET"):
+            values["protect_get"] = _bool(raw)
+        if raw := env.get("LIBTEXT_CORS_ORIGINS"):
+            values["cors_origins"] = _split(raw)
+        if raw := env.get("LIBTEXT_PROVIDERS"):
+            values["providers"] = _split(raw)
+        if raw := env.get("LIBTEXT_DATABASE_URL") or _store_url_alias(env):
+            values["store_url"] = raw
+        known = {f.name for f in fields(cls)}
+        unknown = set(overrides) - known
+        if unknown:
+            raise ConfigurationError(f"Unknown Settings field(s): {sorted(unknown)}.")
+        values.update(overrides)
+        return cls(**values)
+
+    def replace(self, **changes: Any) -> Settings:
+        """A copy with some fields changed (validated again)."""
+        return replace(self, **changes)
+
+    @property
+    def provider_names(self) -> tuple[str, ...]:
+        """The names clients use in ``?providers=``."""
+        return tuple(p if isinstance(p, str) else p.name for p in self.providers)
+
+    def pick_providers(self, names: tuple[str, ...]) -> tuple[str | Provider, ...]:
+        """The configured providers for requested names; the default when none.
+
+        Raises:
+            InvalidInputError: A name is not offered by this server.
+        """
+        from libtext.errors import InvalidInputError
+
+        if not names:
+            return self.providers[:1]
+        by_name = dict(zip(self.provider_names, self.providers, strict=True))
+        unknown = [n for n in names if n not in by_name]
+        if unknown:
+            raise InvalidInputError(
+                f"Provider(s) {', '.join(map(repr, unknown))} not offered by this server; "
+                f"choose from: {', '.join(self.provider_names)}.",
+                details={"unknown": unknown, "available": list(self.provider_names)},
+            )
+        if len(set(names)) != len(names):
+            raise InvalidInputError("Each provider may be named only once in ?providers=.")
+        return tuple(by_name[n] for n in names)

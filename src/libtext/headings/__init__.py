@@ -1,0 +1,451 @@
+"""The offline outline: title page, chapter headings and segments, with no network.
+
+:func:`offline_outline` turns an :class:`~libtext.models.ExtractedDocument` into a
+:class:`~libtext.models.DocumentOutline` deterministically:
+
+* source metadata from the title page (its largest line is the work, the line after
+  ``מאת`` or the next largest is the author, a smaller line above the work is the
+  publication), falling back to the PDF's metadata;
+* chapter headings from the lines extraction marked as headings, the chapter level
+  being the most frequent font size of the headings written like ``פרק ג`` /
+  ``סימן י"א`` / ``השער השני`` / ``אות שניה`` (the smaller on a tie; else the largest
+  recurring heading size). Larger headings alone on a page are part titles;
+  smaller ones are sub-headings inside a chapter. Running headers never get here:
+  extraction marks them as headers;
+* one segment per chapter, its start and end phrases cut from its first and last
+  body lines, so that they occur verbatim in ``doc.text``, and its opening sentence
+  as an honest offline summary.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+
+from libtext.headings._declared import declared_segments, structure_hints, usable_bookmarks
+from libtext.headings._line import HEADING_LINE, HEADING_WORDS, parse_heading
+from libtext.headings._title_page import (
+    by_line,
+    credits_author,
+    info_author_line,
+    is_invocation,
+    name_like,
+    strip_ornaments,
+    title_run,
+)
+from libtext.headings._toc import printed_toc
+from libtext.hebrew import edge_words, normalize_for_match
+from libtext.models import (
+    DocumentOutline,
+    ExtractedDocument,
+    ExtractedLine,
+    ExtractedPage,
+    OutlineSegment,
+    SourceMetadata,
+)
+
+__all__ = [
+    "HEADING_LINE",
+    "HEADING_WORDS",
+    "Heading",
+    "find_headings",
+    "offline_outline",
+    "parse_heading",
+    "text_page",
+]
+
+_TEXT_BODY_SIZE = 10.0
+"""Font size given to body lines of text that has no layout (see :func:`text_page`)."""
+_TEXT_HEADING_SIZE = 12.0
+
+_SENTENCE_END = re.compile(r"[.!?:](?=[\s\"'״”)]|$)")
+_WORD = re.compile(r"\S+")
+_PHRASE_WORDS = 8
+_MAX_HEADING_WORDS = 14
+_MAX_SECTION_WORDS = 8
+_NOISY_PER_PAGE = 1.5  # more chapters a page than this: the sizes are noise
+_LIST_ITEM = re.compile(r"^(?:[א-ת]|\d{1,3}|[a-zA-Z])[.)]\s")
+_CONTINUED = ("המשך ", "(המשך")
+_SUB_NUMBER = re.compile(r"^\d+\.\d+")  # "11.1 …": a section inside chapter 11
+_SUMMARY_WORDS = 40
+
+
+@dataclass(slots=True)
+class Heading:
+    """A heading block found in a document (one or more adjacent heading lines)."""
+
+    text: str
+    page: int
+    size: float
+    line_index: int
+    lines: list[str] = field(default_factory=list)
+    number: int | None = None
+    word: str = ""
+    level: str = "chapter"  # "part", "chapter" or "sub"
+
+
+def text_page(
+    number: int, lines: Iterable[str], *, headings: Collection[str] = (), skip_blank: bool = False
+) -> ExtractedPage:
+    """Plain text lines as an :class:`ExtractedPage`, lines that read as headings marked.
+
+    For text without layout (plain text, library pages): a line in ``headings`` or
+    written like a heading (``פרק ג``, ``הקדמה``) becomes a heading one size above the
+    body, so the offline rules and the section cut find the chapters. A numbered
+    heading may carry a short title; an unnumbered one stands alone.
+    """
+    page_lines: list[ExtractedLine] = []
+    for raw in lines:
+        line = raw.strip()
+        if skip_blank and not line:
+            continue
+        parsed = parse_heading(line, loose=True) if 0 < len(line) < 80 else None
+        heading = line in headings or (
+            parsed is not None and len(line.split()) <= (8 if parsed[0] else 3)
+        )
+        page_lines.append(
+            ExtractedLine(
+                text=line,
+                kind="heading" if heading else "body",
+                size=_TEXT_HEADING_SIZE if heading else _TEXT_BODY_SIZE,
+                bold=heading,
+            )
+        )
+    return ExtractedPage(number=number, lines=page_lines)
+
+
+def _is_title_page(doc: ExtractedDocument) -> bool:
+    if not doc.pages or doc.pages[0].number != 1:
+        return False
+    lines = doc.pages[0].lines
+    body = doc.body_size or 0.0
+    if not lines or len(lines) > 18:
+        return False
+    paragraphs = sum(1 for ln in lines if abs(ln.size - body) < 0.5 and len(ln.text.split()) > 6)
+    biggest = max(ln.size for ln in lines)
+    top = next(ln for ln in lines if ln.size == biggest)
+    parsed = parse_heading(top.text)
+    if parsed is not None and parsed[0]:
+        return False  # the book opens with its first chapter, e.g. "חלק א"
+    return paragraphs <= 3 and (not body or biggest >= body * 1.15)
+
+
+def _title_block(doc: ExtractedDocument) -> bool:
+    """Page 1 opens with a title much larger than the body (a title page or not)."""
+    if not doc.pages or doc.pages[0].number != 1 or not doc.body_size:
+        return False
+    lines = [ln for ln in doc.pages[0].lines if ln.text.strip() and not is_invocation(ln.text)]
+    if not lines:
+        return False
+    biggest = max(ln.size for ln in lines)
+    k = next(i for i, ln in enumerate(lines) if ln.size >= 0.8 * biggest)
+    parsed = parse_heading(lines[k].text)
+    return k < 3 and biggest >= 1.25 * doc.body_size and not (parsed and parsed[0])
+
+
+def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
+    work = author = publication = ""
+    if title_page or _title_block(doc):
+        lines = [ln for ln in doc.pages[0].lines if ln.text.strip()]
+        run = title_run(lines)
+        if run:
+            work = " ".join(strip_ornaments(lines[i].text) for i in run)
+            below = lines[run[-1] + 1 :]
+            author = by_line(lines) or info_author_line(lines, doc.author)
+            if not author and below:
+                author = name_like(max(below, key=lambda ln: ln.size).text)
+            above = [ln for ln in lines[: run[0]] if not is_invocation(ln.text)]
+            if above:
+                publication = strip_ornaments(max(above, key=lambda ln: ln.size).text)
+            elif len(run) > 1:
+                # A title set over several lines: its first line alone may be the
+                # publication (a course, a series) and the whole the work.
+                publication = strip_ornaments(lines[run[0]].text)
+    elif doc.pages and doc.pages[0].number == 1 and not doc.title:
+        # No title page and no metadata: a heading atop page 1 that is not a chapter,
+        # and the "מאת …" line under it.
+        opening = doc.pages[0].lines[:6]
+        for k, ln in enumerate(opening):
+            if ln.kind == "heading" and parse_heading(ln.text) is None:
+                work = ln.text.strip()
+                author = by_line(opening[k + 1 : k + 3])
+                break
+    if not author and doc.pages and doc.pages[0].number == 1:
+        author = info_author_line(doc.pages[0].lines, doc.author) or credits_author(doc.pages[1:3])
+    work = work or doc.title or _running_title(doc)
+    author = author or doc.author
+    publication = publication or doc.title or work
+    return SourceMetadata(publication_title=publication, work_title=work, author_name=author)
+
+
+def _running_title(doc: ExtractedDocument) -> str:
+    """The running header most pages carry, when it is not a chapter name."""
+    counts = Counter(
+        " ".join(ln.text.split())
+        for page in doc.pages
+        for ln in page.lines
+        if ln.kind == "header" and not any(ch.isdigit() for ch in ln.text)
+    )
+    for text, n in counts.most_common(3):
+        if n >= max(2, len(doc.pages) // 3) and parse_heading(text) is None:
+            return text
+    return ""
+
+
+def find_headings(doc: ExtractedDocument) -> list[Heading]:
+    """Heading blocks in reading order, each with its level (part, chapter, sub)."""
+    title_page = _is_title_page(doc)
+    hints = structure_hints(doc)
+    blocks: list[Heading] = []
+    for p, page in enumerate(doc.pages):
+        if p == 0 and title_page:
+            continue
+        tagged = hints.get(page.number, set())
+        has_body = any(ln.kind == "body" and k not in tagged for k, ln in enumerate(page.lines))
+        i = 0
+        lines = page.lines
+
+        def heading(k: int) -> bool:
+            return lines[k].kind == "heading" or k in tagged  # noqa: B023 - used at once
+
+        while i < len(lines):
+            if not heading(i):
+                i += 1
+                continue
+            j = i + 1
+            while j < len(lines) and heading(j) and _same_block(lines[i], lines[j]):
+                j += 1
+            texts = [" ".join(ln.text.split()) for ln in lines[i:j]]
+            parsed = parse_heading(texts[0], loose=True)
+            if parsed is None and _reads_as_text(" ".join(texts)):
+                i = j
+                continue
+            blocks.append(
+                Heading(
+                    text=" ".join(texts),
+                    page=page.number,
+                    size=lines[i].size,
+                    line_index=i,
+                    lines=texts,
+                    number=parsed[1] if parsed else None,
+                    word=parsed[0] if parsed else "",
+                    level="part" if not has_body else "chapter",
+                )
+            )
+            if parsed is None:
+                blocks[-1].word = "?"  # not written like a heading
+            i = j
+    blocks = _without_running(blocks)
+    _assign_levels(blocks)
+    _when_noisy(blocks, len(doc.pages))
+    return blocks
+
+
+def _when_noisy(blocks: list[Heading], pages: int) -> None:
+    """Sizes that say nothing: keep as chapters only headings written as headings.
+
+    An OCR text layer gives each word its own size, so many body lines come out
+    larger than the body; more "chapters" than pages is the sign. Then only a short
+    line written like a heading (``פרק י"ט``, ``סימן ג``) is a chapter.
+    """
+    chapters = sum(1 for b in blocks if b.level == "chapter")
+    if pages < 5 or chapters <= _NOISY_PER_PAGE * pages:
+        return
+    for b in blocks:
+        written = b.word not in ("?", "") and len(b.lines[0].split()) <= 6
+        if b.level in ("part", "chapter") and not written:
+            b.level = "sub"
+
+
+def _without_running(blocks: list[Heading]) -> list[Heading]:
+    """Blocks minus running heads: a text met on three or more pages in a row (a
+    chapter tab, a running title set large) is a heading only where it first appears.
+
+    Two pages in a row may be real (a part's ``פרק א`` right after the last part's).
+    """
+    pages: dict[str, list[int]] = {}
+    for b in blocks:
+        pages.setdefault(normalize_for_match(b.text), []).append(b.page)
+    running: set[tuple[str, int]] = set()
+    for key, found in pages.items():
+        run = [found[0]]
+        for page in [*found[1:], -1]:
+            if page - run[-1] in (0, 1):
+                run.append(page)
+                continue
+            if len(set(run)) >= 3:
+                running.update((key, p) for p in run[1:] if p != run[0])
+            run = [page]
+    return [b for b in blocks if (normalize_for_match(b.text), b.page) not in running]
+
+
+def _reads_as_text(text: str) -> bool:
+    """A large or bold line that is a sentence, a lead-in or a list item, not a title.
+
+    Headings do not end in a full stop, comma or colon (``הגדרות:`` opens a list),
+    nor run past a dozen words.
+    """
+    t = text.strip().rstrip(")]\"'״”’")
+    return t.endswith((".", ",", ":", ";", "!", "?")) or len(text.split()) > _MAX_HEADING_WORDS
+
+
+def _same_block(first: ExtractedLine, other: ExtractedLine) -> bool:
+    # A heading's second line (its title) is close below it and not much larger; a
+    # line written as a numbered heading of its own (a part title, then "פרק א")
+    # starts a new block.
+    if other.size > first.size * 1.05 or other.y - first.y >= 2.5 * max(first.size, 1.0):
+        return False
+    if first.text.rstrip().endswith((".", ":", ";", "!", "?")) or _LIST_ITEM.match(other.text):
+        return False  # the end of a sentence set in bold, or a list item, then a heading
+    parsed = parse_heading(other.text)
+    return parsed is None or not parsed[0]
+
+
+def _assign_levels(blocks: list[Heading]) -> None:
+    candidates = [b for b in blocks if b.level != "part"]
+    if not candidates:
+        # Every heading stands alone on its page: they are the chapters.
+        for b in blocks:
+            b.level = "chapter"
+        return
+    patterned = Counter(round(b.size) for b in candidates if b.word not in ("?", ""))
+    if patterned:
+        # The most frequent size of numbered headings; on a tie the smaller one, as
+        # parts are larger and fewer than their chapters.
+        top = max(patterned.values())
+        chapter_size = float(min(s for s, n in patterned.items() if n == top))
+    else:
+        sizes = Counter(round(b.size) for b in candidates)
+        recurring = [s for s, n in sizes.items() if n >= 2]
+        chapter_size = float(max(recurring or sizes))
+    for b in blocks:
+        if b.level == "part" and b.size >= chapter_size * 1.04:
+            continue  # alone on its page and larger: a part title
+        if b.size > chapter_size * 1.08 and patterned:
+            b.level = "part"
+        elif b.size >= chapter_size * 0.94 and not _SUB_NUMBER.match(b.text):
+            b.level = "chapter"
+        else:
+            b.level = "sub"
+
+
+def _summary(lines: list[str]) -> str:
+    words: list[str] = []
+    for line in lines:
+        words.extend(line.split())
+        if len(words) >= _SUMMARY_WORDS * 2:
+            break
+    text = " ".join(words)
+    for m in _SENTENCE_END.finditer(text):
+        if len(text[: m.end()].split()) >= 6:
+            sentence = text[: m.end()]
+            if len(sentence.split()) <= _SUMMARY_WORDS:
+                return sentence
+            break
+    if len(words) > _SUMMARY_WORDS:
+        return " ".join(words[:_SUMMARY_WORDS]) + " …"
+    return text
+
+
+def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
+    """Outline a document offline: metadata plus one segment per chapter.
+
+    Deterministic and network-free. When no chapter heading is found the whole text
+    is one segment titled with the work title.
+    """
+    title_page = _is_title_page(doc)
+    metadata = _title_metadata(doc, title_page)
+    # The author's own outline (bookmarks, else a printed table of contents): no
+    # guessing from the layout.
+    for own in (usable_bookmarks, printed_toc):
+        listed = own(doc)
+        declared = declared_segments(doc, listed, _summary) if listed else []
+        if declared:
+            return DocumentOutline(source_metadata=metadata, outline_segments=declared)
+    headings: list[Heading] = []
+    found = find_headings(doc)
+    sections = _sections(doc, found)
+    for h in found:
+        if h.level not in ("part", "chapter") and not (h.level == "sub" and id(h) in sections):
+            continue
+        last = next((k for k in reversed(headings) if k.level == h.level), None)
+        if last is not None and h.line_index == 0 and h.page > last.page and h.text == last.text:
+            continue  # a running header repeating the chapter name: not a new chapter
+        headings.append(h)
+    # Body lines in reading order with their page numbers and positions.
+    flow: list[tuple[int, int, str]] = []
+    for p, page in enumerate(doc.pages):
+        if p == 0 and title_page:
+            continue
+        for i, ln in enumerate(page.lines):
+            if ln.kind == "body" and ln.text.strip():
+                flow.append((page.number, i, ln.text.strip()))
+    starts = [(h.page, h.line_index) for h in headings]
+    positions = [(f[0], f[1]) for f in flow]
+    segments: list[OutlineSegment] = []
+    part = chapter = ""
+    chapters = [h for h in headings if h.level == "chapter"]
+    if not chapters:
+        if flow:
+            segments.append(_segment(1, None, metadata.work_title, flow, part=""))
+        return DocumentOutline(source_metadata=metadata, outline_segments=segments)
+    for k, h in enumerate(headings):
+        if h.level == "part":
+            part = h.text
+            continue
+        if h.level == "chapter":
+            chapter = h.text
+        begin = (h.page, h.line_index)
+        following = [s for s in starts[k + 1 :] if s > begin]
+        end = following[0] if following else (10**9, 0)
+        body = flow[bisect.bisect_right(positions, begin) : bisect.bisect_left(positions, end)]
+        if not body:
+            continue
+        within = " — ".join(t for t in (part, chapter if h.level == "sub" else "") if t)
+        segments.append(_segment(len(segments) + 1, h, h.lines[0], body, part=within))
+    return DocumentOutline(source_metadata=metadata, outline_segments=segments)
+
+
+def _sections(doc: ExtractedDocument, found: list[Heading]) -> set[int]:
+    """Sub-headings that are the document's sections (ids into ``found``), or none.
+
+    Some documents have a few part titles and, under them, short headings at body
+    size (Word's bold "Heading 2" look): there the sub-headings are the outline.
+    They count only when the chapters are sparse (one per six pages or fewer), the
+    sub-headings at least twice as many and at most one a page, so that a book's
+    run-in bold phrases never become segments. List items (``א.``, ``2.``) and
+    continuations (``המשך …``) are not sections.
+    """
+    chapters = sum(1 for h in found if h.level == "chapter")
+    subs = [
+        h
+        for h in found
+        if h.level == "sub"
+        and len(h.text.split()) <= _MAX_SECTION_WORDS
+        and not _LIST_ITEM.match(h.text)
+        and not h.text.startswith(_CONTINUED)
+    ]
+    pages = len(doc.pages)
+    if not chapters or chapters > max(1, pages // 6) or not 2 * chapters <= len(subs) <= pages:
+        return set()
+    return {id(h) for h in subs}
+
+
+def _segment(
+    seq: int, h: Heading | None, title: str, body: list[tuple[int, int, str]], *, part: str
+) -> OutlineSegment:
+    full = h.text if h else title
+    segment_title = f"{part} — {full}" if part else full
+    return OutlineSegment(
+        sequence_id=seq,
+        chapter_number=str(h.number) if h and h.number is not None else "",
+        chapter_title=title,
+        segment_title=segment_title,
+        summary=_summary([b[2] for b in body[:12]]),
+        page_ref=str(h.page if h else body[0][0]),
+        start_phrase_hebrew=edge_words(body[0][2], _PHRASE_WORDS),
+        end_phrase_hebrew=edge_words(body[-1][2], _PHRASE_WORDS, last=True),
+    )

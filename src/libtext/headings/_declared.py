@@ -1,0 +1,224 @@
+"""Segments from the headings a PDF declares itself (its bookmarks).
+
+When a PDF has a usable document outline, it is the author's own table of contents:
+every entry (down to :data:`MAX_LEVEL`) becomes a segment at its page, and nothing is
+guessed from the layout. Each entry is placed on its printed heading line (the line
+of its page most like its title, nearest where the bookmark points), and the
+segment's start phrase is cut verbatim from the first body line after it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from libtext.headings._line import parse_heading
+from libtext.hebrew import normalize_for_match
+from libtext.models import DocumentHeading, ExtractedDocument, ExtractedPage, OutlineSegment
+
+__all__ = ["MAX_LEVEL", "declared_segments", "structure_hints", "usable_bookmarks"]
+
+MAX_LEVEL = 3
+"""Deeper outline entries are folded into their parent's segment."""
+
+_PHRASE_WORDS = 8
+_MATCH = 0.6
+_WORD = re.compile(r"\S+")
+_LEADING_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)*)\.?\s+")
+
+
+@dataclass(slots=True)
+class _Placed:
+    heading: DocumentHeading
+    path: list[str]
+    page_index: int
+    line_index: int
+
+
+def usable_bookmarks(doc: ExtractedDocument) -> list[DocumentHeading]:
+    """The document's bookmarks on pages it has, shallow enough to be segments."""
+    numbers = {p.number for p in doc.pages}
+    return [
+        h
+        for h in doc.headings
+        if h.source == "bookmark" and h.page in numbers and h.level <= MAX_LEVEL
+    ]
+
+
+def structure_hints(doc: ExtractedDocument) -> dict[int, set[int]]:
+    """Lines the tagged structure marks as headings: page number -> line indices.
+
+    Tags are often applied loosely (a Word style put on a sentence, an empty ``H1``),
+    so they do not make the outline by themselves: they let the layout rules see a
+    heading that is printed like body text. Entries that read as sentences are left
+    out by the caller's rules; here only entries placed on a printed line count.
+    """
+    index_of = {p.number: k for k, p in enumerate(doc.pages)}
+    hints: dict[int, set[int]] = {}
+    for h in doc.headings:
+        if h.source != "structure" or h.page not in index_of:
+            continue
+        page = doc.pages[index_of[h.page]]
+        line = _place(page, h, fallback=False)
+        if line is None:
+            # Content streams often hold right-to-left text in visual order: the
+            # element's text may be reversed, so its box decides.
+            line = _place(page, h.model_copy(update={"title": h.title[::-1]}), fallback=False)
+        if line is None and h.y:
+            line = _at(page, h.y)
+        if line is not None:
+            hints.setdefault(h.page, set()).add(line)
+    return hints
+
+
+def _at(page: ExtractedPage, top: float) -> int | None:
+    """The text line whose baseline sits just under ``top`` (within two sizes)."""
+    best, best_gap = None, float("inf")
+    for i in _text_lines(page):
+        ln = page.lines[i]
+        gap = ln.y - top
+        if -2 <= gap <= 2 * max(ln.size, 1.0) and gap < best_gap:
+            best, best_gap = i, gap
+    return best
+
+
+def _similarity(a: str, b: str) -> float:
+    na = " ".join(normalize_for_match(_LEADING_NUMBER.sub("", a)).split())
+    nb = " ".join(normalize_for_match(_LEADING_NUMBER.sub("", b)).split())
+    if not na or not nb:
+        return 0.0
+    if na == nb:
+        return 1.0
+    if nb.startswith(na) or na.startswith(nb):
+        return 0.9
+    return difflib.SequenceMatcher(None, na, nb, autojunk=False).ratio()
+
+
+def _text_lines(page: ExtractedPage) -> list[int]:
+    return [
+        i for i, ln in enumerate(page.lines) if ln.kind in ("body", "heading") and ln.text.strip()
+    ]
+
+
+def _place(page: ExtractedPage, h: DocumentHeading, *, fallback: bool = True) -> int | None:
+    """Index (in ``page.lines``) of the heading's printed line, or ``None``.
+
+    Without ``fallback``, only a line whose text matches the title counts; with it,
+    when none does, the index just above the first line below where the heading
+    points (-1 for the page's top): the segment's text begins after the index.
+    """
+    idx = _text_lines(page)
+    if not idx:
+        return None
+    best, best_key = None, (0.0, 0.0)
+    for i in idx:
+        ln = page.lines[i]
+        sim = _similarity(h.title, ln.text)
+        if sim < _MATCH:
+            continue
+        near = -abs(ln.y - h.y) if h.y else 0.0
+        key = (round(sim, 1), near)
+        if best is None or key > best_key:
+            best, best_key = i, key
+    if best is not None or not fallback:
+        return best
+    if h.y:
+        below = [i for i in idx if page.lines[i].y >= h.y - 2]
+        if below:
+            return below[0] - 1
+    return idx[0] - 1
+
+
+def _phrase_at(doc: ExtractedDocument, page_index: int, line_index: int) -> tuple[str, str]:
+    """The segment's start phrase (the first words of its first body line after the
+    heading line, verbatim) and its opening text (for the summary)."""
+    lines: list[str] = []
+    for p in range(page_index, len(doc.pages)):
+        start = line_index + 1 if p == page_index else 0
+        lines.extend(
+            ln.text for ln in doc.pages[p].lines[start:] if ln.kind == "body" and ln.text.strip()
+        )
+        if len(lines) >= 12:
+            break
+    lines = [ln for ln in lines if any(ch.isalpha() for ch in ln)]  # not a lone point
+    if not lines:
+        return "", ""
+    spans = [m.span() for m in _WORD.finditer(lines[0])][:_PHRASE_WORDS]
+    return lines[0][spans[0][0] : spans[-1][1]], " ".join(lines[:12])
+
+
+def _last_words(doc: ExtractedDocument, start: tuple[int, int], end: tuple[int, int]) -> str:
+    """The last words of the text lines from ``start`` up to (not including) ``end``."""
+    (p0, l0), (p1, l1) = start, end
+    for p in range(min(p1, len(doc.pages) - 1), p0 - 1, -1):
+        lines = doc.pages[p].lines
+        hi = l1 if p == p1 else len(lines)
+        lo = l0 + 1 if p == p0 else 0
+        for i in range(hi - 1, lo - 1, -1):
+            ln = lines[i]
+            if ln.kind in ("body", "heading") and ln.text.strip():
+                spans = [m.span() for m in _WORD.finditer(ln.text)][-_PHRASE_WORDS:]
+                return ln.text[spans[0][0] : spans[-1][1]]
+    return ""
+
+
+def _number(title: str) -> str:
+    """The heading's number: ``3`` for ``פרק ג`` or ``3 Results``; else empty."""
+    leading = _LEADING_NUMBER.match(title)
+    if leading:
+        return leading.group(1)
+    parsed = parse_heading(title, loose=True)
+    return str(parsed[1]) if parsed and parsed[1] is not None else ""
+
+
+def declared_segments(
+    doc: ExtractedDocument,
+    headings: list[DocumentHeading],
+    summarize: Callable[[list[str]], str],
+) -> list[OutlineSegment]:
+    """One segment per declared heading, in document order.
+
+    ``summarize`` turns the segment's opening lines into its summary.
+    """
+    index_of = {p.number: k for k, p in enumerate(doc.pages)}
+    placed: list[_Placed] = []
+    path: list[str] = []
+    for h in headings:
+        k = index_of[h.page]
+        line = _place(doc.pages[k], h)
+        if line is None:
+            continue
+        del path[h.level - 1 :]
+        while len(path) < h.level - 1:
+            path.append("")
+        path.append(h.title)
+        placed.append(_Placed(h, [p for p in path if p], k, line))
+    placed.sort(key=lambda p: (p.page_index, p.line_index))
+    segments: list[OutlineSegment] = []
+    for n, item in enumerate(placed):
+        start, opening = _phrase_at(doc, item.page_index, item.line_index)
+        if not start:
+            continue
+        if n + 1 < len(placed):
+            nxt = placed[n + 1]
+            end_at = (nxt.page_index, nxt.line_index)
+        else:
+            last = len(doc.pages) - 1
+            end_at = (last, len(doc.pages[last].lines))
+        end = _last_words(doc, (item.page_index, item.line_index), end_at) or start
+        title = item.heading.title
+        segments.append(
+            OutlineSegment(
+                sequence_id=len(segments) + 1,
+                chapter_number=_number(title),
+                chapter_title=title,
+                segment_title=" — ".join(item.path),
+                summary=summarize([opening]),
+                page_ref=str(item.heading.page),
+                start_phrase_hebrew=start,
+                end_phrase_hebrew=end,
+            )
+        )
+    return segments

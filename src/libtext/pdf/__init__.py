@@ -1,0 +1,516 @@
+"""Hebrew PDF extraction: pages of logical-order text with font sizes, kinds and metadata.
+
+``extract_pdf`` reads a PDF (path, bytes or binary file) with pdfium, the fast engine,
+and fixes the two defects of its right-to-left text (mirrored brackets, nikud before
+its letter). Every printed line keeps its font size and weight and is classified as
+body, heading, running header, footer, page number or footnote, so that
+:func:`libtext.headings.offline_outline` and the LLM providers see the structure.
+
+``mode="precise"`` uses pdfplumber's characters and the Unicode bidi algorithm
+instead: about 30 times slower, useful to cross-check an unusual PDF.
+
+Bad input never leaks a pdfium or pdfminer exception: it raises the
+:class:`~libtext.errors.InvalidInputError` branch with a message that says what to do.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any, Literal
+
+import anyio.to_thread
+
+from libtext.errors import (
+    EmptyDocumentError,
+    EmptyFileError,
+    EncryptedPDFError,
+    InputTooLargeError,
+    InvalidInputError,
+    InvalidPDFError,
+    InvalidTypeError,
+    NoTextLayerError,
+    TooManyPagesError,
+    short,
+)
+from libtext.models import DocumentHeading, ExtractedDocument, ExtractedLine, ExtractedPage
+from libtext.pdf._guard import PdfGuard, PdfLimits, default_guard, prescan
+from libtext.pdf._layout import classify, dominant_size
+from libtext.pdf._meta import info_text
+from libtext.pdf._outline import read_headings
+from libtext.pdf._read import RawPage, read_page
+from libtext.pdf._text import bracket_votes, mirror_rtl_brackets
+from libtext.pdf._visual import valid_text
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_PAGES",
+    "PdfGuard",
+    "PdfLimits",
+    "PdfSource",
+    "aextract_pdf",
+    "extract_pdf",
+]
+
+DEFAULT_MAX_PAGES = 2000
+DEFAULT_MAX_BYTES = 100 * 2**20
+
+PdfSource = str | os.PathLike[str] | bytes | bytearray | memoryview | IO[bytes]
+"""What :func:`extract_pdf` reads: a path, the PDF's bytes, or a binary file object."""
+
+Mode = Literal["fast", "precise"]
+
+# pdfium is not thread-safe; one document at a time per process.
+_PDFIUM_LOCK = threading.Lock()
+
+
+def extract_pdf(
+    source: PdfSource,
+    *,
+    password: str | None = None,
+    max_pages: int | None = DEFAULT_MAX_PAGES,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
+    mode: Mode = "fast",
+    pages: range | None = None,
+    guard: PdfGuard | bool = True,
+) -> ExtractedDocument:
+    """Extract a PDF's pages as logical-order Hebrew lines with their layout roles.
+
+    The PDF is parsed in a worker process with a memory cap and a timeout
+    (:class:`~libtext.pdf._guard.PdfGuard`), so a hostile file costs that worker, not
+    your process.
+
+    Args:
+        source: A path, the PDF's bytes, or a binary file object (read from its
+            current position).
+        password: The user password of an encrypted PDF.
+        max_pages: Refuse documents with more pages than this (``None``: no limit).
+            With ``pages``, the limit applies to the pages actually read.
+        max_bytes: Refuse inputs larger than this many bytes (``None``: no limit).
+        mode: ``"fast"`` (pdfium, the default) or ``"precise"`` (pdfplumber + bidi).
+        pages: 0-based page indices to read (e.g. ``range(10)``); default all.
+        guard: ``True`` (default): the shared guard (``LIBTEXT_PDF_WORKERS``,
+            ``LIBTEXT_PDF_MEMORY_MB``, ``LIBTEXT_PDF_TIMEOUT``); a ``PdfGuard`` of your
+            own; ``False``: parse in this process (the size limits still apply).
+
+    Returns:
+        The pages with their lines, and the PDF's title and author metadata.
+
+    Raises:
+        EmptyFileError: The input has zero bytes.
+        InvalidPDFError: It is not a PDF, or it is truncated or damaged.
+        EncryptedPDFError: A password is needed (or the one given is wrong).
+        NoTextLayerError: The pages are images without text: run OCR first.
+        EmptyDocumentError: The PDF has pages but no text and no images.
+        InputTooLargeError: The input is over ``max_bytes`` or another limit
+            (``details["limit"]`` names it: characters, inflated streams, memory).
+        TooManyPagesError: The document is over ``max_pages``.
+        ExtractionTimeoutError: Reading took longer than the guard's timeout.
+        TypeError: An argument has the wrong type (the message names it).
+    """
+    request = _request(source, password, max_pages, max_bytes, mode, pages, guard)
+    if guard is False:
+        return _extract_data(**request, limits=PdfLimits())
+    return (default_guard() if guard is True else guard)._extract(request, run=_extract_data)
+
+
+async def aextract_pdf(
+    source: PdfSource,
+    *,
+    password: str | None = None,
+    max_pages: int | None = DEFAULT_MAX_PAGES,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
+    mode: Mode = "fast",
+    pages: range | None = None,
+    guard: PdfGuard | bool = True,
+) -> ExtractedDocument:
+    """Async twin of :func:`extract_pdf`: the event loop waits, a worker process parses.
+
+    Cancelling the call (a timeout around it) stops the worker at once.
+    """
+    if guard is False:
+
+        def run() -> ExtractedDocument:
+            return extract_pdf(
+                source,
+                password=password,
+                max_pages=max_pages,
+                max_bytes=max_bytes,
+                mode=mode,
+                pages=pages,
+                guard=False,
+            )
+
+        return await anyio.to_thread.run_sync(run)
+    request = await anyio.to_thread.run_sync(
+        lambda: _request(source, password, max_pages, max_bytes, mode, pages, guard)
+    )
+    return await (default_guard() if guard is True else guard)._aextract(request, run=_extract_data)
+
+
+def _request(
+    source: PdfSource,
+    password: str | None,
+    max_pages: int | None,
+    max_bytes: int | None,
+    mode: str,
+    pages: range | None,
+    guard: object,
+) -> dict[str, Any]:
+    """Check the arguments, read the source: the keyword arguments of :func:`_extract_data`."""
+    _check_type("password", password, str)
+    _check_type("max_pages", max_pages, int)
+    _check_type("max_bytes", max_bytes, int)
+    _check_type("pages", pages, range)
+    if not isinstance(guard, bool | PdfGuard):
+        raise InvalidTypeError(
+            f"extract_pdf(guard=...) takes True, False or a PdfGuard, not {type(guard).__name__}."
+        )
+    if mode not in ("fast", "precise"):
+        raise InvalidInputError(f"Unknown mode {short(mode)}: use 'fast' or 'precise'.")
+    data, name = _read_source(source, max_bytes)
+    return {
+        "data": data,
+        "name": name,
+        "password": password,
+        "max_pages": max_pages,
+        "mode": mode,
+        "pages": pages,
+    }
+
+
+def _check_type(name: str, value: object, kind: type) -> None:
+    if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+        raise InvalidTypeError(
+            f"extract_pdf({name}=...) takes {kind.__name__} or None, not {type(value).__name__}."
+        )
+
+
+def _extract_data(
+    *,
+    data: bytes,
+    name: str,
+    password: str | None,
+    max_pages: int | None,
+    mode: str,
+    pages: range | None,
+    limits: PdfLimits,
+) -> ExtractedDocument:
+    """The extraction itself, on bytes already read (in a guard's worker, or inline)."""
+    if not data:
+        raise EmptyFileError(
+            f"{_label(name, 'The input')} is empty (0 bytes): pass the PDF file's contents."
+        )
+    head = bytes(data[:1024])
+    if b"%PDF-" not in head:
+        raise InvalidPDFError(
+            f"{_label(name, 'The input')} is not a PDF (no %PDF header); "
+            "check that you passed the right file.",
+            details={"source": name},
+        )
+    prescan(data, limits, max_pages=max_pages, whole=pages is None)
+    if mode == "precise":
+        from libtext.pdf._precise import read_precise
+
+        try:
+            raw_pages, meta = read_precise(
+                data, name=name, password=password, check=lambda n: _selection(n, pages, max_pages)
+            )
+        except EncryptedPDFError:
+            raise _encrypted(name, password) from None
+        headings: list[DocumentHeading] = []  # bookmarks are read in fast mode only
+        total = 0
+        for page in raw_pages:
+            total += page.chars
+            limits.check_page(page.number, page.chars, total)
+    else:
+        raw_pages, meta, headings = _read_fast(data, name, password, pages, max_pages, limits)
+    return _assemble(raw_pages, meta, name, mirror=mode == "fast", headings=headings)
+
+
+# --- input ------------------------------------------------------------------------
+
+
+def _label(name: str, default: str) -> str:
+    """The file's name in a message, cut to 80 characters (never a whole huge input)."""
+    if not name:
+        return default
+    return name if len(name) <= 80 else name[:77] + "..."
+
+
+def _too_large(name: str, size: int, limit: int) -> InputTooLargeError:
+    return InputTooLargeError(
+        f"{_label(name, 'The input')} is {size:,} bytes, over the limit of {limit:,}; "
+        "pass a larger max_bytes= (or None) to read it anyway.",
+        details={"bytes": size, "max_bytes": limit},
+    )
+
+
+_NO_SOURCE = "No file given: pass the PDF's path, its bytes or a binary file object."
+
+
+def _read_source(source: PdfSource, max_bytes: int | None) -> tuple[bytes, str]:
+    if source is None or (isinstance(source, str | os.PathLike) and not os.fspath(source).strip()):
+        raise InvalidInputError(_NO_SOURCE)  # Path("") is ".", which would read as a directory
+    if isinstance(source, bytes | bytearray | memoryview):
+        data = bytes(source)
+        if max_bytes is not None and len(data) > max_bytes:
+            raise _too_large("The input", len(data), max_bytes)
+        return data, ""
+    if isinstance(source, str | os.PathLike):
+        return _read_path(source, max_bytes)
+    read: Callable[[int], Any] | None = getattr(source, "read", None)
+    if read is None:
+        raise InvalidTypeError(
+            f"extract_pdf(source=...) takes a path, bytes or a binary file, not "
+            f"{type(source).__name__}."
+        )
+    name = Path(str(getattr(source, "name", "") or "")).name[:200]
+    if max_bytes is None:
+        _check_regular_fileobj(source)
+    chunk = read(-1 if max_bytes is None else max_bytes + 1)
+    if isinstance(chunk, str):
+        raise InvalidInputError("The file is open in text mode: open it with 'rb'.")
+    data = bytes(chunk or b"")
+    if max_bytes is not None and len(data) > max_bytes:
+        raise _too_large(name, len(data), max_bytes)
+    return data, name
+
+
+def _read_path(source: str | os.PathLike[str], max_bytes: int | None) -> tuple[bytes, str]:
+    raw = os.fspath(source)
+    if not isinstance(raw, str):
+        raise InvalidTypeError(
+            f"extract_pdf(source=...) takes a str path, not {type(raw).__name__}."
+        )
+    if "\x00" in raw:
+        raise InvalidInputError(
+            f"The path {short(raw)} contains a NUL character; no file has such a name.",
+            details={"source": raw[:80]},
+        )
+    path = Path(raw).expanduser()
+    name = path.name[:200]
+    try:
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise InvalidInputError(
+                f"{short(raw)} is a directory, not a PDF file.", details={"source": name}
+            )
+        if not stat.S_ISREG(info.st_mode):
+            raise InvalidInputError(
+                f"{short(raw)} is not a regular file (a device, FIFO or socket); "
+                "pass the path of a PDF file.",
+                details={"source": name},
+            )
+        if max_bytes is not None and info.st_size > max_bytes:
+            raise _too_large(name, info.st_size, max_bytes)
+        with path.open("rb") as fh:
+            data = fh.read(-1 if max_bytes is None else max_bytes + 1)
+    except FileNotFoundError:
+        raise InvalidInputError(
+            f"No such file: {short(raw)}; check the path.", details={"source": name}
+        ) from None
+    except OSError as exc:
+        raise InvalidInputError(
+            f"Cannot read {short(raw)} ({exc.strerror or 'I/O error'}).",
+            details={"source": name},
+        ) from None
+    if max_bytes is not None and len(data) > max_bytes:
+        raise _too_large(name, len(data), max_bytes)  # it grew while read
+    return data, name
+
+
+def _check_regular_fileobj(source: object) -> None:
+    """An unbounded read of a device (``/dev/zero``) would never end: refuse it first."""
+    fileno = getattr(source, "fileno", None)
+    try:
+        mode = os.fstat(fileno()).st_mode if fileno is not None else None
+    except (OSError, ValueError, AttributeError):
+        return  # in-memory file objects (BytesIO) have no descriptor
+    if mode is not None and not stat.S_ISREG(mode):
+        raise InvalidInputError(
+            "The file object reads from a device, FIFO or socket, with no end; pass a "
+            "regular file, or a max_bytes= limit."
+        )
+
+
+def _selection(count: int, pages: range | None, max_pages: int | None) -> list[int]:
+    chosen = [i for i in (pages if pages is not None else range(count)) if 0 <= i < count]
+    if max_pages is not None and len(chosen) > max_pages:
+        raise TooManyPagesError(
+            f"The PDF has {len(chosen)} pages to read, over the limit of {max_pages}; "
+            "pass pages=range(...) to read part of it, or a larger max_pages=.",
+            details={"pages": len(chosen), "max_pages": max_pages},
+        )
+    return chosen
+
+
+def _encrypted(name: str, password: str | None) -> EncryptedPDFError:
+    """The same words whichever way the PDF came in: a Python call, the CLI or an upload."""
+    if password is None:
+        message = (
+            f"{_label(name, 'The PDF')} is encrypted and needs a password: "
+            "pass password='...', or decrypt it first "
+            "(e.g. `qpdf --decrypt --password=... in.pdf out.pdf`)."
+        )
+    else:
+        message = f"The password given for {_label(name, 'the PDF')} is wrong; check it and retry."
+    return EncryptedPDFError(message, details={"source": name})
+
+
+def _damaged(name: str, data: bytes) -> InvalidPDFError:
+    tail = data[-2048:]
+    hint = "it looks truncated (no %%EOF at the end)" if b"%%EOF" not in tail else "it is damaged"
+    return InvalidPDFError(
+        f"{_label(name, 'The input')} starts like a PDF but cannot be read: {hint}. "
+        "Download or export it again.",
+        details={"source": name},
+    )
+
+
+# --- fast engine ------------------------------------------------------------------
+
+
+def _read_fast(
+    data: bytes,
+    name: str,
+    password: str | None,
+    pages: range | None,
+    max_pages: int | None,
+    limits: PdfLimits,
+) -> tuple[list[RawPage], dict[str, str], list[DocumentHeading]]:
+    import pypdfium2
+    import pypdfium2.raw as pdfium_c
+
+    with _PDFIUM_LOCK:
+        try:
+            doc = pypdfium2.PdfDocument(data, password=password)
+        except pypdfium2.PdfiumError as exc:
+            if getattr(exc, "err_code", None) == pdfium_c.FPDF_ERR_PASSWORD:
+                raise _encrypted(name, password) from None
+            raise _damaged(name, data) from None
+        try:
+            if len(doc) == 0:
+                raise EmptyDocumentError(
+                    f"{_label(name, 'The PDF')} has no pages; there is nothing to extract.",
+                    details={"source": name},
+                )
+            chosen = _selection(len(doc), pages, max_pages)
+            raw_pages: list[RawPage] = []
+            total = 0
+            for i in chosen:
+                page = doc[i]
+                try:
+                    raw_pages.append(read_page(pdfium_c, page, i + 1))
+                finally:
+                    page.close()
+                total += raw_pages[-1].chars
+                limits.check_page(i + 1, raw_pages[-1].chars, total)
+            try:
+                meta = {k: str(v or "") for k, v in doc.get_metadata_dict().items()}
+            except pypdfium2.PdfiumError:
+                meta = {}
+            headings = read_headings(pdfium_c, doc, chosen, [p.height for p in raw_pages])
+        except pypdfium2.PdfiumError:
+            raise _damaged(name, data) from None
+        finally:
+            doc.close()
+    return raw_pages, meta, headings
+
+
+# --- assembly ---------------------------------------------------------------------
+
+
+def _assemble(
+    raw_pages: list[RawPage],
+    meta: dict[str, str],
+    name: str,
+    *,
+    mirror: bool,
+    headings: list[DocumentHeading] | None = None,
+) -> ExtractedDocument:
+    if raw_pages and not any(p.chars for p in raw_pages):
+        if any(p.has_images for p in raw_pages):
+            raise NoTextLayerError(
+                f"{_label(name, 'The PDF')} has no text layer: its pages are images (a scan). "
+                "Run OCR first (e.g. `ocrmypdf --language heb in.pdf out.pdf`), then retry.",
+                details={"source": name},
+            )
+        raise EmptyDocumentError(
+            f"{_label(name, 'The PDF')} has no text on any page; there is nothing to extract.",
+            details={"source": name},
+        )
+    if mirror:
+        _fix_brackets(raw_pages)
+    body = dominant_size(raw_pages)
+    kinds = classify(raw_pages, body)
+    out_pages = []
+    for page, page_kinds in zip(raw_pages, kinds, strict=True):
+        lines = [
+            ExtractedLine.model_construct(
+                text=valid_text(ln.text),
+                kind=kind,
+                size=ln.size,
+                bold=ln.bold,
+                y=ln.y,
+                x0=round(ln.x0, 2),
+                x1=round(ln.x1, 2),
+            )
+            for ln, kind in zip(page.lines, page_kinds, strict=True)
+        ]
+        out_pages.append(
+            ExtractedPage.model_construct(
+                number=page.number,
+                width=round(page.width, 2),
+                height=round(page.height, 2),
+                lines=lines,
+            )
+        )
+    return ExtractedDocument(
+        pages=out_pages,
+        title=info_text(valid_text(meta.get("Title", ""))),
+        author=info_text(valid_text(meta.get("Author", ""))),
+        source_name=name,
+        body_size=body,
+        headings=headings or [],
+    )
+
+
+_RTL_LETTER = re.compile("[\u05d0-\u05ea\u0620-\u064a\ufb1d-\ufefc]")
+_LETTER = re.compile(r"[^\W\d_]")
+_BRACKETS = frozenset("()[]{}<>«»‹›")
+
+
+def _fix_brackets(pages: list[RawPage]) -> None:
+    """Mirror right-to-left brackets back, if the document's lines show the defect.
+
+    A document without Hebrew (or other right-to-left) letters is left alone; lines
+    without letters take the document's direction. The vote stops early once one
+    side clearly wins: a few dozen lines settle it.
+    """
+    sample = "".join(ln.text for p in pages[:30] for ln in p.lines)
+    rtl = len(_RTL_LETTER.findall(sample))
+    if not rtl:
+        return
+    default: Literal["L", "R"] = "R" if 2 * rtl >= len(_LETTER.findall(sample)) else "L"
+    candidates = [
+        ln
+        for p in pages
+        for ln in p.lines
+        if not ln.brackets_fixed and not _BRACKETS.isdisjoint(ln.text)
+    ]
+    mirrored = logical = 0
+    for ln in candidates:
+        m, lg = bracket_votes(ln.text)
+        mirrored += m
+        logical += lg
+        if abs(mirrored - logical) >= 25:
+            break
+    if logical > mirrored:
+        return
+    for ln in candidates:
+        ln.text = mirror_rtl_brackets(ln.text, default)

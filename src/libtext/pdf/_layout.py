@@ -1,0 +1,245 @@
+"""Tell running headers, page numbers, footers, footnotes and headings from body text.
+
+The rules look at the whole document first (its body font size, its text column,
+which top and bottom lines repeat from page to page, how printed page numbers follow
+the page index) and then at each page, so they carry over to other fonts, page sizes
+and layouts:
+
+* header: the topmost line(s) of a page, in the top band, smaller than body text,
+  repeated in the same size and weight on other pages (two will do in a short
+  document), or repeated by a heading lower on the same page (a running header
+  repeating the chapter name is not a heading);
+* page number: a lone number (digits or a Hebrew numeral) at the top or bottom whose
+  value follows the page index like the other pages' numbers do, or that stands apart;
+* footer: a bottom line repeated on other pages;
+* footnote: the block of smaller lines below the last body-size line, when it starts
+  with a note marker (or continues the previous page's notes);
+* heading: larger than body text, or bold (when body text is not) and short and
+  centered, or a lone centered heading word with a number (``פרק ג``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from statistics import median
+
+from libtext.hebrew import parse_numeral
+from libtext.models import LineKind
+from libtext.pdf._read import RawLine, RawPage
+
+__all__ = ["classify", "dominant_size"]
+
+_TOP_BAND = 0.12
+_BOTTOM_BAND = 0.86
+_SMALL = 0.9  # at most this share of body size: header
+_NOTE = 0.94  # at most this share of body size: footnote
+_LARGE = 1.12  # at least this share: heading whatever its length
+_SLIGHTLY = 1.04  # at least this share: heading when short
+
+_DIGITS = re.compile(r"\d+")
+_PAGE_NUM = re.compile(
+    r"^[\s\-–—.|]*(?:(?:עמוד|עמ['׳]|דף|page|p\.)\s*)?"
+    r"(?P<num>\d{1,4}|[א-ת]{1,4}['\"׳״]?[א-ת]?)[\s\-–—.|]*$",
+    re.IGNORECASE,
+)
+_NOTE_MARKER = re.compile(
+    r"^\s*(?:[(\[]\s*[\dא-ת*]{1,3}\s*[)\]]|[\dא-ת]{1,3}\s*[).]|\*+|\d{1,3}(?=\s)|[¹²³⁰-⁹]+)"
+)
+
+
+def dominant_size(pages: list[RawPage]) -> float:
+    """The body font size: the size that carries the most characters."""
+    weights: Counter[float] = Counter()
+    for page in pages:
+        for ln in page.lines:
+            weights[round(ln.size * 2) / 2] += len(ln.text)
+    return weights.most_common(1)[0][0] if weights else 0.0
+
+
+def _groups(lines: list[RawLine]) -> list[list[int]]:
+    """Indices of lines sharing a baseline, top to bottom (lines are in reading order)."""
+    out: list[list[int]] = []
+    for i, ln in enumerate(lines):
+        if out and abs(lines[out[-1][0]].y - ln.y) <= 0.3 * min(ln.size, lines[out[-1][0]].size):
+            out[-1].append(i)
+        else:
+            out.append([i])
+    return out
+
+
+def _key(text: str) -> str:
+    return _DIGITS.sub("#", " ".join(text.split()))
+
+
+def _style_key(ln: RawLine) -> tuple[str, float, bool]:
+    # A running header looks the same on every page; a chapter heading atop a page
+    # that the running header repeats usually does not (it is larger or bold).
+    # Numbered headings keep their digits: "פרק 1" and "פרק 2" are not one header.
+    from libtext.headings import HEADING_LINE
+
+    text = " ".join(ln.text.split())
+    return (text if HEADING_LINE.match(text) else _key(text)), round(ln.size), ln.bold
+
+
+def page_number_value(text: str) -> int | None:
+    """The value of a printed page number (``12``, ``- 12 -``, ``קכ"ג``), else None."""
+    m = _PAGE_NUM.match(text)
+    if not m:
+        return None
+    num = m.group("num")
+    if num.isdigit():
+        return int(num)
+    return parse_numeral(num, spelled=False)
+
+
+def classify(pages: list[RawPage], body: float) -> list[list[LineKind]]:
+    """The kind of every line of every page (same shapes as ``page.lines``)."""
+    kinds: list[list[LineKind]] = [["body"] * len(p.lines) for p in pages]
+    if not body:
+        return kinds
+    groups = [_groups(p.lines) for p in pages]
+    _mark_margins(pages, groups, kinds, body)
+    _mark_footnotes(pages, kinds, body)
+    _mark_headings(pages, kinds, body)
+    return kinds
+
+
+def _mark_margins(
+    pages: list[RawPage], groups: list[list[list[int]]], kinds: list[list[LineKind]], body: float
+) -> None:
+    top_keys: Counter[tuple[str, float, bool]] = Counter()
+    bottom_keys: Counter[tuple[str, float, bool]] = Counter()
+    offsets: Counter[int] = Counter()
+    for page, grp in zip(pages, groups, strict=True):
+        if not grp:
+            continue
+        for i in grp[0]:
+            top_keys[_style_key(page.lines[i])] += 1
+        for i in grp[-1]:
+            bottom_keys[_style_key(page.lines[i])] += 1
+        for g in {0, len(grp) - 1}:
+            for i in grp[g]:
+                value = page_number_value(page.lines[i].text)
+                if value is not None:
+                    offsets[value - page.number] += 1
+    common_offset, support = offsets.most_common(1)[0] if offsets else (0, 0)
+    # A running header or footer repeats on most pages: three will do in a book, two
+    # in a short document.
+    repeated = 2 if len(pages) <= 5 else 3
+    pitch = _body_pitch(pages, body)
+
+    for p, (page, grp) in enumerate(zip(pages, groups, strict=True)):
+        lines = page.lines
+        if not grp:
+            continue
+        for g_pos in sorted({0, len(grp) - 1}):
+            at_top = g_pos == 0
+            group = grp[g_pos]
+            in_band = all(
+                (lines[i].y < _TOP_BAND * page.height)
+                if at_top
+                else (lines[i].y > _BOTTOM_BAND * page.height)
+                for i in group
+            )
+            if not in_band or len(grp) == 1:
+                continue
+            neighbour = grp[1] if at_top else grp[-2]
+            gap = abs(lines[neighbour[0]].y - lines[group[0]].y)
+            for i in group:
+                ln = lines[i]
+                if ln.size > body * _SLIGHTLY:
+                    continue
+                value = page_number_value(ln.text)
+                if value is not None and (
+                    (value - page.number == common_offset and support >= 2) or gap > 1.25 * pitch
+                ):
+                    kinds[p][i] = "page_number"
+                    continue
+                repeats = (top_keys if at_top else bottom_keys)[_style_key(ln)] >= repeated
+                if at_top and not repeats:
+                    # The running header of a chapter's first page repeats its heading.
+                    key = _key(ln.text)
+                    repeats = any(
+                        _key(lines[j].text) == key for j in range(group[-1] + 1, len(lines))
+                    )
+                if at_top and (ln.size <= body * _SMALL or repeats):
+                    kinds[p][i] = "header"
+                elif not at_top and repeats:
+                    kinds[p][i] = "footer"
+
+
+def _body_pitch(pages: list[RawPage], body: float) -> float:
+    steps = []
+    for page in pages[:50]:
+        prev: RawLine | None = None
+        for ln in page.lines:
+            if abs(ln.size - body) < 0.5:
+                if prev is not None and ln.y > prev.y:
+                    steps.append(ln.y - prev.y)
+                prev = ln
+    return median(steps) if steps else body * 1.4
+
+
+def _mark_footnotes(pages: list[RawPage], kinds: list[list[LineKind]], body: float) -> None:
+    previous_had_notes = False
+    for p, page in enumerate(pages):
+        lines = page.lines
+        last_body = max(
+            (i for i, ln in enumerate(lines) if kinds[p][i] == "body" and ln.size >= body * 0.95),
+            default=None,
+        )
+        has_notes = False
+        if last_body is not None:
+            block = [
+                i
+                for i in range(last_body + 1, len(lines))
+                if kinds[p][i] == "body" and lines[i].y > lines[last_body].y
+            ]
+            small = block and all(lines[i].size <= body * _NOTE for i in block)
+            if small and (
+                previous_had_notes or any(_NOTE_MARKER.match(lines[i].text) for i in block)
+            ):
+                for i in block:
+                    kinds[p][i] = "footnote"
+                has_notes = True
+        previous_had_notes = has_notes
+
+
+def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: float) -> None:
+    from libtext.headings import HEADING_LINE
+
+    body_lines = [
+        ln
+        for page, page_kinds in zip(pages, kinds, strict=True)
+        for ln, kind in zip(page.lines, page_kinds, strict=True)
+        if kind == "body" and abs(ln.size - body) < 0.5
+    ]
+    if not body_lines:
+        return
+    bold_share = sum(len(ln.text) for ln in body_lines if ln.bold) / max(
+        1, sum(len(ln.text) for ln in body_lines)
+    )
+    left = _percentile([ln.x0 for ln in body_lines], 0.05)
+    right = _percentile([ln.x1 for ln in body_lines], 0.95)
+    center, column = (left + right) / 2, max(right - left, 1.0)
+    for p, page in enumerate(pages):
+        for i, ln in enumerate(page.lines):
+            if kinds[p][i] != "body":
+                continue
+            words = len(ln.text.split())
+            width = ln.x1 - ln.x0
+            centered = abs((ln.x0 + ln.x1) / 2 - center) < 0.06 * column and width < 0.8 * column
+            short = words <= 12 and width < 0.85 * column
+            if (
+                ln.size >= body * _LARGE
+                or (ln.size >= body * _SLIGHTLY and short)
+                or (ln.bold and bold_share < 0.3 and short and (centered or words <= 6))
+                or (centered and HEADING_LINE.match(ln.text.strip()) is not None)
+            ):
+                kinds[p][i] = "heading"
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]

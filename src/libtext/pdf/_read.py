@@ -1,0 +1,587 @@
+"""The fast engine: pdfium's logical-order text, cut into lines with font size and weight.
+
+pdfium already gives right-to-left text in logical order, one ``\\r\\n`` per printed
+line, in about a millisecond per page. Calling it once per character from Python (to
+get sizes and boxes) would cost more than the extraction itself, so this module asks
+about a few characters per line only: three samples for size and weight, the ends for
+the box. Per-character work is done only where a line needs it:
+
+* lines with nikud: marks are re-attached to their letters, the spaces pdfium invents
+  inside pointed words and the stray glyphs of precomposed letters are dropped;
+* lines far wider than their text: items on one baseline far apart (a running
+  header's two halves, a page number) are split;
+* Hebrew lines that pdfium read left to right (they start with a Latin word), and
+  runs of punctuation between Hebrew words: re-ordered by their glyphs' positions.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import itertools
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from libtext.pdf._columns import find_gutter, split_at_gutter
+from libtext.pdf._text import attach_marks, is_mark, line_direction, neutral_run_direction
+from libtext.pdf._visual import Direction, Glyph, visual_direction, visual_parts
+
+__all__ = ["RawLine", "RawPage", "read_page", "reading_order"]
+
+_MARKS = re.compile("[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]")
+_HEBREW = re.compile("[\u05d0-\u05ea]")
+_LATIN = re.compile("[A-Za-z]")
+_LTR_CHAR = re.compile(r"[A-Za-z0-9\u00c0-\u024f]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_PUNCT_RUN = re.compile(r"[^\w\s]{2,}")
+_LEAD_NUMBER = re.compile(r"([.,:;]+)(\d{1,4})(?=\s)")
+_LTR_RUN = re.compile(r"[A-Za-z0-9\u00c0-\u024f](?:[^\u0590-\u05ff]*[A-Za-z0-9\u00c0-\u024f])?")
+# A gap wider than this many font sizes separates two items on one baseline.
+_SPLIT_GAP = 2.0
+# Under nikud, pdfium inserts spaces inside words; a real space is wider than this.
+_WORD_GAP = 0.2
+
+
+@dataclass(slots=True)
+class RawLine:
+    """A line as read, before classification (y: baseline distance from the top)."""
+
+    text: str
+    size: float
+    bold: bool
+    y: float
+    x0: float
+    x1: float
+    brackets_fixed: bool = False  # read from glyph positions, brackets paired already
+
+
+@dataclass(slots=True)
+class RawPage:
+    """A page as read: ``chars`` counts pdfium's characters (0: no text layer)."""
+
+    number: int
+    width: float
+    height: float
+    lines: list[RawLine]
+    chars: int
+    has_images: bool = False
+
+
+class _Reader:
+    """Per-page access to pdfium's text page through a few reusable ctypes buffers."""
+
+    def __init__(self, raw: Any, textpage: Any, height: float, direction: Direction = "R") -> None:
+        self.raw = raw
+        self.tp = textpage
+        self.height = height
+        self.direction: Direction = direction
+        self._rect = raw.FS_RECTF()
+        self._l, self._r, self._b, self._t = (ctypes.c_double() for _ in range(4))
+        self._box = (
+            ctypes.byref(self._l),
+            ctypes.byref(self._r),
+            ctypes.byref(self._b),
+            ctypes.byref(self._t),
+        )
+        self._ox, self._oy = ctypes.c_double(), ctypes.c_double()
+        self._name = ctypes.create_string_buffer(128)
+        self._flags = ctypes.c_int()
+        self._matrix = raw.FS_MATRIX()
+        # The gutter search, the line reader and the glyph reader ask for the same
+        # characters' boxes and sizes: one ctypes call each per page.
+        self._boxes: dict[int, tuple[float, float]] = {}
+        self._sizes: dict[int, float] = {}
+
+    def box(self, i: int) -> tuple[float, float]:
+        got = self._boxes.get(i)
+        if got is None:
+            self.raw.FPDFText_GetCharBox(self.tp, i, *self._box)
+            got = self._boxes[i] = (self._l.value, self._r.value)
+        return got
+
+    def glyph(self, i: int, ch: str) -> Glyph:
+        """Character ``i`` with its advance box and ink centre (for marks)."""
+        rect = self._rect
+        self.raw.FPDFText_GetLooseCharBox(self.tp, i, rect)
+        lo, hi = self.box(i)
+        generated = ch.isspace() and bool(self.raw.FPDFText_IsGenerated(self.tp, i))
+        return Glyph(ch, rect.left, rect.right, (lo + hi) / 2, generated)
+
+    def baseline(self, i: int) -> float:
+        self.raw.FPDFText_GetCharOrigin(self.tp, i, ctypes.byref(self._ox), ctypes.byref(self._oy))
+        return self.height - self._oy.value
+
+    def size(self, i: int) -> float:
+        """The size a reader sees: the ``Tf`` operand times the text and page matrices.
+
+        InDesign and Quartz write ``1 Tf`` and scale by the text matrix; Windows' Print
+        to PDF writes ``327.68 Tf`` scaled down by 0.081: the operand alone says nothing.
+        """
+        got = self._sizes.get(i)
+        if got is not None:
+            return got
+        size = float(self.raw.FPDFText_GetFontSize(self.tp, i))
+        m = self._matrix
+        if self.raw.FPDFText_GetMatrix(self.tp, i, m):
+            scale = math.sqrt(abs(m.a * m.d - m.b * m.c))
+            size = size * scale if scale > 0 else size
+        self._sizes[i] = size
+        return size
+
+    def bold(self, i: int) -> bool:
+        weight = self.raw.FPDFText_GetFontWeight(self.tp, i)
+        if weight >= 600:
+            return True
+        n = self.raw.FPDFText_GetFontInfo(self.tp, i, self._name, 128, ctypes.byref(self._flags))
+        name = self._name.value.decode("latin-1", "replace").lower() if n else ""
+        # Flag bit 19 is ForceBold (PDF 32000-1, table 123).
+        if any(w in name for w in ("bold", "black", "heavy", "semibold", "demi")) or (
+            self._flags.value & (1 << 18)
+        ):
+            return True
+        # Word and others fake bold by stroking the glyph outline as well as filling it.
+        obj = self.raw.FPDFText_GetTextObject(self.tp, i)
+        if not obj:
+            return False
+        mode = self.raw.FPDFTextObj_GetTextRenderMode(obj)
+        return bool(mode == self.raw.FPDF_TEXTRENDERMODE_FILL_STROKE)
+
+
+def read_page(raw: Any, page: Any, number: int) -> RawPage:
+    """Read one pypdfium2 page into raw lines (logical order, marks fixed)."""
+    width, height = (float(v) for v in page.get_size())
+    textpage = page.get_textpage()
+    try:
+        tp = textpage.raw
+        n = int(raw.FPDFText_CountChars(tp))
+        if n <= 0:
+            has_images = any(True for _ in page.get_objects(filter=[raw.FPDF_PAGEOBJ_IMAGE]))
+            return RawPage(number, width, height, [], 0, has_images)
+        text = textpage.get_text_range()
+        if len(text) != n:  # pdfium skipped or inserted characters: go one by one
+            text = "".join(chr(raw.FPDFText_GetUnicode(tp, i) or 0xFFFD) for i in range(n))
+        hebrew, latin = len(_HEBREW.findall(text)), len(_LATIN.findall(text))
+        # y is measured from the top of the visible page (the crop box, which need not
+        # start at 0), so that header and footer bands mean the same on every page.
+        bbox = raw.FS_RECTF()
+        top = float(bbox.top) if raw.FPDF_GetPageBoundingBox(page.raw, bbox) else height
+        reader = _Reader(raw, tp, top, "R" if hebrew >= latin else "L")
+        segments: list[tuple[int, int]] = []
+        start = 0
+        while start < n:
+            end = text.find("\n", start)
+            if end < 0:
+                end = n
+            seg = text[start:end]
+            stripped = seg.strip()
+            if stripped:
+                a = start + (len(seg) - len(seg.lstrip()))
+                segments.append((a, a + len(stripped)))
+            start = end + 1
+        gutter = find_gutter(text, segments, reader.box, reader.size)
+        if gutter is not None:
+            segments = split_at_gutter(text, segments, gutter, reader.box)
+        lines = _read_lines(reader, text, segments, gutter)
+        if gutter is not None:
+            return RawPage(number, width, height, _by_column(lines, gutter, reader.direction), n)
+        return RawPage(number, width, height, reading_order(lines), n)
+    finally:
+        textpage.close()
+
+
+def _by_column(lines: list[RawLine], gutter: float, direction: Direction) -> list[RawLine]:
+    """Column after column (the first in the page's direction), each top to bottom."""
+
+    def rank(ln: RawLine) -> int:
+        if ln.x0 < gutter < ln.x1:
+            return 0  # across both columns (a title): with the first
+        first_side = ln.x0 >= gutter if direction == "R" else ln.x1 <= gutter
+        return 0 if first_side else 1
+
+    return sorted(lines, key=lambda ln: (rank(ln), ln.y))
+
+
+def _solid(text: str, i: int, lo: int, hi: int) -> int:
+    """The nearest index at or after ``i`` (else before) that is a letter, not a space/mark."""
+    for j in range(i, hi):
+        ch = text[j]
+        if not ch.isspace() and not is_mark(ch):
+            return j
+    for j in range(i - 1, lo - 1, -1):
+        ch = text[j]
+        if not ch.isspace() and not is_mark(ch):
+            return j
+    return i
+
+
+def _only_marks(text: str, a: int, b: int) -> bool:
+    return all(is_mark(ch) or ch.isspace() for ch in text[a:b])
+
+
+def _read_lines(
+    r: _Reader, text: str, segments: list[tuple[int, int]], gutter: float | None = None
+) -> list[RawLine]:
+    """The lines of a page's segments, re-joining lines pdfium broke in two.
+
+    pdfium breaks a printed line when a point dips below the baseline on a line whose
+    words are drawn one by one; the halves then share a baseline and abut (sometimes
+    with the lone point as a segment between them). Comparing the lines already read
+    costs nothing more in the usual case.
+    """
+    read: list[list[RawLine]] = []
+    for a, b in segments:
+        out: list[RawLine] = []
+        _read_segment(r, text, a, b, out)
+        read.append(out)
+    lines: list[RawLine] = []
+    k = 0
+    while k < len(segments):
+        group = [k]
+        while True:
+            nxt = group[-1] + 1
+            if nxt + 1 < len(segments) and _only_marks(text, *segments[nxt]):
+                nxt += 1
+            if nxt < len(segments) and _abut(read[group[-1]], read[nxt], gutter):
+                group.extend(range(group[-1] + 1, nxt + 1))
+            else:
+                break
+        if len(group) == 1:
+            lines.extend(read[k])
+        else:
+            lines.append(_joined_line(r, text, [segments[g] for g in group]))
+        k = group[-1] + 1
+    return lines
+
+
+def _abut(before: list[RawLine], after: list[RawLine], gutter: float | None = None) -> bool:
+    """Whether two single lines share a baseline and touch (one line cut in two)."""
+    if len(before) != 1 or len(after) != 1:
+        return False
+    p, q = before[0], after[0]
+    if gutter is not None and min(p.x1, q.x1) <= gutter <= max(p.x0, q.x0):
+        return False  # the two columns' lines
+    size = max(min(p.size, q.size), 1.0)
+    if abs(p.y - q.y) > 0.3 * size:
+        return False
+    return max(p.x0, q.x0) - min(p.x1, q.x1) < 1.5 * size
+
+
+def _joined_line(r: _Reader, text: str, group: list[tuple[int, int]]) -> RawLine:
+    """One line from segments pdfium split, its text re-read from the glyphs' boxes."""
+    idx: list[int] = []
+    for a, b in group:
+        if idx:
+            idx.append(a - 1)  # the line break between: a space
+        idx.extend(range(a, b))
+    mid = group[len(group) // 2][0]
+    mid = _solid(text, mid, mid, group[len(group) // 2][1])
+    size = round(max(r.size(mid), 1.0), 1)
+    boxes = [r.box(i) for i in idx if not text[i].isspace()]
+    line_text = _fix_marks(r, text, idx, size)
+    return RawLine(
+        line_text,
+        size,
+        r.bold(mid),
+        round(r.baseline(mid), 2),
+        min(lo for lo, _ in boxes),
+        max(hi for _, hi in boxes),
+    )
+
+
+def _read_segment(r: _Reader, text: str, a: int, b: int, out: list[RawLine]) -> None:
+    first, last = a, b - 1
+    mid = _solid(text, (a + b) // 2, a, b)
+    size = max(r.size(mid), 1.0)
+    l0, r0 = r.box(first)
+    l1, r1 = r.box(last)
+    extent = max(r0, r1) - min(l0, l1)
+    if b - a > 1 and extent > 0.9 * size * (b - a):
+        for part in _split_on_gaps(r, text, list(range(a, b)), size):
+            out.extend(_make_line(r, text, part[0], part[-1] + 1))
+    else:
+        out.extend(_make_line(r, text, a, b, (min(l0, l1), max(r0, r1)), mid))
+
+
+def _split_on_gaps(r: _Reader, text: str, idx: list[int], size: float) -> list[list[int]]:
+    parts: list[list[int]] = [[]]
+    prev: int | None = None
+    pending: list[int] = []
+    for i in idx:
+        if text[i].isspace():
+            pending.append(i)
+            continue
+        if prev is not None and pending:
+            (lp, rp), (lq, rq) = r.box(prev), r.box(i)
+            if max(lp, lq) - min(rp, rq) > _SPLIT_GAP * max(size, 1.0):
+                parts.append([])
+                pending = []
+        parts[-1].extend(pending)
+        pending = []
+        parts[-1].append(i)
+        prev = i
+    return [p for p in parts if p]
+
+
+def _make_line(
+    r: _Reader,
+    text: str,
+    a: int,
+    b: int,
+    extent: tuple[float, float] | None = None,
+    mid: int | None = None,
+) -> list[RawLine]:
+    """The line of ``text[a:b]`` (no leading/trailing spaces); two if it spans columns."""
+    if mid is None:
+        mid = _solid(text, (a + b) // 2, a, b)
+    # Dominant size from three samples (a note marker at one end does not decide).
+    s_mid = r.size(mid)
+    s_first = r.size(_solid(text, a, a, b))
+    if s_first == s_mid:
+        size = round(s_mid, 1)
+    else:
+        s_last = r.size(_solid(text, b - 1, a, b))
+        size = round(s_first if s_first == s_last else s_mid, 1)
+    bold = r.bold(mid)
+    if extent is None:
+        (l0, r0), (l1, r1) = r.box(a), r.box(b - 1)
+        extent = (min(l0, l1), max(r0, r1))
+    line_text = text[a:b]
+    if _needs_geometry(r, line_text, extent, a, b):
+        glyphs = [r.glyph(i, text[i]) for i in range(a, b)]
+        parts = visual_parts(glyphs, size, visual_direction(glyphs, r.direction))
+        y = round(r.baseline(mid), 2)
+        return [RawLine(p.text, size, bold, y, p.x0, p.x1, p.brackets_fixed) for p in parts]
+    if _MARKS.search(line_text):
+        line_text = _fix_marks(r, text, list(range(a, b)), size)
+    elif (
+        _LATIN.search(line_text) and _HEBREW.search(line_text) and line_direction(line_text) == "L"
+    ):
+        line_text = _rtl_from_geometry(r, text, a, b) or line_text
+    else:
+        if _PUNCT_RUN.search(line_text):
+            line_text = _order_punctuation(r, line_text, a)
+        if _LEAD_NUMBER.match(line_text):
+            line_text = _order_leading_number(r, line_text, a)
+    return [RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])]
+
+
+def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, b: int) -> bool:
+    """Whether pdfium's order of this line cannot be trusted (see :mod:`._visual`).
+
+    That is a line with surrogate halves, a Hebrew line with Latin letters or digits
+    (pdfium guesses their order), or a Hebrew line in visual order: its first letter
+    left of its last, where the text stream came from LuaTeX.
+    """
+    if _SURROGATE.search(line):
+        return True
+    if not _HEBREW.search(line):
+        return False
+    if _LTR_CHAR.search(line) or _MARKS.search(line):
+        return True
+    first = _solid(line, 0, 0, len(line))
+    last = _solid(line, len(line) - 1, 0, len(line))
+    if last - first < 2 or not (_HEBREW.match(line[first]) and _HEBREW.match(line[last])):
+        return False
+    second = _solid(line, first + 1, first + 1, len(line))
+    if not _HEBREW.match(line[second]):
+        return False
+    # Both the line's ends and its first two letters run left to right: a line that
+    # pdfium merely took in two halves (its second half first) is not visual.
+    (l0, r0), (l1, r1), (l2, r2) = r.box(a + first), r.box(a + last), r.box(a + second)
+    return (l0 + r0) < (l1 + r1) and (l0 + r0) < (l2 + r2)
+
+
+def _fix_marks(r: _Reader, text: str, idx: list[int], size: float) -> str:
+    """Put each mark after its letter and drop the spaces pdfium invents inside words."""
+    chars = [text[i] for i in idx]
+    boxes = [r.box(i) for i in idx]
+    _drop_unmapped_glyphs(r, idx, chars, boxes, size)
+    centers = [(lo + hi) / 2 for lo, hi in boxes]
+    owner = attach_marks(chars, centers, boxes, tolerance=0.15 * size)
+    marks: dict[int, list[str]] = {}
+    for k, o in enumerate(owner):
+        if o != k:
+            marks.setdefault(o, []).append(chars[k])
+    bases = [k for k in range(len(chars)) if owner[k] == k and not chars[k].isspace()]
+    out: list[str] = []
+    for n, run in enumerate(_runs(chars, boxes, bases, size)):
+        if n:
+            out.append(" ")
+        prev: int | None = None
+        for k in run:
+            if prev is not None and any(chars[j].isspace() for j in range(prev + 1, k)):
+                (lp, rp), (lq, rq) = boxes[prev], boxes[k]
+                gap = max(lp, lq) - min(rp, rq)
+                hebrew = "\u05d0" <= chars[prev] <= "\u05ea" and "\u05d0" <= chars[k] <= "\u05ea"
+                if not (hebrew and gap < _WORD_GAP * size):
+                    out.append(" ")
+            out.append(chars[k])
+            out.extend(marks.get(k, ()))
+            prev = k
+    return unicodedata.normalize("NFC", "".join(out))
+
+
+def _runs(
+    chars: list[str], boxes: list[tuple[float, float]], bases: list[int], size: float
+) -> list[list[int]]:
+    """The base letters in reading order, as runs.
+
+    On a right-to-left line each letter is left of the one before (or a little right
+    of it, inside a number or a Latin word). When pdfium loses its way, usually on a
+    justified line whose words are drawn one by one and carry points, the text jumps
+    back to the right: the runs are then ordered from right to left.
+    """
+    if not bases:
+        return []
+    runs = [[bases[0]]]
+    for prev, k in itertools.pairwise(bases):
+        if boxes[k][0] > boxes[prev][1] + 2 * size:
+            runs.append([])
+        runs[-1].append(k)
+    if len(runs) > 1 and line_direction("".join(chars)) == "R":
+        runs.sort(key=lambda run: -max(boxes[k][1] for k in run))
+    return runs
+
+
+def _drop_unmapped_glyphs(
+    r: _Reader, idx: list[int], chars: list[str], boxes: list[tuple[float, float]], size: float
+) -> None:
+    """Drop the stray characters of precomposed pointed letters (in place).
+
+    Some fonts draw a pointed letter (``פְּ``) as one glyph; its text then comes out
+    as the letter and its marks with a sliver of a box, plus one more character for
+    the glyph itself: pdfium's guess when the glyph has no Unicode mapping (``0``),
+    or whatever a faulty mapping says (``&``). That character is dropped and its box,
+    the real extent of the letter, is lent to the letter it covers.
+    """
+    stray = [
+        k
+        for k in range(len(chars))
+        if not ("\u05d0" <= chars[k] <= "\u05ea" or is_mark(chars[k]) or chars[k].isspace())
+    ]
+    for k in reversed(stray):
+        lo, hi = boxes[k]
+        unmapped: bool | None = None
+        for j in range(max(0, k - 4), min(len(chars), k + 4)):
+            if j == k or not "\u05d0" <= chars[j] <= "\u05ea":
+                continue
+            blo, bhi = boxes[j]
+            if not (lo - 0.5 <= blo and bhi <= hi + 0.5):
+                # Some fonts (Miriam) draw the glyph beside the letter's sliver: an
+                # unmapped glyph touching a sliver takes its place too.
+                gap = max(lo, blo) - min(hi, bhi)
+                if gap > 0.25 * size or bhi - blo >= 0.15 * size:
+                    continue
+                if unmapped is None:
+                    unmapped = bool(r.raw.FPDFText_HasUnicodeMapError(r.tp, idx[k]))
+                if not unmapped:
+                    continue
+                boxes[j] = (min(lo, blo), max(hi, bhi))
+                del chars[k], boxes[k], idx[k]
+                break
+            # A letter drawn inside a precomposed glyph has a sliver of a box, the
+            # same box as its marks.
+            sliver = bhi - blo < 0.15 * size or any(
+                is_mark(chars[m]) and abs(boxes[m][0] - blo) + abs(boxes[m][1] - bhi) < 0.05
+                for m in (j - 1, j + 1, j - 2)
+                if 0 <= m < len(chars)
+            )
+            if not sliver:
+                if unmapped is None:
+                    unmapped = bool(r.raw.FPDFText_HasUnicodeMapError(r.tp, idx[k]))
+                if not unmapped:
+                    continue  # a real letter under real punctuation: keep both
+            boxes[j] = (lo, hi)
+            del chars[k], boxes[k], idx[k]
+            break
+
+
+def _order_punctuation(r: _Reader, line: str, a: int) -> str:
+    """Put runs of punctuation between right-to-left text in right-to-left order.
+
+    pdfium can swap adjacent neutral marks after a parenthesis (``(א):.`` for
+    ``(א).:``); their positions on the page say the order.
+    """
+    chars = list(line)
+    for m in _PUNCT_RUN.finditer(line):
+        start, end = m.span()
+        if neutral_run_direction(line, start, end) != "R":
+            continue
+        centers = {k: sum(r.box(a + k)) / 2 for k in range(start, end)}
+        chars[start:end] = [line[k] for k in sorted(centers, key=lambda k: -centers[k])]
+    return "".join(chars)
+
+
+def _order_leading_number(r: _Reader, line: str, a: int) -> str:
+    """Put a right-to-left line's leading ``1.`` back in logical order.
+
+    pdfium gives a note number followed by a full stop at the start of a Hebrew line
+    as ``.1``; the glyphs' positions say which comes first (on a right-to-left line,
+    the one on the right).
+    """
+    m = _LEAD_NUMBER.match(line)
+    if m is None or line_direction(line) != "R":
+        return line
+    punct, digits = m.group(1), m.group(2)
+    p_center = sum(r.box(a)) / 2
+    d_center = sum(r.box(a + len(punct))) / 2
+    if p_center < d_center:  # the mark is on the left: it follows the number
+        return digits + punct + line[m.end() :]
+    return line
+
+
+def _rtl_from_geometry(r: _Reader, text: str, a: int, b: int) -> str | None:
+    """Re-read a mixed line that pdfium ordered left to right although it is Hebrew.
+
+    pdfium picks a line's direction from its own guess; a Hebrew line starting with a
+    Latin name comes out in visual order. When the rightmost glyph is Hebrew, the
+    line is right-to-left: sort the glyphs by position, reverse, and turn the
+    left-to-right runs (Latin, digits) back.
+    """
+    boxes = [r.box(i) for i in range(a, b)]
+    order = sorted(range(b - a), key=lambda k: (boxes[k][0] + boxes[k][1]) / 2)
+    rightmost = next((text[a + k] for k in reversed(order) if not text[a + k].isspace()), "")
+    if not _HEBREW.match(rightmost):
+        return None
+    logical = "".join(text[a + k] for k in order)[::-1]
+    return " ".join(_LTR_RUN.sub(lambda m: m.group(0)[::-1], logical).split())
+
+
+def reading_order(lines: list[RawLine]) -> list[RawLine]:
+    """Top to bottom; items sharing a baseline right to left on a right-to-left page.
+
+    A page set in columns keeps the content order (column after column), which is
+    its reading order; sorting by height would interleave the columns.
+    """
+    if len(lines) < 2:
+        return lines
+    sample = "".join(ln.text[:20] for ln in lines[:40])
+    rtl = len(_HEBREW.findall(sample)) >= len(_LATIN.findall(sample))
+    ordered = sorted(lines, key=lambda ln: ln.y)
+    groups: list[list[RawLine]] = [[ordered[0]]]
+    for ln in ordered[1:]:
+        if abs(ln.y - groups[-1][0].y) <= 0.3 * min(ln.size, groups[-1][0].size):
+            groups[-1].append(ln)
+        else:
+            groups.append([ln])
+    if _in_columns(groups, lines):
+        return lines
+    out: list[RawLine] = []
+    for group in groups:
+        out.extend(sorted(group, key=lambda g: -g.x1 if rtl else g.x0))
+    return out
+
+
+def _in_columns(groups: list[list[RawLine]], lines: list[RawLine]) -> bool:
+    """True when many baselines hold two or more wide, side-by-side lines of text."""
+    span = max(ln.x1 for ln in lines) - min(ln.x0 for ln in lines)
+    if span <= 0:
+        return False
+    shared = 0
+    for group in groups:
+        wide = sorted((g for g in group if g.x1 - g.x0 > 0.25 * span), key=lambda g: g.x0)
+        if any(b.x0 >= a.x1 for a, b in itertools.pairwise(wide)):
+            shared += 1
+    return shared >= 5 and shared >= len(groups) // 4

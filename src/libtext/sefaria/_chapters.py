@@ -1,0 +1,234 @@
+"""Citations that name a chapter, or a whole work, instead of numbering a passage.
+
+Talmudic writing cites a tractate by its chapter as often as by daf: ``פ"ק בפסחים``,
+``רפ"ג דכלאים``, ``ר"פ בתרא דמשנה ברכות``, ``פרק אלו דברים בפסחים``, ``נדה פ"ג``. A Bavli
+chapter links to its daf range (Sefaria's chapter bounds, ``data/bavli_chapters.json``), a
+tractate without Bavli to its Mishnah chapter. A work named without numbers (``בספר בראשית``,
+``במסכת תמיד``, ``בפרשת בהעלותך``) links to the whole book, tractate or portion.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from libtext.sefaria._data import ORDINALS, Catalog, Parsha, key, loose
+from libtext.sefaria._parse import END, NUM, SP, L, Q, Ref, num, talmud_daf
+
+# A title at a position: (start of its prefix, prefix, end, roles), or None.
+TitleAt = Callable[[str, int], tuple[int, str, int, dict[str, Any]] | None]
+
+_ORDINAL = "|".join(sorted(ORDINALS, key=len, reverse=True))
+_CHAPTER_WORD = re.compile(rf"{SP}+(?P<c>(?:{_ORDINAL})(?![{L}])|{NUM}{END})")
+_SPACE = re.compile(rf"{SP}+")
+# Between the chapter and the tractate: "ד"/"ב"/"מ" glued to the tractate, or to a word
+# that says which work (``דמשנה ברכות``, ``במסכת שבת``).
+_WORK_WORD = re.compile(rf"(?P<p>[דבמ])(?P<w>משנה|מסכת|מס'|גמרא){SP}+")
+_WORDS = re.compile(rf"{SP}+([{L}]+(?:{Q}[{L}])?)")
+_NUMBERISH = re.compile(
+    rf"{SP}*[,(]?{SP}*(?:\d|(?:פרק|פרשה|דף|סימן|סי'|עמוד|פסוק|משנה|הלכה)(?![{L}])"
+    rf"|[{L}]{{1,3}}{Q}[{L}](?![{L}])|[{L}]'(?![{L}])|[{L}]{{1,3}}{SP}*[,:.)])"
+)
+_MAX_NAME_WORDS = 6
+
+
+def chapter_value(token: str, count: int) -> int | None:
+    """A chapter written as a numeral or a word (``קמא`` = 1, ``בתרא`` = the last)."""
+    word = ORDINALS.get(key(token))
+    if word is not None:
+        return count if word == -1 else word
+    return num(key(token))
+
+
+def bavli_chapter(cat: Catalog, tractate: str, chapter: int) -> Ref | None:
+    """The daf range of a Bavli chapter: ``Pesachim 2a-21a``."""
+    chapters = cat.bavli_chapters.get(tractate)
+    if not chapters or not 0 < chapter <= len(chapters):
+        return None
+    _, first, last = chapters[chapter - 1]
+    return Ref(tractate, (first,), (last,))
+
+
+def chapter_ref(cat: Catalog, tr: dict[str, Any], chapter: int, mishnah: bool) -> Ref | None:
+    """A tractate's chapter: the Bavli's daf range, or the Mishnah chapter when there is no
+    Bavli or the citation says ``משנה``."""
+    if tr["bavli"] is not None and not mishnah:
+        return bavli_chapter(cat, tr["bavli"][0], chapter)
+    name, count = tr["mishnah"]
+    return Ref(name, (str(chapter),)) if 0 < chapter <= count else None
+
+
+def _chapter_count(cat: Catalog, tr: dict[str, Any], mishnah: bool) -> int:
+    if tr["bavli"] is not None and not mishnah:
+        return len(cat.bavli_chapters.get(tr["bavli"][0], ()))
+    return int(tr["mishnah"][1])
+
+
+def _tractate_at(text: str, p: int, title_at: TitleAt) -> tuple[int, dict[str, Any], bool] | None:
+    """``דכלאים`` / ``בפסחים`` / ``דמשנה ברכות`` at ``p``: (end, tractate, says Mishnah)."""
+    w = _WORK_WORD.match(text, p)
+    if w:
+        got = title_at(text, w.end())
+        if got is None or got[1]:
+            return None
+        tr = got[3].get("tractate")
+        return (got[2], tr, w["w"] == "משנה") if tr else None
+    got = title_at(text, p)
+    if got is None or got[1] not in ("ד", "ב", "מ"):
+        return None
+    tr = got[3].get("tractate")
+    return (got[2], tr, False) if tr else None
+
+
+def parse_chapter_lead(
+    cat: Catalog, text: str, pos: int, value: tuple[str, int | None], title_at: TitleAt
+) -> tuple[int, Ref] | None:
+    """``פ"ג דנדה``, ``ר"פ בתרא דמשנה ברכות``, ``פרק אלו דברים בפסחים``."""
+    _, chapter = value
+    if chapter is not None:  # glued: the tractate follows
+        sp = _SPACE.match(text, pos)
+        found = _tractate_at(text, sp.end(), title_at) if sp else None
+        if found is None:
+            return None
+        end, tr, mishnah = found
+        ref = chapter_ref(cat, tr, chapter, mishnah)
+        return (end, ref) if ref else None
+    word = _CHAPTER_WORD.match(text, pos)
+    if word:  # a numeral or ordinal, then the tractate
+        sp = _SPACE.match(text, word.end())
+        found = _tractate_at(text, sp.end(), title_at) if sp else None
+        if found is not None:
+            end, tr, mishnah = found
+            c = chapter_value(word["c"], _chapter_count(cat, tr, mishnah))
+            ref = chapter_ref(cat, tr, c, mishnah) if c else None
+            return (end, ref) if ref else None
+    return _named_chapter(cat, text, pos, title_at)
+
+
+def _named_chapter(cat: Catalog, text: str, pos: int, title_at: TitleAt) -> tuple[int, Ref] | None:
+    """``פרק אלו דברים בפסחים``: the chapter's name (Sefaria's), then the tractate."""
+    p, name = pos, ""
+    prefixes = _chapter_name_prefixes(cat)
+    for _ in range(_MAX_NAME_WORDS):
+        w = _WORDS.match(text, p)
+        if not w:
+            return None
+        if name:
+            found = _tractate_at(text, w.start(1), title_at)
+            if found is not None and found[1]["bavli"] is not None:
+                end, tr, _ = found
+                for he, first, last in cat.bavli_chapters[tr["bavli"][0]]:
+                    if he == name:
+                        return end, Ref(tr["bavli"][0], (first,), (last,))
+                return None
+        name += loose(w.group(1))
+        if name not in prefixes:  # no chapter is called this: "פרק זה" in prose stops here
+            return None
+        p = w.end()
+    return None
+
+
+_PREFIX_CACHE: dict[int, frozenset[str]] = {}
+
+
+def _chapter_name_prefixes(cat: Catalog) -> frozenset[str]:
+    """Every prefix of every chapter name (loose form), to stop reading prose early."""
+    got = _PREFIX_CACHE.get(id(cat))
+    if got is None:
+        names = {he for chapters in cat.bavli_chapters.values() for he, _, _ in chapters}
+        got = frozenset(n[:i] for n in names for i in range(1, len(n) + 1))
+        _PREFIX_CACHE[id(cat)] = got
+    return got
+
+
+def parse_chapter_after(
+    cat: Catalog, tr: dict[str, Any], got: tuple[int, Ref] | None
+) -> tuple[int, Ref] | None:
+    """``נדה פ"ג`` (a Mishnah chapter read after a tractate) as the Bavli chapter's range."""
+    if got is None or tr["bavli"] is None:
+        return got
+    ref = bavli_chapter(cat, tr["bavli"][0], int(got[1].sections[0]))
+    return (got[0], ref) if ref else None
+
+
+def numbers_follow(text: str, pos: int) -> bool:
+    """True when a numeral or a section word follows: the work is cited with numbers."""
+    return bool(_NUMBERISH.match(text, pos))
+
+
+def whole_work(role: str, value: Any) -> Ref:
+    """The ref of a work named without numbers."""
+    if role == "tanakh":
+        return Ref(value)
+    if role == "tractate":
+        return Ref(value["bavli"][0] if value["bavli"] else value["mishnah"][0])
+    parsha: Parsha = value
+    return Ref(
+        parsha.book,
+        (str(parsha.start[0]), str(parsha.start[1])),
+        (str(parsha.end[0]), str(parsha.end[1])),
+    )
+
+
+# ---------------------------------------------------------------- Yerushalmi, daf first
+
+# The Yerushalmi covers the orders Zeraim, Moed, Nashim, Nezikin and Niddah.
+_NO_YERUSHALMI = {
+    "Avot", "Eduyot", "Zevachim", "Menachot", "Chullin", "Bekhorot", "Arakhin", "Temurah",
+    "Keritot", "Meilah", "Tamid", "Middot", "Kinnim", "Kelim", "Oholot", "Negaim", "Parah",
+    "Tahorot", "Mikvaot", "Makhshirin", "Zavim", "Tevul Yom", "Yadayim", "Oktzin",
+}  # fmt: skip
+_YERUSHALMI_NUMS = re.compile(
+    rf"{SP}*,?{SP}*(?:פרק{SP}+(?P<c>{NUM})|(?P<cg>[רס]?פ[{L}]{{0,2}}{Q}[{L}]))"
+    rf"(?:{SP}*,?{SP}*(?:הלכה{SP}+(?P<h>{NUM})|(?P<hg>ה[{L}]{{0,2}}{Q}[{L}])))?{END}"
+)
+
+
+def parse_yerushalmi(
+    text: str, pos: int, title_at: TitleAt, glued: Callable[[str | None, str, str], int | None]
+) -> tuple[int, Ref, str] | None:
+    """``ירושלמי יומא פ"א ה"א`` -> ``Jerusalem Talmud Yoma 1:1``."""
+    sp = _SPACE.match(text, pos)
+    got = title_at(text, sp.end()) if sp else None
+    tr = got[3].get("tractate") if got and got[1] in ("", "ב", "ד", "מ") else None
+    if got is None or tr is None:
+        return None
+    en, chapters = tr["mishnah"]
+    short = en.removeprefix("Mishnah ").replace("Pirkei ", "")
+    if short in _NO_YERUSHALMI:
+        return None
+    name = "Jerusalem Talmud " + (tr["bavli"][0] if tr["bavli"] else short)
+    m = _YERUSHALMI_NUMS.match(text, got[2])
+    if not m:
+        return None
+    c = num(m["c"]) if m["c"] else glued(m["cg"], "פ", "רס")
+    if c is None or not 0 < c <= chapters:
+        return None
+    if m["h"] or m["hg"]:
+        h = num(m["h"]) if m["h"] else glued(m["hg"], "ה", "")
+        if h is None or not 0 < h <= 30:
+            return None
+        return m.end(), Ref(name, (str(c), str(h))), "full"
+    return (m.end("c") if m["c"] else m.end("cg")), Ref(name, (str(c),)), "chapter"
+
+
+_DAF_WORD = re.compile(rf"{SP}*דף(?![{L}])")
+
+
+def parse_daf_first(text: str, pos: int, start: int, title_at: TitleAt) -> tuple[int, Ref] | None:
+    """``בבלי דף ב עמוד א במכות``, ``דט"ז דשבועות``: the daf, then the tractate."""
+    m = _DAF_WORD.match(text, pos)
+    got = talmud_daf(text, m.end() if m else pos, start)
+    if not got:
+        return None
+    end, daf, amud, _, _ = got
+    sp = _SPACE.match(text, end)
+    found = _tractate_at(text, sp.end(), title_at) if sp else None
+    if found is None or found[1]["bavli"] is None:
+        return None
+    name, first, last = found[1]["bavli"]
+    if not first <= daf <= last:
+        return None
+    ref = Ref(name, (f"{daf}a",), (f"{daf}b",)) if amud is None else Ref(name, (f"{daf}{amud}",))
+    return found[0], ref

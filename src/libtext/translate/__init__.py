@@ -1,0 +1,701 @@
+"""Translator: a Hebrew block in, phrase-by-phrase English with Sefaria links out.
+
+Every provider answers the same :class:`TranslationResponse` (the offline one too, built
+by rules), and one post-processing path turns it into a
+:class:`~libtext.models.TranslatedSegment`:
+
+* the model's phrases are aligned to the block by their letters, so each
+  ``hebrew_phrase`` is an exact slice of the block and together they cover it; what a
+  model skipped is kept as an untranslated phrase and reported in ``notes``;
+* ``sefaria_link`` comes from :func:`libtext.sefaria.find_citations`, never from a model,
+  and only for citations with ``confidence >= LINK_CONFIDENCE`` (0.6): numbered citations,
+  bare ones included (0.7), but not a work merely named (``בספר בראשית``, 0.5);
+* footnotes that are only citations (``בראשית א, א.``) are translated by the linker
+  (``Genesis 1:1.``) and never sent to a model;
+* abbreviations a model left unexpanded are expanded from the bundled table;
+* glossary terms are given to the model and checked in its English.
+
+Long blocks are sent in chunks of whole phrases (``max_chars``), so a long chapter
+stays within a model's output limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import re
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import anyio
+import anyio.lowlevel
+
+from libtext._keywords import provider_connection, strict_keywords
+from libtext._policy import legacy_retry, with_timeout
+from libtext._sync import run_sync, with_twin_docs
+from libtext.errors import (
+    EmptyDocumentError,
+    InputTooLargeError,
+    InvalidInputError,
+    InvalidTypeError,
+    short,
+)
+from libtext.hebrew import marker_forms, normalize_for_match
+from libtext.models import (
+    EnrichedSegment,
+    Footnote,
+    OutlineSegment,
+    TranslatedSegment,
+    unicode_problem,
+)
+from libtext.models import TranslationData as _TD
+from libtext.sefaria import Citation, find_citations, translate_citation
+from libtext.translate._phrases import (
+    align_phrases,
+    citation_english,
+    expand_abbreviations,
+    has_letters,
+    letters,
+    split_phrases,
+)
+from libtext.translate._schema import (
+    FootnoteOut,
+    PhraseOut,
+    TranslatePayload,
+    TranslationResponse,
+    off_loop,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from anyio.abc import TaskGroup
+
+    from libtext._policy import RetryPolicy
+    from libtext.providers._cache import ProviderCache
+    from libtext.providers.base import Provider, ProviderRequest
+
+__all__ = [
+    "FootnoteOut",
+    "PhraseOut",
+    "TranslatePayload",
+    "TranslationResponse",
+    "Translator",
+    "check_segment_size",
+]
+
+PROMPT_NAME = "translate"
+DEFAULT_PROVIDER = "offline"  # like every entry point: no key, no network
+DEFAULT_MAX_CHARS = 3000
+DEFAULT_CONCURRENCY = 4
+DEFAULT_MAX_SEGMENT_CHARS = 2_000_000
+"""Most characters of Hebrew (block plus footnotes) in one segment: about 400 printed
+pages. Handling is linear in the size (``benchmarks/translate.py``), so the limit
+bounds time and memory, not an algorithm's blow-up."""
+
+_T = TypeVar("_T")
+
+_QUOTE_START = ('"', "\u201c", "\u201d", "\u05f4", "'")
+
+
+# --- the Translator -----------------------------------------------------------------
+
+
+@dataclass
+class _Chunk:
+    start: int
+    end: int
+    footnotes: list[Footnote] = field(default_factory=list)
+
+
+@dataclass
+class _Plan:
+    """A block cut for sending: its citations, phrase slices, chunks, citation-only notes."""
+
+    citations: list[Citation]
+    spans: list[tuple[int, int]]
+    chunks: list[_Chunk]
+    fixed: dict[int, str]
+
+
+class _Slots:
+    """The Translator's call slots: one limiter per event loop, shared by all its calls.
+
+    A limiter belongs to the loop it was made on; the sync twins run each call on a
+    portal's loop, so a call on another loop gets a fresh limiter.
+    """
+
+    __slots__ = ("_limiter", "_loop")
+
+    def __init__(self) -> None:
+        self._loop: object = None
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    def limiter(self, size: int) -> anyio.CapacityLimiter:
+        loop = _running_loop()
+        if self._limiter is None or self._loop is not loop:
+            self._loop, self._limiter = loop, anyio.CapacityLimiter(size)
+        return self._limiter
+
+
+def _running_loop() -> object:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:  # pragma: no cover - trio
+        return anyio.lowlevel.current_token()
+
+
+@dataclass
+class _Calls:
+    """Provider calls made and answers read from the cache (for reports and tests)."""
+
+    provider: int = 0
+    cached: int = 0
+
+
+@with_twin_docs
+class Translator:
+    """Translate Hebrew segments phrase by phrase, with Sefaria links and footnotes.
+
+    Example:
+        ```python
+        from libtext import Translator
+
+        translator = Translator(provider="offline")
+        seg = translator.translate('ויאמר אלהים יהי אור (בראשית א, ג) ויהי אור.')
+        [p.sefaria_link for p in seg.translation_data]
+        ```
+
+    Args:
+        provider: A provider name (``"offline"``, a litellm ``provider/model``) or a
+            :class:`~libtext.providers.base.Provider`. Default: offline. The key of a
+            litellm model is read from its environment variable when the Translator is made.
+        retry: Retries and timeouts of each provider call (:class:`~libtext.RetryPolicy`);
+            the same rules as the Outliner.
+        timeout: Seconds one provider call may take (replaces ``retry.call_timeout``).
+        glossary: Hebrew term -> required English (``{"ביטול": "self-nullification"}``);
+            given to the model and checked in its answer (misses are noted).
+        cache: A :class:`~libtext.ProviderCache` for answers; ``None`` for none
+            (:func:`libtext.process_document` supplies one).
+        max_chars: Longest piece of Hebrew sent in one call; longer blocks are sent in
+            chunks of whole phrases.
+        concurrency: Calls in flight at once for one long block.
+        options: Extra provider options (temperature, ...), part of the cache key.
+        api_key: The key of a litellm model, instead of its environment variable.
+        api_base: The server of a litellm model (``"http://localhost:11434"`` for
+            ``"ollama/llama3"``, an OpenAI-compatible URL for ``"openai/my-model"``).
+        max_segment_chars: Most characters (block plus footnotes) in one segment;
+            more raises :class:`~libtext.errors.InputTooLargeError` (``None``: no limit).
+
+    The old ``policy=`` still works until libtext 0.2, with a :class:`DeprecationWarning`;
+    any other unknown keyword raises :class:`TypeError`.
+    """
+
+    @strict_keywords(deprecated=("policy",))
+    def __init__(
+        self,
+        *,
+        provider: str | Provider = DEFAULT_PROVIDER,
+        retry: RetryPolicy | None = None,
+        timeout: float | None = None,
+        glossary: dict[str, str] | None = None,
+        cache: ProviderCache | None = None,
+        max_chars: int = DEFAULT_MAX_CHARS,
+        concurrency: int = DEFAULT_CONCURRENCY,
+        options: dict[str, Any] | None = None,
+        api_key: str | None = None,
+        api_base: str | None = None,
+        max_segment_chars: int | None = DEFAULT_MAX_SEGMENT_CHARS,
+        **deprecated: Any,
+    ) -> None:
+        from libtext.providers.registry import resolve_provider
+
+        retry = legacy_retry("Translator", retry, deprecated)
+        _check_glossary(glossary)
+        for arg, value in (("max_chars", max_chars), ("concurrency", concurrency)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidTypeError(
+                    f"Translator({arg}=...) takes an int, not {type(value).__name__}."
+                )
+        if options is not None and not isinstance(options, dict):
+            raise InvalidTypeError(
+                f"Translator(options=...) takes a dict, not {type(options).__name__}."
+            )
+        if max_segment_chars is not None and (
+            isinstance(max_segment_chars, bool)
+            or not isinstance(max_segment_chars, int)
+            or max_segment_chars < 1
+        ):
+            raise InvalidInputError("Translator(max_segment_chars=...) must be a positive int.")
+        self.max_segment_chars = max_segment_chars
+        if max_chars < 200:
+            raise InvalidInputError("Translator(max_chars=...) must be at least 200.")
+        if concurrency < 1:
+            raise InvalidInputError("Translator(concurrency=...) must be at least 1.")
+        # Like the Outliner's: a key or a self-hosted server for a litellm model name.
+        connection = provider_connection({}, api_key, api_base, timeout)
+        self.provider: Provider = resolve_provider(provider, **connection)
+        self.retry = with_timeout(retry, timeout)
+        self.glossary = {k.strip(): v.strip() for k, v in (glossary or {}).items() if k.strip()}
+        self.cache = cache
+        self.max_chars = max_chars
+        self.concurrency = concurrency
+        self.options = dict(options or {})
+        self.calls = _Calls()
+        self._slots = _Slots()
+
+    def using_cache(self, cache: ProviderCache | None) -> Translator:
+        """A translator like this one that keeps its answers in ``cache``.
+
+        It shares this one's provider, options, call counts and call slots, so
+        :attr:`concurrency` bounds the calls of both together
+        (:func:`libtext.process_document` gives a translator without a cache its own).
+        """
+        twin = copy.copy(self)
+        twin.cache = cache
+        return twin
+
+    def __repr__(self) -> str:
+        return f"Translator(provider={self.provider.name!r})"
+
+    @property
+    def name(self) -> str:
+        """The provider's name, as it appears in ``TranslatedSegment.provider``."""
+        return self.provider.name
+
+    def translate(
+        self,
+        segment: EnrichedSegment | OutlineSegment | str,
+        *,
+        footnotes: Sequence[Footnote] | None = None,
+    ) -> TranslatedSegment:
+        """Sync twin of :meth:`atranslate` (works in Jupyter too)."""
+        return run_sync(self.atranslate, segment, footnotes=footnotes)
+
+    async def atranslate(
+        self,
+        segment: EnrichedSegment | OutlineSegment | str,
+        *,
+        footnotes: Sequence[Footnote] | None = None,
+    ) -> TranslatedSegment:
+        """Translate one segment.
+
+        Args:
+            segment: An :class:`~libtext.models.EnrichedSegment` (an outline segment with
+                its Hebrew block and footnotes), or plain Hebrew text.
+            footnotes: Footnotes for plain text (or extra ones for a segment).
+
+        Raises:
+            EmptyDocumentError: There is no Hebrew and no footnote to translate.
+            ProviderError: The provider failed after retries (a subclass says how).
+        """
+        seg = _as_segment(segment, footnotes)
+        if self.max_segment_chars is not None:
+            check_segment_size(seg, self.max_segment_chars, "max_segment_chars")
+        limiter = self._slots.limiter(self._max_in_flight())
+        return await self._translate(seg, cache=self.cache, limiter=limiter)
+
+    def _max_in_flight(self) -> int:
+        """``concurrency``, lowered to the provider's ``max_concurrency`` when it declares one."""
+        declared = getattr(self.provider, "max_concurrency", None)
+        if isinstance(declared, int) and declared > 0:
+            return min(self.concurrency, declared)
+        return self.concurrency
+
+    # --- the work -------------------------------------------------------------------
+
+    async def _translate(
+        self,
+        seg: EnrichedSegment,
+        *,
+        cache: ProviderCache | None,
+        limiter: anyio.CapacityLimiter,
+    ) -> TranslatedSegment:
+        block = seg.original_hebrew_block
+        if not has_letters(block) and not seg.footnotes:
+            raise EmptyDocumentError(
+                "The segment has no Hebrew text to translate; pass original_hebrew_block=...",
+                details={"sequence_id": seg.sequence_id},
+            )
+        plan = await off_loop(len(block), _plan, seg, self.max_chars)
+        spans, chunks = plan.spans, plan.chunks
+        answers: list[TranslationResponse | None] = [None] * len(chunks)
+        title = seg.segment_title or seg.chapter_title
+
+        failures: list[Exception] = []
+
+        starts = [s for s, _ in spans]
+
+        async def run(i: int, chunk: _Chunk, tg: TaskGroup) -> None:
+            # Bisect, not a scan of all spans per chunk: linear in the block, not quadratic.
+            lo, hi = bisect_left(starts, chunk.start), bisect_left(starts, chunk.end)
+            phrases = [block[s:e].strip() for s, e in spans[lo:hi]]
+            text = block[chunk.start : chunk.end]
+            try:
+                answers[i] = await self._ask(text, phrases, chunk, title, cache, limiter)
+            except Exception as exc:  # one chunk failed: the segment has failed
+                failures.append(exc)
+                tg.cancel_scope.cancel()
+
+        async with anyio.create_task_group() as tg:
+            for i, chunk in enumerate(chunks[1:], start=1):
+                tg.start_soon(run, i, chunk, tg)
+            # The first chunk runs in this task, so its call starts before other tasks run.
+            await run(0, chunks[0], tg)
+        if failures:
+            raise failures[0]
+        return await off_loop(
+            len(block), self._assemble, seg, plan.citations, chunks, answers, plan.fixed
+        )
+
+    async def _ask(
+        self,
+        text: str,
+        phrases: list[str],
+        chunk: _Chunk,
+        title: str,
+        cache: ProviderCache | None,
+        limiter: anyio.CapacityLimiter,
+    ) -> TranslationResponse | None:
+        if not has_letters(text) and not chunk.footnotes:
+            return None
+        request = self._request(text, phrases, chunk.footnotes, title)
+        key = None
+        if cache is not None and self.provider.name != "offline":
+            from libtext.providers._cache import cache_key
+
+            key = cache_key(
+                task=request.task,
+                provider=self.provider.name,
+                prompt_version=request.prompt_version,
+                response_model=request.response_model,
+                messages=request.messages,
+                payload=request.payload,
+                options=request.options,
+            )
+            # A primary-key read of a local file: done inline, so a free call slot is taken
+            # before other sections' work runs (a thread hop here delays every first call).
+            hit = cache.get(key)
+            if hit is not None:
+                self.calls.cached += 1
+                return TranslationResponse.model_validate_json(hit)
+        from libtext.providers.structured import run_structured
+
+        try:
+            limiter.acquire_nowait()  # no yield when a slot is free: the call starts now
+        except anyio.WouldBlock:
+            await limiter.acquire()
+        try:
+            result = await run_structured(self.provider, request, policy=self.retry)
+        finally:
+            limiter.release()
+        self.calls.provider += result.attempts
+        value: TranslationResponse = result.value
+        if key is not None and cache is not None:
+            await cache.aput(
+                key,
+                value.model_dump_json(),
+                task=request.task,
+                provider=self.provider.name,
+                prompt_version=request.prompt_version,
+            )
+        return value
+
+    def _request(
+        self, text: str, phrases: list[str], footnotes: list[Footnote], title: str
+    ) -> ProviderRequest:
+        from libtext.prompts import load_prompt
+        from libtext.providers.base import ProviderRequest
+
+        prompt = load_prompt(PROMPT_NAME)
+        glossary = "\n".join(f"{k} -> {v}" for k, v in sorted(self.glossary.items())) or "(none)"
+        notes = "\n".join(f"{fn.marker}: {fn.content}" for fn in footnotes) or "(none)"
+        schema = _response_schema()
+        messages = prompt.messages(
+            title=title or "a Hebrew text",
+            glossary=glossary,
+            schema=schema,
+            footnotes=notes,
+            hebrew=text,
+        )
+        payload = TranslatePayload(
+            hebrew=text, phrases=phrases, footnotes=footnotes, glossary=self.glossary, title=title
+        )
+        return ProviderRequest(
+            task="translate",
+            messages=messages,
+            response_model=TranslationResponse,
+            payload=payload,
+            prompt_version=prompt.version,
+            options=dict(self.options),
+        )
+
+    def _assemble(
+        self,
+        seg: EnrichedSegment,
+        citations: list[Citation],
+        chunks: list[_Chunk],
+        answers: list[TranslationResponse | None],
+        fixed: dict[int, str],
+    ) -> TranslatedSegment:
+        block = seg.original_hebrew_block
+        citations = sorted(citations, key=lambda c: c.start)
+        cstarts = [c.start for c in citations]
+        data: list[_TD] = []
+        starts: list[int] = []
+        gaps = repaired = dropped = 0
+        given: dict[str, str] = {}
+        for chunk, answer in zip(chunks, answers, strict=True):
+            text = block[chunk.start : chunk.end]
+            phrases = answer.phrases if answer is not None else []
+            for note in answer.footnotes if answer is not None else []:
+                given.setdefault(_marker_key(note.marker), note.translation.strip())
+            alignment = align_phrases(text, [p.hebrew_phrase for p in phrases])
+            if phrases:
+                gaps += sum(1 for p in alignment.pieces if p.source is None and p.text(text))
+            repaired += alignment.repaired
+            dropped += len(alignment.dropped)
+            for piece in alignment.pieces:
+                hebrew = piece.text(text)
+                if not hebrew:
+                    continue
+                start = chunk.start + piece.start
+                if piece.source is not None:
+                    out = phrases[piece.source]
+                    english = out.english_translation.strip()
+                    expanded = out.hebrew_phrase_expanded.strip()
+                else:
+                    english = " ".join(
+                        phrases[i].english_translation.strip() for i in piece.orphans
+                    ).strip()
+                    expanded = ""
+                inside = _within(citations, cstarts, start, chunk.start + piece.end)
+                inner = [(c.start - start, c.end - start) for c in inside]
+                if not english:
+                    english = citation_english(hebrew) or ""
+                if not expanded or expanded == hebrew or letters(expanded) == letters(hebrew):
+                    raw = block[start : chunk.start + piece.end]
+                    lead = len(raw) - len(raw.lstrip())
+                    shifted = [(s - lead, e - lead) for s, e in inner]
+                    expanded = expand_abbreviations(hebrew, protected=shifted)
+                data.append(
+                    _TD(
+                        hebrew_phrase=hebrew,
+                        hebrew_phrase_expanded=expanded,
+                        english_translation=english,
+                        sefaria_link=inside[0].url if inside else "",
+                    )
+                )
+                starts.append(start)
+        _link_quotes(data)
+        notes: list[str] = []
+        footnotes: list[Footnote] = []
+        missing_notes = 0
+        for k, fn in enumerate(seg.footnotes):
+            translation = fixed.get(k)
+            if translation is None:
+                translation = given.get(_marker_key(fn.marker), "")
+                missing_notes += not translation
+            footnotes.append(fn.model_copy(update={"translation": translation}))
+        untranslated = sum(1 for d in data if not d.english_translation and _has_letters(d))
+        name = self.provider.name
+        if untranslated:
+            why = (
+                "the offline provider translates only citations"
+                if name == "offline"
+                else "the provider gave no English for them"
+            )
+            notes.append(f"{untranslated} of {len(data)} phrases have no English: {why}.")
+        if missing_notes:
+            notes.append(f"{missing_notes} footnote(s) have no translation.")
+        if gaps:
+            notes.append(f"{gaps} passage(s) the provider left out were kept untranslated.")
+        if repaired:
+            notes.append(f"{repaired} phrase(s) differed from the Hebrew and were mapped to it.")
+        if dropped:
+            notes.append(f"{dropped} phrase(s) not found in the Hebrew were dropped.")
+        notes += _glossary_misses(self.glossary, data)
+        fields = seg.model_dump(exclude={"footnotes"})
+        return TranslatedSegment(
+            **fields,
+            footnotes=footnotes,
+            translation_data=data,
+            provider=name,
+            complete=not untranslated and not missing_notes,
+            notes=notes,
+        )
+
+
+# --- helpers ------------------------------------------------------------------------
+
+
+@cache
+def _response_schema() -> str:
+    return json.dumps(TranslationResponse.model_json_schema(), ensure_ascii=False)
+
+
+def check_segment_size(seg: EnrichedSegment, limit: int, name: str) -> None:
+    """Raise :class:`InputTooLargeError` when the segment's Hebrew is over ``limit`` characters.
+
+    ``name`` is the limit as the caller knows it (an argument, a server setting).
+    """
+    size = len(seg.original_hebrew_block) + sum(len(fn.content) for fn in seg.footnotes)
+    if size > limit:
+        raise InputTooLargeError(
+            f"The segment has {size:,} characters of Hebrew, over the limit {name}={limit:,}; "
+            "split it into sections (e.g. by chapter) and translate each.",
+            details={"limit": name, name: limit, "chars": size},
+        )
+
+
+def _check_glossary(glossary: object) -> None:
+    if glossary is None:
+        return
+    if not isinstance(glossary, dict):
+        raise InvalidTypeError(
+            f"Translator(glossary=...) takes a dict of Hebrew term -> English, not "
+            f"{type(glossary).__name__}."
+        )
+    for key, value in glossary.items():
+        if not isinstance(key, str) or not isinstance(value, str):
+            raise InvalidTypeError(
+                "Translator(glossary=...) maps Hebrew terms (str) to English (str); got "
+                f"{type(key).__name__} -> {type(value).__name__} for {short(key)}."
+            )
+
+
+def _as_segment(
+    segment: EnrichedSegment | OutlineSegment | str, footnotes: Sequence[Footnote] | None
+) -> EnrichedSegment:
+    if isinstance(segment, str):
+        problem = unicode_problem(segment)
+        if problem is not None:
+            raise InvalidInputError(
+                f"The text to translate contains {problem}; pass valid Unicode text.",
+                details={"problem": problem},
+            )
+        if not has_letters(segment) and not footnotes:
+            raise EmptyDocumentError(
+                "The text to translate is empty: pass a Hebrew passage, e.g. "
+                "translate('ויאמר אלהים יהי אור (בראשית א, ג)')."
+            )
+        seg = EnrichedSegment(sequence_id=1, original_hebrew_block=segment)
+    elif isinstance(segment, EnrichedSegment):
+        seg = segment
+    elif isinstance(segment, OutlineSegment):
+        seg = EnrichedSegment(**segment.model_dump())
+    else:
+        raise InvalidTypeError(
+            f"Translator.translate(segment=...) takes an EnrichedSegment or Hebrew text, not "
+            f"{type(segment).__name__}."
+        )
+    if footnotes:
+        seg = seg.model_copy(update={"footnotes": [*seg.footnotes, *footnotes]})
+    return seg
+
+
+LINK_CONFIDENCE = 0.6  # see the module docstring
+
+
+def _plan(seg: EnrichedSegment, max_chars: int) -> _Plan:
+    """Cut a segment's block into phrases and chunks (pure CPU work, run off the loop)."""
+    block = seg.original_hebrew_block
+    citations = [c for c in find_citations(block) if c.confidence >= LINK_CONFIDENCE]
+    protected = [(c.start, c.end) for c in citations]
+    spans = split_phrases(block, protected=protected, breaks=_heading_breaks(seg))
+    fixed: dict[int, str] = {}
+    for k, fn in enumerate(seg.footnotes):
+        english = translate_citation(fn.content) if fn.content.strip() else ""
+        if english is not None:
+            fixed[k] = english
+    asked = [fn for k, fn in enumerate(seg.footnotes) if k not in fixed]
+    return _Plan(citations, spans, _chunks(block, spans, asked, max_chars), fixed)
+
+
+def _heading_breaks(seg: EnrichedSegment) -> list[int]:
+    """Where the block's leading heading lines end (a heading is a phrase of its own)."""
+    block = seg.original_hebrew_block
+    titles = {normalize_for_match(t) for t in (seg.chapter_title, seg.segment_title) if t}
+    breaks: list[int] = []
+    pos = 0
+    for line in block.splitlines(keepends=True):
+        if not line.strip():
+            pos += len(line)
+            continue
+        if normalize_for_match(line) in titles:
+            pos += len(line)
+            breaks.append(pos)
+            continue
+        break
+    return breaks
+
+
+def _chunks(
+    block: str, spans: list[tuple[int, int]], footnotes: list[Footnote], max_chars: int
+) -> list[_Chunk]:
+    """Group phrase slices into chunks of at most ``max_chars``; footnotes go by marker."""
+    chunks: list[_Chunk] = []
+    for s, e in spans:
+        if chunks and e - chunks[-1].start <= max_chars:
+            chunks[-1].end = e
+        else:
+            chunks.append(_Chunk(s, e))
+    if not chunks:
+        chunks.append(_Chunk(0, len(block)))
+    for fn in footnotes:
+        target = chunks[-1]
+        for chunk in chunks:
+            if _marker_in(fn.marker, block[chunk.start : chunk.end]):
+                target = chunk
+                break
+        target.footnotes.append(fn)
+    return chunks
+
+
+def _marker_key(marker: str) -> str:
+    return marker.strip().strip("()[]{}*. ").lower()
+
+
+def _marker_in(marker: str, text: str) -> bool:
+    return any(form in text for form in marker_forms(marker))
+
+
+def _within(citations: list[Citation], starts: list[int], start: int, end: int) -> list[Citation]:
+    """The citations (sorted by start; ``starts`` their offsets) that begin in ``[start, end)``."""
+    return citations[bisect_left(starts, start) : bisect_left(starts, end)]
+
+
+def _has_letters(d: _TD) -> bool:
+    return has_letters(d.hebrew_phrase)
+
+
+_CITATION_ONLY = re.compile(r"^[(\[].*[)\]][.,:;]*$", re.DOTALL)
+
+
+def _link_quotes(data: list[_TD]) -> None:
+    """A quotation next to a citation-only phrase links to the passage it quotes."""
+    for i, d in enumerate(data):
+        if d.sefaria_link or not d.hebrew_phrase.startswith(_QUOTE_START):
+            continue
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(data):
+                other = data[j]
+                if other.sefaria_link and _CITATION_ONLY.match(other.hebrew_phrase):
+                    d.sefaria_link = other.sefaria_link
+                    break
+
+
+def _glossary_misses(glossary: dict[str, str], data: list[_TD]) -> list[str]:
+    notes: list[str] = []
+    for term, english in glossary.items():
+        term_key = letters(term)
+        if not term_key or not english:
+            continue
+        for k, d in enumerate(data, 1):
+            if not d.english_translation or term_key not in letters(d.hebrew_phrase):
+                continue
+            if english.lower() not in d.english_translation.lower():
+                notes.append(f"Glossary: phrase {k} has {term!r} but not {english!r}.")
+    return notes
