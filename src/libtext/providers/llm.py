@@ -23,6 +23,8 @@ import re
 import socket
 import ssl
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -402,120 +404,195 @@ class LiteLLMProvider:
         return redact(shown, self._api_key)
 
     def _map_error(self, litellm: Any, exc: Exception) -> ProviderError:
-        """A libtext error for a litellm exception, with a message libtext writes."""
-        name = self.model
-        status = getattr(exc, "status_code", None)
-        status = status if isinstance(status, int) else None
-        upstream = redact(str(getattr(exc, "message", "") or exc), self._api_key)[:300]
-        details = {"exception": type(exc).__name__, "upstream_message": upstream}
+        """A libtext error for a litellm exception, with a message libtext writes.
 
-        def isa(*names: str) -> bool:
-            kinds = tuple(k for k in (getattr(litellm, n, None) for n in names) if k)
-            return bool(kinds) and isinstance(exc, kinds)
-
-        answered = isa("AuthenticationError", "PermissionDeniedError", "RateLimitError")
-        failure = None if answered else _transport_failure(exc)
-        transport = failure[0] if failure is not None else None
-        if failure is not None and transport == "connection":
-            # litellm calls it InternalServerError (500), but no server answered at all.
-            _, reason, cause = failure
-            where = self._endpoint()
-            details.update(exception=cause, reason=reason)
-            logger.info(
-                "provider=%s could not connect to %s: %s; check api_base / network",
-                name,
-                where,
-                reason,
-            )
-            return ProviderError(
-                f"Could not connect to {where}: {reason}; check api_base / network "
-                f"(provider {name!r}).",
-                provider=name,
-                status_code=None,
-                retryable=True,
-                details=details,
-            )
-        logger.info("provider=%s litellm raised %s (status %s)", name, type(exc).__name__, status)
-
-        if isa("AuthenticationError", "PermissionDeniedError"):
-            return ProviderAuthError(
-                f"Provider {name!r} rejected the API key ({status or 401}); check the key "
-                "passed as api_key= or set in the provider's environment variable.",
-                provider=name,
-                status_code=status or 401,
-                details=details,
-            )
-        if isa("RateLimitError"):
-            retry_after = _retry_after(exc)
-            wait = f" (it asked to wait {retry_after:g}s)" if retry_after is not None else ""
-            return RateLimitError(
-                f"Provider {name!r} is rate limiting requests{wait}; wait and try again, "
-                "or lower the concurrency.",
-                provider=name,
-                status_code=429,
-                retry_after=retry_after,
-                details=details,
-            )
-        if isa("Timeout") or transport == "timeout":
-            return ProviderTimeoutError(
-                f"Provider {name!r} did not answer in time; raise the timeout or try later.",
-                provider=name,
-                status_code=None,
-                details=details,
-            )
-        if isa("NotFoundError"):
-            return ProviderError(
-                f"Provider {name!r} does not know this model (404); check the model name.",
-                provider=name,
-                status_code=404,
-                retryable=False,
-                details=details,
-            )
-        if isa("ContextWindowExceededError"):
-            return ProviderError(
-                f"The input is too long for {name!r}'s context window; use smaller windows "
-                "or a model with a larger context.",
-                provider=name,
-                status_code=status or 400,
-                retryable=False,
-                details=details,
-            )
-        if isa("BadRequestError", "UnprocessableEntityError", "UnsupportedParamsError"):
-            return ProviderError(
-                f"Provider {name!r} rejected the request ({status or 400}); check the model "
-                "name and the options passed to it.",
-                provider=name,
-                status_code=status or 400,
-                retryable=False,
-                details=details,
-            )
-        if isa("APIConnectionError"):
-            return ProviderError(
-                f"Could not connect to provider {name!r}; check the network and api_base.",
-                provider=name,
-                status_code=None,
-                retryable=True,
-                details=details,
-            )
-        if isa("ServiceUnavailableError", "InternalServerError", "BadGatewayError"):
-            return ProviderError(
-                f"Provider {name!r} failed on its side ({status or 500}); try again later.",
-                provider=name,
-                status_code=status or 500,
-                retryable=True,
-                details=details,
-            )
-        if status is not None:
-            return ProviderError(
-                f"Provider {name!r} answered with HTTP {status}.",
-                provider=name,
-                status_code=status,
-                retryable=status >= 500 or status == 408,
-                details=details,
-            )
-        return ProviderError(
-            f"Provider {name!r} failed ({type(exc).__name__}); check the model name and options.",
-            provider=name,
-            retryable=False,
-            details=details,
+        The cause chain comes first: a call that got no HTTP answer is a connection
+        failure or a timeout whatever litellm named it. Otherwise litellm's exception
+        class picks the error (:data:`_BY_EXCEPTION`), and then the HTTP status.
+        """
+        failure = _Failure.of(exc, self.model, self._api_key)
+        answered = isinstance(exc, _classes(litellm, _ANSWERED))
+        transport = None if answered else _transport_failure(exc)
+        if transport is not None and transport[0] == "connection":
+            return self._unreachable(failure, reason=transport[1], cause=transport[2])
+        logger.info(
+            "provider=%s litellm raised %s (status %s)",
+            self.model,
+            type(exc).__name__,
+            failure.status,
         )
+        if transport is not None:  # timed out before any answer
+            return _timed_out(failure)
+        for names, build in _BY_EXCEPTION:
+            if isinstance(exc, _classes(litellm, names)):
+                return build(failure)
+        return _by_status(failure)
+
+    def _unreachable(self, failure: _Failure, *, reason: str, cause: str) -> ProviderError:
+        """No server answered at all (litellm may still call it InternalServerError, 500)."""
+        name, where = failure.provider, self._endpoint()
+        failure.details.update(exception=cause, reason=reason)
+        logger.info(
+            "provider=%s could not connect to %s: %s; check api_base / network",
+            name,
+            where,
+            reason,
+        )
+        return ProviderError(
+            f"Could not connect to {where}: {reason}; check api_base / network "
+            f"(provider {name!r}).",
+            provider=name,
+            status_code=None,
+            retryable=True,
+            details=failure.details,
+        )
+
+
+# --- litellm's exceptions -> libtext errors ---------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Failure:
+    """One failed call, as the error messages need it."""
+
+    provider: str
+    status: int | None
+    details: dict[str, Any]
+    exc: Exception
+
+    @classmethod
+    def of(cls, exc: Exception, provider: str, api_key: str | None) -> _Failure:
+        status = getattr(exc, "status_code", None)
+        upstream = redact(str(getattr(exc, "message", "") or exc), api_key)[:300]
+        return cls(
+            provider=provider,
+            status=status if isinstance(status, int) else None,
+            details={"exception": type(exc).__name__, "upstream_message": upstream},
+            exc=exc,
+        )
+
+
+def _classes(litellm: Any, names: tuple[str, ...]) -> tuple[type, ...]:
+    """litellm's exception classes of these names (all documented, exported at its top)."""
+    return tuple(k for k in (getattr(litellm, n, None) for n in names) if k)
+
+
+def _auth_rejected(f: _Failure) -> ProviderError:
+    return ProviderAuthError(
+        f"Provider {f.provider!r} rejected the API key ({f.status or 401}); check the key "
+        "passed as api_key= or set in the provider's environment variable.",
+        provider=f.provider,
+        status_code=f.status or 401,
+        details=f.details,
+    )
+
+
+def _rate_limited(f: _Failure) -> ProviderError:
+    retry_after = _retry_after(f.exc)
+    wait = f" (it asked to wait {retry_after:g}s)" if retry_after is not None else ""
+    return RateLimitError(
+        f"Provider {f.provider!r} is rate limiting requests{wait}; wait and try again, "
+        "or lower the concurrency.",
+        provider=f.provider,
+        status_code=429,
+        retry_after=retry_after,
+        details=f.details,
+    )
+
+
+def _timed_out(f: _Failure) -> ProviderError:
+    return ProviderTimeoutError(
+        f"Provider {f.provider!r} did not answer in time; raise the timeout or try later.",
+        provider=f.provider,
+        status_code=None,
+        details=f.details,
+    )
+
+
+def _unknown_model(f: _Failure) -> ProviderError:
+    return ProviderError(
+        f"Provider {f.provider!r} does not know this model (404); check the model name.",
+        provider=f.provider,
+        status_code=404,
+        retryable=False,
+        details=f.details,
+    )
+
+
+def _too_long(f: _Failure) -> ProviderError:
+    return ProviderError(
+        f"The input is too long for {f.provider!r}'s context window; use smaller windows "
+        "or a model with a larger context.",
+        provider=f.provider,
+        status_code=f.status or 400,
+        retryable=False,
+        details=f.details,
+    )
+
+
+def _bad_request(f: _Failure) -> ProviderError:
+    return ProviderError(
+        f"Provider {f.provider!r} rejected the request ({f.status or 400}); check the model "
+        "name and the options passed to it.",
+        provider=f.provider,
+        status_code=f.status or 400,
+        retryable=False,
+        details=f.details,
+    )
+
+
+def _no_connection(f: _Failure) -> ProviderError:
+    return ProviderError(
+        f"Could not connect to provider {f.provider!r}; check the network and api_base.",
+        provider=f.provider,
+        status_code=None,
+        retryable=True,
+        details=f.details,
+    )
+
+
+def _server_failed(f: _Failure) -> ProviderError:
+    return ProviderError(
+        f"Provider {f.provider!r} failed on its side ({f.status or 500}); try again later.",
+        provider=f.provider,
+        status_code=f.status or 500,
+        retryable=True,
+        details=f.details,
+    )
+
+
+def _by_status(f: _Failure) -> ProviderError:
+    """An exception no entry of :data:`_BY_EXCEPTION` names: its HTTP status, if any."""
+    if f.status is not None:
+        return ProviderError(
+            f"Provider {f.provider!r} answered with HTTP {f.status}.",
+            provider=f.provider,
+            status_code=f.status,
+            retryable=f.status >= 500 or f.status == 408,
+            details=f.details,
+        )
+    return ProviderError(
+        f"Provider {f.provider!r} failed ({type(f.exc).__name__}); check the model name "
+        "and options.",
+        provider=f.provider,
+        retryable=False,
+        details=f.details,
+    )
+
+
+# Exceptions that mean the provider answered: their cause chain is not read for a
+# transport failure.
+_ANSWERED = ("AuthenticationError", "PermissionDeniedError", "RateLimitError")
+
+# litellm's exception classes (by name: litellm is imported late) -> the libtext error.
+# The first match wins: ContextWindowExceededError is a BadRequestError, so it comes first.
+_BY_EXCEPTION: tuple[tuple[tuple[str, ...], Callable[[_Failure], ProviderError]], ...] = (
+    (("AuthenticationError", "PermissionDeniedError"), _auth_rejected),
+    (("RateLimitError",), _rate_limited),
+    (("Timeout",), _timed_out),
+    (("NotFoundError",), _unknown_model),
+    (("ContextWindowExceededError",), _too_long),
+    (("BadRequestError", "UnprocessableEntityError", "UnsupportedParamsError"), _bad_request),
+    (("APIConnectionError",), _no_connection),
+    (("ServiceUnavailableError", "InternalServerError", "BadGatewayError"), _server_failed),
+)
