@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import AsyncGenerator, Iterator, Mapping, Sequence
+from dataclasses import replace
 from types import TracebackType
 from typing import Any
 
@@ -42,6 +42,7 @@ from libtext.library._http import LibraryHTTP
 from libtext.library._limits import Clock, RateLimiter, Sleep
 from libtext.library._nav import find_titles, query_words
 from libtext.library._search import normalize_phrase, read_counts, snippet
+from libtext.library._walk import Walk
 from libtext.library._works import KNOWN_WORKS, LIBRARY_NAME, KnownWork, work_to_document
 from libtext.models import (
     LibraryPage,
@@ -77,7 +78,6 @@ SEARCH_PAGE_SIZE = 25
 """Hits per page of the library's full-text search (fixed by the library)."""
 
 _PROBE_ID = "3400000000"
-_MAX_DEPTH = 16
 _ID_RE = re.compile(r"^[0-9A-Za-z_-]{1,40}$")
 
 
@@ -121,20 +121,6 @@ def _node_id(value: str | int) -> str:
             details={"id": str(value)[:100]},
         )
     return text
-
-
-@dataclass(slots=True)
-class _Walk:
-    """The state of one walk over a work's tree."""
-
-    max_pages: int | None
-    resume_ids: list[str] | None = None
-    resume_target: str | None = None
-    count: int = 0
-    done: bool = False
-    truncated: bool = False
-    seen: set[str] = field(default_factory=set)
-    more: list[bool] = field(default_factory=list)  # per level: siblings left after this one
 
 
 _LEGACY_RETRY = {"retries": "max_attempts", "backoff": "base_delay", "max_wait": "max_delay"}
@@ -515,11 +501,16 @@ class LibraryClient:
 
     async def _start(
         self, work_id: str | int, max_pages: int | None, resume_after: str | Sequence[str] | None
-    ) -> tuple[str, RawNode, _Walk]:
+    ) -> tuple[str, RawNode, Walk]:
         wid = _node_id(work_id)
         if max_pages is not None and max_pages < 1:
             raise InvalidInputError(f"max_pages must be 1 or more (or None), not {max_pages}.")
-        walk = _Walk(max_pages=max_pages)
+        walk = Walk(
+            fetch=self._nodes,
+            to_page=self._walked_page,
+            concurrency=self.concurrency,
+            max_pages=max_pages,
+        )
         if isinstance(resume_after, str | int):
             walk.resume_target = _node_id(resume_after)
         elif resume_after is not None:
@@ -532,6 +523,11 @@ class LibraryClient:
         walk.seen.add(wid)
         return wid, root, walk
 
+    def _walked_page(
+        self, node: RawNode, heading_path: Sequence[str], path_ids: Sequence[str]
+    ) -> LibraryPage:
+        return self._page_text(node, heading_path=heading_path, path_ids=path_ids)
+
     def _title(self, wid: str, root: RawNode) -> str:
         known = KNOWN_WORKS.get(wid)
         return (
@@ -539,77 +535,6 @@ class LibraryClient:
             or (known.title if known else "")
             or (root.breadcrumbs[-1] if root.breadcrumbs else "")
         )
-
-    async def _pages(self, root: RawNode, walk: _Walk) -> AsyncIterator[LibraryPage]:
-        if root.kind == "page":
-            page = self._page_text(root, path_ids=[root.id])
-            if walk.resume_target == root.id or walk.resume_ids:
-                walk.resume_target, walk.resume_ids = None, None
-            else:
-                walk.count += 1
-                yield page
-                if walk.max_pages is not None and walk.count >= walk.max_pages:
-                    walk.done, walk.truncated = True, bool(root.children)
-                    return
-        async for page in self._walk(root, [], [], walk, 0):
-            yield page
-
-    async def _walk(
-        self, node: RawNode, heading_path: list[str], path_ids: list[str], walk: _Walk, depth: int
-    ) -> AsyncIterator[LibraryPage]:
-        """Pages under ``node`` in reading order; fetches a batch of children at a time."""
-        children = node.children
-        i = 0
-        descend_into: str | None = None
-        if walk.resume_ids is not None and depth < len(walk.resume_ids):
-            want = walk.resume_ids[depth]
-            index = next((k for k, c in enumerate(children) if c.id == want), None)
-            if index is None:  # the tree changed: find the page by id instead
-                walk.resume_target, walk.resume_ids = walk.resume_ids[-1], None
-            elif depth == len(walk.resume_ids) - 1:
-                i, walk.resume_ids = index + 1, None  # the last page read: skip it
-            else:
-                i, descend_into = index, want
-        while i < len(children) and not walk.done:
-            if descend_into is not None and children[i].id == descend_into:
-                size = 1
-            else:
-                size = self.concurrency
-                if walk.max_pages is not None and walk.resume_target is None:
-                    size = min(size, walk.max_pages - walk.count)
-            batch = children[i : i + size]
-            descend_into = None
-            nodes = await self._nodes([c.id for c in batch])
-            for j, (child, sub) in enumerate(zip(batch, nodes, strict=True)):
-                position = i + j
-                if child.id in walk.seen:
-                    continue  # a cycle or a repeated entry: read each node once
-                walk.seen.add(child.id)
-                heading = child.heading or sub.title
-                headings = [*heading_path, heading] if heading else list(heading_path)
-                ids = [*path_ids, child.id]
-                if sub.kind == "page":
-                    page = self._page_text(sub, heading_path=headings, path_ids=ids)
-                    if walk.resume_target is not None:
-                        if child.id == walk.resume_target:
-                            walk.resume_target = None
-                    else:
-                        walk.count += 1
-                        yield page
-                        if walk.max_pages is not None and walk.count >= walk.max_pages:
-                            walk.done = True
-                            walk.truncated = (
-                                position + 1 < len(children) or bool(sub.children) or any(walk.more)
-                            )
-                            return
-                if sub.children and depth < _MAX_DEPTH:
-                    walk.more.append(position + 1 < len(children))
-                    async for page in self._walk(sub, headings, ids, walk, depth + 1):
-                        yield page
-                    walk.more.pop()
-                    if walk.done:
-                        return
-            i += len(batch)
 
     async def aiter_pages(
         self,
@@ -628,7 +553,7 @@ class LibraryClient:
                 but not yielding the pages before it).
         """
         _, root, walk = await self._start(work_id, max_pages, resume_after)
-        async for page in self._pages(root, walk):
+        async for page in walk.pages(root):
             yield page
 
     def iter_pages(
@@ -674,7 +599,7 @@ class LibraryClient:
             LibraryError: The library failed or answered with an unexpected shape.
         """
         wid, root, walk = await self._start(work_id, max_pages, resume_after)
-        pages = [page async for page in self._pages(root, walk)]
+        pages = [page async for page in walk.pages(root)]
         unknown: dict[str, int] = {}
         for page in pages:
             for name, n in page.unknown_tokens.items():
