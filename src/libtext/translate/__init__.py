@@ -24,12 +24,11 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
-import re
 from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from functools import cache
-from typing import TYPE_CHECKING, Any, TypeVar
+from dataclasses import dataclass
+from functools import cache, partial
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.lowlevel
@@ -44,7 +43,6 @@ from libtext.errors import (
     InvalidTypeError,
     short,
 )
-from libtext.hebrew import marker_forms, normalize_for_match
 from libtext.models import (
     EnrichedSegment,
     Footnote,
@@ -52,16 +50,10 @@ from libtext.models import (
     TranslatedSegment,
     unicode_problem,
 )
-from libtext.models import TranslationData as _TD
-from libtext.sefaria import Citation, find_citations, translate_citation
-from libtext.translate._phrases import (
-    align_phrases,
-    citation_english,
-    expand_abbreviations,
-    has_letters,
-    letters,
-    split_phrases,
-)
+from libtext.translate._assemble import assemble
+from libtext.translate._phrases import has_letters
+from libtext.translate._plan import LINK_CONFIDENCE, Chunk
+from libtext.translate._plan import plan as make_plan
 from libtext.translate._schema import (
     FootnoteOut,
     PhraseOut,
@@ -78,6 +70,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from libtext.providers.base import Provider, ProviderRequest
 
 __all__ = [
+    "LINK_CONFIDENCE",
     "FootnoteOut",
     "PhraseOut",
     "TranslatePayload",
@@ -95,29 +88,8 @@ DEFAULT_MAX_SEGMENT_CHARS = 2_000_000
 pages. Handling is linear in the size (``benchmarks/translate.py``), so the limit
 bounds time and memory, not an algorithm's blow-up."""
 
-_T = TypeVar("_T")
-
-_QUOTE_START = ('"', "\u201c", "\u201d", "\u05f4", "'")
-
 
 # --- the Translator -----------------------------------------------------------------
-
-
-@dataclass
-class _Chunk:
-    start: int
-    end: int
-    footnotes: list[Footnote] = field(default_factory=list)
-
-
-@dataclass
-class _Plan:
-    """A block cut for sending: its citations, phrase slices, chunks, citation-only notes."""
-
-    citations: list[Citation]
-    spans: list[tuple[int, int]]
-    chunks: list[_Chunk]
-    fixed: dict[int, str]
 
 
 class _Slots:
@@ -319,7 +291,7 @@ class Translator:
                 "The segment has no Hebrew text to translate; pass original_hebrew_block=...",
                 details={"sequence_id": seg.sequence_id},
             )
-        plan = await off_loop(len(block), _plan, seg, self.max_chars)
+        plan = await off_loop(len(block), make_plan, seg, self.max_chars)
         spans, chunks = plan.spans, plan.chunks
         answers: list[TranslationResponse | None] = [None] * len(chunks)
         title = seg.segment_title or seg.chapter_title
@@ -328,7 +300,7 @@ class Translator:
 
         starts = [s for s, _ in spans]
 
-        async def run(i: int, chunk: _Chunk, tg: TaskGroup) -> None:
+        async def run(i: int, chunk: Chunk, tg: TaskGroup) -> None:
             # Bisect, not a scan of all spans per chunk: linear in the block, not quadratic.
             lo, hi = bisect_left(starts, chunk.start), bisect_left(starts, chunk.end)
             phrases = [block[s:e].strip() for s, e in spans[lo:hi]]
@@ -347,14 +319,18 @@ class Translator:
         if failures:
             raise failures[0]
         return await off_loop(
-            len(block), self._assemble, seg, plan.citations, chunks, answers, plan.fixed
+            len(block),
+            partial(assemble, provider=self.provider.name, glossary=self.glossary),
+            seg,
+            plan,
+            answers,
         )
 
     async def _ask(
         self,
         text: str,
         phrases: list[str],
-        chunk: _Chunk,
+        chunk: Chunk,
         title: str,
         cache: ProviderCache | None,
         limiter: anyio.CapacityLimiter,
@@ -432,101 +408,6 @@ class Translator:
             options=dict(self.options),
         )
 
-    def _assemble(
-        self,
-        seg: EnrichedSegment,
-        citations: list[Citation],
-        chunks: list[_Chunk],
-        answers: list[TranslationResponse | None],
-        fixed: dict[int, str],
-    ) -> TranslatedSegment:
-        block = seg.original_hebrew_block
-        citations = sorted(citations, key=lambda c: c.start)
-        cstarts = [c.start for c in citations]
-        data: list[_TD] = []
-        starts: list[int] = []
-        gaps = repaired = dropped = 0
-        given: dict[str, str] = {}
-        for chunk, answer in zip(chunks, answers, strict=True):
-            text = block[chunk.start : chunk.end]
-            phrases = answer.phrases if answer is not None else []
-            for note in answer.footnotes if answer is not None else []:
-                given.setdefault(_marker_key(note.marker), note.translation.strip())
-            alignment = align_phrases(text, [p.hebrew_phrase for p in phrases])
-            if phrases:
-                gaps += sum(1 for p in alignment.pieces if p.source is None and p.text(text))
-            repaired += alignment.repaired
-            dropped += len(alignment.dropped)
-            for piece in alignment.pieces:
-                hebrew = piece.text(text)
-                if not hebrew:
-                    continue
-                start = chunk.start + piece.start
-                if piece.source is not None:
-                    out = phrases[piece.source]
-                    english = out.english_translation.strip()
-                    expanded = out.hebrew_phrase_expanded.strip()
-                else:
-                    english = " ".join(
-                        phrases[i].english_translation.strip() for i in piece.orphans
-                    ).strip()
-                    expanded = ""
-                inside = _within(citations, cstarts, start, chunk.start + piece.end)
-                inner = [(c.start - start, c.end - start) for c in inside]
-                if not english:
-                    english = citation_english(hebrew) or ""
-                if not expanded or expanded == hebrew or letters(expanded) == letters(hebrew):
-                    raw = block[start : chunk.start + piece.end]
-                    lead = len(raw) - len(raw.lstrip())
-                    shifted = [(s - lead, e - lead) for s, e in inner]
-                    expanded = expand_abbreviations(hebrew, protected=shifted)
-                data.append(
-                    _TD(
-                        hebrew_phrase=hebrew,
-                        hebrew_phrase_expanded=expanded,
-                        english_translation=english,
-                        sefaria_link=inside[0].url if inside else "",
-                    )
-                )
-                starts.append(start)
-        _link_quotes(data)
-        notes: list[str] = []
-        footnotes: list[Footnote] = []
-        missing_notes = 0
-        for k, fn in enumerate(seg.footnotes):
-            translation = fixed.get(k)
-            if translation is None:
-                translation = given.get(_marker_key(fn.marker), "")
-                missing_notes += not translation
-            footnotes.append(fn.model_copy(update={"translation": translation}))
-        untranslated = sum(1 for d in data if not d.english_translation and _has_letters(d))
-        name = self.provider.name
-        if untranslated:
-            why = (
-                "the offline provider translates only citations"
-                if name == "offline"
-                else "the provider gave no English for them"
-            )
-            notes.append(f"{untranslated} of {len(data)} phrases have no English: {why}.")
-        if missing_notes:
-            notes.append(f"{missing_notes} footnote(s) have no translation.")
-        if gaps:
-            notes.append(f"{gaps} passage(s) the provider left out were kept untranslated.")
-        if repaired:
-            notes.append(f"{repaired} phrase(s) differed from the Hebrew and were mapped to it.")
-        if dropped:
-            notes.append(f"{dropped} phrase(s) not found in the Hebrew were dropped.")
-        notes += _glossary_misses(self.glossary, data)
-        fields = seg.model_dump(exclude={"footnotes"})
-        return TranslatedSegment(
-            **fields,
-            footnotes=footnotes,
-            translation_data=data,
-            provider=name,
-            complete=not untranslated and not missing_notes,
-            notes=notes,
-        )
-
 
 # --- helpers ------------------------------------------------------------------------
 
@@ -594,108 +475,3 @@ def _as_segment(
     if footnotes:
         seg = seg.model_copy(update={"footnotes": [*seg.footnotes, *footnotes]})
     return seg
-
-
-LINK_CONFIDENCE = 0.6  # see the module docstring
-
-
-def _plan(seg: EnrichedSegment, max_chars: int) -> _Plan:
-    """Cut a segment's block into phrases and chunks (pure CPU work, run off the loop)."""
-    block = seg.original_hebrew_block
-    citations = [c for c in find_citations(block) if c.confidence >= LINK_CONFIDENCE]
-    protected = [(c.start, c.end) for c in citations]
-    spans = split_phrases(block, protected=protected, breaks=_heading_breaks(seg))
-    fixed: dict[int, str] = {}
-    for k, fn in enumerate(seg.footnotes):
-        english = translate_citation(fn.content) if fn.content.strip() else ""
-        if english is not None:
-            fixed[k] = english
-    asked = [fn for k, fn in enumerate(seg.footnotes) if k not in fixed]
-    return _Plan(citations, spans, _chunks(block, spans, asked, max_chars), fixed)
-
-
-def _heading_breaks(seg: EnrichedSegment) -> list[int]:
-    """Where the block's leading heading lines end (a heading is a phrase of its own)."""
-    block = seg.original_hebrew_block
-    titles = {normalize_for_match(t) for t in (seg.chapter_title, seg.segment_title) if t}
-    breaks: list[int] = []
-    pos = 0
-    for line in block.splitlines(keepends=True):
-        if not line.strip():
-            pos += len(line)
-            continue
-        if normalize_for_match(line) in titles:
-            pos += len(line)
-            breaks.append(pos)
-            continue
-        break
-    return breaks
-
-
-def _chunks(
-    block: str, spans: list[tuple[int, int]], footnotes: list[Footnote], max_chars: int
-) -> list[_Chunk]:
-    """Group phrase slices into chunks of at most ``max_chars``; footnotes go by marker."""
-    chunks: list[_Chunk] = []
-    for s, e in spans:
-        if chunks and e - chunks[-1].start <= max_chars:
-            chunks[-1].end = e
-        else:
-            chunks.append(_Chunk(s, e))
-    if not chunks:
-        chunks.append(_Chunk(0, len(block)))
-    for fn in footnotes:
-        target = chunks[-1]
-        for chunk in chunks:
-            if _marker_in(fn.marker, block[chunk.start : chunk.end]):
-                target = chunk
-                break
-        target.footnotes.append(fn)
-    return chunks
-
-
-def _marker_key(marker: str) -> str:
-    return marker.strip().strip("()[]{}*. ").lower()
-
-
-def _marker_in(marker: str, text: str) -> bool:
-    return any(form in text for form in marker_forms(marker))
-
-
-def _within(citations: list[Citation], starts: list[int], start: int, end: int) -> list[Citation]:
-    """The citations (sorted by start; ``starts`` their offsets) that begin in ``[start, end)``."""
-    return citations[bisect_left(starts, start) : bisect_left(starts, end)]
-
-
-def _has_letters(d: _TD) -> bool:
-    return has_letters(d.hebrew_phrase)
-
-
-_CITATION_ONLY = re.compile(r"^[(\[].*[)\]][.,:;]*$", re.DOTALL)
-
-
-def _link_quotes(data: list[_TD]) -> None:
-    """A quotation next to a citation-only phrase links to the passage it quotes."""
-    for i, d in enumerate(data):
-        if d.sefaria_link or not d.hebrew_phrase.startswith(_QUOTE_START):
-            continue
-        for j in (i - 1, i + 1):
-            if 0 <= j < len(data):
-                other = data[j]
-                if other.sefaria_link and _CITATION_ONLY.match(other.hebrew_phrase):
-                    d.sefaria_link = other.sefaria_link
-                    break
-
-
-def _glossary_misses(glossary: dict[str, str], data: list[_TD]) -> list[str]:
-    notes: list[str] = []
-    for term, english in glossary.items():
-        term_key = letters(term)
-        if not term_key or not english:
-            continue
-        for k, d in enumerate(data, 1):
-            if not d.english_translation or term_key not in letters(d.hebrew_phrase):
-                continue
-            if english.lower() not in d.english_translation.lower():
-                notes.append(f"Glossary: phrase {k} has {term!r} but not {english!r}.")
-    return notes

@@ -1,0 +1,97 @@
+"""Cutting a segment for sending: phrase slices, chunks of whole phrases, linked citations.
+
+Pure CPU work, shared by every provider and run off the event loop for long blocks.
+A chunk holds whole phrases up to ``max_chars``, so a long chapter stays within a
+model's output limit; footnotes go with the chunk where their marker stands. A footnote
+that is only a citation is translated here by the linker and never sent to a model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from libtext.hebrew import marker_forms, normalize_for_match
+from libtext.models import EnrichedSegment, Footnote
+from libtext.sefaria import Citation, find_citations, translate_citation
+from libtext.translate._phrases import split_phrases
+
+LINK_CONFIDENCE = 0.6
+"""Citations at least this sure get a ``sefaria_link`` (see :mod:`libtext.translate`)."""
+
+
+@dataclass
+class Chunk:
+    """One request's share of the block: ``block[start:end]`` and its footnotes."""
+
+    start: int
+    end: int
+    footnotes: list[Footnote] = field(default_factory=list)
+
+
+@dataclass
+class Plan:
+    """A block cut for sending: its citations, phrase slices, chunks, citation-only notes."""
+
+    citations: list[Citation]
+    spans: list[tuple[int, int]]
+    chunks: list[Chunk]
+    fixed: dict[int, str]  # footnote index -> its English, for citation-only footnotes
+
+
+def plan(seg: EnrichedSegment, max_chars: int) -> Plan:
+    """Cut a segment's block into phrases and chunks."""
+    block = seg.original_hebrew_block
+    citations = [c for c in find_citations(block) if c.confidence >= LINK_CONFIDENCE]
+    protected = [(c.start, c.end) for c in citations]
+    spans = split_phrases(block, protected=protected, breaks=_heading_breaks(seg))
+    fixed: dict[int, str] = {}
+    for k, fn in enumerate(seg.footnotes):
+        english = translate_citation(fn.content) if fn.content.strip() else ""
+        if english is not None:
+            fixed[k] = english
+    asked = [fn for k, fn in enumerate(seg.footnotes) if k not in fixed]
+    return Plan(citations, spans, _chunks(block, spans, asked, max_chars), fixed)
+
+
+def _heading_breaks(seg: EnrichedSegment) -> list[int]:
+    """Where the block's leading heading lines end (a heading is a phrase of its own)."""
+    block = seg.original_hebrew_block
+    titles = {normalize_for_match(t) for t in (seg.chapter_title, seg.segment_title) if t}
+    breaks: list[int] = []
+    pos = 0
+    for line in block.splitlines(keepends=True):
+        if not line.strip():
+            pos += len(line)
+            continue
+        if normalize_for_match(line) in titles:
+            pos += len(line)
+            breaks.append(pos)
+            continue
+        break
+    return breaks
+
+
+def _chunks(
+    block: str, spans: list[tuple[int, int]], footnotes: list[Footnote], max_chars: int
+) -> list[Chunk]:
+    """Group phrase slices into chunks of at most ``max_chars``; footnotes go by marker."""
+    chunks: list[Chunk] = []
+    for s, e in spans:
+        if chunks and e - chunks[-1].start <= max_chars:
+            chunks[-1].end = e
+        else:
+            chunks.append(Chunk(s, e))
+    if not chunks:
+        chunks.append(Chunk(0, len(block)))
+    for fn in footnotes:
+        target = chunks[-1]
+        for chunk in chunks:
+            if _marker_in(fn.marker, block[chunk.start : chunk.end]):
+                target = chunk
+                break
+        target.footnotes.append(fn)
+    return chunks
+
+
+def _marker_in(marker: str, text: str) -> bool:
+    return any(form in text for form in marker_forms(marker))
