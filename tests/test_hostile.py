@@ -137,7 +137,7 @@ def test_generated_pdfs_are_what_they_claim() -> None:
 
 @pytest.fixture(scope="module")
 def guard() -> Iterator[PdfGuard]:
-    g = PdfGuard(workers=2, memory_mb=WORKER_MB, timeout=5.0)
+    g = PdfGuard(concurrency=2, memory_mb=WORKER_MB, timeout=5.0)
     yield g
     g.close()
 
@@ -163,7 +163,7 @@ def test_hostile_pdf_python_api(guard: PdfGuard, name: str) -> None:
 def test_memory_cap_stops_a_bomb_the_prescan_lets_through() -> None:
     """Without the inflate pre-check, pdfium inflates the bomb: the worker's cap ends it."""
     unchecked = PdfLimits(max_stream_bytes=None, max_decoded_bytes=None)
-    g = PdfGuard(workers=1, memory_mb=WORKER_MB, timeout=20.0, limits=unchecked)
+    g = PdfGuard(concurrency=1, memory_mb=WORKER_MB, timeout=20.0, limits=unchecked)
     try:
         with pytest.raises(errors.InputTooLargeError) as info:
             extract_pdf(hostile("flate_bomb"), guard=g)
@@ -177,7 +177,7 @@ def test_memory_cap_stops_a_bomb_the_prescan_lets_through() -> None:
 def test_timeout_kills_the_worker_python_api() -> None:
     slow = hostile_pdfs.shared_stream(2000, 30_000)
     loose = PdfLimits(max_page_chars=None, max_chars=None)
-    g = PdfGuard(workers=1, memory_mb=WORKER_MB, timeout=1.5, limits=loose)
+    g = PdfGuard(concurrency=1, memory_mb=WORKER_MB, timeout=1.5, limits=loose)
     try:
         extract_pdf(SMALL, guard=g)  # the worker is up
         t0 = time.monotonic()
@@ -206,7 +206,7 @@ def test_falls_back_in_process_when_no_worker_can_start(
 ) -> None:
     from libtext.pdf import _guard as _pdf_guard
 
-    g = PdfGuard(workers=1, memory_mb=WORKER_MB, timeout=5.0)
+    g = PdfGuard(concurrency=1, memory_mb=WORKER_MB, timeout=5.0)
     monkeypatch.setattr(_pdf_guard.sys, "executable", "/nonexistent/python")
     with caplog.at_level(logging.WARNING, logger="libtext.pdf"):
         _check_small(extract_pdf(SMALL, guard=g))

@@ -47,7 +47,7 @@ VOCABULARY: dict[str, set[str]] = {
     "OfflineProvider": set(),
     "RetryPolicy": set(),
     "ProviderCache": set(),
-    "PdfGuard": {"timeout"},
+    "PdfGuard": {"timeout", "concurrency"},
     "PdfLimits": set(),
     "process_document": {"concurrency"},
     "aprocess_document": {"concurrency"},
@@ -167,6 +167,11 @@ def test_old_spellings_warn_and_still_work() -> None:
     assert (client.retry.base_delay, client.retry.max_delay) == (0.25, 5.0)
     with pytest.raises(TypeError, match="both"):
         Translator(retry=fast, policy=fast)  # type: ignore[call-arg]
+    with pytest.warns(DeprecationWarning, match=r"PdfGuard\(workers=\.\.\.\).*concurrency="):
+        guard = libtext.PdfGuard(workers=2, isolate=False)  # type: ignore[call-arg]
+    assert guard.concurrency == 2 and guard.workers == 2
+    with pytest.raises(TypeError, match="both"), pytest.warns(DeprecationWarning):
+        libtext.PdfGuard(concurrency=2, workers=2, isolate=False)  # type: ignore[call-arg]
 
 
 def test_the_warning_points_at_the_caller() -> None:

@@ -85,7 +85,7 @@ class Backend:
 
         # Shared by apps with the same settings (never closed by one of them).
         self.pdf_guard = shared_guard(
-            workers=settings.pdf_workers,
+            concurrency=settings.pdf_workers,
             memory_mb=settings.pdf_memory_mb,
             timeout=settings.pdf_timeout,
             limits=PdfLimits(

@@ -44,7 +44,7 @@ import anyio.to_thread
 from anyio import CapacityLimiter
 from anyio.lowlevel import RunVar
 
-from libtext._keywords import strict_keywords
+from libtext._keywords import strict_keywords, warn_deprecated
 from libtext.errors import (
     ConfigurationError,
     ExtractionTimeoutError,
@@ -373,7 +373,8 @@ class PdfGuard:
     """A small pool of PDF worker processes (see the module docstring).
 
     Args:
-        workers: Processes at most (also the PDFs read at once); more callers wait.
+        concurrency: PDFs read at once, each in its own worker process; more callers
+            wait. Default: the CPU count less one, between 1 and 4.
         memory_mb: Address-space cap of each worker in MiB (``None``: none).
         timeout: Seconds a PDF may take in its worker; then the worker is killed and
             :class:`~libtext.errors.ExtractionTimeoutError` raised. Waiting for a free
@@ -381,39 +382,58 @@ class PdfGuard:
         limits: Size limits checked before and while parsing.
         isolate: ``False`` reads in the calling process (same limits, no memory cap,
             no kill): for platforms where processes cannot be started.
+
+    ``workers=``, the old spelling of ``concurrency=``, still works until libtext 0.2,
+    with a :class:`DeprecationWarning`.
     """
 
-    @strict_keywords()
+    @strict_keywords(deprecated=("workers",))
     def __init__(
         self,
         *,
-        workers: int = DEFAULT_WORKERS,
+        concurrency: int | None = None,
         memory_mb: int | None = DEFAULT_MEMORY_MB,
         timeout: float = DEFAULT_TIMEOUT,
         limits: PdfLimits | None = None,
         isolate: bool = True,
+        **deprecated: Any,
     ) -> None:
-        if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
-            raise ConfigurationError("PdfGuard(workers=...) must be an integer of at least 1.")
+        if "workers" in deprecated:
+            warn_deprecated("PdfGuard", "workers", "concurrency=...")
+            if concurrency is not None:
+                raise TypeError(
+                    "PdfGuard() got both concurrency= and its old spelling workers=; "
+                    "pass concurrency=."
+                )
+            concurrency = deprecated.pop("workers")
+        if concurrency is None:
+            concurrency = DEFAULT_WORKERS
+        if not isinstance(concurrency, int) or isinstance(concurrency, bool) or concurrency < 1:
+            raise ConfigurationError("PdfGuard(concurrency=...) must be an integer of at least 1.")
         if memory_mb is not None and (not isinstance(memory_mb, int) or memory_mb < 64):
             raise ConfigurationError("PdfGuard(memory_mb=...) must be at least 64 (MiB) or None.")
         if not isinstance(timeout, int | float) or timeout <= 0:
             raise ConfigurationError("PdfGuard(timeout=...) must be a positive number of seconds.")
         if limits is not None and not isinstance(limits, PdfLimits):
             raise TypeError(f"PdfGuard(limits=...) takes PdfLimits, not {type(limits).__name__}.")
-        self.workers = workers
+        self.concurrency = concurrency
         self.memory_mb = memory_mb
         self.timeout = float(timeout)
         self.limits = limits or PdfLimits()
         self.isolate = isolate and _can_isolate()
-        self._slots = threading.BoundedSemaphore(workers)
+        self._slots = threading.BoundedSemaphore(concurrency)
         self._idle: list[_Worker] = []
         self._lock = threading.Lock()
         self._closed = False
 
+    @property
+    def workers(self) -> int:
+        """The old name of :attr:`concurrency` (until libtext 0.2)."""
+        return self.concurrency
+
     def __repr__(self) -> str:
         return (
-            f"PdfGuard(workers={self.workers}, memory_mb={self.memory_mb}, "
+            f"PdfGuard(concurrency={self.concurrency}, memory_mb={self.memory_mb}, "
             f"timeout={self.timeout:g}, isolate={self.isolate})"
         )
 
@@ -462,7 +482,7 @@ class PdfGuard:
             return
         try:
             with self._lock:
-                while len(self._idle) < self.workers and not self._closed:
+                while len(self._idle) < self.concurrency and not self._closed:
                     self._idle.append(_Worker(self.memory_mb))
         except OSError as exc:
             self._no_processes(exc)
@@ -503,7 +523,7 @@ class PdfGuard:
         """Kill ``worker`` and start its successor now, so the next call finds one warm."""
         worker.kill()
         with self._lock:
-            if not self._closed and len(self._idle) < self.workers:
+            if not self._closed and len(self._idle) < self.concurrency:
                 # On failure the next call starts one (or falls back, see extract).
                 with contextlib.suppress(OSError):
                     self._idle.append(_Worker(self.memory_mb))
@@ -568,7 +588,8 @@ class PdfGuard:
     def _timeout(self, *, queued: bool) -> ExtractionTimeoutError:
         if queued:
             message = (
-                f"All {self.workers} PDF workers stayed busy for {self.timeout:g} s; retry later."
+                f"All {self.concurrency} PDF workers stayed busy for {self.timeout:g} s; "
+                "retry later."
             )
         else:
             message = (
@@ -611,7 +632,7 @@ _shared_lock = threading.Lock()
 
 def shared_guard(
     *,
-    workers: int = DEFAULT_WORKERS,
+    concurrency: int = DEFAULT_WORKERS,
     memory_mb: int | None = DEFAULT_MEMORY_MB,
     timeout: float = DEFAULT_TIMEOUT,
     limits: PdfLimits | None = None,
@@ -622,11 +643,13 @@ def shared_guard(
     starting their own (an HTTP app per test, a notebook's repeated calls).
     """
     limits = limits or PdfLimits()
-    key = (workers, memory_mb, float(timeout), limits)
+    key = (concurrency, memory_mb, float(timeout), limits)
     with _shared_lock:
         guard = _shared.get(key)
         if guard is None:
-            guard = PdfGuard(workers=workers, memory_mb=memory_mb, timeout=timeout, limits=limits)
+            guard = PdfGuard(
+                concurrency=concurrency, memory_mb=memory_mb, timeout=timeout, limits=limits
+            )
             if not _shared:
                 import atexit
 
@@ -651,7 +674,7 @@ def default_guard() -> PdfGuard:
     one, between 1 and 4; 1024; 120).
     """
     return shared_guard(
-        workers=_env_number("LIBTEXT_PDF_WORKERS", DEFAULT_WORKERS, int),
+        concurrency=_env_number("LIBTEXT_PDF_WORKERS", DEFAULT_WORKERS, int),
         memory_mb=_env_number("LIBTEXT_PDF_MEMORY_MB", DEFAULT_MEMORY_MB, int),
         timeout=_env_number("LIBTEXT_PDF_TIMEOUT", DEFAULT_TIMEOUT, float),
     )
