@@ -184,16 +184,13 @@ def _socket_reason(exc: BaseException) -> str | None:
 
 
 def _retry_after(exc: BaseException) -> float | None:
-    """Seconds from a ``Retry-After`` header on the exception's response, if any."""
-    headers: Any = None
-    for source in (
-        getattr(exc, "litellm_response_headers", None),
-        getattr(getattr(exc, "response", None), "headers", None),
-        getattr(exc, "headers", None),
-    ):
-        if source:
-            headers = source
-            break
+    """Seconds from a ``Retry-After`` header of the answer that failed, if any.
+
+    litellm's own exception holds a stand-in response without the headers; the cause
+    chain holds the HTTP client's error (``openai``'s or ``httpx``'s), whose
+    ``response.headers`` are the answer's.
+    """
+    headers = _failed_headers(exc)
     if not headers:
         return None
     try:
@@ -204,6 +201,22 @@ def _retry_after(exc: BaseException) -> float | None:
     except (AttributeError, TypeError, ValueError):
         return None
     return parse_retry_after(raw)
+
+
+def _failed_headers(exc: BaseException) -> Any:
+    """The first non-empty response headers along the exception's cause chain."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        for headers in (
+            getattr(getattr(cause, "response", None), "headers", None),
+            getattr(cause, "headers", None),
+        ):
+            if headers:
+                return headers
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 class LiteLLMProvider:
@@ -282,17 +295,18 @@ class LiteLLMProvider:
         return self._max_input_tokens if isinstance(self._max_input_tokens, int) else None
 
     def _response_format(self, litellm: Any, model: type[BaseModel]) -> Any:
-        """The schema where the model supports it, else JSON mode, else nothing.
+        """The response model where the model supports a schema, else JSON mode, else nothing.
 
-        Looked up once per response model. The schema is built here as litellm would
-        build it on every call (the provider's own JSON-schema flavour), since turning
-        a pydantic model into a strict schema costs milliseconds per call.
+        Looked up once per response model, with litellm's documented capability
+        checks. Given the pydantic class, litellm builds the schema in the provider's
+        own flavour on each call (milliseconds of CPU): building it here instead would
+        mean reaching into litellm's internals.
         """
         if model not in self._formats:
             fmt: Any = None
             try:
                 if litellm.supports_response_schema(model=self.model):
-                    fmt = self._schema_format(litellm, model)
+                    fmt = model
                 else:
                     params = litellm.get_supported_openai_params(model=self.model) or []
                     if "response_format" in params:
@@ -301,25 +315,8 @@ class LiteLLMProvider:
                 fmt = None
             self._formats[model] = fmt
         fmt = self._formats[model]
-        # litellm may adjust the schema it is given: each call gets its own copy.
+        # litellm may adjust a dict it is given: each call gets its own copy.
         return copy.deepcopy(fmt) if isinstance(fmt, dict) else fmt
-
-    def _schema_format(self, litellm: Any, model: type[BaseModel]) -> Any:
-        """``response_format`` for ``model`` in the provider's flavour; the class if unsure."""
-        # Only names litellm exports at its top level: no import from its submodules.
-        try:
-            bare, provider, _, _ = litellm.get_llm_provider(
-                model=self.model, api_base=self.api_base
-            )
-            config = litellm.ProviderConfigManager.get_provider_chat_config(
-                model=bare, provider=litellm.LlmProviders(provider)
-            )
-            if config is None:  # no provider config: litellm converts the class per call
-                return model
-            built = config.get_json_schema_from_pydantic_object(response_format=model)
-        except Exception:  # a litellm without these helpers: let it convert per call
-            return model
-        return built if isinstance(built, dict) else model
 
     async def warm_up(self) -> None:
         """Import litellm and look up the model in a worker thread, off the event loop.
@@ -373,7 +370,8 @@ class LiteLLMProvider:
         cost: float | None = None
         hidden = getattr(response, "_hidden_params", None)
         try:
-            # litellm prices every answer already; compute it again only if it did not.
+            # litellm prices every answer already (``response._hidden_params["response_cost"]``,
+            # as its cost-tracking docs show); compute it again only if it did not.
             if isinstance(hidden, dict) and "response_cost" in hidden:
                 raw_cost = hidden["response_cost"]
             else:
