@@ -2,8 +2,9 @@
 
 litellm takes seconds to import, so it is imported inside the first call, never by
 ``import libtext``, and in a worker thread (:meth:`LiteLLMProvider.warm_up`), never on
-the event loop. Per-call work that does not change between calls (the context window,
-the ``response_format`` schema) is looked up once per provider. The key check at
+the event loop. What does not change between calls (the context window, whether the
+model takes a schema) is looked up once per provider. Only litellm's documented API is
+used: ``acompletion``, its exception classes, the capability and cost helpers. The key check at
 construction uses a small table of provider prefixes to environment variables
 instead, so a missing key fails before any work. Retries belong to
 :func:`~libtext.providers.structured.run_structured`: litellm's own are turned off.
