@@ -11,24 +11,44 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from libtext.sefaria._data import ORDINALS, Catalog, Parsha, key, loose
-from libtext.sefaria._parse import END, NUM, SP, L, Q, Ref, num, talmud_daf
+from libtext.sefaria._parse import (
+    GERSHAYIM,
+    LETTER,
+    NUMERAL,
+    SPACE,
+    WORD_END,
+    Ref,
+    num,
+    talmud_daf,
+)
 
-# A title at a position: (start of its prefix, prefix, end, roles), or None.
-TitleAt = Callable[[str, int], tuple[int, str, int, dict[str, Any]] | None]
+
+class TitleMatch(NamedTuple):
+    """A title found at a position (``דכלאים``: prefix ``ד``, roles of ``כלאים``)."""
+
+    start: int  # where its prefix starts
+    prefix: str  # the letters glued before it (ו, ב, ד ...)
+    end: int
+    roles: dict[str, Any]
+
+
+TitleAt = Callable[[str, int], TitleMatch | None]  # the title at a position, if any
 
 _ORDINAL = "|".join(sorted(ORDINALS, key=len, reverse=True))
-_CHAPTER_WORD = re.compile(rf"{SP}+(?P<c>(?:{_ORDINAL})(?![{L}])|{NUM}{END})")
-_SPACE = re.compile(rf"{SP}+")
+_CHAPTER_WORD = re.compile(
+    rf"{SPACE}+(?P<chapter>(?:{_ORDINAL})(?![{LETTER}])|{NUMERAL}{WORD_END})"
+)
+_SPACE = re.compile(rf"{SPACE}+")
 # Between the chapter and the tractate: "ד"/"ב"/"מ" glued to the tractate, or to a word
 # that says which work (``דמשנה ברכות``, ``במסכת שבת``).
-_WORK_WORD = re.compile(rf"(?P<p>[דבמ])(?P<w>משנה|מסכת|מס'|גמרא){SP}+")
-_WORDS = re.compile(rf"{SP}+([{L}]+(?:{Q}[{L}])?)")
+_WORK_WORD = re.compile(rf"[דבמ](?P<work>משנה|מסכת|מס'|גמרא){SPACE}+")
+_WORDS = re.compile(rf"{SPACE}+([{LETTER}]+(?:{GERSHAYIM}[{LETTER}])?)")
 _NUMBERISH = re.compile(
-    rf"{SP}*[,(]?{SP}*(?:\d|(?:פרק|פרשה|דף|סימן|סי'|עמוד|פסוק|משנה|הלכה)(?![{L}])"
-    rf"|[{L}]{{1,3}}{Q}[{L}](?![{L}])|[{L}]'(?![{L}])|[{L}]{{1,3}}{SP}*[,:.)])"
+    rf"{SPACE}*[,(]?{SPACE}*(?:\d|(?:פרק|פרשה|דף|סימן|סי'|עמוד|פסוק|משנה|הלכה)(?![{LETTER}])"
+    rf"|[{LETTER}]{{1,3}}{GERSHAYIM}[{LETTER}](?![{LETTER}])|[{LETTER}]'(?![{LETTER}])|[{LETTER}]{{1,3}}{SPACE}*[,:.)])"
 )
 _MAX_NAME_WORDS = 6
 
@@ -70,15 +90,15 @@ def _tractate_at(text: str, p: int, title_at: TitleAt) -> tuple[int, dict[str, A
     w = _WORK_WORD.match(text, p)
     if w:
         got = title_at(text, w.end())
-        if got is None or got[1]:
+        if got is None or got.prefix:
             return None
-        tr = got[3].get("tractate")
-        return (got[2], tr, w["w"] == "משנה") if tr else None
+        tr = got.roles.get("tractate")
+        return (got.end, tr, w["work"] == "משנה") if tr else None
     got = title_at(text, p)
-    if got is None or got[1] not in ("ד", "ב", "מ"):
+    if got is None or got.prefix not in ("ד", "ב", "מ"):
         return None
-    tr = got[3].get("tractate")
-    return (got[2], tr, False) if tr else None
+    tr = got.roles.get("tractate")
+    return (got.end, tr, False) if tr else None
 
 
 def parse_chapter_lead(
@@ -100,7 +120,7 @@ def parse_chapter_lead(
         found = _tractate_at(text, sp.end(), title_at) if sp else None
         if found is not None:
             end, tr, mishnah = found
-            c = chapter_value(word["c"], _chapter_count(cat, tr, mishnah))
+            c = chapter_value(word["chapter"], _chapter_count(cat, tr, mishnah))
             ref = chapter_ref(cat, tr, c, mishnah) if c else None
             return (end, ref) if ref else None
     return _named_chapter(cat, text, pos, title_at)
@@ -180,8 +200,10 @@ _NO_YERUSHALMI = {
     "Tahorot", "Mikvaot", "Makhshirin", "Zavim", "Tevul Yom", "Yadayim", "Oktzin",
 }  # fmt: skip
 _YERUSHALMI_NUMS = re.compile(
-    rf"{SP}*,?{SP}*(?:פרק{SP}+(?P<c>{NUM})|(?P<cg>[רס]?פ[{L}]{{0,2}}{Q}[{L}]))"
-    rf"(?:{SP}*,?{SP}*(?:הלכה{SP}+(?P<h>{NUM})|(?P<hg>ה[{L}]{{0,2}}{Q}[{L}])))?{END}"
+    rf"{SPACE}*,?{SPACE}*(?:פרק{SPACE}+(?P<chapter>{NUMERAL})"
+    rf"|(?P<chapter_glued>[רס]?פ[{LETTER}]{{0,2}}{GERSHAYIM}[{LETTER}]))"
+    rf"(?:{SPACE}*,?{SPACE}*(?:הלכה{SPACE}+(?P<halacha>{NUMERAL})"
+    rf"|(?P<halacha_glued>ה[{LETTER}]{{0,2}}{GERSHAYIM}[{LETTER}])))?{WORD_END}"
 )
 
 
@@ -191,7 +213,7 @@ def parse_yerushalmi(
     """``ירושלמי יומא פ"א ה"א`` -> ``Jerusalem Talmud Yoma 1:1``."""
     sp = _SPACE.match(text, pos)
     got = title_at(text, sp.end()) if sp else None
-    tr = got[3].get("tractate") if got and got[1] in ("", "ב", "ד", "מ") else None
+    tr = got.roles.get("tractate") if got and got.prefix in ("", "ב", "ד", "מ") else None
     if got is None or tr is None:
         return None
     en, chapters = tr["mishnah"]
@@ -199,21 +221,22 @@ def parse_yerushalmi(
     if short in _NO_YERUSHALMI:
         return None
     name = "Jerusalem Talmud " + (tr["bavli"][0] if tr["bavli"] else short)
-    m = _YERUSHALMI_NUMS.match(text, got[2])
+    m = _YERUSHALMI_NUMS.match(text, got.end)
     if not m:
         return None
-    c = num(m["c"]) if m["c"] else glued(m["cg"], "פ", "רס")
-    if c is None or not 0 < c <= chapters:
+    chapter = num(m["chapter"]) if m["chapter"] else glued(m["chapter_glued"], "פ", "רס")
+    if chapter is None or not 0 < chapter <= chapters:
         return None
-    if m["h"] or m["hg"]:
-        h = num(m["h"]) if m["h"] else glued(m["hg"], "ה", "")
-        if h is None or not 0 < h <= 30:
+    if m["halacha"] or m["halacha_glued"]:
+        halacha = num(m["halacha"]) if m["halacha"] else glued(m["halacha_glued"], "ה", "")
+        if halacha is None or not 0 < halacha <= 30:
             return None
-        return m.end(), Ref(name, (str(c), str(h))), "full"
-    return (m.end("c") if m["c"] else m.end("cg")), Ref(name, (str(c),)), "chapter"
+        return m.end(), Ref(name, (str(chapter), str(halacha))), "full"
+    end = m.end("chapter") if m["chapter"] else m.end("chapter_glued")
+    return end, Ref(name, (str(chapter),)), "chapter"
 
 
-_DAF_WORD = re.compile(rf"{SP}*דף(?![{L}])")
+_DAF_WORD = re.compile(rf"{SPACE}*דף(?![{LETTER}])")
 
 
 def parse_daf_first(text: str, pos: int, start: int, title_at: TitleAt) -> tuple[int, Ref] | None:
