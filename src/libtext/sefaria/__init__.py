@@ -338,6 +338,7 @@ def _scan_plain(text: str) -> list[_Found]:
     prev: _Hit | None = None
     pos = 0
     blocked_to = -1
+    line_break, marks = _LINE_BREAK.search, _MARKS.search  # bound once: they run per citation
     for m in _scanner().finditer(text):
         start = m.start("prefix")
         if start < pos:
@@ -359,15 +360,23 @@ def _scan_plain(text: str) -> list[_Found]:
             pos, prev = got, None
             continue
         begin = start if got.start is None else got.start
-        if _own_lines(text, begin, got.end):
+        end = got.end
+        if line_break(text, begin, end) and _own_lines(text, begin, end):
             continue
         numbers = begin if got.start is not None or "chapter_lead" in entry[0] else m.end()
-        bare = got.shape != "book" and not _marked(text, numbers, got.end)
-        conf = _BARE[got.conf] if bare else got.conf
-        merged = _merge(text, out[-1], begin, got) if out and prev is not None else None
-        if merged is not None:
-            out[-1], prev, pos = merged, got, got.end
-            continue
+        conf = got.conf
+        if (
+            got.shape != "book"
+            and not marks(text, numbers, end)
+            and not _bracketed(text, numbers, end)
+        ):
+            conf = _BARE[conf]  # numbers written as bare letters
+        # "דברי הימים א ט"ו:ט"ו - דברי הימים א ט"ז:י"ז": one range, the title repeated
+        if out and prev is not None and begin - out[-1].end <= _MERGE_GAP:
+            merged = _merge(text, out[-1], begin, got)
+            if merged is not None:
+                out[-1], prev, pos = merged, got, end
+                continue
         shape = got.shape
         if shape == "full" and len(got.ref.sections) == 1 and got.ref.sections[0][-1] not in "ab":
             shape = "chapter"  # "תהלים קי"ט", "תניא פל"ב": a whole chapter (not a daf)
@@ -378,25 +387,26 @@ def _scan_plain(text: str) -> list[_Found]:
 
 
 _BARE = {1.0: 0.7, 0.9: 0.6, 0.5: 0.5}  # confidence when the numbers are bare letters
-_MARKS = re.compile(r"[\d,:.;()\[\]\"'\u05f3\u05f4\u201d\u2019]")
-_MARKED = re.compile(rf"(?:דף|פרק|פסוק|פסוקים|סימן|סעיף|עמוד|הלכה|משנה|פרשה){SPACE}")
+# Punctuation or a word that marks numbers as numbers (``פרק יג``, ``כא, לג``, ``ל"ב``).
+_PUNCTUATION_MARKS = r"[\d,:.;()\[\]\"'\u05f3\u05f4\u201d\u2019]"
+_MARKS = re.compile(
+    rf"{_PUNCTUATION_MARKS}|(?:דף|פרק|פסוק|פסוקים|סימן|סעיף|עמוד|הלכה|משנה|פרשה){SPACE}"
+)
+_PUNCTUATION = re.compile(_PUNCTUATION_MARKS)
+_MERGE_GAP = 6  # at most " - " and spaces between the two halves of a range
 _RANGE_GAP = re.compile(rf"{SPACE}*[-\u2013\u2014\u05be]{SPACE}*")
 
 
-def _marked(text: str, begin: int, end: int) -> bool:
-    """Numbers that say they are numbers, or a citation in brackets (else: bare letters)."""
-    if _MARKS.search(text, begin, end) or _MARKED.search(text, begin, end):
-        return True
-    if text[begin - 1 : begin] in ("(", "["):
-        return True
-    return text[end : end + 1] in (")", "]")
+def _bracketed(text: str, begin: int, end: int) -> bool:
+    """A citation in brackets: its numbers are numbers even when written as bare letters."""
+    return text[begin - 1 : begin] in ("(", "[") or text[end : end + 1] in (")", "]")
 
 
 def _merge(text: str, last: _Found, begin: int, hit: _Hit) -> _Found | None:
     """``דברי הימים א ט"ו:ט"ו - דברי הימים א ט"ז:י"ז``: one range with the title repeated."""
     ref, new = last.ref, hit.ref
     if (
-        begin - last.end > 6  # most citations: not right after the last one
+        begin - last.end > _MERGE_GAP  # most citations: not right after the last one
         or new.index != ref.index
         or ref.to_sections
         or new.to_sections
@@ -431,7 +441,13 @@ def _own_lines(text: str, start: int, end: int) -> bool:
 
 
 _MIDDLE_ROLES = ("sa_lead", "sa_part", "tanya", "tanya_part", "rambam", "hilchot", "midrash")
-_Roles = tuple[dict[str, Any], tuple[str, ...]]  # roles, and which of _MIDDLE_ROLES it has
+# Roles that decide alone how a title is read, in the order they take precedence.
+_DECIDING_ROLES = (
+    "block", "ibid", "context_ibid", "commentator", "chapter_lead", "work_lead", "yerushalmi",
+    "daf_lead", "mishnah_lead",
+)  # fmt: skip
+# roles, which of _MIDDLE_ROLES it has, and its deciding role (if any)
+_Roles = tuple[dict[str, Any], tuple[str, ...], str | None]
 _ROLE_CACHE: dict[str, _Roles] = {}
 
 
@@ -440,7 +456,9 @@ def _roles(cat: Catalog, title: str) -> _Roles:
     if len(_ROLE_CACHE) > 10_000:
         _ROLE_CACHE.clear()
     roles = cat.roles.get(key(title)) or {}
-    entry = _ROLE_CACHE[title] = (roles, tuple(r for r in _MIDDLE_ROLES if r in roles))
+    middle = tuple(r for r in _MIDDLE_ROLES if r in roles)
+    deciding = next((r for r in _DECIDING_ROLES if r in roles), None)
+    entry = _ROLE_CACHE[title] = (roles, middle, deciding)
     return entry
 
 
@@ -465,40 +483,61 @@ def _parse_match(
     entry: _Roles,
     prev: _Hit | None,
 ) -> Result:
-    roles, middle = entry
+    roles, middle, deciding = entry
+    if deciding is not None:
+        return _parse_deciding(cat, text, m, roles, deciding, prev)
+    return _parse_numbered(cat, text, m, roles, middle)
+
+
+def _parse_deciding(
+    cat: Catalog,
+    text: str,
+    m: re.Match[str],
+    roles: dict[str, Any],
+    deciding: str,
+    prev: _Hit | None,
+) -> Result:
+    """A title whose role alone says how to read it: a lead word, ``שם``, a blocker."""
     start, pos, pre = m.start("prefix"), m.end(), m["prefix"]
-    if "block" in roles:
+    if deciding == "block":
         return pos
-    if "ibid" in roles:
+    if deciding == "ibid":
         if pre not in ("", "ו") or prev is None or _owned(cat, text, start, prev.end):
             return None  # "ד"ח שם": ibid of the work just named, not of the last citation
         return _parse_ibid(cat, text, pos, start, prev)
-    if "context_ibid" in roles:
+    if deciding == "context_ibid":
         return _parse_context_ibid(text, m.start("title"), start, roles["context_ibid"], prev)
-    if "commentator" in roles:
+    if deciding == "commentator":
         dh = key(m["title"]).endswith('ד"ה')
         return _parse_commentary(cat, text, pos, roles["commentator"], dh)
-    if "chapter_lead" in roles:
+    if deciding == "chapter_lead":
         got = parse_chapter_lead(cat, text, pos, roles["chapter_lead"], _title_at)
         return _Hit(got[0], got[1], "chapter", None, shape="chapter", conf=0.9) if got else None
-    if "work_lead" in roles:
+    if deciding == "work_lead":
         return _parse_work(cat, text, pos, start, roles["work_lead"], prev)
-    if "yerushalmi" in roles:
+    if deciding == "yerushalmi":
         found = parse_yerushalmi(text, pos, _title_at, glued_value)
         if found is None:
             return pos  # a Yerushalmi we cannot number: not the Bavli tractate that follows
         end, ref, shape = found
         return _Hit(end, ref, "yerushalmi", None, shape=shape, conf=0.9 if shape != "full" else 1)
-    if "daf_lead" in roles:
+    if deciding == "daf_lead":
         got = parse_daf_first(text, pos, start, _title_at)
         return _Hit(got[0], got[1], "bavli", None) if got else None
-    if "mishnah_lead" in roles:
-        nxt = _master().match(text, _SPACES.match(text, pos).end())  # type: ignore[union-attr]
-        tr = cat.roles.get(key(nxt["title"]), {}).get("tractate") if nxt else None
-        if nxt is None or tr is None or nxt["prefix"]:
-            return None
-        got = parse_mishnah_plain(text, nxt.end(), start, tr["mishnah"])
-        return _Hit(got[0], got[1], "mishnah", tr["mishnah"]) if got else None
+    # "mishnah_lead": משנה, then the tractate
+    nxt = _master().match(text, _SPACES.match(text, pos).end())  # type: ignore[union-attr]
+    tr = cat.roles.get(key(nxt["title"]), {}).get("tractate") if nxt else None
+    if nxt is None or tr is None or nxt["prefix"]:
+        return None
+    got = parse_mishnah_plain(text, nxt.end(), start, tr["mishnah"])
+    return _Hit(got[0], got[1], "mishnah", tr["mishnah"]) if got else None
+
+
+def _parse_numbered(
+    cat: Catalog, text: str, m: re.Match[str], roles: dict[str, Any], middle: tuple[str, ...]
+) -> Result:
+    """A title followed by its numbers: a book, tractate, section or part."""
+    start, pos, pre = m.start("prefix"), m.end(), m["prefix"]
     before, chapter = start, None
     for role in middle:
         value = roles[role]
@@ -739,7 +778,9 @@ def _parse_context_ibid(text: str, p: int, start: int, kind: str, prev: _Hit | N
         if kind == "bavli"
         else parse_siman(text, p, prev.data)
     )
-    if got is None or not (_CONTEXT_END.match(text, got[0]) or _MARKS.search(text, p + 3, got[0])):
+    if got is None or not (
+        _CONTEXT_END.match(text, got[0]) or _PUNCTUATION.search(text, p + 3, got[0])
+    ):
         return None  # "דף כב זה": prose, unless the numbers are marked or end the clause
     return _Hit(got[0], got[1], kind, prev.data, start=start, shape="ibid", conf=0.9)
 
