@@ -48,6 +48,7 @@ from libtext.sefaria._parse import (
     hilchot_name,
     parse_bavli,
     parse_ibid_chapter,
+    parse_ibid_verse,
     parse_midrash,
     parse_mishnah,
     parse_mishnah_only,
@@ -512,7 +513,10 @@ def _parse_deciding(
         return _parse_commentary(cat, text, pos, roles["commentator"], dh)
     if deciding == "chapter_lead":
         got = parse_chapter_lead(cat, text, pos, roles["chapter_lead"], _title_at)
-        return _Hit(got[0], got[1], "chapter", None, shape="chapter", conf=0.9) if got else None
+        if got is None:
+            return None
+        end, ref, shape = got
+        return _Hit(end, ref, "chapter", None, shape=shape, conf=0.9 if shape == "chapter" else 1)
     if deciding == "work_lead":
         return _parse_work(cat, text, pos, start, roles["work_lead"], prev)
     if deciding == "yerushalmi":
@@ -794,8 +798,10 @@ def _parse_ibid(cat: Catalog, text: str, pos: int, start: int, prev: _Hit) -> Re
     got: tuple[int, Ref] | None = None
     if kind == "tanakh":  # not "שם ה'" (the divine name) as a chapter
         got = parse_tanakh(cat, text, pos, start, data, chapter_only=False)
-        if not got and len(prev.ref.sections) == 2:  # "שם פסוק ה": the same chapter
-            got = parse_verse_only(cat, text, pos, data, int(prev.ref.sections[0]))
+        if not got and len(prev.ref.sections) == 2:  # "שם פסוק ה", "שם ה": the same chapter
+            chapter = int(prev.ref.sections[0])
+            got = parse_verse_only(cat, text, pos, data, chapter)
+            got = got or parse_ibid_verse(cat, text, pos, start, data, chapter)
         if not got:
             got = parse_ibid_chapter(cat, text, pos, start, data)
     elif kind == "bavli":

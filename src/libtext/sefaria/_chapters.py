@@ -22,6 +22,7 @@ from libtext.sefaria._parse import (
     WORD_END,
     Ref,
     num,
+    parse_bavli,
     talmud_daf,
 )
 
@@ -103,8 +104,12 @@ def _tractate_at(text: str, p: int, title_at: TitleAt) -> tuple[int, dict[str, A
 
 def parse_chapter_lead(
     cat: Catalog, text: str, pos: int, value: tuple[str, int | None], title_at: TitleAt
-) -> tuple[int, Ref] | None:
-    """``פ"ג דנדה``, ``ר"פ בתרא דמשנה ברכות``, ``פרק אלו דברים בפסחים``."""
+) -> tuple[int, Ref, str] | None:
+    """``פ"ג דנדה``, ``ר"פ בתרא דמשנה ברכות``, ``פרק אלו דברים בפסחים``: ``(end, ref, kind)``.
+
+    A daf after the tractate (``בפ"ב דשבועות דט"ז``) is the passage cited, when it lies in
+    that chapter (kind ``"full"``); else the chapter is (kind ``"chapter"``).
+    """
     _, chapter = value
     if chapter is not None:  # glued: the tractate follows
         sp = _SPACE.match(text, pos)
@@ -113,7 +118,7 @@ def parse_chapter_lead(
             return None
         end, tr, mishnah = found
         ref = chapter_ref(cat, tr, chapter, mishnah)
-        return (end, ref) if ref else None
+        return _daf_in_chapter(text, end, tr, ref) if ref else None
     word = _CHAPTER_WORD.match(text, pos)
     if word:  # a numeral or ordinal, then the tractate
         sp = _SPACE.match(text, word.end())
@@ -122,8 +127,28 @@ def parse_chapter_lead(
             end, tr, mishnah = found
             c = chapter_value(word["chapter"], _chapter_count(cat, tr, mishnah))
             ref = chapter_ref(cat, tr, c, mishnah) if c else None
-            return (end, ref) if ref else None
-    return _named_chapter(cat, text, pos, title_at)
+            return _daf_in_chapter(text, end, tr, ref) if ref else None
+    named = _named_chapter(cat, text, pos, title_at)
+    return (named[0], named[1], "chapter") if named else None
+
+
+def _daf_in_chapter(text: str, end: int, tr: dict[str, Any], chapter: Ref) -> tuple[int, Ref, str]:
+    """The daf that follows a Bavli chapter's tractate, if it lies in that chapter."""
+    got = parse_bavli(text, end, end, tr["bavli"]) if chapter.to_sections and tr["bavli"] else None
+    if got is None:
+        return end, chapter, "chapter"
+    daf_end, ref = got
+    first, last = _amud_key(chapter.sections[0]), _amud_key(chapter.to_sections[0])
+    start = _amud_key(ref.sections[0])
+    stop = _amud_key(ref.to_sections[0]) if ref.to_sections else start
+    if stop < first or start > last:
+        return end, chapter, "chapter"  # "בפ"ק דשבועות דט"ז": not in chapter 1 (2a-14a)
+    return daf_end, ref, "full"
+
+
+def _amud_key(section: str) -> tuple[int, str]:
+    """``"21a"`` -> ``(21, "a")``, to compare amudim."""
+    return int(section[:-1]), section[-1]
 
 
 def _named_chapter(cat: Catalog, text: str, pos: int, title_at: TitleAt) -> tuple[int, Ref] | None:

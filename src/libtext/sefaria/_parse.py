@@ -274,19 +274,46 @@ def parse_verse_only(cat: Catalog, text: str, pos: int, book: str, chapter: int)
     return _tanakh_ref(cat, book, m.end(), chapter, verse)
 
 
+_IBID_NUMBER = re.compile(rf"{SPACE}*,?{SPACE}*(?P<number>{NUMERAL}){WORD_END}")
+
+
+def parse_ibid_verse(
+    cat: Catalog, text: str, pos: int, start: int, book: str, chapter: int
+) -> Parsed | None:
+    """``שם ז`` / ``ושם, ז.`` after a verse: a lone number is a verse of the same chapter
+    (as ``שם פסוק ז``), when it ends the clause or closes the brackets. Not the divine name
+    (``שם ה'``) nor a numeral that is also a word at a clause's end (``שם לא``)."""
+    m = _IBID_NUMBER.match(text, pos)
+    if m is None:
+        return None
+    token = m["number"]
+    word = token.strip("'\u05f3\u2019")
+    if word in WORDS_LIKE_NUMERALS or (word != token and word in ("ה", "י")):
+        return None
+    closed = _in_parens(text, start) and _CLOSE_BRACKET.match(text, m.end())
+    verse = num(token)
+    if verse is None or not (closed or ENDS.match(text, m.end())):
+        return None
+    return _tanakh_ref(cat, book, m.end(), chapter, verse)
+
+
 _IBID_CHAPTER = re.compile(
-    rf"{SPACE}*(?P<chapter>[{LETTER}]{{1,3}}{GERSHAYIM}[{LETTER}]|\d{{1,3}})(?={SPACE}*[)\]])"
+    rf"{SPACE}*(?P<chapter>[{LETTER}]{{1,3}}{GERSHAYIM}[{LETTER}]|[{LETTER}]{{1,3}}|\d{{1,3}})"
+    rf"(?={SPACE}*[)\]])"
 )
 
 
 def parse_ibid_chapter(cat: Catalog, text: str, pos: int, start: int, book: str) -> Parsed | None:
-    """``(שם י"א)``: another chapter of the same book, alone in brackets.
+    """``(שם י"א)``, ``(שם ז)``: another chapter of the same book, alone in brackets.
 
-    Only a numeral with gershayim (or digits): ``(שם ה')`` is the divine name.
+    Not a geresh numeral: ``(שם ה')`` is the divine name; nor a numeral that is also a
+    word (``(שם לא)``).
     """
     m = _IBID_CHAPTER.match(text, pos)
-    chapter = num(m["chapter"]) if m and _in_parens(text, start) else None
-    return _tanakh_ref(cat, book, m.end(), chapter) if m and chapter else None
+    if m is None or m["chapter"] in WORDS_LIKE_NUMERALS:
+        return None
+    chapter = num(m["chapter"]) if _in_parens(text, start) else None
+    return _tanakh_ref(cat, book, m.end(), chapter) if chapter else None
 
 
 def parse_parsha(cat: Catalog, text: str, pos: int, start: int, parsha: Parsha) -> Parsed | None:
