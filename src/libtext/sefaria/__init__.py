@@ -512,10 +512,10 @@ def _parse_deciding(
         dh = key(m["title"]).endswith('ד"ה')
         return _parse_commentary(cat, text, pos, roles["commentator"], dh)
     if deciding == "chapter_lead":
-        got = parse_chapter_lead(cat, text, pos, roles["chapter_lead"], _title_at)
-        if got is None:
+        chapter = parse_chapter_lead(cat, text, pos, roles["chapter_lead"], _title_at)
+        if chapter is None:
             return None
-        end, ref, shape = got
+        end, ref, shape = chapter
         return _Hit(end, ref, "chapter", None, shape=shape, conf=0.9 if shape == "chapter" else 1)
     if deciding == "work_lead":
         return _parse_work(cat, text, pos, start, roles["work_lead"], prev)
