@@ -154,12 +154,12 @@ def _amud_key(section: str) -> tuple[int, str]:
 def _named_chapter(cat: Catalog, text: str, pos: int, title_at: TitleAt) -> tuple[int, Ref] | None:
     """``פרק אלו דברים בפסחים``: the chapter's name (Sefaria's), then the tractate."""
     p, name = pos, ""
-    prefixes = _chapter_name_prefixes(cat)
+    names, prefixes = _chapter_names(cat)
     for _ in range(_MAX_NAME_WORDS):
         w = _WORDS.match(text, p)
         if not w:
             return None
-        if name:
+        if name in names:  # a whole chapter name so far: the tractate may follow
             found = _tractate_at(text, w.start(1), title_at)
             if found is not None and found[1]["bavli"] is not None:
                 end, tr, _ = found
@@ -174,16 +174,16 @@ def _named_chapter(cat: Catalog, text: str, pos: int, title_at: TitleAt) -> tupl
     return None
 
 
-_PREFIX_CACHE: dict[int, frozenset[str]] = {}
+_NAME_CACHE: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
 
 
-def _chapter_name_prefixes(cat: Catalog) -> frozenset[str]:
-    """Every prefix of every chapter name (loose form), to stop reading prose early."""
-    got = _PREFIX_CACHE.get(id(cat))
+def _chapter_names(cat: Catalog) -> tuple[frozenset[str], frozenset[str]]:
+    """Every chapter name, and every prefix of one (loose form), to stop reading prose early."""
+    got = _NAME_CACHE.get(id(cat))
     if got is None:
-        names = {he for chapters in cat.bavli_chapters.values() for he, _, _ in chapters}
-        got = frozenset(n[:i] for n in names for i in range(1, len(n) + 1))
-        _PREFIX_CACHE[id(cat)] = got
+        names = frozenset(he for chapters in cat.bavli_chapters.values() for he, _, _ in chapters)
+        prefixes = frozenset(n[:i] for n in names for i in range(1, len(n) + 1))
+        got = _NAME_CACHE[id(cat)] = (names, prefixes)
     return got
 
 
