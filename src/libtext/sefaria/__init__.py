@@ -61,6 +61,7 @@ from libtext.sefaria._parse import (
     parse_tanakh,
     parse_tanya,
     parse_verse_only,
+    slot_setters,
     talmud_daf,
 )
 
@@ -87,7 +88,7 @@ _LINE_BREAK = re.compile(f"[{_BREAK}]")
 _LINE_END = re.compile(f"[^\\S{_BREAK}]*[{_BREAK}]")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Citation:
     """One citation found in a text.
 
@@ -117,10 +118,39 @@ class Citation:
     confidence: float = 1.0
     kind: str = "full"
 
+    def __init__(
+        self,
+        start: int,
+        end: int,
+        text: str,
+        ref: str,
+        english: str,
+        url: str,
+        confidence: float = 1.0,
+        kind: str = "full",
+    ) -> None:
+        # The slots' own setters (see Ref.__init__): one Citation per citation found.
+        set_start, set_end, set_text, set_ref, set_english, set_url, set_conf, set_kind = (
+            _SET_CITATION
+        )
+        set_start(self, start)
+        set_end(self, end)
+        set_text(self, text)
+        set_ref(self, ref)
+        set_english(self, english)
+        set_url(self, url)
+        set_conf(self, confidence)
+        set_kind(self, kind)
+
     def _repr_html_(self) -> str:
         from libtext._html import citations_html
 
         return citations_html([self])
+
+
+_SET_CITATION = slot_setters(
+    Citation, ("start", "end", "text", "ref", "english", "url", "confidence", "kind")
+)
 
 
 class Citations(list[Citation]):
@@ -316,6 +346,9 @@ class _Found(NamedTuple):
     confidence: float
 
 
+_found = _Found._make  # tuple.__new__ in C, not the NamedTuple's Python __new__
+
+
 def _scan(text: str) -> list[_Found]:
     """``(start, end, ref, kind, confidence)`` of each citation, in order.
 
@@ -381,7 +414,7 @@ def _scan_plain(text: str) -> list[_Found]:
         shape = got.shape
         if shape == "full" and len(got.ref.sections) == 1 and got.ref.sections[0][-1] not in "ab":
             shape = "chapter"  # "תהלים קי"ט", "תניא פל"ב": a whole chapter (not a daf)
-        out.append(_Found(begin - 1, got.end - 1, got.ref, shape, conf))
+        out.append(_found((begin - 1, got.end - 1, got.ref, shape, conf)))
         prev = got
         pos = got.end
     return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from libtext.hebrew import parse_numeral, parse_prefixed_numeral
 from libtext.sefaria._data import COMMENTARY_AFTER_DAF, ORDINALS, Catalog, Parsha, key, loose
@@ -52,7 +52,7 @@ def marked(token: str) -> bool:
     return token.isdigit() or bool(_MARK.search(token))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Ref:
     """A Sefaria reference: an index title, sections and an optional range end.
 
@@ -63,6 +63,15 @@ class Ref:
     index: str
     sections: tuple[str, ...] = ()
     to_sections: tuple[str, ...] = ()
+
+    def __init__(
+        self, index: str, sections: tuple[str, ...] = (), to_sections: tuple[str, ...] = ()
+    ) -> None:
+        # The slots' own setters: a frozen dataclass's generated __init__ goes through
+        # object.__setattr__ per field, and the linker makes a Ref for every citation.
+        _set_index(self, index)
+        _set_sections(self, sections)
+        _set_to_sections(self, to_sections)
 
     def normal(self) -> str:
         """Sefaria's normal form, e.g. ``"Genesis 1:1-3"``."""
@@ -80,6 +89,15 @@ class Ref:
         return self.normal()
 
 
+def slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...]:
+    """The ``__set__`` of each named slot of a frozen slotted dataclass, for a fast
+    ``__init__`` (frozen: only ``__init__`` may call them)."""
+    return tuple(cls.__dict__[name].__set__ for name in names)
+
+
+_set_index, _set_sections, _set_to_sections = slot_setters(
+    Ref, ("index", "sections", "to_sections")
+)
 Parsed = tuple[int, Ref]
 
 # ---------------------------------------------------------------- Tanakh
@@ -150,6 +168,10 @@ class TanakhNumbers(NamedTuple):
     separator: str  # "," or ":" or "פסוק" between chapter and verse; "" for a space
 
 
+# tuple.__new__ in C: a NamedTuple's own __new__ is Python, and this runs per candidate title
+_tanakh_numbers = TanakhNumbers._make
+
+
 def tanakh_numbers(text: str, pos: int, start: int, *, verse: bool = True) -> TanakhNumbers | None:
     """Chapter, verse and optional range end after a book name.
 
@@ -185,9 +207,9 @@ def tanakh_numbers(text: str, pos: int, start: int, *, verse: bool = True) -> Ta
         verse_to = num(verse_to_token) if verse_to_token else None
         if verse_to_token and (verse_to is None or (to_token and chapter_to is None)):
             # "א, א - ועוד": a dash, not a range
-            return TanakhNumbers(m.end("verse"), chapter, verse_n, None, None, sep)
+            return _tanakh_numbers((m.end("verse"), chapter, verse_n, None, None, sep))
         end = _closed(text, m.end(), open_paren)
-        return TanakhNumbers(end, chapter, verse_n, chapter_to, verse_to, sep)
+        return _tanakh_numbers((end, chapter, verse_n, chapter_to, verse_to, sep))
     if comma_first:  # "שמות, כ"ד, יג": after a comma only chapter and verse
         return None
     end = m.end("chapter")
@@ -196,15 +218,14 @@ def tanakh_numbers(text: str, pos: int, start: int, *, verse: bool = True) -> Ta
         chapter_to = num(dash["chapter_to"])  # "שמות ד׳-ה׳": chapters 4 to 5
         if not chapter_to:
             return None
-        return TanakhNumbers(
-            _closed(text, dash.end(), open_paren), chapter, None, chapter_to, None, ""
-        )
+        end = _closed(text, dash.end(), open_paren)
+        return _tanakh_numbers((end, chapter, None, chapter_to, None, ""))
     if (
         chapter_word
         or _chapter_marked(chapter_token, text, inpar, end)
         or (inpar and _CLOSE_BRACKET.match(text, end))
     ):
-        return TanakhNumbers(_closed(text, end, open_paren), chapter, None, None, None, "")
+        return _tanakh_numbers((_closed(text, end, open_paren), chapter, None, None, None, ""))
     return None
 
 
@@ -220,16 +241,13 @@ def parse_tanakh(
     got = tanakh_numbers(text, pos, start)
     if not got or (got.verse is None and not chapter_only):
         return None
-    ref = _numbers_ref(cat, book, got)
-    if ref is None and got.verse is not None and not got.separator and chapter_only:
+    end, chapter, verse, chapter_to, verse_to, separator = got
+    ref = _tanakh_ref(cat, book, end, chapter, verse, chapter_to, verse_to)
+    if ref is None and verse is not None and not separator and chapter_only:
         # "שמות כ''ב שם ...": the word after a marked chapter was not its verse
         alone = tanakh_numbers(text, pos, start, verse=False)
         ref = _tanakh_ref(cat, book, alone.end, alone.chapter) if alone else None
     return ref
-
-
-def _numbers_ref(cat: Catalog, book: str, got: TanakhNumbers) -> Parsed | None:
-    return _tanakh_ref(cat, book, got.end, got.chapter, got.verse, got.chapter_to, got.verse_to)
 
 
 def _tanakh_ref(
@@ -322,7 +340,8 @@ def parse_parsha(cat: Catalog, text: str, pos: int, start: int, parsha: Parsha) 
         return None  # a portion is only cited as "name chapter, verse"
     if not parsha.start <= (got.chapter, got.verse) <= parsha.end:
         return None
-    return _numbers_ref(cat, parsha.book, got)
+    end, chapter, verse, chapter_to, verse_to, _ = got
+    return _tanakh_ref(cat, parsha.book, end, chapter, verse, chapter_to, verse_to)
 
 
 # ---------------------------------------------------------------- Talmud Bavli
@@ -386,6 +405,9 @@ class Daf(NamedTuple):
     by_period: bool  # amud a given by a bare period (``ח.``), which may end a sentence
 
 
+_daf = Daf._make  # see _tanakh_numbers
+
+
 def talmud_daf(text: str, pos: int, start: int) -> Daf | None:
     """The daf (and amud) at ``pos``.
 
@@ -424,9 +446,9 @@ def talmud_daf(text: str, pos: int, start: int) -> Daf | None:
         inpar = m["open_paren"] or _in_parens(text, start)
         if not marker and not _daf_alone(text, token, end, inpar):
             return None
-        return Daf(_closed(text, end, m["open_paren"]), daf, None, marker, False)
+        return _daf((_closed(text, end, m["open_paren"]), daf, None, marker, False))
     end = _closed(text, m.end(), m["open_paren"])
-    return Daf(end, daf, amud, marker, dot == "." and not gershayim)
+    return _daf((end, daf, amud, marker, dot == "." and not gershayim))
 
 
 def _daf_alone(text: str, token: str, end: int, inpar: bool | str) -> bool:
