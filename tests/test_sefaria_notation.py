@@ -303,3 +303,72 @@ def test_amud_written_as_beginning_or_end() -> None:
 )
 def test_context_ibid(text: str, expected: list[str]) -> None:
     assert refs(text) == expected
+
+
+# ---------------------------------------------------------------- a lone number after שם
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # after a verse, a lone number is another verse of that chapter, as "שם פסוק ז"
+        ("בראשית א, א. שם ז", ["Genesis 1:1", "Genesis 1:7"]),
+        ("ישעי' נז, טו. ושם, כ.", ["Isaiah 57:15", "Isaiah 57:20"]),
+        ("ישעיה א, א (שם ז)", ["Isaiah 1:1", "Isaiah 1:7"]),
+        # after a chapter, another chapter, alone in brackets
+        ('(תהלים קי"ט) ועוד (שם ז)', ["Psalms 119", "Psalms 7"]),
+        # two numbers are still chapter and verse
+        ("בראשית א, א. שם ז, ג", ["Genesis 1:1", "Genesis 7:3"]),
+    ],
+)
+def test_ibid_with_a_lone_number(text: str, expected: list[str]) -> None:
+    assert refs(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "בראשית א, א. שם ז אמר",  # a word follows: "שם" may be a noun ("the name")
+        "בראשית א, א. שם ה'.",  # the divine name
+        "בראשית א, א. שם לא.",  # "לא" (not) ends sentences
+        "תהלים כג, א. שם ז.",  # Psalm 23 has 6 verses
+        "(תהלים קי\"ט) (שם לא)",
+    ],
+)
+def test_a_lone_number_after_ibid_that_is_no_citation(text: str) -> None:
+    assert len(refs(text)) == 1
+
+
+def test_a_lone_ibid_verse_is_bare_letters() -> None:
+    ibid = find_citations("בראשית א, א. שם ז")[1]
+    assert (ibid.kind, ibid.confidence) == ("ibid", 0.6)  # bare letters: 0.9 -> 0.6
+
+
+# ---------------------------------------------------------------- a daf after a chapter
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # Shevuot chapter 2 (ידיעות הטומאה) runs 14a-19b: daf 16 is in it
+        ('בפ"ב דשבועות דט"ז', "Shevuot 16a-16b"),
+        ('בפ"ב דשבועות דט"ז ע"ב', "Shevuot 16b"),
+        ('פ"ק בפסחים דף ה, א', "Pesachim 5a"),  # chapter 1 runs 2a-21a
+    ],
+)
+def test_a_daf_after_a_chapter_is_the_passage(text: str, ref: str) -> None:
+    (c,) = find_citations(text)
+    assert (c.text, c.ref, c.kind, c.confidence) == (text, ref, "full", 1.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "cited", "ref"),
+    [
+        # chapter 1 of Shevuot ends on 14a: daf 16 does not belong to it, the chapter stays
+        ('בפ"ק דשבועות דט"ז', 'בפ"ק דשבועות', "Shevuot 2a-14a"),
+        ('פ"ק דפסחים דף כא:', 'פ"ק דפסחים', "Pesachim 2a-21a"),  # 21b is chapter 2
+    ],
+)
+def test_a_daf_outside_the_chapter_is_not_read(text: str, cited: str, ref: str) -> None:
+    (c,) = find_citations(text)
+    assert (c.text, c.ref, c.kind) == (cited, ref, "chapter")

@@ -24,10 +24,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from libtext.hebrew import parse_prefixed_numeral
 from libtext.sefaria._chapters import (
+    TitleMatch,
     numbers_follow,
     parse_chapter_after,
     parse_chapter_lead,
@@ -37,16 +38,17 @@ from libtext.sefaria._chapters import (
 )
 from libtext.sefaria._data import Catalog, Parsha, catalog, key
 from libtext.sefaria._parse import (
-    END,
-    SP,
-    WS,
-    G,
-    Q,
+    GERESH,
+    GERSHAYIM,
+    SPACE,
+    SPACE_CHARS,
+    WORD_END,
     Ref,
     glued_value,
     hilchot_name,
     parse_bavli,
     parse_ibid_chapter,
+    parse_ibid_verse,
     parse_midrash,
     parse_mishnah,
     parse_mishnah_only,
@@ -59,6 +61,7 @@ from libtext.sefaria._parse import (
     parse_tanakh,
     parse_tanya,
     parse_verse_only,
+    slot_setters,
     talmud_daf,
 )
 
@@ -69,23 +72,23 @@ SEFARIA_BASE_URL = "https://www.sefaria.org/"
 
 _PREFIXES = "ובלהמכש"
 _AFTER_TITLE_PREFIXES = _PREFIXES + "ד"  # "פ"ג דנדה": ד (of) only where a chapter precedes
-_CHAR = {'"': Q, "'": G, " ": f"[{WS}\\-\u05be]+"}
+_CHAR = {'"': GERSHAYIM, "'": GERESH, " ": f"[{SPACE_CHARS}\\-\u05be]+"}
 _LEAD_ROLES = {
     "block", "context_ibid", "commentator", "sa_lead", "tanya", "rambam", "hilchot", "mishnah_lead",
     "yerushalmi", "daf_lead", "work_lead", "chapter_lead",
 }  # fmt: skip
 _TITLE_ONLY_ROLES = {"tractate", "tanakh", "parsha"}  # may follow a chapter or a work word
-_SPACES = re.compile(rf"{SP}*")
+_SPACES = re.compile(rf"{SPACE}*")
 _URL_TAIL = re.compile(r"_(?=\d[0-9ab.\-]*$)")
 _BLOCK_GAP = re.compile(r"[\s(\[,:]{0,4}")
-_COMMENT_LINK = re.compile(rf"{SP}*(?:על{SP}+(?:התורה{SP}+)?|עה{Q}[פת]{SP}+)?")
-_IBID_AMUD = re.compile(rf"{SP}*(?:ע{Q}|עמוד{SP}+)([אב]){G}?{END}")
+_COMMENT_LINK = re.compile(rf"{SPACE}*(?:על{SPACE}+(?:התורה{SPACE}+)?|עה{GERSHAYIM}[פת]{SPACE}+)?")
+_IBID_AMUD = re.compile(rf"{SPACE}*(?:ע{GERSHAYIM}|עמוד{SPACE}+)([אב]){GERESH}?{WORD_END}")
 _BREAK = "\n\r\v\f\x1c-\x1e\x85\u2028\u2029"  # what str.splitlines() splits on
 _LINE_BREAK = re.compile(f"[{_BREAK}]")
 _LINE_END = re.compile(f"[^\\S{_BREAK}]*[{_BREAK}]")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Citation:
     """One citation found in a text.
 
@@ -115,10 +118,39 @@ class Citation:
     confidence: float = 1.0
     kind: str = "full"
 
+    def __init__(
+        self,
+        start: int,
+        end: int,
+        text: str,
+        ref: str,
+        english: str,
+        url: str,
+        confidence: float = 1.0,
+        kind: str = "full",
+    ) -> None:
+        # The slots' own setters (see Ref.__init__): one Citation per citation found.
+        set_start, set_end, set_text, set_ref, set_english, set_url, set_conf, set_kind = (
+            _SET_CITATION
+        )
+        set_start(self, start)
+        set_end(self, end)
+        set_text(self, text)
+        set_ref(self, ref)
+        set_english(self, english)
+        set_url(self, url)
+        set_conf(self, confidence)
+        set_kind(self, kind)
+
     def _repr_html_(self) -> str:
         from libtext._html import citations_html
 
         return citations_html([self])
+
+
+_SET_CITATION = slot_setters(
+    Citation, ("start", "end", "text", "ref", "english", "url", "confidence", "kind")
+)
 
 
 class Citations(list[Citation]):
@@ -152,17 +184,17 @@ def _url_path(normal: str) -> str:
 def find_citations(text: str) -> list[Citation]:
     """Every citation in a Hebrew text, in order, with its span, Sefaria ref and URL."""
     out = Citations()  # a list, with a table view in Jupyter
-    for s, e, ref, kind, conf in _scan(text):
+    for start, end, ref, kind, confidence in _scan(text):
         normal = ref.normal()
         url = SEFARIA_BASE_URL + _url_path(normal)
-        out.append(Citation(s, e, text[s:e], normal, normal, url, conf, kind))
+        out.append(Citation(start, end, text[start:end], normal, normal, url, confidence, kind))
     return out
 
 
 def resolve(citation_text: str) -> Ref | None:
     """The Sefaria reference of the (first) citation in ``citation_text``, or ``None``."""
     found = _scan(citation_text)
-    return found[0][2] if found else None
+    return found[0].ref if found else None
 
 
 _GAP_WORDS = {
@@ -180,17 +212,17 @@ def translate_citation(text: str) -> str | None:
     besides citations, punctuation and a few linking words (ראה, עיין, וכן), so a caller
     can fall back to a real translation.
     """
-    found = [f for f in _scan(text) if f[3] != "book"]  # "בספר בראשית" is more than "Genesis"
+    found = [f for f in _scan(text) if f.kind != "book"]  # "בספר בראשית" is more than "Genesis"
     if not found:
         return None
     out: list[str] = []
     pos = 0
-    for s, e, ref, _, _ in found:
-        gap = _translate_gap(text[pos:s])
+    for f in found:
+        gap = _translate_gap(text[pos : f.start])
         if gap is None:
             return None
-        out += [gap, ref.normal()]
-        pos = e
+        out += [gap, f.ref.normal()]
+        pos = f.end
     tail = _translate_gap(text[pos:])
     if tail is None:
         return None
@@ -244,8 +276,8 @@ def _title_body() -> str:
     numbered = sorted(k for k, r in roles.items() if not _LEAD_ROLES & r.keys())
     leads = sorted(k for k, r in roles.items() if _LEAD_ROLES & r.keys())
     ahead = (
-        rf"(?={SP}*+[,(]?{SP}*+(?:\d|(?:פרק|פרשה|דף|סימן|עמוד|פסוק|משנה|הלכה){SP}"
-        rf"|[\u05d0-\u05ea]{{1,5}}+(?:{Q}|{G})"
+        rf"(?={SPACE}*+[,(]?{SPACE}*+(?:\d|(?:פרק|פרשה|דף|סימן|עמוד|פסוק|משנה|הלכה){SPACE}"
+        rf"|[\u05d0-\u05ea]{{1,5}}+(?:{GERSHAYIM}|{GERESH})"
         rf"|(?=[\u05d0-\u05ea])(?>(?:[קרשת]{{1,3}}+[יכלמנסעפצ]?|[יכלמנסעפצ])?(?:ט[וז]|[א-ט])?)"
         rf"(?![\u05d0-\u05ea])))"
     )
@@ -255,11 +287,11 @@ def _title_body() -> str:
     # related to those, get a trie of their own, tried last.
     late = {k for k in leads if any(k.startswith(n) for n in numbered)}
     late |= {k for k in leads if any(k.startswith(x) or x.startswith(k) for x in late)}
-    main = {k: END + ahead for k in numbered} | {k: END for k in leads if k not in late}
+    main = {k: WORD_END + ahead for k in numbered} | {k: WORD_END for k in leads if k not in late}
     tries = [_trie_regex(dict(sorted(main.items())))]
     if late:
-        tries.append(_trie_regex({k: END for k in sorted(late)}))
-    return rf"(?P<pre>[{_PREFIXES}]{{0,2}}?)(?P<t>{'|'.join(tries)})"
+        tries.append(_trie_regex({k: WORD_END for k in sorted(late)}))
+    return rf"(?P<prefix>[{_PREFIXES}]{{0,2}}?)(?P<title>{'|'.join(tries)})"
 
 
 @cache
@@ -267,20 +299,21 @@ def _bare_title() -> re.Pattern[str]:
     """Any title at a position, numbers or not (after ``פ"ג ד``, ``במסכת``)."""
     cat = catalog()
     keys = {
-        k: END
+        k: WORD_END
         for k, r in cat.roles.items()
         if _TITLE_ONLY_ROLES & r.keys() and k not in cat.glued_of
     }
     trie = _trie_regex(dict(sorted(keys.items())))
     pre = _AFTER_TITLE_PREFIXES
-    return re.compile(rf"(?<![\w\"'\u05f3\u05f4])(?P<pre>[{pre}]{{0,2}}?)(?P<t>{trie})")
+    return re.compile(rf"(?<![\w\"'\u05f3\u05f4])(?P<prefix>[{pre}]{{0,2}}?)(?P<title>{trie})")
 
 
-def _title_at(text: str, p: int) -> tuple[int, str, int, dict[str, Any]] | None:
+def _title_at(text: str, p: int) -> TitleMatch | None:
     m = _bare_title().match(text, p)
     if m is None:
         return None
-    return m.start("pre"), m["pre"], m.end(), catalog().roles.get(key(m["t"])) or {}
+    roles = catalog().roles.get(key(m["title"])) or {}
+    return TitleMatch(m.start("prefix"), m["prefix"], m.end(), roles)
 
 
 _POINTS = re.compile("[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]")
@@ -303,7 +336,17 @@ def _scanner() -> re.Pattern[str]:
     return re.compile(_BOUNDARY + _title_body())
 
 
-_Found = tuple[int, int, Ref, str, float]  # start, end, ref, kind, confidence
+class _Found(NamedTuple):
+    """A citation before it becomes a :class:`Citation`."""
+
+    start: int
+    end: int
+    ref: Ref
+    kind: str  # Citation.kind
+    confidence: float
+
+
+_found = _Found._make  # tuple.__new__ in C, not the NamedTuple's Python __new__
 
 
 def _scan(text: str) -> list[_Found]:
@@ -316,7 +359,7 @@ def _scan(text: str) -> list[_Found]:
         return _scan_plain(text)
     kept = [i for i, ch in enumerate(text) if not _POINTS.match(ch)]
     found = _scan_plain("".join(text[i] for i in kept))
-    return [(kept[s], kept[e - 1] + 1, ref, kind, conf) for s, e, ref, kind, conf in found]
+    return [f._replace(start=kept[f.start], end=kept[f.end - 1] + 1) for f in found]
 
 
 def _scan_plain(text: str) -> list[_Found]:
@@ -329,11 +372,12 @@ def _scan_plain(text: str) -> list[_Found]:
     prev: _Hit | None = None
     pos = 0
     blocked_to = -1
+    line_break, marks = _LINE_BREAK.search, _MARKS.search  # bound once: they run per citation
     for m in _scanner().finditer(text):
-        start = m.start("pre")
+        start = m.start("prefix")
         if start < pos:
             continue
-        title = m["t"]
+        title = m["title"]
         entry = cache.get(title) or _roles(cat, title)
         if not entry[0]:
             continue
@@ -350,55 +394,65 @@ def _scan_plain(text: str) -> list[_Found]:
             pos, prev = got, None
             continue
         begin = start if got.start is None else got.start
-        if _own_lines(text, begin, got.end):
+        end = got.end
+        if line_break(text, begin, end) and _own_lines(text, begin, end):
             continue
         numbers = begin if got.start is not None or "chapter_lead" in entry[0] else m.end()
-        bare = got.shape != "book" and not _marked(text, numbers, got.end)
-        conf = _BARE[got.conf] if bare else got.conf
-        merged = _merge(text, out[-1], begin, got) if out and prev is not None else None
-        if merged is not None:
-            out[-1], prev, pos = merged, got, got.end
-            continue
+        conf = got.conf
+        if (
+            got.shape != "book"
+            and not marks(text, numbers, end)
+            and not _bracketed(text, numbers, end)
+        ):
+            conf = _BARE[conf]  # numbers written as bare letters
+        # "דברי הימים א ט"ו:ט"ו - דברי הימים א ט"ז:י"ז": one range, the title repeated
+        if out and prev is not None and begin - out[-1].end <= _MERGE_GAP:
+            merged = _merge(text, out[-1], begin, got)
+            if merged is not None:
+                out[-1], prev, pos = merged, got, end
+                continue
         shape = got.shape
         if shape == "full" and len(got.ref.sections) == 1 and got.ref.sections[0][-1] not in "ab":
             shape = "chapter"  # "תהלים קי"ט", "תניא פל"ב": a whole chapter (not a daf)
-        out.append((begin - 1, got.end - 1, got.ref, shape, conf))
+        out.append(_found((begin - 1, got.end - 1, got.ref, shape, conf)))
         prev = got
         pos = got.end
     return out
 
 
 _BARE = {1.0: 0.7, 0.9: 0.6, 0.5: 0.5}  # confidence when the numbers are bare letters
-_MARKS = re.compile(r"[\d,:.;()\[\]\"'\u05f3\u05f4\u201d\u2019]")
-_MARKED = re.compile(rf"(?:דף|פרק|פסוק|פסוקים|סימן|סעיף|עמוד|הלכה|משנה|פרשה){SP}")
-_RANGE_GAP = re.compile(rf"{SP}*[-\u2013\u2014\u05be]{SP}*")
+# Punctuation or a word that marks numbers as numbers (``פרק יג``, ``כא, לג``, ``ל"ב``).
+_PUNCTUATION_MARKS = r"[\d,:.;()\[\]\"'\u05f3\u05f4\u201d\u2019]"
+_MARKS = re.compile(
+    rf"{_PUNCTUATION_MARKS}|(?:דף|פרק|פסוק|פסוקים|סימן|סעיף|עמוד|הלכה|משנה|פרשה){SPACE}"
+)
+_PUNCTUATION = re.compile(_PUNCTUATION_MARKS)
+_MERGE_GAP = 6  # at most " - " and spaces between the two halves of a range
+_RANGE_GAP = re.compile(rf"{SPACE}*[-\u2013\u2014\u05be]{SPACE}*")
 
 
-def _marked(text: str, begin: int, end: int) -> bool:
-    """Numbers that say they are numbers, or a citation in brackets (else: bare letters)."""
-    if _MARKS.search(text, begin, end) or _MARKED.search(text, begin, end):
-        return True
-    if text[begin - 1 : begin] in ("(", "["):
-        return True
-    return text[end : end + 1] in (")", "]")
+def _bracketed(text: str, begin: int, end: int) -> bool:
+    """A citation in brackets: its numbers are numbers even when written as bare letters."""
+    return text[begin - 1 : begin] in ("(", "[") or text[end : end + 1] in (")", "]")
 
 
 def _merge(text: str, last: _Found, begin: int, hit: _Hit) -> _Found | None:
     """``דברי הימים א ט"ו:ט"ו - דברי הימים א ט"ז:י"ז``: one range with the title repeated."""
-    s, e, ref, kind, conf = last
-    new = hit.ref
+    ref, new = last.ref, hit.ref
     if (
-        begin - e > 6  # most citations: not right after the last one
+        begin - last.end > _MERGE_GAP  # most citations: not right after the last one
         or new.index != ref.index
         or ref.to_sections
         or new.to_sections
         or len(new.sections) != len(ref.sections)
         or not ref.sections
-        or not _RANGE_GAP.fullmatch(text, e + 1, begin)
+        or not _RANGE_GAP.fullmatch(text, last.end + 1, begin)
         or _order(new.sections) <= _order(ref.sections)
     ):
         return None
-    return s, hit.end - 1, Ref(ref.index, ref.sections, new.sections), kind, min(conf, hit.conf)
+    confidence = min(last.confidence, hit.conf)
+    return last._replace(end=hit.end - 1, ref=Ref(ref.index, ref.sections, new.sections),
+                         confidence=confidence)  # fmt: skip
 
 
 def _order(sections: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
@@ -421,7 +475,13 @@ def _own_lines(text: str, start: int, end: int) -> bool:
 
 
 _MIDDLE_ROLES = ("sa_lead", "sa_part", "tanya", "tanya_part", "rambam", "hilchot", "midrash")
-_Roles = tuple[dict[str, Any], tuple[str, ...]]  # roles, and which of _MIDDLE_ROLES it has
+# Roles that decide alone how a title is read, in the order they take precedence.
+_DECIDING_ROLES = (
+    "block", "ibid", "context_ibid", "commentator", "chapter_lead", "work_lead", "yerushalmi",
+    "daf_lead", "mishnah_lead",
+)  # fmt: skip
+# roles, which of _MIDDLE_ROLES it has, and its deciding role (if any)
+_Roles = tuple[dict[str, Any], tuple[str, ...], str | None]
 _ROLE_CACHE: dict[str, _Roles] = {}
 
 
@@ -430,7 +490,9 @@ def _roles(cat: Catalog, title: str) -> _Roles:
     if len(_ROLE_CACHE) > 10_000:
         _ROLE_CACHE.clear()
     roles = cat.roles.get(key(title)) or {}
-    entry = _ROLE_CACHE[title] = (roles, tuple(r for r in _MIDDLE_ROLES if r in roles))
+    middle = tuple(r for r in _MIDDLE_ROLES if r in roles)
+    deciding = next((r for r in _DECIDING_ROLES if r in roles), None)
+    entry = _ROLE_CACHE[title] = (roles, middle, deciding)
     return entry
 
 
@@ -455,40 +517,64 @@ def _parse_match(
     entry: _Roles,
     prev: _Hit | None,
 ) -> Result:
-    roles, middle = entry
-    start, pos, pre = m.start("pre"), m.end(), m["pre"]
-    if "block" in roles:
+    roles, middle, deciding = entry
+    if deciding is not None:
+        return _parse_deciding(cat, text, m, roles, deciding, prev)
+    return _parse_numbered(cat, text, m, roles, middle)
+
+
+def _parse_deciding(
+    cat: Catalog,
+    text: str,
+    m: re.Match[str],
+    roles: dict[str, Any],
+    deciding: str,
+    prev: _Hit | None,
+) -> Result:
+    """A title whose role alone says how to read it: a lead word, ``שם``, a blocker."""
+    start, pos, pre = m.start("prefix"), m.end(), m["prefix"]
+    if deciding == "block":
         return pos
-    if "ibid" in roles:
+    if deciding == "ibid":
         if pre not in ("", "ו") or prev is None or _owned(cat, text, start, prev.end):
             return None  # "ד"ח שם": ibid of the work just named, not of the last citation
         return _parse_ibid(cat, text, pos, start, prev)
-    if "context_ibid" in roles:
-        return _parse_context_ibid(text, m.start("t"), start, roles["context_ibid"], prev)
-    if "commentator" in roles:
-        dh = key(m["t"]).endswith('ד"ה')
+    if deciding == "context_ibid":
+        return _parse_context_ibid(text, m.start("title"), start, roles["context_ibid"], prev)
+    if deciding == "commentator":
+        dh = key(m["title"]).endswith('ד"ה')
         return _parse_commentary(cat, text, pos, roles["commentator"], dh)
-    if "chapter_lead" in roles:
-        got = parse_chapter_lead(cat, text, pos, roles["chapter_lead"], _title_at)
-        return _Hit(got[0], got[1], "chapter", None, shape="chapter", conf=0.9) if got else None
-    if "work_lead" in roles:
+    if deciding == "chapter_lead":
+        chapter = parse_chapter_lead(cat, text, pos, roles["chapter_lead"], _title_at)
+        if chapter is None:
+            return None
+        end, ref, shape = chapter
+        return _Hit(end, ref, "chapter", None, shape=shape, conf=0.9 if shape == "chapter" else 1)
+    if deciding == "work_lead":
         return _parse_work(cat, text, pos, start, roles["work_lead"], prev)
-    if "yerushalmi" in roles:
+    if deciding == "yerushalmi":
         found = parse_yerushalmi(text, pos, _title_at, glued_value)
         if found is None:
             return pos  # a Yerushalmi we cannot number: not the Bavli tractate that follows
         end, ref, shape = found
         return _Hit(end, ref, "yerushalmi", None, shape=shape, conf=0.9 if shape != "full" else 1)
-    if "daf_lead" in roles:
+    if deciding == "daf_lead":
         got = parse_daf_first(text, pos, start, _title_at)
         return _Hit(got[0], got[1], "bavli", None) if got else None
-    if "mishnah_lead" in roles:
-        nxt = _master().match(text, _SPACES.match(text, pos).end())  # type: ignore[union-attr]
-        tr = cat.roles.get(key(nxt["t"]), {}).get("tractate") if nxt else None
-        if nxt is None or tr is None or nxt["pre"]:
-            return None
-        got = parse_mishnah_plain(text, nxt.end(), start, tr["mishnah"])
-        return _Hit(got[0], got[1], "mishnah", tr["mishnah"]) if got else None
+    # "mishnah_lead": משנה, then the tractate
+    nxt = _master().match(text, _SPACES.match(text, pos).end())  # type: ignore[union-attr]
+    tr = cat.roles.get(key(nxt["title"]), {}).get("tractate") if nxt else None
+    if nxt is None or tr is None or nxt["prefix"]:
+        return None
+    got = parse_mishnah_plain(text, nxt.end(), start, tr["mishnah"])
+    return _Hit(got[0], got[1], "mishnah", tr["mishnah"]) if got else None
+
+
+def _parse_numbered(
+    cat: Catalog, text: str, m: re.Match[str], roles: dict[str, Any], middle: tuple[str, ...]
+) -> Result:
+    """A title followed by its numbers: a book, tractate, section or part."""
+    start, pos, pre = m.start("prefix"), m.end(), m["prefix"]
     before, chapter = start, None
     for role in middle:
         value = roles[role]
@@ -508,7 +594,7 @@ def _parse_match(
                 got = parse_rambam(cat, text, pos, role)
                 chapter = None
             if not got:  # "בהלכות אישות": the section, named without numbers
-                name = hilchot_name(cat, text, pos) if key(m["t"]) == "הלכות" else None
+                name = hilchot_name(cat, text, pos) if key(m["title"]) == "הלכות" else None
                 if name and not numbers_follow(text, name[0]) and not _owned(cat, text, start):
                     return _Hit(name[0], Ref(name[1]), "rambam", None, shape="book", conf=0.5)
         elif role == "midrash" and "ה" not in pre:  # "המדרש תהלים": "the midrash", Psalms
@@ -542,7 +628,7 @@ def _parse_match(
                 return _Hit(got[0], got[1], "bavli", tr["bavli"], shape="chapter", conf=0.9)
     if "tanakh" in roles:
         got = parse_tanakh(cat, text, pos, start, roles["tanakh"])
-        if got and '"' in key(m["t"]) and _OPEN.match(text, pos):
+        if got and '"' in key(m["title"]) and _OPEN.match(text, pos):
             return None  # "ש"א (יד, ב)": a short abbreviation before page numbers (שער א)
         portion = got and _PORTION_BEFORE.search(text, max(0, start - 8), start)
         if got and portion and not _VERSE_SEP.search(text, pos, got[0]):
@@ -580,7 +666,7 @@ def _kind(ref: Ref) -> str:
 
 
 _CHAPTER_BEFORE_HILCHOT = re.compile(
-    rf"(?<![\u05d0-\u05ea])([רס]?פ[\u05d0-\u05ea]{{0,3}}{Q}[\u05d0-\u05ea]){SP}+מ$"
+    rf"(?<![\u05d0-\u05ea])([רס]?פ[\u05d0-\u05ea]{{0,3}}{GERSHAYIM}[\u05d0-\u05ea]){SPACE}+מ$"
 )
 
 
@@ -593,8 +679,8 @@ def _chapter_before(text: str, start: int) -> tuple[int, int | None]:
     return (m.start(), got[1]) if got else (start, None)
 
 
-_DH_WORDS = re.compile(rf"{SP}*(?:ב?ד{Q}ה|בד{Q}ה){SP}+")
-_NEXT_WORD = re.compile(rf"[^{WS}]+{SP}+")
+_DH_WORDS = re.compile(rf"{SPACE}*(?:ב?ד{GERSHAYIM}ה|בד{GERSHAYIM}ה){SPACE}+")
+_NEXT_WORD = re.compile(rf"[^{SPACE_CHARS}]+{SPACE}+")
 _TORAH = ("Genesis", "Exodus", "Leviticus", "Numbers", "Deuteronomy")
 
 
@@ -611,7 +697,7 @@ def _commented_title(text: str, p: int, dh: bool) -> re.Match[str] | None:
             return None
         p = w.end()
         m = _master().match(text, p)
-        if m and "tractate" in (catalog().roles.get(key(m["t"])) or {}):
+        if m and "tractate" in (catalog().roles.get(key(m["title"])) or {}):
             return m
     return None
 
@@ -624,7 +710,7 @@ def _parse_commentary(
     link = _COMMENT_LINK.match(text, pos)
     p = link.end() if link else pos
     m = _commented_title(text, p, dh)
-    roles = cat.roles.get(key(m["t"])) if m and not m["pre"] else None
+    roles = cat.roles.get(key(m["title"])) if m and not m["prefix"] else None
     if m and roles:
         got = None
         if "tanakh" in roles and tanakh:
@@ -645,12 +731,12 @@ def _parse_commentary(
     return p  # a commentary we cannot number: block what follows
 
 
-_OPEN = re.compile(rf"{SP}*\(")
-_PORTION_BEFORE = re.compile(rf"(?<![\u05d0-\u05ea])[ובד]?(?:פ{G}|פרשת){SP}*$")
+_OPEN = re.compile(rf"{SPACE}*\(")
+_PORTION_BEFORE = re.compile(rf"(?<![\u05d0-\u05ea])[ובד]?(?:פ{GERESH}|פרשת){SPACE}*$")
 _VERSE_SEP = re.compile(r"[,:]")
 # A section named after these is the section of that work, not of the Torah or Rambam:
 # "בר"מ פרשת פנחס" (Ra'aya Meheimna), "המ"א הלכות תענית" (Magen Avraham).
-_OWNER_WORD = re.compile(rf"([^{WS}\[(]+){SP}*$")
+_OWNER_WORD = re.compile(rf"([^{SPACE_CHARS}\[(]+){SPACE}*$")
 
 
 def _owned(cat: Catalog, text: str, start: int, after: int = 0) -> bool:
@@ -695,23 +781,23 @@ def _parse_work(
     says what kind of work it is; with numbers a full citation, without them the whole work."""
     p = _SPACES.match(text, pos).end()  # type: ignore[union-attr]
     title = _title_at(text, p)
-    if title is None or title[1] or want not in title[3]:
+    if title is None or title.prefix or want not in title.roles:
         return None
     inner = _master().match(text, p)
-    if inner is not None and not inner["pre"]:
-        got = _parse_match(cat, text, inner, _roles(cat, inner["t"]), prev)
+    if inner is not None and not inner["prefix"]:
+        got = _parse_match(cat, text, inner, _roles(cat, inner["title"]), prev)
         if isinstance(got, _Hit):
             got.start = start if got.start is None else got.start
             return got
-    if numbers_follow(text, title[2]) or _owned(cat, text, start):
+    if numbers_follow(text, title.end) or _owned(cat, text, start):
         return None  # numbers we could not read, or a section of another work
-    value = title[3][want]
+    value = title.roles[want]
     ref = whole_work(want, value)
     if want == "tractate":
         kind, data = ("bavli", value["bavli"]) if value["bavli"] else ("mishnah", value["mishnah"])
     else:
         kind, data = "tanakh", value if want == "tanakh" else value.book
-    return _Hit(title[2], ref, kind, data, start=start, shape="book", conf=0.5)
+    return _Hit(title.end, ref, kind, data, start=start, shape="book", conf=0.5)
 
 
 _BREAK_OR_WORK = re.compile(rf"[{_BREAK}]|[\u05d0-\u05ea]{{2,}}[\"\u05f4][\u05d0-\u05ea]")
@@ -729,12 +815,14 @@ def _parse_context_ibid(text: str, p: int, start: int, kind: str, prev: _Hit | N
         if kind == "bavli"
         else parse_siman(text, p, prev.data)
     )
-    if got is None or not (_CONTEXT_END.match(text, got[0]) or _MARKS.search(text, p + 3, got[0])):
+    if got is None or not (
+        _CONTEXT_END.match(text, got[0]) or _PUNCTUATION.search(text, p + 3, got[0])
+    ):
         return None  # "דף כב זה": prose, unless the numbers are marked or end the clause
     return _Hit(got[0], got[1], kind, prev.data, start=start, shape="ibid", conf=0.9)
 
 
-_CONTEXT_END = re.compile(rf"{SP}*(?:$|[.;)\]\n]|שם(?![\u05d0-\u05ea]))")
+_CONTEXT_END = re.compile(rf"{SPACE}*(?:$|[.;)\]\n]|שם(?![\u05d0-\u05ea]))")
 
 
 def _parse_ibid(cat: Catalog, text: str, pos: int, start: int, prev: _Hit) -> Result:
@@ -743,8 +831,10 @@ def _parse_ibid(cat: Catalog, text: str, pos: int, start: int, prev: _Hit) -> Re
     got: tuple[int, Ref] | None = None
     if kind == "tanakh":  # not "שם ה'" (the divine name) as a chapter
         got = parse_tanakh(cat, text, pos, start, data, chapter_only=False)
-        if not got and len(prev.ref.sections) == 2:  # "שם פסוק ה": the same chapter
-            got = parse_verse_only(cat, text, pos, data, int(prev.ref.sections[0]))
+        if not got and len(prev.ref.sections) == 2:  # "שם פסוק ה", "שם ה": the same chapter
+            chapter = int(prev.ref.sections[0])
+            got = parse_verse_only(cat, text, pos, data, chapter)
+            got = got or parse_ibid_verse(cat, text, pos, start, data, chapter)
         if not got:
             got = parse_ibid_chapter(cat, text, pos, start, data)
     elif kind == "bavli":

@@ -11,24 +11,45 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from libtext.sefaria._data import ORDINALS, Catalog, Parsha, key, loose
-from libtext.sefaria._parse import END, NUM, SP, L, Q, Ref, num, talmud_daf
+from libtext.sefaria._parse import (
+    GERSHAYIM,
+    LETTER,
+    NUMERAL,
+    SPACE,
+    WORD_END,
+    Ref,
+    num,
+    parse_bavli,
+    talmud_daf,
+)
 
-# A title at a position: (start of its prefix, prefix, end, roles), or None.
-TitleAt = Callable[[str, int], tuple[int, str, int, dict[str, Any]] | None]
+
+class TitleMatch(NamedTuple):
+    """A title found at a position (``דכלאים``: prefix ``ד``, roles of ``כלאים``)."""
+
+    start: int  # where its prefix starts
+    prefix: str  # the letters glued before it (ו, ב, ד ...)
+    end: int
+    roles: dict[str, Any]
+
+
+TitleAt = Callable[[str, int], TitleMatch | None]  # the title at a position, if any
 
 _ORDINAL = "|".join(sorted(ORDINALS, key=len, reverse=True))
-_CHAPTER_WORD = re.compile(rf"{SP}+(?P<c>(?:{_ORDINAL})(?![{L}])|{NUM}{END})")
-_SPACE = re.compile(rf"{SP}+")
+_CHAPTER_WORD = re.compile(
+    rf"{SPACE}+(?P<chapter>(?:{_ORDINAL})(?![{LETTER}])|{NUMERAL}{WORD_END})"
+)
+_SPACE = re.compile(rf"{SPACE}+")
 # Between the chapter and the tractate: "ד"/"ב"/"מ" glued to the tractate, or to a word
 # that says which work (``דמשנה ברכות``, ``במסכת שבת``).
-_WORK_WORD = re.compile(rf"(?P<p>[דבמ])(?P<w>משנה|מסכת|מס'|גמרא){SP}+")
-_WORDS = re.compile(rf"{SP}+([{L}]+(?:{Q}[{L}])?)")
+_WORK_WORD = re.compile(rf"[דבמ](?P<work>משנה|מסכת|מס'|גמרא){SPACE}+")
+_WORDS = re.compile(rf"{SPACE}+([{LETTER}]+(?:{GERSHAYIM}[{LETTER}])?)")
 _NUMBERISH = re.compile(
-    rf"{SP}*[,(]?{SP}*(?:\d|(?:פרק|פרשה|דף|סימן|סי'|עמוד|פסוק|משנה|הלכה)(?![{L}])"
-    rf"|[{L}]{{1,3}}{Q}[{L}](?![{L}])|[{L}]'(?![{L}])|[{L}]{{1,3}}{SP}*[,:.)])"
+    rf"{SPACE}*[,(]?{SPACE}*(?:\d|(?:פרק|פרשה|דף|סימן|סי'|עמוד|פסוק|משנה|הלכה)(?![{LETTER}])"
+    rf"|[{LETTER}]{{1,3}}{GERSHAYIM}[{LETTER}](?![{LETTER}])|[{LETTER}]'(?![{LETTER}])|[{LETTER}]{{1,3}}{SPACE}*[,:.)])"
 )
 _MAX_NAME_WORDS = 6
 
@@ -70,21 +91,25 @@ def _tractate_at(text: str, p: int, title_at: TitleAt) -> tuple[int, dict[str, A
     w = _WORK_WORD.match(text, p)
     if w:
         got = title_at(text, w.end())
-        if got is None or got[1]:
+        if got is None or got.prefix:
             return None
-        tr = got[3].get("tractate")
-        return (got[2], tr, w["w"] == "משנה") if tr else None
+        tr = got.roles.get("tractate")
+        return (got.end, tr, w["work"] == "משנה") if tr else None
     got = title_at(text, p)
-    if got is None or got[1] not in ("ד", "ב", "מ"):
+    if got is None or got.prefix not in ("ד", "ב", "מ"):
         return None
-    tr = got[3].get("tractate")
-    return (got[2], tr, False) if tr else None
+    tr = got.roles.get("tractate")
+    return (got.end, tr, False) if tr else None
 
 
 def parse_chapter_lead(
     cat: Catalog, text: str, pos: int, value: tuple[str, int | None], title_at: TitleAt
-) -> tuple[int, Ref] | None:
-    """``פ"ג דנדה``, ``ר"פ בתרא דמשנה ברכות``, ``פרק אלו דברים בפסחים``."""
+) -> tuple[int, Ref, str] | None:
+    """``פ"ג דנדה``, ``ר"פ בתרא דמשנה ברכות``, ``פרק אלו דברים בפסחים``: ``(end, ref, kind)``.
+
+    A daf after the tractate (``בפ"ב דשבועות דט"ז``) is the passage cited, when it lies in
+    that chapter (kind ``"full"``); else the chapter is (kind ``"chapter"``).
+    """
     _, chapter = value
     if chapter is not None:  # glued: the tractate follows
         sp = _SPACE.match(text, pos)
@@ -93,28 +118,48 @@ def parse_chapter_lead(
             return None
         end, tr, mishnah = found
         ref = chapter_ref(cat, tr, chapter, mishnah)
-        return (end, ref) if ref else None
+        return _daf_in_chapter(text, end, tr, ref) if ref else None
     word = _CHAPTER_WORD.match(text, pos)
     if word:  # a numeral or ordinal, then the tractate
         sp = _SPACE.match(text, word.end())
         found = _tractate_at(text, sp.end(), title_at) if sp else None
         if found is not None:
             end, tr, mishnah = found
-            c = chapter_value(word["c"], _chapter_count(cat, tr, mishnah))
+            c = chapter_value(word["chapter"], _chapter_count(cat, tr, mishnah))
             ref = chapter_ref(cat, tr, c, mishnah) if c else None
-            return (end, ref) if ref else None
-    return _named_chapter(cat, text, pos, title_at)
+            return _daf_in_chapter(text, end, tr, ref) if ref else None
+    named = _named_chapter(cat, text, pos, title_at)
+    return (named[0], named[1], "chapter") if named else None
+
+
+def _daf_in_chapter(text: str, end: int, tr: dict[str, Any], chapter: Ref) -> tuple[int, Ref, str]:
+    """The daf that follows a Bavli chapter's tractate, if it lies in that chapter."""
+    got = parse_bavli(text, end, end, tr["bavli"]) if chapter.to_sections and tr["bavli"] else None
+    if got is None:
+        return end, chapter, "chapter"
+    daf_end, ref = got
+    first, last = _amud_key(chapter.sections[0]), _amud_key(chapter.to_sections[0])
+    start = _amud_key(ref.sections[0])
+    stop = _amud_key(ref.to_sections[0]) if ref.to_sections else start
+    if stop < first or start > last:
+        return end, chapter, "chapter"  # "בפ"ק דשבועות דט"ז": not in chapter 1 (2a-14a)
+    return daf_end, ref, "full"
+
+
+def _amud_key(section: str) -> tuple[int, str]:
+    """``"21a"`` -> ``(21, "a")``, to compare amudim."""
+    return int(section[:-1]), section[-1]
 
 
 def _named_chapter(cat: Catalog, text: str, pos: int, title_at: TitleAt) -> tuple[int, Ref] | None:
     """``פרק אלו דברים בפסחים``: the chapter's name (Sefaria's), then the tractate."""
     p, name = pos, ""
-    prefixes = _chapter_name_prefixes(cat)
+    names, prefixes = _chapter_names(cat)
     for _ in range(_MAX_NAME_WORDS):
         w = _WORDS.match(text, p)
         if not w:
             return None
-        if name:
+        if name in names:  # a whole chapter name so far: the tractate may follow
             found = _tractate_at(text, w.start(1), title_at)
             if found is not None and found[1]["bavli"] is not None:
                 end, tr, _ = found
@@ -129,16 +174,16 @@ def _named_chapter(cat: Catalog, text: str, pos: int, title_at: TitleAt) -> tupl
     return None
 
 
-_PREFIX_CACHE: dict[int, frozenset[str]] = {}
+_NAME_CACHE: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
 
 
-def _chapter_name_prefixes(cat: Catalog) -> frozenset[str]:
-    """Every prefix of every chapter name (loose form), to stop reading prose early."""
-    got = _PREFIX_CACHE.get(id(cat))
+def _chapter_names(cat: Catalog) -> tuple[frozenset[str], frozenset[str]]:
+    """Every chapter name, and every prefix of one (loose form), to stop reading prose early."""
+    got = _NAME_CACHE.get(id(cat))
     if got is None:
-        names = {he for chapters in cat.bavli_chapters.values() for he, _, _ in chapters}
-        got = frozenset(n[:i] for n in names for i in range(1, len(n) + 1))
-        _PREFIX_CACHE[id(cat)] = got
+        names = frozenset(he for chapters in cat.bavli_chapters.values() for he, _, _ in chapters)
+        prefixes = frozenset(n[:i] for n in names for i in range(1, len(n) + 1))
+        got = _NAME_CACHE[id(cat)] = (names, prefixes)
     return got
 
 
@@ -180,8 +225,10 @@ _NO_YERUSHALMI = {
     "Tahorot", "Mikvaot", "Makhshirin", "Zavim", "Tevul Yom", "Yadayim", "Oktzin",
 }  # fmt: skip
 _YERUSHALMI_NUMS = re.compile(
-    rf"{SP}*,?{SP}*(?:פרק{SP}+(?P<c>{NUM})|(?P<cg>[רס]?פ[{L}]{{0,2}}{Q}[{L}]))"
-    rf"(?:{SP}*,?{SP}*(?:הלכה{SP}+(?P<h>{NUM})|(?P<hg>ה[{L}]{{0,2}}{Q}[{L}])))?{END}"
+    rf"{SPACE}*,?{SPACE}*(?:פרק{SPACE}+(?P<chapter>{NUMERAL})"
+    rf"|(?P<chapter_glued>[רס]?פ[{LETTER}]{{0,2}}{GERSHAYIM}[{LETTER}]))"
+    rf"(?:{SPACE}*,?{SPACE}*(?:הלכה{SPACE}+(?P<halacha>{NUMERAL})"
+    rf"|(?P<halacha_glued>ה[{LETTER}]{{0,2}}{GERSHAYIM}[{LETTER}])))?{WORD_END}"
 )
 
 
@@ -191,7 +238,7 @@ def parse_yerushalmi(
     """``ירושלמי יומא פ"א ה"א`` -> ``Jerusalem Talmud Yoma 1:1``."""
     sp = _SPACE.match(text, pos)
     got = title_at(text, sp.end()) if sp else None
-    tr = got[3].get("tractate") if got and got[1] in ("", "ב", "ד", "מ") else None
+    tr = got.roles.get("tractate") if got and got.prefix in ("", "ב", "ד", "מ") else None
     if got is None or tr is None:
         return None
     en, chapters = tr["mishnah"]
@@ -199,21 +246,22 @@ def parse_yerushalmi(
     if short in _NO_YERUSHALMI:
         return None
     name = "Jerusalem Talmud " + (tr["bavli"][0] if tr["bavli"] else short)
-    m = _YERUSHALMI_NUMS.match(text, got[2])
+    m = _YERUSHALMI_NUMS.match(text, got.end)
     if not m:
         return None
-    c = num(m["c"]) if m["c"] else glued(m["cg"], "פ", "רס")
-    if c is None or not 0 < c <= chapters:
+    chapter = num(m["chapter"]) if m["chapter"] else glued(m["chapter_glued"], "פ", "רס")
+    if chapter is None or not 0 < chapter <= chapters:
         return None
-    if m["h"] or m["hg"]:
-        h = num(m["h"]) if m["h"] else glued(m["hg"], "ה", "")
-        if h is None or not 0 < h <= 30:
+    if m["halacha"] or m["halacha_glued"]:
+        halacha = num(m["halacha"]) if m["halacha"] else glued(m["halacha_glued"], "ה", "")
+        if halacha is None or not 0 < halacha <= 30:
             return None
-        return m.end(), Ref(name, (str(c), str(h))), "full"
-    return (m.end("c") if m["c"] else m.end("cg")), Ref(name, (str(c),)), "chapter"
+        return m.end(), Ref(name, (str(chapter), str(halacha))), "full"
+    end = m.end("chapter") if m["chapter"] else m.end("chapter_glued")
+    return end, Ref(name, (str(chapter),)), "chapter"
 
 
-_DAF_WORD = re.compile(rf"{SP}*דף(?![{L}])")
+_DAF_WORD = re.compile(rf"{SPACE}*דף(?![{LETTER}])")
 
 
 def parse_daf_first(text: str, pos: int, start: int, title_at: TitleAt) -> tuple[int, Ref] | None:

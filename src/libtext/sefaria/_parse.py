@@ -10,29 +10,33 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, NamedTuple
 
 from libtext.hebrew import parse_numeral, parse_prefixed_numeral
 from libtext.sefaria._data import COMMENTARY_AFTER_DAF, ORDINALS, Catalog, Parsha, key, loose
 
-L = "\u05d0-\u05ea"
-Q = "(?:''|[\"\u05f4\u201d])"  # gershayim
-G = "['\u05f3\u2019]"  # geresh
-NUM = rf"(?:[{L}]{{1,3}}{Q}[{L}]|[{L}]{G}|[{L}]{{1,4}}|\d{{1,3}})"
+LETTER = "\u05d0-\u05ea"
+GERSHAYIM = "(?:''|[\"\u05f4\u201d])"  # gershayim
+GERESH = "['\u05f3\u2019]"  # geresh
+# A numeral: with gershayim (``י"ב``), with a geresh (``ה'``), bare letters, or digits.
+_MARKED = rf"[{LETTER}]{{1,3}}{GERSHAYIM}[{LETTER}]|[{LETTER}]{GERESH}"  # says it is a numeral
+NUMERAL = rf"(?:{_MARKED}|[{LETTER}]{{1,4}}|\d{{1,3}})"
 # Any whitespace run may separate the parts of a citation: PDF text wraps lines inside
 # "(משלי\nה)", and typesetting leaves tabs, NBSP and double spaces. These are the characters
 # ``\s`` matches, spelled out: a character set is a table lookup, ``\s`` a function call.
-WS = "\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-SP = f"[{WS}]"
+SPACE_CHARS = "\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+SPACE = f"[{SPACE_CHARS}]"
 
 
 def glued(prefix: str, markers: str = "") -> str:
     """Regex for a numeral with its section letter glued on (``פי"א``, ``רפל"ו``)."""
     lead = f"[{markers}]?" if markers else ""
-    return rf"{lead}{prefix}[{L}]{{0,3}}{Q}[{L}]|{lead}{prefix}{G}?[{L}]{G}"
+    with_gershayim = rf"{lead}{prefix}[{LETTER}]{{0,3}}{GERSHAYIM}[{LETTER}]"
+    return rf"{with_gershayim}|{lead}{prefix}{GERESH}?[{LETTER}]{GERESH}"
 
 
-END = rf"(?![{L}]|{Q}[{L}]|{G}[{L}])"
-DASH = rf"{SP}*[-\u2013\u2014\u05be]{SP}*"
+WORD_END = rf"(?![{LETTER}]|{GERSHAYIM}[{LETTER}]|{GERESH}[{LETTER}])"
+DASH = rf"{SPACE}*[-\u2013\u2014\u05be]{SPACE}*"
 
 
 @lru_cache(maxsize=4096)
@@ -48,7 +52,7 @@ def marked(token: str) -> bool:
     return token.isdigit() or bool(_MARK.search(token))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Ref:
     """A Sefaria reference: an index title, sections and an optional range end.
 
@@ -59,6 +63,15 @@ class Ref:
     index: str
     sections: tuple[str, ...] = ()
     to_sections: tuple[str, ...] = ()
+
+    def __init__(
+        self, index: str, sections: tuple[str, ...] = (), to_sections: tuple[str, ...] = ()
+    ) -> None:
+        # The slots' own setters: a frozen dataclass's generated __init__ goes through
+        # object.__setattr__ per field, and the linker makes a Ref for every citation.
+        _set_index(self, index)
+        _set_sections(self, sections)
+        _set_to_sections(self, to_sections)
 
     def normal(self) -> str:
         """Sefaria's normal form, e.g. ``"Genesis 1:1-3"``."""
@@ -76,29 +89,44 @@ class Ref:
         return self.normal()
 
 
+def slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...]:
+    """The ``__set__`` of each named slot of a frozen slotted dataclass, for a fast
+    ``__init__`` (frozen: only ``__init__`` may call them)."""
+    return tuple(cls.__dict__[name].__set__ for name in names)
+
+
+_set_index, _set_sections, _set_to_sections = slot_setters(
+    Ref, ("index", "sections", "to_sections")
+)
 Parsed = tuple[int, Ref]
 
 # ---------------------------------------------------------------- Tanakh
-_MARKED = rf"[{L}]{{1,3}}{Q}[{L}]|[{L}]{G}"  # a numeral that says it is one
 _TANAKH = re.compile(
-    rf"{SP}*(?P<bc>,{SP}*)?(?P<op>\({SP}*)?(?P<pk>פרק{SP}+)?(?P<c>{NUM})"
-    rf"(?:(?P<sep>{SP}*[,:]{SP}*|\.(?=[{L}])|{SP}+)(?P<vk>פסוק(?:ים)?{SP}+)?(?P<v>{NUM})"
-    rf"(?:(?:{DASH}|{SP}+עד{SP}+)(?:(?:פרק{SP}+)?(?P<c2>{NUM})(?:{SP}*[,:]{SP}*|{SP}+(?=פסוק))"
-    rf"|(?P<c2s>{_MARKED}){SP}+)?(?:פסוק{SP}+)?(?P<v2>{NUM}))?)?{END}"
+    rf"{SPACE}*(?P<comma_first>,{SPACE}*)?(?P<open_paren>\({SPACE}*)?"
+    rf"(?P<chapter_word>פרק{SPACE}+)?(?P<chapter>{NUMERAL})"
+    rf"(?:(?P<separator>{SPACE}*[,:]{SPACE}*|\.(?=[{LETTER}])|{SPACE}+)"
+    rf"(?P<verse_word>פסוק(?:ים)?{SPACE}+)?(?P<verse>{NUMERAL})"
+    rf"(?:(?:{DASH}|{SPACE}+עד{SPACE}+)"
+    rf"(?:(?:פרק{SPACE}+)?(?P<chapter_to>{NUMERAL})(?:{SPACE}*[,:]{SPACE}*|{SPACE}+(?=פסוק))"
+    rf"|(?P<chapter_to_marked>{_MARKED}){SPACE}+)?(?:פסוק{SPACE}+)?(?P<verse_to>{NUMERAL}))?)?"
+    rf"{WORD_END}"
 )
-_TANAKH_GROUPS = ("bc", "op", "pk", "c", "sep", "vk", "v", "c2", "c2s", "v2")
+_TANAKH_GROUPS = (
+    "comma_first", "open_paren", "chapter_word", "chapter", "separator", "verse_word", "verse",
+    "chapter_to", "chapter_to_marked", "verse_to",
+)  # fmt: skip
 # What may follow numbers written as bare letters outside brackets (``ירמיה י``,
 # ``דברי הימים ב לב יט``): the end of the text or of a clause, never another word.
-ENDS = re.compile(rf"{SP}*(?:\Z|[.;)\]\n\r\u05c3])")  # not ",": "לג, סע"ד" goes on
+ENDS = re.compile(rf"{SPACE}*(?:\Z|[.;)\]\n\r\u05c3])")  # not ",": "לג, סע"ד" goes on
 # Bare numerals that are also everyday words at the end of a clause (לא, לו, מה, עד ...).
 WORDS_LIKE_NUMERALS = frozenset({"לא", "לו", "לה", "מה", "עד", "פה", "כה", "נא", "יד", "טל"})
-_CHAPTER_RANGE = re.compile(rf"{DASH}(?P<c2>{NUM}){END}")
-_CLOSE_PAREN = re.compile(rf"{SP}*\)")
-_MARK = re.compile(f"{Q}|{G}")
-_GERSHAYIM = re.compile(Q)
-_CLOSE = re.compile(rf"{SP}*[);,]")
-_CLOSE_BRACKET = re.compile(rf"{SP}*[)\]]")
-_GERESH_LETTER = re.compile(f"[{L}]{G}")
+_CHAPTER_RANGE = re.compile(rf"{DASH}(?P<chapter_to>{NUMERAL}){WORD_END}")
+_CLOSE_PAREN = re.compile(rf"{SPACE}*\)")
+_MARK = re.compile(f"{GERSHAYIM}|{GERESH}")
+_HAS_GERSHAYIM = re.compile(GERSHAYIM)
+_CLOSE = re.compile(rf"{SPACE}*[);,]")
+_CLOSE_BRACKET = re.compile(rf"{SPACE}*[)\]]")
+_GERESH_LETTER = re.compile(f"[{LETTER}]{GERESH}")
 
 
 def _in_parens(text: str, start: int) -> bool:
@@ -113,7 +141,7 @@ def _chapter_marked(token: str, text: str, inpar: bool, end: int) -> bool:
     form) at the end of a clause, but ``ה'``/``י'`` (the divine name) only in parentheses that
     close right after it; bare letters (``ירמיה י``) at the end of a clause, unless the
     letters are also a common word there (``לא``)."""
-    if _GERSHAYIM.search(token) or token.isdigit():
+    if _HAS_GERSHAYIM.search(token) or token.isdigit():
         return True
     if _GERESH_LETTER.fullmatch(token):
         if inpar and _CLOSE_BRACKET.match(text[end : end + 3]):
@@ -129,10 +157,23 @@ def _verse_ok(cat: Catalog, book: str, c: int, v: int | None) -> bool:
     return v is None or 0 < v <= counts[c - 1]
 
 
-def tanakh_numbers(
-    text: str, pos: int, start: int, *, verse: bool = True
-) -> tuple[int, int, int | None, int | None, int | None, str] | None:
-    """Chapter, verse and optional range end after a book name; ``(end, c, v, c2, v2, sep)``.
+class TanakhNumbers(NamedTuple):
+    """Chapter, verse and optional range end read after a book name."""
+
+    end: int
+    chapter: int
+    verse: int | None
+    chapter_to: int | None
+    verse_to: int | None
+    separator: str  # "," or ":" or "פסוק" between chapter and verse; "" for a space
+
+
+# tuple.__new__ in C: a NamedTuple's own __new__ is Python, and this runs per candidate title
+_tanakh_numbers = TanakhNumbers._make
+
+
+def tanakh_numbers(text: str, pos: int, start: int, *, verse: bool = True) -> TanakhNumbers | None:
+    """Chapter, verse and optional range end after a book name.
 
     ``verse=False`` reads the chapter alone (when the verse read first does not exist).
     """
@@ -140,38 +181,51 @@ def tanakh_numbers(
     if not m:
         return None
     # One call for every group: this runs for each candidate title in a text.
-    bc, op, pk, tc, tsep, vk, tv, tc2, tc2s, tv2 = m.group(*_TANAKH_GROUPS)
-    c, v = num(tc), num(tv)
-    if c is None:
+    (
+        comma_first, open_paren, chapter_word, chapter_token, sep_token, verse_word,
+        verse_token, chapter_to_token, chapter_to_marked, verse_to_token,
+    ) = m.group(*_TANAKH_GROUPS)  # fmt: skip
+    chapter, verse_n = num(chapter_token), num(verse_token)
+    if chapter is None:
         return None
-    inpar = bool(op) or _in_parens(text, start)
-    sep = (tsep or "").strip() or ("פסוק" if vk else "")
+    inpar = bool(open_paren) or _in_parens(text, start)
+    sep = (sep_token or "").strip() or ("פסוק" if verse_word else "")
     if (
         verse
-        and tv
-        and v is not None
+        and verse_token
+        and verse_n is not None
         and (
             sep
             or (inpar and _CLOSE.match(text, m.end()))
-            or _MARK.search(tc)  # "שמות י״ב י", "שופטים כ י''א": marked numerals
-            or _MARK.search(tv)
-            or (not tv2 and ENDS.match(text, m.end()))  # "דברי הימים ב לב יט"
+            or _MARK.search(chapter_token)  # "שמות י״ב י", "שופטים כ י''א": marked numerals
+            or _MARK.search(verse_token)
+            or (not verse_to_token and ENDS.match(text, m.end()))  # "דברי הימים ב לב יט"
         )
     ):
-        c2 = num(tc2 or tc2s) if tc2 or tc2s else None
-        v2 = num(tv2) if tv2 else None
-        if tv2 and (v2 is None or ((tc2 or tc2s) and c2 is None)):
-            return m.end("v"), c, v, None, None, sep  # "א, א - ועוד": a dash, not a range
-        return _closed(text, m.end(), op), c, v, c2, v2, sep
-    if bc:  # "שמות, כ"ד, יג": after a comma only chapter and verse
+        to_token = chapter_to_token or chapter_to_marked
+        chapter_to = num(to_token) if to_token else None
+        verse_to = num(verse_to_token) if verse_to_token else None
+        if verse_to_token and (verse_to is None or (to_token and chapter_to is None)):
+            # "א, א - ועוד": a dash, not a range
+            return _tanakh_numbers((m.end("verse"), chapter, verse_n, None, None, sep))
+        end = _closed(text, m.end(), open_paren)
+        return _tanakh_numbers((end, chapter, verse_n, chapter_to, verse_to, sep))
+    if comma_first:  # "שמות, כ"ד, יג": after a comma only chapter and verse
         return None
-    end = m.end("c")
-    r = _CHAPTER_RANGE.match(text, end) if _MARK.search(tc) else None
-    if r and _MARK.search(r["c2"]) and (inpar or ENDS.match(text, r.end())):
-        c2 = num(r["c2"])  # "שמות ד׳-ה׳": chapters 4 to 5
-        return (_closed(text, r.end(), op), c, None, c2, None, "") if c2 else None
-    if pk or _chapter_marked(tc, text, inpar, end) or (inpar and _CLOSE_BRACKET.match(text, end)):
-        return _closed(text, end, op), c, None, None, None, ""
+    end = m.end("chapter")
+    dash = _CHAPTER_RANGE.match(text, end) if _MARK.search(chapter_token) else None
+    if dash and _MARK.search(dash["chapter_to"]) and (inpar or ENDS.match(text, dash.end())):
+        chapter_to = num(dash["chapter_to"])  # "שמות ד׳-ה׳": chapters 4 to 5
+        if not chapter_to:
+            return None
+        end = _closed(text, dash.end(), open_paren)
+        return _tanakh_numbers((end, chapter, None, chapter_to, None, ""))
+    if (
+        chapter_word
+        or _chapter_marked(chapter_token, text, inpar, end)
+        or (inpar and _CLOSE_BRACKET.match(text, end))
+    ):
+        return _tanakh_numbers((_closed(text, end, open_paren), chapter, None, None, None, ""))
     return None
 
 
@@ -185,115 +239,177 @@ def parse_tanakh(
     cat: Catalog, text: str, pos: int, start: int, book: str, *, chapter_only: bool = True
 ) -> Parsed | None:
     got = tanakh_numbers(text, pos, start)
-    if not got or (got[2] is None and not chapter_only):
+    if not got or (got.verse is None and not chapter_only):
         return None
-    end, c, v, c2, v2, sep = got
-    ref = _tanakh_ref(cat, book, end, c, v, c2, v2)
-    if ref is None and v is not None and not sep and chapter_only:
+    end, chapter, verse, chapter_to, verse_to, separator = got
+    ref = _tanakh_ref(cat, book, end, chapter, verse, chapter_to, verse_to)
+    if ref is None and verse is not None and not separator and chapter_only:
         # "שמות כ''ב שם ...": the word after a marked chapter was not its verse
-        got = tanakh_numbers(text, pos, start, verse=False)
-        ref = _tanakh_ref(cat, book, got[0], got[1], None, None, None) if got else None
+        alone = tanakh_numbers(text, pos, start, verse=False)
+        ref = _tanakh_ref(cat, book, alone.end, alone.chapter) if alone else None
     return ref
 
 
 def _tanakh_ref(
-    cat: Catalog, book: str, end: int, c: int, v: int | None, c2: int | None, v2: int | None
+    cat: Catalog,
+    book: str,
+    end: int,
+    chapter: int,
+    verse: int | None = None,
+    chapter_to: int | None = None,
+    verse_to: int | None = None,
 ) -> Parsed | None:
-    if not _verse_ok(cat, book, c, v):
+    if not _verse_ok(cat, book, chapter, verse):
         return None
-    if v is None and c2 is not None:
-        if not c < c2 <= len(cat.verses[book]):
+    if verse is None and chapter_to is not None:
+        if not chapter < chapter_to <= len(cat.verses[book]):
             return None
-        return end, Ref(book, (str(c),), (str(c2),))
-    if v is None:
-        return end, Ref(book, (str(c),))
-    ref = Ref(book, (str(c), str(v)))
-    if v2 is not None:
-        ce = c2 or c
-        if not _verse_ok(cat, book, ce, v2) or (ce, v2) <= (c, v):
+        return end, Ref(book, (str(chapter),), (str(chapter_to),))
+    if verse is None:
+        return end, Ref(book, (str(chapter),))
+    ref = Ref(book, (str(chapter), str(verse)))
+    if verse_to is not None:
+        last_chapter = chapter_to or chapter
+        if (last_chapter, verse_to) <= (chapter, verse):
+            return None  # a range runs forward
+        if not _verse_ok(cat, book, last_chapter, verse_to):
             return None
-        ref = Ref(book, ref.sections, (str(ce), str(v2)))
+        ref = Ref(book, ref.sections, (str(last_chapter), str(verse_to)))
     return end, ref
 
 
-_VERSE_ONLY = re.compile(rf"{SP}*,?{SP}*(?:פסוק|פס{G}){SP}*(?P<v>{NUM}){END}")
+_VERSE_ONLY = re.compile(
+    rf"{SPACE}*,?{SPACE}*(?:פסוק|פס{GERESH}){SPACE}*(?P<verse>{NUMERAL}){WORD_END}"
+)
 
 
 def parse_verse_only(cat: Catalog, text: str, pos: int, book: str, chapter: int) -> Parsed | None:
     """``שם פסוק ה`` after a verse: another verse of the same chapter."""
     m = _VERSE_ONLY.match(text, pos)
-    v = num(m["v"]) if m else None
-    if m is None or v is None:
+    verse = num(m["verse"]) if m else None
+    if m is None or verse is None:
         return None
-    return _tanakh_ref(cat, book, m.end(), chapter, v, None, None)
+    return _tanakh_ref(cat, book, m.end(), chapter, verse)
 
 
-_IBID_CHAPTER = re.compile(rf"{SP}*(?P<c>[{L}]{{1,3}}{Q}[{L}]|\d{{1,3}})(?={SP}*[)\]])")
+_IBID_NUMBER = re.compile(rf"{SPACE}*,?{SPACE}*(?P<number>{NUMERAL}){WORD_END}")
+
+
+def parse_ibid_verse(
+    cat: Catalog, text: str, pos: int, start: int, book: str, chapter: int
+) -> Parsed | None:
+    """``שם ז`` / ``ושם, ז.`` after a verse: a lone number is a verse of the same chapter
+    (as ``שם פסוק ז``), when it ends the clause or closes the brackets. Not the divine name
+    (``שם ה'``) nor a numeral that is also a word at a clause's end (``שם לא``)."""
+    m = _IBID_NUMBER.match(text, pos)
+    if m is None:
+        return None
+    token = m["number"]
+    word = token.strip("'\u05f3\u2019")
+    if word in WORDS_LIKE_NUMERALS or (word != token and word in ("ה", "י")):
+        return None
+    closed = _in_parens(text, start) and _CLOSE_BRACKET.match(text, m.end())
+    verse = num(token)
+    if verse is None or not (closed or ENDS.match(text, m.end())):
+        return None
+    return _tanakh_ref(cat, book, m.end(), chapter, verse)
+
+
+_IBID_CHAPTER = re.compile(
+    rf"{SPACE}*(?P<chapter>[{LETTER}]{{1,3}}{GERSHAYIM}[{LETTER}]|[{LETTER}]{{1,3}}|\d{{1,3}})"
+    rf"(?={SPACE}*[)\]])"
+)
 
 
 def parse_ibid_chapter(cat: Catalog, text: str, pos: int, start: int, book: str) -> Parsed | None:
-    """``(שם י"א)``: another chapter of the same book, alone in brackets.
+    """``(שם י"א)``, ``(שם ז)``: another chapter of the same book, alone in brackets.
 
-    Only a numeral with gershayim (or digits): ``(שם ה')`` is the divine name.
+    Not a geresh numeral: ``(שם ה')`` is the divine name; nor a numeral that is also a
+    word (``(שם לא)``).
     """
     m = _IBID_CHAPTER.match(text, pos)
-    c = num(m["c"]) if m and _in_parens(text, start) else None
-    return _tanakh_ref(cat, book, m.end(), c, None, None, None) if m and c else None
+    if m is None or m["chapter"] in WORDS_LIKE_NUMERALS:
+        return None
+    chapter = num(m["chapter"]) if _in_parens(text, start) else None
+    return _tanakh_ref(cat, book, m.end(), chapter) if chapter else None
 
 
 def parse_parsha(cat: Catalog, text: str, pos: int, start: int, parsha: Parsha) -> Parsed | None:
     got = tanakh_numbers(text, pos, start)
-    if not got or got[2] is None or not got[5]:
+    if not got or got.verse is None or not got.separator:
         return None  # a portion is only cited as "name chapter, verse"
-    end, c, v, c2, v2, _ = got
-    assert v is not None
-    if not parsha.start <= (c, v) <= parsha.end:
+    if not parsha.start <= (got.chapter, got.verse) <= parsha.end:
         return None
-    return _tanakh_ref(cat, parsha.book, end, c, v, c2, v2)
+    end, chapter, verse, chapter_to, verse_to, _ = got
+    return _tanakh_ref(cat, parsha.book, end, chapter, verse, chapter_to, verse_to)
 
 
 # ---------------------------------------------------------------- Talmud Bavli
-_AMUD_COMMA = rf"(?:(?:(?:ריש|סוף){SP}+)?[רס]?ע{Q}(?P<a1>[אב])|(?P<a2>[אב]){G}?)"
+# The amud after a comma (``כב, א``, ``טו, סע"א``) or a space (``מ"ה ע"ב``, ``ב עמוד א``).
+_AMUD_COMMA = (
+    rf"(?:(?:(?:ריש|סוף){SPACE}+)?[רס]?ע{GERSHAYIM}(?P<amud_comma_abbrev>[אב])"
+    rf"|(?P<amud_comma_letter>[אב]){GERESH}?)"
+)
 _AMUD_SPACE = (
-    rf"(?:(?:ריש|סוף){SP}+)?ע{Q}(?P<a3>[אב])|[רס]ע{Q}(?P<a4>[אב])"
-    rf"|עמוד{SP}+(?P<a5>[אב]){G}?|(?P<a6>[אב]){G}?"
+    rf"(?:(?:ריש|סוף){SPACE}+)?ע{GERSHAYIM}(?P<amud_abbrev>[אב])"
+    rf"|[רס]ע{GERSHAYIM}(?P<amud_edge>[אב])"
+    rf"|עמוד{SPACE}+(?P<amud_word>[אב]){GERESH}?|(?P<amud_letter>[אב]){GERESH}?"
 )
 _DAF = re.compile(
-    rf"{SP}*(?P<op>\({SP}*)?(?:(?P<dm>דף{SP}+|ד{G}{SP}*)(?P<d>{NUM})|(?P<dg>{glued('ד')})|(?P<d0>{NUM}))"
-    rf"(?:(?P<dot>[.:])|{SP}*,{SP}*{_AMUD_COMMA}{END}|{SP}+(?:{_AMUD_SPACE}){END})?"
+    rf"{SPACE}*(?P<open_paren>\({SPACE}*)?"
+    rf"(?:(?P<daf_word>דף{SPACE}+|ד{GERESH}{SPACE}*)(?P<daf>{NUMERAL})"
+    rf"|(?P<daf_glued>{glued('ד')})|(?P<daf_bare>{NUMERAL}))"
+    rf"(?:(?P<amud_dot>[.:])|{SPACE}*,{SPACE}*{_AMUD_COMMA}{WORD_END}"
+    rf"|{SPACE}+(?:{_AMUD_SPACE}){WORD_END})?"
 )
-_DH_TOKEN = re.compile(f"ד{Q}ה")
-_BAD_AMUD = re.compile(rf"{SP}*,?{SP}*עמוד{SP}+(?![אב]{G}?{END})[{L}]")
-_BARE_AMUD_END = re.compile(rf"{SP}*(?:\Z|[\n.,;:)\]\-\u2013\u2014\u05be])")
+_DAF_GROUPS = (
+    "daf_word", "daf", "daf_glued", "daf_bare", "amud_dot", "amud_comma_abbrev",
+    "amud_comma_letter", "amud_abbrev", "amud_edge", "amud_word", "amud_letter",
+)  # fmt: skip
+_DH_TOKEN = re.compile(f"ד{GERSHAYIM}ה")
+_BAD_AMUD = re.compile(rf"{SPACE}*,?{SPACE}*עמוד{SPACE}+(?![אב]{GERESH}?{WORD_END})[{LETTER}]")
+_BARE_AMUD_END = re.compile(rf"{SPACE}*(?:\Z|[\n.,;:)\]\-\u2013\u2014\u05be])")
 _DAF_RANGE = re.compile(
-    rf"{DASH}(?:(?:ע{Q}|עמוד{SP}+)?(?P<ao>[אב]){G}?{END}"
-    rf"|(?P<d>{NUM})(?:(?P<dot>[.:])|(?:{SP}*,{SP}*|{SP}+(?:ע{Q})?)(?P<a>[אב]){G}?{END}))"
+    rf"{DASH}(?:(?:ע{GERSHAYIM}|עמוד{SPACE}+)?(?P<amud_only>[אב]){GERESH}?{WORD_END}"
+    rf"|(?P<daf>{NUMERAL})(?:(?P<amud_dot>[.:])"
+    rf"|(?:{SPACE}*,{SPACE}*|{SPACE}+(?:ע{GERSHAYIM})?)(?P<amud>[אב]){GERESH}?{WORD_END}))"
 )
-_CHAPTER_TOKEN = re.compile(rf"פ[{L}]?{Q}[{L}]")
-_DAF_ONLY_RANGE = re.compile(rf"{DASH}(?P<d>{NUM}){END}")
-_SEGMENT = re.compile(rf"{SP}*:{SP}*(?P<s>{NUM}){END}")
+_CHAPTER_TOKEN = re.compile(rf"פ[{LETTER}]?{GERSHAYIM}[{LETTER}]")
+_DAF_ONLY_RANGE = re.compile(rf"{DASH}(?P<daf>{NUMERAL}){WORD_END}")
+_SEGMENT = re.compile(rf"{SPACE}*:{SPACE}*(?P<segment>{NUMERAL}){WORD_END}")
 # After "ח." (amud a by a period, outside brackets): the end of the text or line, a bracket,
 # or a word that opens the next reference (ועוד, וש"נ, ושם, וראה); else the period may end a
 # sentence whose last word merely looks like a numeral.
 _AFTER_PERIOD = re.compile(
-    rf"{SP}*(?:\Z|[\n\r)\]]|ו(?:עוד|ש{Q}נ|שם|ראה|כן|ע{G}|עי{G}|עיין)(?![{L}]))"
+    rf"{SPACE}*(?:\Z|[\n\r)\]]"
+    rf"|ו(?:עוד|ש{GERSHAYIM}נ|שם|ראה|כן|ע{GERESH}|עי{GERESH}|עיין)(?![{LETTER}]))"
 )
-
-
-_DAF_GROUPS = ("dm", "d", "dg", "d0", "dot", "a1", "a2", "a3", "a4", "a5", "a6")
 
 
 def _amud(dot: str | None, amuds: list[str | None]) -> str | None:
     if dot:
         return "a" if dot == "." else "b"
-    for a in amuds:
-        if a:
-            return "a" if a == "א" else "b"
+    for letter in amuds:
+        if letter:
+            return "a" if letter == "א" else "b"
     return None
 
 
-def talmud_daf(text: str, pos: int, start: int) -> tuple[int, int, str | None, bool, bool] | None:
-    """``(end, daf, amud or None, explicit daf marker, amud given by a bare period)``.
+class Daf(NamedTuple):
+    """A daf read after a tractate (``שבת לא, א``, ``דף כב.``, ``ס"ה``)."""
+
+    end: int
+    daf: int
+    amud: str | None  # "a", "b", or None for both sides
+    marked: bool  # said by ``דף``/``ד'`` or glued ``דט"ז``
+    by_period: bool  # amud a given by a bare period (``ח.``), which may end a sentence
+
+
+_daf = Daf._make  # see _tanakh_numbers
+
+
+def talmud_daf(text: str, pos: int, start: int) -> Daf | None:
+    """The daf (and amud) at ``pos``.
 
     ``.``/``:`` after the daf is the amud (``כב.``, ``נ"ד:``, ``ה':``), but a period after a
     geresh numeral or digits only inside closing brackets (``(שבת ה'.)``): ``דף פ'. והנה``
@@ -303,32 +419,36 @@ def talmud_daf(text: str, pos: int, start: int) -> tuple[int, int, str | None, b
     m = _DAF.match(text, pos)
     if not m:
         return None
-    dm, d, dg, d0, dot, *amuds = m.group(*_DAF_GROUPS)  # one call: this runs per candidate
-    if dg:
-        if _DH_TOKEN.fullmatch(dg):
+    # one call for every group: this runs per candidate title
+    daf_word, daf_token, daf_glued, daf_bare, dot, *amuds = m.group(*_DAF_GROUPS)
+    if daf_glued:
+        if _DH_TOKEN.fullmatch(daf_glued):
             return None  # "ברכות ד"ה ...": dibbur ha-maschil (opening words), not daf 5
-        got = parse_prefixed_numeral(dg, "ד")
+        got = parse_prefixed_numeral(daf_glued, "ד")
         daf = got[1] if got else None
     else:
-        daf = num(d or d0)
+        daf = num(daf_token or daf_bare)
     if daf is None:
         return None
     amud = _amud(dot, amuds)
-    token = d or d0 or ""
-    gershayim = bool(_GERSHAYIM.search(token))
+    token = daf_token or daf_bare or ""
+    gershayim = bool(_HAS_GERSHAYIM.search(token))
     if dot == "." and marked(token) and not gershayim and not _CLOSE_BRACKET.match(text, m.end()):
         amud = None
-    marker = bool(dm or dg)
-    if amuds[5] and not (_in_parens(text, start) or _BARE_AMUD_END.match(text, m.end())):
+    marker = bool(daf_word or daf_glued)
+    amud_letter = amuds[-1]
+    if amud_letter and not (_in_parens(text, start) or _BARE_AMUD_END.match(text, m.end())):
         return None
     if amud is None:
         if _BAD_AMUD.match(text, m.end()):
             return None  # "דף ב עמוד ג": no such amud
-        end = m.end("d") if d else m.end("dg") if dg else m.end("d0")
-        if not marker and not _daf_alone(text, token, end, m["op"] or _in_parens(text, start)):
+        end = m.end("daf" if daf_token else "daf_glued" if daf_glued else "daf_bare")
+        inpar = m["open_paren"] or _in_parens(text, start)
+        if not marker and not _daf_alone(text, token, end, inpar):
             return None
-        return _closed(text, end, m["op"]), daf, None, marker, False
-    return _closed(text, m.end(), m["op"]), daf, amud, marker, dot == "." and not gershayim
+        return _daf((_closed(text, end, m["open_paren"]), daf, None, marker, False))
+    end = _closed(text, m.end(), m["open_paren"])
+    return _daf((end, daf, amud, marker, dot == "." and not gershayim))
 
 
 def _daf_alone(text: str, token: str, end: int, inpar: bool | str) -> bool:
@@ -356,22 +476,26 @@ def parse_bavli(text: str, pos: int, start: int, tractate: tuple[str, int, int])
     if not first <= daf <= last:
         return None
     ref = Ref(name, (f"{daf}a",), (f"{daf}b",)) if amud is None else Ref(name, (f"{daf}{amud}",))
-    r = _DAF_RANGE.match(text, end) if amud else None
+    dash = _DAF_RANGE.match(text, end) if amud else None
     seg = _SEGMENT.match(text, end) if amud and text[end - 1] not in ".:" else None
     if seg:  # "שבת ג׳ ב:כ״ג": Sefaria's own form, daf, amud and segment
-        s = num(seg["s"])
-        return (seg.end(), Ref(name, (f"{daf}{amud}", str(s)))) if s and s <= 200 else None
+        segment = num(seg["segment"])
+        if not segment or segment > 200:
+            return None
+        return seg.end(), Ref(name, (f"{daf}{amud}", str(segment)))
     if amud is None:
-        r2 = _DAF_ONLY_RANGE.match(text, end)
-        d2 = num(r2["d"]) if r2 else None
-        if r2 and d2 and daf < d2 <= last:  # "עירובין פב-פג", "ברכות ב׳-ג׳"
-            return r2.end(), Ref(name, (f"{daf}a",), (f"{d2}b",))
-    if r:
-        d2 = num(r["d"]) if r["d"] else daf
-        a2 = r["ao"] or r["a"]
-        amud2 = ("a" if r["dot"] == "." else "b") if r["dot"] else ("a" if a2 == "א" else "b")
-        if d2 is not None and first <= d2 <= last and (d2, amud2) > (daf, amud or "a"):
-            ref, end = Ref(name, ref.sections, (f"{d2}{amud2}",)), r.end()
+        daf_dash = _DAF_ONLY_RANGE.match(text, end)
+        daf_to = num(daf_dash["daf"]) if daf_dash else None
+        if daf_dash and daf_to and daf < daf_to <= last:  # "עירובין פב-פג", "ברכות ב׳-ג׳"
+            return daf_dash.end(), Ref(name, (f"{daf}a",), (f"{daf_to}b",))
+    if dash:
+        daf_to = num(dash["daf"]) if dash["daf"] else daf
+        if dash["amud_dot"]:
+            amud_to = "a" if dash["amud_dot"] == "." else "b"
+        else:
+            amud_to = "a" if (dash["amud_only"] or dash["amud"]) == "א" else "b"
+        if daf_to is not None and first <= daf_to <= last and (daf_to, amud_to) > (daf, amud):
+            ref, end = Ref(name, ref.sections, (f"{daf_to}{amud_to}",)), dash.end()
     elif (
         period
         and not marker
@@ -388,15 +512,33 @@ def _dh_follows(text: str, end: int) -> bool:
     return bool(_DH.match(text[end : end + 20]))
 
 
-_DH = re.compile(rf".{{0,12}}?ד{Q}ה", re.S)
+_DH = re.compile(rf".{{0,12}}?ד{GERSHAYIM}ה", re.S)
 
 
 # ---------------------------------------------------------------- Mishnah
 _ORDINAL = "|".join(sorted(ORDINALS, key=len, reverse=True))
-_MISHNAH = re.compile(
-    rf"{SP}*,?{SP}*(?:פרק{SP}+(?P<c>(?:{_ORDINAL})(?![{L}])|{NUM})|(?P<cg>{glued('פ', 'רס')}))"
-    rf"(?:{SP}*,?{SP}*(?:(?:משנה|מ{G}){SP}+(?P<m>{NUM})|(?P<mg>{glued('מ')})))?{END}"
+_MISHNAH_NUMBER = (
+    rf"(?:(?:משנה|מ{GERESH}){SPACE}+(?P<mishnah>{NUMERAL})|(?P<mishnah_glued>{glued('מ')}))"
 )
+_MISHNAH = re.compile(
+    rf"{SPACE}*,?{SPACE}*(?:פרק{SPACE}+(?P<chapter>(?:{_ORDINAL})(?![{LETTER}])|{NUMERAL})"
+    rf"|(?P<chapter_glued>{glued('פ', 'רס')}))"
+    rf"(?:{SPACE}*,?{SPACE}*{_MISHNAH_NUMBER})?{WORD_END}"
+)
+
+
+def _number(m: re.Match[str], group: str, letter: str, markers: str = "") -> int | None:
+    """The value of ``group`` (``פרק ג``), else of ``group_glued`` (``פ"ג``: ``letter``
+    glued to the numeral, after one of ``markers``)."""
+    token = m[group]
+    if token:
+        return num(token)
+    return _glued_value(m[group + "_glued"], letter, markers)
+
+
+def _end(m: re.Match[str], group: str) -> int:
+    """Where ``group`` or its glued form ends."""
+    return m.end(group) if m[group] else m.end(group + "_glued")
 
 
 def parse_mishnah(
@@ -406,24 +548,27 @@ def parse_mishnah(
     m = _MISHNAH.match(text, pos)
     if not m:
         return None
-    word = ORDINALS.get(m["c"] or "")
+    word = ORDINALS.get(m["chapter"] or "")
     if word is not None:  # "פרק קמא", "פרק בתרא" (the last)
-        c: int | None = chapters if word == -1 else word
+        chapter: int | None = chapters if word == -1 else word
     else:
-        c = num(m["c"]) if m["c"] else _glued_value(m["cg"], "פ", "רס")
-    if c is None or not 0 < c <= chapters:
+        chapter = _number(m, "chapter", "פ", "רס")
+    if chapter is None or not 0 < chapter <= chapters:
         return None
-    if m["m"] or m["mg"]:
-        mi = num(m["m"]) if m["m"] else _glued_value(m["mg"], "מ")
-        if mi is None or not 0 < mi <= 40:
+    if m["mishnah"] or m["mishnah_glued"]:
+        mishnah_n = _number(m, "mishnah", "מ")
+        if mishnah_n is None or not 0 < mishnah_n <= 40:
             return None
-        return m.end(), Ref(name, (str(c), str(mi)))
+        return m.end(), Ref(name, (str(chapter), str(mishnah_n)))
     if not mishnah_only:
         return None  # "שבת פ"א" alone may be the Bavli chapter
-    return m.end("c") if m["c"] else m.end("cg"), Ref(name, (str(c),))
+    return _end(m, "chapter"), Ref(name, (str(chapter),))
 
 
-_PLAIN = re.compile(rf"{SP}*(?P<a>{NUM})(?:(?P<sep>{SP}*[,:]{SP}*|{SP}+)(?P<b>{NUM}))?{END}")
+_PLAIN = re.compile(
+    rf"{SPACE}*(?P<first>{NUMERAL})"
+    rf"(?:(?P<separator>{SPACE}*[,:]{SPACE}*|{SPACE}+)(?P<second>{NUMERAL}))?{WORD_END}"
+)
 
 
 def plain_pair(text: str, pos: int, start: int) -> tuple[int, int, int | None] | None:
@@ -431,16 +576,16 @@ def plain_pair(text: str, pos: int, start: int) -> tuple[int, int, int | None] |
     m = _PLAIN.match(text, pos)
     if not m:
         return None
-    a, b = num(m["a"]), num(m["b"])
+    first, second = num(m["first"]), num(m["second"])
     closed = _in_parens(text, start) and _CLOSE_BRACKET.match(text, m.end())
     if (
-        a is not None
-        and b is not None
-        and (m["sep"].strip() or closed or ENDS.match(text, m.end()))
+        first is not None
+        and second is not None
+        and (m["separator"].strip() or closed or ENDS.match(text, m.end()))
     ):
-        return m.end(), a, b
-    if a is not None and not m["b"] and closed:
-        return m.end(), a, None
+        return m.end(), first, second
+    if first is not None and not m["second"] and closed:
+        return m.end(), first, None
     return None
 
 
@@ -457,15 +602,13 @@ def parse_mishnah_plain(
     pair = plain_pair(text, pos, start)
     if not pair or not 0 < pair[1] <= mishnah[1] or (pair_only and pair[2] is None):
         return None
-    end, c, mi = pair
-    if mi is None:
-        return end, Ref(mishnah[0], (str(c),))
-    return (end, Ref(mishnah[0], (str(c), str(mi)))) if 0 < mi <= 40 else None
+    end, chapter, mishnah_n = pair
+    if mishnah_n is None:
+        return end, Ref(mishnah[0], (str(chapter),))
+    return (end, Ref(mishnah[0], (str(chapter), str(mishnah_n)))) if 0 < mishnah_n <= 40 else None
 
 
-_MISHNAH_ONLY = re.compile(
-    rf"{SP}*,?{SP}*(?:(?:משנה|מ{G}){SP}+(?P<m>{NUM})|(?P<mg>{glued('מ')})){END}"
-)
+_MISHNAH_ONLY = re.compile(rf"{SPACE}*,?{SPACE}*{_MISHNAH_NUMBER}{WORD_END}")
 
 
 def parse_mishnah_only(
@@ -475,10 +618,10 @@ def parse_mishnah_only(
     m = _MISHNAH_ONLY.match(text, pos)
     if not m:
         return None
-    mi = num(m["m"]) if m["m"] else _glued_value(m["mg"], "מ")
-    if mi is None or not 0 < mi <= 40 or not 0 < chapter <= mishnah[1]:
+    mishnah_n = _number(m, "mishnah", "מ")
+    if mishnah_n is None or not 0 < mishnah_n <= 40 or not 0 < chapter <= mishnah[1]:
         return None
-    return m.end(), Ref(mishnah[0], (str(chapter), str(mi)))
+    return m.end(), Ref(mishnah[0], (str(chapter), str(mishnah_n)))
 
 
 @lru_cache(maxsize=4096)
@@ -488,12 +631,14 @@ def _glued_value(token: str | None, prefix: str, markers: str = "") -> int | Non
 
 
 # ---------------------------------------------------------------- Mishneh Torah
-_CHAPTER = rf"(?:פרק{SP}+(?P<c>{NUM})|(?P<cg>{glued('פ', 'רס')}))"
-_HALACHA = rf"(?:הלכה{SP}+(?P<h>{NUM})|(?P<hg>{glued('ה')}))"
-_RAMBAM_NUMS = re.compile(rf"{SP}*,?{SP}*(?:{_CHAPTER})?{SP}*,?{SP}*(?:{_HALACHA}{END})?")
-_CHAPTER_BEFORE = re.compile(rf"{SP}*,?{SP}*{_CHAPTER}{SP}+(?=מ?הל)")
-_HILCHOT = re.compile(rf"{SP}*,?{SP}*(?:ב|מ)?(?:הלכות|הל{G}){SP}*")
-_WORD = re.compile(rf"{SP}*\(?([{L}\"'\u05f3\u05f4]+)\)?")
+_CHAPTER = rf"(?:פרק{SPACE}+(?P<chapter>{NUMERAL})|(?P<chapter_glued>{glued('פ', 'רס')}))"
+_HALACHA = rf"(?:הלכה{SPACE}+(?P<halacha>{NUMERAL})|(?P<halacha_glued>{glued('ה')}))"
+_RAMBAM_NUMS = re.compile(
+    rf"{SPACE}*,?{SPACE}*(?:{_CHAPTER})?{SPACE}*,?{SPACE}*(?:{_HALACHA}{WORD_END})?"
+)
+_CHAPTER_BEFORE = re.compile(rf"{SPACE}*,?{SPACE}*{_CHAPTER}{SPACE}+(?=מ?הל)")
+_HILCHOT = re.compile(rf"{SPACE}*,?{SPACE}*(?:ב|מ)?(?:הלכות|הל{GERESH}){SPACE}*")
+_WORD = re.compile(rf"{SPACE}*\(?([{LETTER}\"'\u05f3\u05f4]+)\)?")
 
 
 def hilchot_name(cat: Catalog, text: str, pos: int) -> tuple[int, str] | None:
@@ -528,7 +673,7 @@ def parse_rambam(
     if lead == "rambam":
         before = _CHAPTER_BEFORE.match(text, pos)
         if before:
-            chapter = num(before["c"]) if before["c"] else _glued_value(before["cg"], "פ", "רס")
+            chapter = _number(before, "chapter", "פ", "רס")
             pos = before.end()
         h = _HILCHOT.match(text, pos)
         if h:
@@ -538,64 +683,66 @@ def parse_rambam(
         return None
     end, index = got
     m = _RAMBAM_NUMS.match(text, end)
-    if m and (m["c"] or m["cg"]):
+    has_chapter = bool(m and (m["chapter"] or m["chapter_glued"]))
+    if m and has_chapter:
         if chapter is not None:
             return None
-        chapter = num(m["c"]) if m["c"] else _glued_value(m["cg"], "פ", "רס")
+        chapter = _number(m, "chapter", "פ", "רס")
     if chapter is None or not 0 < chapter <= 30:
         return None
-    if m and (m["h"] or m["hg"]):
-        hal = num(m["h"]) if m["h"] else _glued_value(m["hg"], "ה")
-        if hal is None or not 0 < hal <= 50:
+    if m and (m["halacha"] or m["halacha_glued"]):
+        halacha = _number(m, "halacha", "ה")
+        if halacha is None or not 0 < halacha <= 50:
             return None
-        return m.end(), Ref(index, (str(chapter), str(hal)))
-    if m and (m["c"] or m["cg"]):
-        end = m.end("c") if m["c"] else m.end("cg")
+        return m.end(), Ref(index, (str(chapter), str(halacha)))
+    if m and has_chapter:
+        end = _end(m, "chapter")
     return end, Ref(index, (str(chapter),))
 
 
 def parse_rambam_ibid(text: str, pos: int, prev: Ref) -> Parsed | None:
     """``שם ה"ג`` / ``שם פ"ה ה"ב`` after a Mishneh Torah citation."""
     m = _RAMBAM_NUMS.match(text, pos)
-    if not m or not (m["h"] or m["hg"]):
+    if not m or not (m["halacha"] or m["halacha_glued"]):
         return None
-    if m["c"] or m["cg"]:
-        chapter = num(m["c"]) if m["c"] else _glued_value(m["cg"], "פ", "רס")
+    if m["chapter"] or m["chapter_glued"]:
+        chapter = _number(m, "chapter", "פ", "רס")
     else:
         chapter = int(prev.sections[0]) if prev.sections else None
-    hal = num(m["h"]) if m["h"] else _glued_value(m["hg"], "ה")
-    if chapter is None or hal is None or not (0 < chapter <= 30 and 0 < hal <= 50):
+    halacha = _number(m, "halacha", "ה")
+    if chapter is None or halacha is None or not (0 < chapter <= 30 and 0 < halacha <= 50):
         return None
-    return m.end(), Ref(prev.index, (str(chapter), str(hal)))
+    return m.end(), Ref(prev.index, (str(chapter), str(halacha)))
 
 
 # ---------------------------------------------------------------- Shulchan Arukh
 _SIMAN = re.compile(
-    rf"{SP}*,?{SP}*(?P<op>\({SP}*)?(?:(?:סימן|סי{G}|ס{G}){SP}*(?P<s>{NUM})"
-    rf"|(?P<sg>{glued('ס', 'ר')})|(?P<sc>{NUM})(?={SP}*:))"
-    rf"(?:{SP}*,?{SP}*(?:(?:סעיף|סעי{G}){SP}*(?P<f>{NUM})|(?P<fg>{glued('ס')}))"
-    rf"|{SP}*:{SP}*(?P<fc>{NUM}))?{END}"
+    rf"{SPACE}*,?{SPACE}*(?P<open_paren>\({SPACE}*)?"
+    rf"(?:(?:סימן|סי{GERESH}|ס{GERESH}){SPACE}*(?P<siman>{NUMERAL})"
+    rf"|(?P<siman_glued>{glued('ס', 'ר')})|(?P<siman_colon>{NUMERAL})(?={SPACE}*:))"
+    rf"(?:{SPACE}*,?{SPACE}*(?:(?:סעיף|סעי{GERESH}){SPACE}*(?P<seif>{NUMERAL})"
+    rf"|(?P<seif_glued>{glued('ס')}))"
+    rf"|{SPACE}*:{SPACE}*(?P<seif_colon>{NUMERAL}))?{WORD_END}"
 )
-_PAREN = re.compile(rf"{SP}*\([^()\n]{{1,25}}\)")
-_SA_PART = re.compile(rf"{SP}*([{L}\"'\u05f3\u05f4]+(?:{SP}+[{L}]+)?)")
+_PAREN = re.compile(rf"{SPACE}*\([^()\n]{{1,25}}\)")
+_SA_PART = re.compile(rf"{SPACE}*([{LETTER}\"'\u05f3\u05f4]+(?:{SPACE}+[{LETTER}]+)?)")
 
 
 def parse_siman(text: str, pos: int, part: tuple[str, int]) -> Parsed | None:
     name, simanim = part
     m = _SIMAN.match(text, pos)
-    if not m or (m["sc"] and not m["fc"]):  # "קיג:ד": bare numbers only as siman:seif
+    if not m or (m["siman_colon"] and not m["seif_colon"]):
+        return None  # "קיג:ד": bare numbers only as siman:seif
+    siman = num(m["siman_colon"]) if m["siman_colon"] else _number(m, "siman", "ס", "ר")
+    if siman is None or not 0 < siman <= simanim:
         return None
-    s = num(m["s"] or m["sc"]) if m["s"] or m["sc"] else _glued_value(m["sg"], "ס", "ר")
-    if s is None or not 0 < s <= simanim:
-        return None
-    if m["f"] or m["fg"] or m["fc"]:
-        f = num(m["f"] or m["fc"]) if m["f"] or m["fc"] else _glued_value(m["fg"], "ס")
-        if f is not None and 0 < f <= 60:
-            return _closed(text, m.end(), m["op"]), Ref(name, (str(s), str(f)))
-        if m["fc"]:
+    if m["seif"] or m["seif_glued"] or m["seif_colon"]:
+        seif = num(m["seif_colon"]) if m["seif_colon"] else _number(m, "seif", "ס")
+        if seif is not None and 0 < seif <= 60:
+            return _closed(text, m.end(), m["open_paren"]), Ref(name, (str(siman), str(seif)))
+        if m["seif_colon"]:
             return None
-    end = m.end("s") if m["s"] else m.end("sg")
-    return _closed(text, end, m["op"]), Ref(name, (str(s),))
+    return _closed(text, _end(m, "siman"), m["open_paren"]), Ref(name, (str(siman),))
 
 
 def parse_sa_lead(cat: Catalog, text: str, pos: int) -> Parsed | None:
@@ -616,11 +763,14 @@ def parse_sa_lead(cat: Catalog, text: str, pos: int) -> Parsed | None:
 
 # ---------------------------------------------------------------- Tanya, Midrash
 _TANYA = re.compile(
-    rf"{SP}*,?{SP}*(?:(?:פרק|פ{G}){SP}*(?P<c>{NUM})|(?P<cg>{glued('פ', 'רס')})"
-    rf"|(?:סימן|סי{G}){SP}*(?P<e>{NUM})|(?P<eg>{glued('ס')})){END}"
+    rf"{SPACE}*,?{SPACE}*(?:(?:פרק|פ{GERESH}){SPACE}*(?P<chapter>{NUMERAL})"
+    rf"|(?P<chapter_glued>{glued('פ', 'רס')})"
+    rf"|(?:סימן|סי{GERESH}){SPACE}*(?P<letter>{NUMERAL})|(?P<letter_glued>{glued('ס')})){WORD_END}"
 )
 _NONSPACE = re.compile(r"\S+")
-_TANYA_PART = re.compile(rf"{SP}*,?{SP}*([{L}\"'\u05f3\u05f4]+(?:{SP}+[{L}]+){{0,2}})")
+_TANYA_PART = re.compile(
+    rf"{SPACE}*,?{SPACE}*([{LETTER}\"'\u05f3\u05f4]+(?:{SPACE}+[{LETTER}]+){{0,2}})"
+)
 
 
 def parse_tanya(cat: Catalog, text: str, pos: int, part: tuple[str, int] | None) -> Parsed | None:
@@ -639,20 +789,21 @@ def parse_tanya(cat: Catalog, text: str, pos: int, part: tuple[str, int] | None)
     m = _TANYA.match(text, pos)
     if not m:
         return None
-    if m["e"] or m["eg"]:
+    if m["letter"] or m["letter_glued"]:  # Iggeret HaKodesh is numbered by letter (siman)
         if not name.endswith("Kodesh"):
             return None
-        c = num(m["e"]) if m["e"] else _glued_value(m["eg"], "ס")
+        chapter = _number(m, "letter", "ס")
     else:
-        c = num(m["c"]) if m["c"] else _glued_value(m["cg"], "פ", "רס")
-    if c is None or not 0 < c <= chapters:
+        chapter = _number(m, "chapter", "פ", "רס")
+    if chapter is None or not 0 < chapter <= chapters:
         return None
-    return m.end(), Ref(name, (str(c),))
+    return m.end(), Ref(name, (str(chapter),))
 
 
 _MIDRASH = re.compile(
-    rf"{SP}*,?{SP}*(?:(?:פרשה|פרק|מזמור|פ{G}){SP}*(?P<c>{NUM})|(?P<cg>{glued('פ', 'רס')}))"
-    rf"(?:{SP}*,{SP}*(?P<s>{NUM}))?{END}"
+    rf"{SPACE}*,?{SPACE}*(?:(?:פרשה|פרק|מזמור|פ{GERESH}){SPACE}*(?P<chapter>{NUMERAL})"
+    rf"|(?P<chapter_glued>{glued('פ', 'רס')}))"
+    rf"(?:{SPACE}*,{SPACE}*(?P<section>{NUMERAL}))?{WORD_END}"
 )
 
 
@@ -668,19 +819,19 @@ def parse_midrash(text: str, pos: int, start: int, book: tuple[str, int]) -> Par
         pair = plain_pair(text, pos, start)
         if not pair or not 0 < pair[1] <= chapters or not 0 < (pair[2] or 1) <= 200:
             return None
-        end, chapter, section = pair
-        if section is None or name in _VERSE_CITED:
-            return end, Ref(name, (str(chapter),))
-        return end, Ref(name, (str(chapter), str(section)))
-    c = num(m["c"]) if m["c"] else _glued_value(m["cg"], "פ", "רס")
-    if c is None or not 0 < c <= chapters:
+        end, first, second = pair
+        if second is None or name in _VERSE_CITED:
+            return end, Ref(name, (str(first),))
+        return end, Ref(name, (str(first), str(second)))
+    chapter = _number(m, "chapter", "פ", "רס")
+    if chapter is None or not 0 < chapter <= chapters:
         return None
-    if m["s"] and name not in _VERSE_CITED:
-        s = num(m["s"])
-        if s is None or not 0 < s <= 200:
+    if m["section"] and name not in _VERSE_CITED:
+        section = num(m["section"])
+        if section is None or not 0 < section <= 200:
             return None
-        return m.end(), Ref(name, (str(c), str(s)))
-    return (m.end("c") if m["c"] else m.end("cg")), Ref(name, (str(c),))
+        return m.end(), Ref(name, (str(chapter), str(section)))
+    return _end(m, "chapter"), Ref(name, (str(chapter),))
 
 
 glued_value = _glued_value
