@@ -108,7 +108,11 @@ def _json(model: BaseModel) -> Response:
 
 
 def _add_cached_route(
-    app: FastAPI, route: CachedRoute, backend: Backend, dependencies: list[Any], statuses: Any
+    app: FastAPI,
+    route: CachedRoute,
+    backend: Backend,
+    dependencies: list[Any],
+    statuses: list[int],
 ) -> None:
     """Register one route of the cached reads' table; its signature is the table's."""
 

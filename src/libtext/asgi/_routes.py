@@ -81,6 +81,7 @@ class CachedRoute:
     """Error statuses for the OpenAPI document (401 is added when GETs need a key)."""
     _prefix: str = field(init=False, repr=False)
     _segment: str | None = field(init=False, repr=False)
+    _names: tuple[str, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         params = _PATH_PARAM.findall(self.path)
@@ -88,17 +89,19 @@ class CachedRoute:
         prefix = self.path[: -len(f"/{{{segment}}}")] if segment else self.path
         if len(params) > 1 or (segment and not self.path.endswith(f"/{{{segment}}}")):
             raise ValueError(f"{self.path}: one path parameter at most, as the last segment")
+        names = (*((segment,) if segment else ()), *(q.name for q in self.query))
         object.__setattr__(self, "_prefix", prefix)
         object.__setattr__(self, "_segment", segment)
+        object.__setattr__(self, "_names", names)
 
     @property
     def arg_names(self) -> tuple[str, ...]:
         """The read's argument names: the path parameter, then the query's."""
-        return (*((self._segment,) if self._segment else ()), *(q.name for q in self.query))
+        return self._names
 
     def key(self, args: dict[str, Any]) -> Hashable:
         """The cache key of one request's arguments."""
-        return (self.name, *(args[name] for name in self.arg_names))
+        return (self.name, *[args[name] for name in self._names])
 
     def match(self, path: str) -> dict[str, Any] | None:
         """The path parameter of ``path`` if it is this route's (as Starlette's ``{x}``)."""

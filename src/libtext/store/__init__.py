@@ -528,16 +528,20 @@ class TextStore(ReviewMethods):
             StoreError: The database failed (only when ``wait``).
         """
         local = self._local
-        if not wait and (local is None or not self._ready or self._closed):
-            return None
+        if not wait:  # the fast path of every cached HTTP read: nothing but the probe
+            if local is None or not self._ready or self._closed:
+                return None
+            try:
+                return local.current()
+            except sqlite3.Error:
+                return None
         with self._errors("read the data version"):
             self._ensure_schema()
             if local is not None:
                 try:
                     return local.current()
                 except sqlite3.Error:
-                    if not wait:
-                        return None
+                    pass  # busy: ask the revision row, which the triggers keep too
             with self._connection() as conn:
                 revision: int = conn.execute(REVISION).scalar_one()
         return revision
