@@ -478,7 +478,10 @@ class TextStore(ReviewMethods):
         """
         slug = check_slug(slug)
         with self._errors("delete the text"), self._session() as session:
-            text_id = session.exec(select(TextRow.id).where(TextRow.slug == slug)).first()
+            # Locked first, as an edit locks it: a delete and an edit of one text then
+            # take their locks in the same order (PostgreSQL), and cannot deadlock.
+            mine = select(TextRow.id).where(TextRow.slug == slug).with_for_update()
+            text_id = session.exec(mine).first()
             if text_id is None:
                 raise revs.not_found(slug)
             session.execute(sa.delete(RevisionRow).where(col(RevisionRow.text_id) == text_id))
