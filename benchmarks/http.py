@@ -15,11 +15,12 @@ otherwise an httpx async client (the script says which it used). The httpx clien
 is itself the bottleneck at a few thousand requests/s, so its ratios understate
 the gap; wrk's are the ones to quote.
 
-To tell the adapter's cost from the store's, it also times the store calls
-behind the two routes directly (on the same file, median in this process): the
-read-cache hits the routes serve (``TextStore.cached_list_json`` /
-``cached_get_json``), whose share of a libtext request it prints, and for
-reference the uncached ``TextStore.list`` / ``TextStore.get`` a miss costs.
+To tell the adapter's cost from the cache's and the store's, it also times the
+calls behind the two routes directly (on the same file, median in this process):
+the read-cache hits the routes serve (``CachedReads.hit`` of
+``libtext.asgi._cache``: the store's ``data_version`` and the LRU), whose share of
+a libtext request it prints, and for reference the uncached ``TextStore.list`` /
+``TextStore.get`` a miss costs.
 
 Mixed run (issue 17): the same GET load on ``GET /api/texts/{slug}`` alone, then with one
 PDF upload a second to ``POST /api/extract`` in the background (``--upload``, default
@@ -118,11 +119,25 @@ def fill_store(store: TextStore, n: int) -> str:
 
 
 def store_medians_us(store: TextStore, slug: str, repeat: int = 300) -> dict[str, float]:
-    """Median time of the store calls behind the two routes, interleaved."""
-    store.list_json(1, 20), store.get_json(slug)  # fill the read cache
+    """Median time of the calls behind the two routes, interleaved."""
+    from libtext.asgi import Settings, create_app
+    from libtext.asgi._routes import cached_routes
+
+    settings = Settings()
+    reads = create_app(store=store, settings=settings).state.backend.reads
+    list_route, one_route = cached_routes(settings)
+    list_args = {"page": 1, "page_size": 20}
+    one_args = {"slug": slug, "revision": None}
+
+    async def fill() -> None:
+        await reads.serve(list_route, list_args)
+        await reads.serve(one_route, one_args)
+
+    asyncio.run(fill())
+    assert reads.hit(list_route, list_args) and reads.hit(one_route, one_args), "no cache hits"
     calls: dict[str, Callable[[], object]] = {
-        "list": lambda: store.cached_list_json(1, 20),
-        "one": lambda: store.cached_get_json(slug),
+        "list": lambda: reads.hit(list_route, list_args),
+        "one": lambda: reads.hit(one_route, one_args),
         "list uncached": lambda: store.list(page=1, page_size=20),
         "one uncached": lambda: store.get(slug),
     }

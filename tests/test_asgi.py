@@ -85,32 +85,11 @@ class RaisingStore:
     def get(self, slug: str) -> Any:
         return self._go()
 
-    async def _go_json(self, limiter: Any) -> bytes:
-        # As TextStore's json twins: a worker thread that a timeout leaves behind.
-        result = await anyio.to_thread.run_sync(self._go, abandon_on_cancel=True, limiter=limiter)
-        return bytes(result.model_dump_json().encode())
+    def data_version(self, *, wait: bool = True) -> None:
+        return None  # never known: every read reaches the store
 
-    async def alist_json(self, page: int = 1, page_size: int = 20, *, limiter: Any = None) -> bytes:
-        return await self._go_json(limiter)
-
-    def cached_list_json(self, page: int = 1, page_size: int = 20) -> None:
-        return None
-
-    def cached_get_json(self, slug: str) -> None:
-        return None
-
-    def cached_get_tagged_json(self, slug: str) -> None:
-        return None
-
-    async def aget_json(self, slug: str, *, limiter: Any = None) -> bytes:
-        return await self._go_json(limiter)
-
-    async def aget_tagged_json(
-        self, slug: str, *, revision: Any = None, limiter: Any = None
-    ) -> Any:
-        from libtext.store._cache import TaggedJSON
-
-        return TaggedJSON(await self._go_json(limiter), '"1-0"')
+    def _tagged(self, slug: str, revision: Any = None) -> Any:
+        return self._go(), '"1-0"'
 
     async def asave(self, document: Any) -> Any:
         return await anyio.to_thread.run_sync(self._go)
@@ -297,16 +276,17 @@ async def test_text_routes_serve_current_json_across_stores(
 
 
 def count_calls(app: Any, name: str) -> list[int]:
-    """Count the calls of one backend method (the routes' only way to the store)."""
-    backend = app.state.backend
+    """Count the requests that reached the cached read route ``name`` (past the fast path)."""
+    reads = app.state.backend.reads
     calls: list[int] = []
-    original = getattr(backend, name)
+    original = reads.serve
 
-    async def counted(*args: Any) -> Any:
-        calls.append(1)
-        return await original(*args)
+    async def counted(route: Any, args: dict[str, Any]) -> Any:
+        if route.name == name:
+            calls.append(1)
+        return await original(route, args)
 
-    setattr(backend, name, counted)
+    reads.serve = counted
     return calls
 
 
@@ -357,13 +337,15 @@ async def test_unusual_list_queries_still_go_to_the_route(
 
 async def test_cached_reads_keep_their_guards(store: Any) -> None:
     slug = store.save(doc()).slug
-    store.get_json(slug), store.list_json()  # warm: a hit would be served if allowed
     app = create_app(store=store, settings=Settings(api_key="k3y", protect_get=True))
     async with client_for(app) as c:
+        auth = {"Authorization": "Bearer k3y"}
+        for _ in range(2):  # the second would be a hit, if served without the key
+            listed = await c.get("/api/texts", headers=auth)
+            assert (await c.get(f"/api/texts/{slug}", headers=auth)).status_code == 200
         assert_error(await c.get(f"/api/texts/{slug}"), 401, "unauthorized")
         assert_error(await c.get("/api/texts"), 401, "unauthorized")
-        auth = {"Authorization": "Bearer k3y"}
-        assert (await c.get("/api/texts", headers=auth)).content == store.list_json()
+        assert listed.content == store.list().model_dump_json().encode()
     async with client_for(create_app(store=store, settings=Settings())) as c:
         assert_error(await c.get("/api/texts/Bad_Slug"), 400, "invalid_slug")
         assert_error(await c.get(f"/api/texts/{slug}/x"), 404, "not_found")
@@ -377,8 +359,10 @@ async def test_cached_reads_work_when_mounted(store: Any) -> None:
     parent.mount("/svc", create_app(store=store, settings=Settings()))
     async with client_for(parent) as c:
         for _ in range(2):
-            assert (await c.get(f"/svc/api/texts/{slug}")).content == store.get_json(slug)
-            assert (await c.get("/svc/api/texts")).content == store.list_json()
+            one = (await c.get(f"/svc/api/texts/{slug}")).content
+            assert one == store.get(slug).model_dump_json().encode()
+            listed = (await c.get("/svc/api/texts")).content
+            assert listed == store.list().model_dump_json().encode()
         assert (await c.get(f"/api/texts/{slug}")).status_code == 404
 
 

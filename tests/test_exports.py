@@ -125,9 +125,6 @@ def test_no_private_type_in_a_public_signature() -> None:
     exported = {
         getattr(libtext, n) for n in libtext.__all__ if inspect.isclass(getattr(libtext, n))
     }
-    # TextStore's HTTP-shaped reads (issue 14, item 5, moves them into the HTTP adapter).
-    pending = {"TextStore.get_tagged_json", "TextStore.aget_tagged_json"}
-    pending.add("TextStore.cached_get_tagged_json")
     private = re.compile(r"libtext\.(?:[a-z]+\.)*_[a-z_]+\.(\w+)")
     found: set[str] = set()
 
@@ -136,7 +133,7 @@ def test_no_private_type_in_a_public_signature() -> None:
         hints = typing.get_type_hints(inspect.unwrap(fn), localns=names)
         for arg, hint in hints.items():
             for type_name in private.findall(repr(hint)):
-                if owner not in pending and not any(t.__name__ == type_name for t in exported):
+                if not any(t.__name__ == type_name for t in exported):
                     found.add(f"{owner}({arg}): {type_name}")
 
     for name in libtext.__all__:

@@ -14,7 +14,6 @@ import threading
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -593,7 +592,7 @@ async def test_async_twins_match_sync(store_url: str) -> None:
 
 def test_every_method_has_an_async_twin() -> None:
     names = ("save", "update", "get", "delete", "list", "ping", "prepare", "close")
-    for name in (*names, "list_json", "get_json"):
+    for name in (*names, "data_version"):
         assert callable(getattr(TextStore, f"a{name}")), name
 
 
@@ -705,159 +704,7 @@ def test_cli_show_text_names_a_whole_chapter_once(tmp_path: Path) -> None:
     assert headings == ["## 1. פרק א (p. 2)"]
 
 
-# --- the read cache (list_json / get_json) ---------------------------------------------
-
-
-@contextmanager
-def text_queries(store: TextStore) -> Iterator[list[str]]:
-    """The statements that read or write the texts' tables while the block runs."""
-    seen: list[str] = []
-
-    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        if "libtext_texts" in statement or "libtext_text_bodies" in statement:
-            seen.append(statement)
-
-    sa.event.listen(store.engine, "before_cursor_execute", record)
-    try:
-        yield seen
-    finally:
-        sa.event.remove(store.engine, "before_cursor_execute", record)
-
-
-def fresh_json(url: str, *, page: int = 1, page_size: int = 20, slug: str | None = None) -> bytes:
-    """The uncached model's JSON, read through a store of its own."""
-    with TextStore(url, cache_bytes=0) as other:
-        model = other.get(slug) if slug is not None else other.list(page, page_size)
-        return model.model_dump_json().encode()
-
-
-def test_json_reads_are_the_models_json_and_cached(store: TextStore, store_url: str) -> None:
-    slugs = [store.save(make_doc(title=f"ספר {i}", sections=2)).slug for i in range(5)]
-    store.save(large_doc())
-    for page, size in ((1, 20), (1, 2), (2, 2), (3, 2), (4, 2), (9, 3)):
-        expected = store.list(page, size).model_dump_json().encode()
-        assert store.list_json(page, size) == expected
-        with text_queries(store) as seen:
-            assert store.list_json(page, size) == expected
-        assert seen == [], "a repeated read should come from the cache"
-    for slug in (*slugs, store.list(1, 1).texts[0].slug):
-        expected = store.get(slug).model_dump_json().encode()
-        assert store.get_json(slug) == expected
-        with text_queries(store) as seen:
-            assert store.get_json(slug) == expected
-        assert seen == []
-    assert json.loads(store.get_json(slugs[0]))["work_id"] is None  # the public document
-    assert store.list_json() == fresh_json(store_url)
-
-
-async def test_json_async_twins_match_and_hit(store: TextStore) -> None:
-    slug = store.save(make_doc()).slug
-    assert await store.alist_json(1, 5) == store.list_json(1, 5)
-    assert await store.aget_json(slug) == store.get_json(slug)
-    with text_queries(store) as seen:
-        assert await store.aget_json(slug) == store.get(slug).model_dump_json().encode()
-    assert len(seen) == 1  # the get() above, not the cached aget_json
-
-
-def test_json_reads_see_writes_through_the_same_store(store: TextStore) -> None:
-    first = store.save(make_doc(title="ראשון")).slug
-    before_list, before_text = store.list_json(), store.get_json(first)
-    second = store.save(make_doc(title="שני")).slug
-    after = json.loads(store.list_json())
-    assert [t["slug"] for t in after["texts"]] == [second, first] and after != before_list
-
-    store.update(first, make_doc(title="ראשון", marker="ב"))
-    updated = json.loads(store.get_json(first))
-    assert store.get_json(first) != before_text
-    assert updated["sections"][0]["original_hebrew_block"] == "טקסט ב 0"
-    assert store.list_json() == store.list().model_dump_json().encode()
-
-    store.delete(first)
-    with pytest.raises(errors.NotFoundError):
-        store.get_json(first)
-    assert [t["slug"] for t in json.loads(store.list_json())["texts"]] == [second]
-
-
-async def test_json_reads_see_writes_through_another_store(store_url: str) -> None:
-    """A second TextStore has its own engine and connections: another process's view."""
-    with TextStore(store_url) as reader, TextStore(store_url) as writer:
-        slug = writer.save(make_doc(title="ספר")).slug
-        assert json.loads(reader.list_json())["pagination"]["total"] == 1
-        old_text = reader.get_json(slug)
-        assert await reader.aget_json(slug) == old_text  # cached now
-
-        writer.update(slug, make_doc(title="ספר", marker="ב"))
-        assert reader.get_json(slug) == fresh_json(store_url, slug=slug) != old_text
-        assert await reader.aget_json(slug) == fresh_json(store_url, slug=slug)
-
-        other = writer.save(make_doc(title="אחר")).slug
-        listed = json.loads(await reader.alist_json())
-        assert [t["slug"] for t in listed["texts"]] == [other, slug]
-        assert reader.list_json() == fresh_json(store_url)
-
-        writer.delete(slug)
-        with pytest.raises(errors.NotFoundError):
-            reader.get_json(slug)
-        with pytest.raises(errors.NotFoundError):
-            await reader.aget_json(slug)
-        assert json.loads(reader.list_json())["pagination"]["total"] == 1
-
-
-def test_json_reads_in_memory_see_writes() -> None:
-    with TextStore("sqlite://") as st:
-        slug = st.save(make_doc()).slug
-        old = st.get_json(slug)
-        st.update(slug, make_doc(marker="ב"))
-        assert st.get_json(slug) == st.get(slug).model_dump_json().encode() != old
-        st.delete(slug)
-        with pytest.raises(errors.NotFoundError):
-            st.get_json(slug)
-
-
-def test_read_cache_is_bounded(store_url: str) -> None:
-    with TextStore(store_url, cache_bytes=1) as probe:
-        probe.save(make_doc(title="גודל"))
-        size = len(probe.list_json(1, 1))
-    budget = 8 * size + 64  # room for about 8 one-text pages
-    with TextStore(store_url, cache_bytes=budget) as st:
-        for i in range(30):
-            st.save(make_doc(title=f"ספר {i}"))
-        for page in range(1, 31):
-            st.list_json(page, 1)
-        assert st._cache is not None and st._cache.size <= budget
-        with text_queries(st) as seen:
-            st.list_json(30, 1)  # the most recent: still kept
-        assert seen == []
-        with text_queries(st) as seen:
-            st.list_json(1, 1)  # the first: evicted long ago
-        assert seen
-    with TextStore(store_url, cache_bytes=0) as off, text_queries(off) as seen:
-        assert (
-            off.list_json(2, 3) == off.list_json(2, 3) == fresh_json(store_url, page=2, page_size=3)
-        )
-    assert seen  # no cache: every read queries
-
-
-@pytest.mark.parametrize("bad", [-1, 1.5, True, "big"])
-def test_bad_cache_size_is_a_configuration_error(bad: Any) -> None:
-    with pytest.raises(errors.ConfigurationError, match="cache_bytes"):
-        TextStore("sqlite://", cache_bytes=bad)
-
-
-async def test_json_reads_check_their_input_before_the_database() -> None:
-    st = TextStore("sqlite:////nonexistent-dir/libtext/texts.db")
-    for page, size in ((0, 20), (1, 0), (1, 101), ("1", 20), (True, 20)):
-        with pytest.raises(errors.InvalidInputError):
-            st.list_json(page, size)
-        with pytest.raises(errors.InvalidInputError):
-            await st.alist_json(page, size)
-    for slug in ("Bad Slug", "", "a" * 81, 7):
-        with pytest.raises(errors.InvalidSlugError):
-            st.get_json(slug)  # type: ignore[arg-type]
-        with pytest.raises(errors.InvalidSlugError):
-            await st.aget_json(slug)  # type: ignore[arg-type]
-    with pytest.raises(errors.StoreError):  # and a good request does reach the database
-        st.get_json("fine-slug")
+# --- migrations ------------------------------------------------------------------------
 
 
 def test_schema_1_database_is_migrated_with_a_revision(store_url: str) -> None:
@@ -867,12 +714,14 @@ def test_schema_1_database_is_migrated_with_a_revision(store_url: str) -> None:
             conn.exec_driver_sql("DELETE FROM libtext_meta WHERE key = 'revision'")
             conn.exec_driver_sql("UPDATE libtext_meta SET value = 1 WHERE key = 'schema_version'")
     with TextStore(store_url) as st, TextStore(store_url) as other:
-        assert st.get_json(slug) == fresh_json(store_url, slug=slug)
+        assert st.get(slug) == make_doc().public()
+        version = st.data_version()
         with st.engine.connect() as conn:
             meta = dict(conn.exec_driver_sql("SELECT key, value FROM libtext_meta").all())
         assert meta["schema_version"] == SCHEMA_VERSION and "revision" in meta
         other.update(slug, make_doc(marker="ב"))
-        assert st.get_json(slug) == fresh_json(store_url, slug=slug)
+        assert st.data_version() != version
+        assert st.get(slug) == make_doc(marker="ב").public()
         with st.engine.connect() as conn:
             bumped = conn.exec_driver_sql(
                 "SELECT value FROM libtext_meta WHERE key = 'revision'"

@@ -11,9 +11,10 @@ Run it alone with ``libtext serve``, or mount it in your own app::
 
 The module is a route table plus an exception map (``libtext.asgi._errors``): each
 route parses its input, awaits one method of ``libtext.asgi._backend.Backend`` and
-returns the model (the two text read routes: the store's serialized JSON, whose
-cache hits ``libtext.asgi._fastpath`` answers before the router). It needs the ``server`` extra
-(``pip install 'libtext[server]'``).
+returns the model. The two text read routes are declared in their own table
+(``libtext.asgi._routes``), read both here and by the fast path
+(``libtext.asgi._fastpath``) that answers their cache hits (``libtext.asgi._cache``)
+before the router. It needs the ``server`` extra (``pip install 'libtext[server]'``).
 """
 
 # No ``from __future__ import annotations`` here: FastAPI reads the route
@@ -38,6 +39,7 @@ from libtext.asgi._backend import Backend
 from libtext.asgi._docs import docs_urls, install_docs
 from libtext.asgi._errors import install_error_handlers
 from libtext.asgi._fastpath import CachedReadsMiddleware
+from libtext.asgi._routes import MAX_PAGE, CachedRoute, cached_routes
 from libtext.asgi._settings import Settings
 from libtext.asgi._uploads import (
     PDF_UPLOAD_BODY,
@@ -55,8 +57,6 @@ from libtext.models import (
     HealthResponse,
     LibraryStatus,
     OutlineComparison,
-    PaginatedTextsResponse,
-    ProcessedDocument,
     ProcessRequest,
     ProcessResponse,
     SearchResultsResponse,
@@ -70,13 +70,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from libtext.library import LibraryClient
     from libtext.outline import Outliner
     from libtext.store import TextStore
-    from libtext.store._cache import TaggedJSON
     from libtext.translate import Translator
 
 __all__ = ["Settings", "create_app"]
-
-MAX_PAGE = 1_000_000
-"""Largest ``page`` number accepted by the list and search routes."""
 
 _DESCRIPTIONS = {
     400: "Invalid input (malformed parameter, slug, JSON or PDF)",
@@ -111,14 +107,34 @@ def _json(model: BaseModel) -> Response:
     return Response(model.model_dump_json(by_alias=True), media_type="application/json")
 
 
-def _raw_json(body: bytes) -> Response:
-    """JSON the store serialized already (``TextStore.list_json``/``get_json``)."""
-    return Response(body, media_type="application/json")
+def _add_cached_route(
+    app: FastAPI,
+    route: CachedRoute,
+    backend: Backend,
+    dependencies: list[Any],
+    statuses: list[int],
+) -> None:
+    """Register one route of the cached reads' table; its signature is the table's."""
 
+    async def endpoint(**args: Any) -> Response:
+        found = await backend.reads.serve(route, args)
+        headers = {"ETag": found.etag} if found.etag else None
+        return Response(found.body, media_type="application/json", headers=headers)
 
-def _tagged_json(tagged: "TaggedJSON") -> Response:
-    """Stored JSON with the ETag of the revision it is (the next edit's If-Match)."""
-    return Response(tagged.body, media_type="application/json", headers={"ETag": tagged.etag})
+    endpoint.__signature__ = route.signature()  # type: ignore[attr-defined]
+    endpoint.__name__ = route.name
+    app.add_api_route(
+        route.path,
+        endpoint,
+        methods=["GET"],
+        response_model=route.response_model,
+        tags=["Texts"],
+        summary=route.summary,
+        description=route.description or None,
+        dependencies=dependencies,
+        responses=_error_responses(*statuses),
+        name=route.name,
+    )
 
 
 def _split_providers(raw: str | None) -> tuple[str, ...]:
@@ -149,6 +165,7 @@ def create_app(
     shutdown.
     """
     settings = settings if settings is not None else Settings.from_env()
+    reads = cached_routes(settings)
     backend = Backend(
         settings=settings, store=store, outliner=outliner, translator=translator, library=library
     )
@@ -174,7 +191,7 @@ def create_app(
     install_error_handlers(app)
     if not settings.protect_get:
         # Innermost: cache hits of the hot read routes skip the router (see the module).
-        app.add_middleware(CachedReadsMiddleware, backend=backend, max_page=MAX_PAGE)
+        app.add_middleware(CachedReadsMiddleware, routes=reads, reads=backend.reads)
     app.add_middleware(
         BodyLimitMiddleware,
         max_bytes=settings.max_upload_bytes,
@@ -242,43 +259,9 @@ def create_app(
     ) -> Response:
         return _json(await backend.search(q, page))
 
-    @app.get(
-        "/api/texts",
-        response_model=PaginatedTextsResponse,
-        tags=["Texts"],
-        summary="List All Texts",
-        description="Stored texts, newest first.",
-        dependencies=get_auth,
-        responses=_error_responses(400, *get_err, 500, 503, 504),
-    )
-    async def list_texts(
-        page: Page = 1,
-        page_size: Annotated[
-            int,
-            Query(alias="pageSize", ge=1, le=settings.max_page_size, description="Texts per page."),
-        ] = settings.default_page_size,
-    ) -> Response:
-        return _raw_json(await backend.list_texts(page, page_size))
-
-    @app.get(
-        "/api/texts/{slug}",
-        response_model=ProcessedDocument,
-        tags=["Texts"],
-        summary="Get Text by Slug",
-        description="The stored document, without the source library's internal ids; its "
-        "ETag header names the revision (send it as If-Match to edit). ``revision`` reads "
-        "an older revision.",
-        dependencies=get_auth,
-        responses=_error_responses(400, *get_err, 404, 500, 503, 504),
-    )
-    async def get_text(
-        slug: str,
-        revision: Annotated[
-            int | None,
-            Query(ge=1, le=MAX_PAGE, description="A revision number (default: the current one)."),
-        ] = None,
-    ) -> Response:
-        return _tagged_json(await backend.get_text(slug, revision))
+    for route in reads:
+        statuses = sorted({*route.statuses, *get_err})
+        _add_cached_route(app, route, backend, get_auth, statuses)
 
     @app.get(
         "/api/texts/{slug}/revisions",

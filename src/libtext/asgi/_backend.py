@@ -2,7 +2,7 @@
 
 Routes stay a few lines (parse, await one method here, return the model); this
 class owns what the routes share: the lazily made store and library client, the
-provider choice, the timeouts and the page limit. Objects passed in by the
+provider choice, the timeouts and the read cache (``libtext.asgi._cache``). Objects passed in by the
 caller are used as they are and never closed here; objects made here are closed
 by :meth:`Backend.aclose` (the app's shutdown).
 """
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import anyio
 
 from libtext._version import __version__
+from libtext.asgi._cache import CachedReads
 from libtext.asgi._errors import PreconditionRequiredError, RequestTimeoutError
 from libtext.asgi._settings import Settings
 from libtext.errors import LibtextError
@@ -39,18 +40,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from libtext.outline import Outliner
     from libtext.providers.base import Provider
     from libtext.store import TextStore
-    from libtext.store._cache import TaggedJSON
     from libtext.translate import Translator
 
 __all__ = ["Backend"]
 
 T = TypeVar("T")
-
-STORE_THREADS = 2
-"""Store reads in worker threads at once. Reads of a small page are mostly Python
-work under the GIL: under load (benchmarks/http.py) two threads serve SQLite more
-requests per second than four, and more than that only queue on the GIL and on
-SQLAlchemy's pool of five connections, whose overflow is reopened per request."""
 
 
 def _unwrap(exc: BaseException) -> BaseException:
@@ -79,7 +73,7 @@ class Backend:
         self._translator = translator
         self._owned: list[Any] = []
         self._lock = anyio.Lock()
-        self._store_threads = anyio.CapacityLimiter(STORE_THREADS)
+        self.reads = CachedReads(self, settings.cache_bytes)
         self._providers_ok: bool | None = None
         from libtext.pdf._guard import PdfLimits, shared_guard
 
@@ -161,7 +155,7 @@ class Backend:
 
     # --- calls -------------------------------------------------------------------
 
-    async def _call(self, timeout: float, fn: Callable[[], Awaitable[T]]) -> T:
+    async def within(self, timeout: float, fn: Callable[[], Awaitable[T]]) -> T:
         try:
             with anyio.fail_after(timeout):
                 return await fn()
@@ -239,54 +233,18 @@ class Backend:
         return self._providers_ok
 
     async def search(self, query: str, page: int) -> SearchResultsResponse:
-        return await self._call(
+        return await self.within(
             self.settings.request_timeout, lambda: self.library().asearch(query, page=page)
         )
 
     async def library_test(self) -> LibraryStatus:
-        return await self._call(self.settings.request_timeout, lambda: self.library().aping())
-
-    async def list_texts(self, page: int, page_size: int) -> bytes:
-        """A ``PaginatedTextsResponse`` as JSON, from the store's read cache.
-
-        A cache hit on SQLite answers at once, on the event loop, without a timeout
-        scope (~20 us, a tenth of a request); a miss runs in one of the
-        ``STORE_THREADS`` and is left behind by a timeout (see ``TextStore.alist_json``).
-        """
-        store = self._store
-        if store is not None and (hit := store.cached_list_json(page, page_size)) is not None:
-            return hit
-
-        async def call() -> bytes:
-            store = await self.store()
-            return await store.alist_json(page, page_size, limiter=self._store_threads)
-
-        return await self._call(self.settings.request_timeout, call)
-
-    async def get_text(self, slug: str, revision: int | None = None) -> TaggedJSON:
-        """The public ``ProcessedDocument`` as JSON with its ETag, served like
-        :meth:`list_texts`; an old revision is always read from the database."""
-        store = self._store
-        if (
-            revision is None
-            and store is not None
-            and (hit := store.cached_get_tagged_json(slug)) is not None
-        ):
-            return hit
-
-        async def call() -> TaggedJSON:
-            store = await self.store()
-            return await store.aget_tagged_json(
-                slug, revision=revision, limiter=self._store_threads
-            )
-
-        return await self._call(self.settings.request_timeout, call)
+        return await self.within(self.settings.request_timeout, lambda: self.library().aping())
 
     async def text_revisions(self, slug: str) -> TextRevisionsResponse:
         async def call() -> TextRevisionsResponse:
             return await (await self.store()).arevisions(slug)
 
-        return await self._call(self.settings.request_timeout, call)
+        return await self.within(self.settings.request_timeout, call)
 
     async def edit_section(
         self,
@@ -311,10 +269,10 @@ class Backend:
                 slug, sequence_id, edit, expected_etag=if_match, author=author
             )
 
-        return await self._call(self.settings.request_timeout, call)
+        return await self.within(self.settings.request_timeout, call)
 
     async def extract(self, data: bytes) -> ExtractedDocument:
-        return await self._call(self.settings.processing_timeout, lambda: self._extract(data))
+        return await self.within(self.settings.processing_timeout, lambda: self._extract(data))
 
     async def outline(
         self, data: bytes, names: tuple[str, ...]
@@ -328,7 +286,7 @@ class Backend:
                 return await outliner.acompare(doc)
             return await outliner.aoutline(doc)
 
-        return await self._call(self.settings.processing_timeout, call)
+        return await self.within(self.settings.processing_timeout, call)
 
     async def process(
         self, source: bytes | ProcessRequest, names: tuple[str, ...]
@@ -351,13 +309,13 @@ class Backend:
             item = await (await self.store()).asave(document)
             return ProcessResponse(slug=item.slug, document=document.public())
 
-        return await self._call(self.settings.processing_timeout, call)
+        return await self.within(self.settings.processing_timeout, call)
 
     async def translate(self, segment: EnrichedSegment, name: str | None) -> TranslatedSegment:
         from libtext.translate import check_segment_size
 
         check_segment_size(segment, self.settings.max_segment_chars, "max_segment_chars")
         translator = self.translator(name)
-        return await self._call(
+        return await self.within(
             self.settings.processing_timeout, lambda: translator.atranslate(segment)
         )

@@ -137,6 +137,10 @@ class Settings:
         body_timeout: Seconds a client may take to send each part of a request body
             (``LIBTEXT_BODY_TIMEOUT``, default 30); a slower one gets 408, so slow
             uploads cannot hold connections open.
+        cache_bytes: Bytes of response bodies kept by the read cache of
+            ``GET /api/texts`` and ``GET /api/texts/{slug}`` (``LIBTEXT_CACHE_BYTES``,
+            default 16 MiB; 0 turns it off). An answer is served from it only while
+            the store's data version says no write committed since.
         store_url: Database URL of the :class:`~libtext.TextStore` the app makes when
             none is passed (``LIBTEXT_DATABASE_URL``, the variable ``TextStore`` and the
             CLI read; ``LIBTEXT_STORE_URL`` is a deprecated alias it wins over; ``None``
@@ -163,6 +167,7 @@ class Settings:
     max_stream_bytes: int = 64 * MB
     max_segment_chars: int = 1_000_000
     body_timeout: float = 30.0
+    cache_bytes: int = 16 * MB
 
     def __post_init__(self) -> None:
         for name in _POSITIVE_INTS:
@@ -175,6 +180,8 @@ class Settings:
             )
         if self.default_page_size > self.max_page_size:
             raise ConfigurationError("Settings.default_page_size must not exceed max_page_size.")
+        if self.cache_bytes < 0:
+            raise ConfigurationError("Settings.cache_bytes must be 0 (no cache) or more.")
         if self.pdf_memory_mb < 64:
             raise ConfigurationError("Settings.pdf_memory_mb must be at least 64 (MiB).")
         if min(self.request_timeout, self.processing_timeout, self.pdf_timeout) <= 0 or (
@@ -209,6 +216,7 @@ class Settings:
             "max_pdf_chars",
             "max_stream_bytes",
             "max_segment_chars",
+            "cache_bytes",
         )
         floats = ("request_timeout", "processing_timeout", "pdf_timeout", "body_timeout")
         for name in ints:

@@ -29,27 +29,25 @@ Slugs
     it first, the insert fails and the save retries with a fresh read. A slug never
     changes once stored.
 Listing without scans that grow with the table
-    The total comes from a counter updated in the same transaction as every save and
-    delete (a ``COUNT(*)`` would grow with the table). A page is found in the
+    The total comes from a counter that the database keeps by triggers in every
+    writer's transaction (a ``COUNT(*)`` would grow with the table), so it stays
+    right whoever inserts or deletes rows (``libtext.store._triggers``). A page is found in the
     ``(created_at, id)`` index alone, skipping from the newest end for the first half
     of the pages and from the oldest end (then reversed) for the second half, and only
     its own rows are read from the table. The first and last pages cost the same at
     any size (``benchmarks/store.py``: under 1 ms at 1,000 and at 100,000 texts); a
     page in the middle of 100,000 texts still skips 50,000 index entries (~10 ms).
-    The total counts on every change being made through TextStore.
 Schema version
     ``libtext_meta.schema_version`` is written when the tables are made (on first use).
     A later libtext that changes the tables bumps ``SCHEMA_VERSION`` and adds a step to
     ``_engine.MIGRATIONS``; a database from a newer libtext is refused rather than misread.
 Sync core, async twins
     SQLModel sessions are sync; each ``a``-method runs its twin in a worker thread.
-A read cache of serialized answers
-    :meth:`TextStore.list_json` and :meth:`TextStore.get_json` give the exact JSON of
-    ``list``/``get`` from a small LRU (``cache_bytes``), checked against the store's
-    revision on every read (see ``libtext.store._cache``), so no reader sees a text
-    older than the last committed write, from this process or another. A hit costs a
-    few microseconds on SQLite, where the check runs on the event loop: the HTTP
-    adapter's hot routes then skip the worker thread, the query and the validation.
+A data version for caches
+    :meth:`TextStore.data_version` changes whenever a write commits, from this
+    process or another (``libtext.store._data_version``); on SQLite it costs a few
+    microseconds without a query. The HTTP adapter keeps its serialized answers
+    under it (``libtext.asgi._cache``); the store itself serves no HTTP.
 """
 
 from __future__ import annotations
@@ -58,7 +56,7 @@ import builtins
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Hashable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from functools import partial
@@ -68,6 +66,8 @@ from typing import Any, Final, Self
 
 import anyio
 import pydantic
+
+from libtext._keywords import warn_deprecated
 
 try:
     import sqlalchemy as sa
@@ -91,11 +91,10 @@ from libtext.models import (
     ProcessedDocument,
     TextListItem,
 )
-from libtext.store._cache import DEFAULT_CACHE_BYTES, ReadCache, TaggedJSON
 from libtext.store._check import stored_body
+from libtext.store._data_version import LocalRevision
 from libtext.store._engine import WRITE, create_schema, make_engine, masked, store_errors
 from libtext.store._queries import (
-    BUMP_REVISION,
     COUNT,
     DEFAULT_PAGE_SIZE,
     GET_BODY,
@@ -114,14 +113,12 @@ from libtext.store._queries import (
 )
 from libtext.store._review import ReviewMethods
 from libtext.store._slugs import base_slug, check_slug, next_slug
-from libtext.store._tables import META_TEXT_COUNT, BodyRow, MetaRow, RevisionRow, TextRow
+from libtext.store._tables import BodyRow, RevisionRow, TextRow
 
 __all__ = [
-    "DEFAULT_CACHE_BYTES",
     "DEFAULT_PAGE_SIZE",
     "ENV_VAR",
     "MAX_PAGE_SIZE",
-    "TaggedJSON",
     "TextStore",
     "default_url",
 ]
@@ -155,8 +152,8 @@ class TextStore(ReviewMethods):
             ``None`` reads ``LIBTEXT_DATABASE_URL``, else uses ``texts.db`` in the
             user's data directory (``platformdirs``).
         echo: Log every SQL statement (SQLAlchemy's ``echo``).
-        cache_bytes: Bytes of serialized answers kept for :meth:`list_json` and
-            :meth:`get_json` (default 16 MiB; 0 turns the cache off).
+        cache_bytes: Deprecated, without effect: the read cache of serialized
+            answers moved to the HTTP adapter (``Settings.cache_bytes``).
 
     The tables are made on first use. Every method has an async twin (``asave``,
     ``alist``...) that runs it in a worker thread. Use it as a context manager, or
@@ -176,12 +173,11 @@ class TextStore(ReviewMethods):
         url: str | None = None,
         *,
         echo: bool = False,
-        cache_bytes: int = DEFAULT_CACHE_BYTES,
+        cache_bytes: int | None = None,
     ) -> None:
-        if isinstance(cache_bytes, bool) or not isinstance(cache_bytes, int) or cache_bytes < 0:
-            raise ConfigurationError(
-                f"cache_bytes must be a whole number of bytes, 0 or more, got {cache_bytes!r} "
-                "(0 turns the read cache off)."
+        if cache_bytes is not None:
+            warn_deprecated(
+                "TextStore", "cache_bytes", "Settings(cache_bytes=...) of the HTTP adapter"
             )
         if url is not None and not isinstance(url, str):
             raise InvalidTypeError(
@@ -201,8 +197,7 @@ class TextStore(ReviewMethods):
                 f"(TextStore(url=...) or {ENV_VAR}).",
             ) from None
         self._url: URL = parsed
-        self._cache = ReadCache(cache_bytes) if cache_bytes else None
-        self._local = local_revision(parsed)
+        self._local: LocalRevision | None = local_revision(parsed)
         self._ready = False
         self._ready_lock = threading.Lock()
         self._closed = False
@@ -301,8 +296,9 @@ class TextStore(ReviewMethods):
     def _session(self) -> Iterator[Session]:
         """A SQLModel session in one write transaction (see :meth:`_connection`).
 
-        Every write bumps the revision in its own transaction, and this process's
-        write counter once it ended: together they invalidate every read cache.
+        Every write bumps the revision row (database triggers, in its own
+        transaction), and this process's write counter once it ended: together they
+        change :meth:`data_version`.
         """
         try:
             with (
@@ -311,62 +307,9 @@ class TextStore(ReviewMethods):
             ):
                 yield session
                 session.flush()
-                session.execute(BUMP_REVISION)
         finally:
             if self._local is not None:
                 self._local.bump()
-
-    def _cached(
-        self,
-        key: Hashable,
-        operation: str,
-        produce: Callable[[Connection], TaggedJSON],
-        *,
-        snapshot: bool = False,
-    ) -> TaggedJSON:
-        """``produce``'s bytes, from the read cache while the store's revision holds.
-
-        The revision is read before ``produce`` runs (on PostgreSQL in the same
-        transaction), so what is kept is never older than the revision it is kept under.
-        """
-        cache, local = self._cache, self._local
-        with self._errors(operation):
-            self._ensure_schema()
-            revision: Hashable = None
-            if cache is not None and local is not None:
-                try:
-                    revision = local.current()
-                except sqlite3.Error:
-                    cache = None  # cannot tell what is current: read, keep nothing
-                else:
-                    if (hit := cache.get(key, revision)) is not None:
-                        return hit
-            with self._connection(snapshot=snapshot) as conn:
-                if cache is not None and local is None:
-                    revision = conn.execute(REVISION).scalar_one()
-                    if (hit := cache.get(key, revision)) is not None:
-                        return hit
-                value = produce(conn)
-        if cache is not None:
-            cache.put(key, revision, value)
-        return value
-
-    def _hit_now(self, key: Hashable) -> TaggedJSON | None:
-        """The cached answer if the revision can be read without blocking (SQLite)."""
-        if self._cache is None or self._local is None or not self._ready or self._closed:
-            return None
-        try:
-            revision = self._local.current()
-        except sqlite3.Error:
-            return None
-        return self._cache.get(key, revision)
-
-    def _count_by(self, session: Session, delta: int) -> None:
-        session.execute(
-            sa.update(MetaRow)
-            .where(col(MetaRow.key) == META_TEXT_COUNT)
-            .values(value=col(MetaRow.value) + delta)
-        )
 
     # --- the API ----------------------------------------------------------------------
 
@@ -433,7 +376,6 @@ class TextStore(ReviewMethods):
                         assert row.id is not None
                         session.add(BodyRow(text_id=row.id, body=body))
                         session.add(revs.first_revision(row.id, now, author))
-                        self._count_by(session, +1)
                         item = list_item(row)
                 except sa.exc.IntegrityError:
                     if inserted:
@@ -489,91 +431,24 @@ class TextStore(ReviewMethods):
             partial(self.get, slug, include_source_ids=include_source_ids, revision=revision)
         )
 
-    def get_json(self, slug: str, *, revision: int | None = None) -> bytes:
-        """``get(slug).model_dump_json()`` as bytes, from the read cache when current.
+    def _tagged(self, slug: str, revision: int | None = None) -> tuple[ProcessedDocument, str]:
+        """The public document, as :meth:`get`, and the tag ``edit_section`` checks.
 
-        The HTTP adapter serves these bytes as ``GET /api/texts/{slug}``. A write
-        committed before the call, by any process, is always seen.
-
-        Raises:
-            InvalidSlugError: ``slug`` is malformed (checked before anything else).
-            NotFoundError: No text has this slug (never cached).
-        """
-        return self.get_tagged_json(slug, revision=revision).body
-
-    def get_tagged_json(self, slug: str, *, revision: int | None = None) -> TaggedJSON:
-        """:meth:`get_json`'s bytes with the ``ETag`` of the revision they are.
-
-        The ETag changes with every revision (and between two texts that held the same
-        slug in turn); :meth:`edit_section` takes it back as ``expected_etag``.
+        Read in one transaction, for the HTTP adapter (its ``ETag``): the tag changes
+        with every revision, and between two texts that held the same slug in turn.
         """
         slug = check_slug(slug)
         number = None if revision is None else self._check_revision(revision)
-
-        def produce(conn: Connection) -> TaggedJSON:
+        with self._errors("read the text"), self._connection(snapshot=number is not None) as conn:
             if number is None:
                 found = conn.execute(GET_TAGGED_BODY, {"slug": slug}).first()
                 created = found.created_at if found is not None else None
             else:
                 found, current, _ = self._read_revision(conn, slug, number)
                 created = current.created_at
-            document = self._document(slug, found)
-            assert found is not None and created is not None
-            tag = revs.etag(found.revision, created)
-            return TaggedJSON(document.model_dump_json().encode(), tag)
-
-        return self._cached(("get", slug, number), "read the text", produce)
-
-    async def aget_json(
-        self,
-        slug: str,
-        *,
-        revision: int | None = None,
-        limiter: anyio.CapacityLimiter | None = None,
-    ) -> bytes:
-        """Async twin of :meth:`get_json`: a cache hit on SQLite answers on the event loop.
-
-        Checking the SQLite revision is one ``PRAGMA data_version`` on a connection of
-        the cache's own (microseconds, never waits for a writer), cheaper than the hop
-        to a worker thread; a miss, and every read on PostgreSQL (whose revision check
-        is a network round trip), runs :meth:`get_json` in a worker thread, limited by
-        ``limiter`` (anyio's default when ``None``). A cancelled read leaves its thread
-        to finish in the background: it has no effects to wait for.
-        """
-        return (await self.aget_tagged_json(slug, revision=revision, limiter=limiter)).body
-
-    async def aget_tagged_json(
-        self,
-        slug: str,
-        *,
-        revision: int | None = None,
-        limiter: anyio.CapacityLimiter | None = None,
-    ) -> TaggedJSON:
-        """Async twin of :meth:`get_tagged_json`, run as :meth:`aget_json`."""
-        if revision is None and (hit := self.cached_get_tagged_json(slug)) is not None:
-            return hit
-        return await anyio.to_thread.run_sync(
-            partial(self.get_tagged_json, slug, revision=revision),
-            abandon_on_cancel=True,
-            limiter=limiter,
-        )
-
-    def cached_get_json(self, slug: str) -> bytes | None:
-        """What :meth:`get_json` would return, if known without I/O; else ``None``.
-
-        Known when the read cache holds a current answer and the store can tell
-        that in microseconds without the network (SQLite). Safe to call on an event
-        loop; ``None`` means "call :meth:`get_json` or :meth:`aget_json`".
-
-        Raises:
-            InvalidSlugError: ``slug`` is malformed.
-        """
-        hit = self.cached_get_tagged_json(slug)
-        return None if hit is None else hit.body
-
-    def cached_get_tagged_json(self, slug: str) -> TaggedJSON | None:
-        """As :meth:`cached_get_json`, with the ETag (see :meth:`get_tagged_json`)."""
-        return self._hit_now(("get", check_slug(slug), None))
+        document = self._document(slug, found)
+        assert found is not None and created is not None
+        return document, revs.etag(found.revision, created)
 
     def _document(
         self, slug: str, found: Any, *, include_source_ids: bool = False
@@ -603,13 +478,15 @@ class TextStore(ReviewMethods):
         """
         slug = check_slug(slug)
         with self._errors("delete the text"), self._session() as session:
-            text_id = session.exec(select(TextRow.id).where(TextRow.slug == slug)).first()
+            # Locked first, as an edit locks it: a delete and an edit of one text then
+            # take their locks in the same order (PostgreSQL), and cannot deadlock.
+            mine = select(TextRow.id).where(TextRow.slug == slug).with_for_update()
+            text_id = session.exec(mine).first()
             if text_id is None:
                 raise revs.not_found(slug)
             session.execute(sa.delete(RevisionRow).where(col(RevisionRow.text_id) == text_id))
             session.execute(sa.delete(BodyRow).where(col(BodyRow.text_id) == text_id))
             session.execute(sa.delete(TextRow).where(col(TextRow.id) == text_id))
-            self._count_by(session, -1)
 
     async def adelete(self, slug: str) -> None:
         """Async twin of :meth:`delete`."""
@@ -637,50 +514,46 @@ class TextStore(ReviewMethods):
         """Async twin of :meth:`list`."""
         return await anyio.to_thread.run_sync(partial(self.list, page, page_size))
 
-    def list_json(self, page: int = 1, page_size: int = DEFAULT_PAGE_SIZE) -> bytes:
-        """``list(page, page_size).model_dump_json()`` as bytes, from the read cache when current.
+    def data_version(self, *, wait: bool = True) -> Hashable | None:
+        """A value that changes whenever a write to the stored texts commits.
 
-        The HTTP adapter serves these bytes as ``GET /api/texts``. A write committed
-        before the call, by any process, is always seen.
+        Whoever writes: this store, another ``TextStore`` or process, or SQL by hand
+        (database triggers keep it). Compare two values with ``==`` only. To cache
+        something made from the texts, read the value *before* reading them and keep
+        both: the answer is current while ``data_version()`` stays equal to it.
 
-        Raises:
-            InvalidInputError: ``page`` or ``page_size`` is out of bounds (checked first).
-        """
-        page, page_size = check_page(page, page_size)
-
-        def produce(conn: Connection) -> TaggedJSON:
-            total, rows = self._page(conn, page, page_size)
-            return TaggedJSON(response(page, page_size, total, rows).model_dump_json().encode())
-
-        key = ("list", page, page_size)
-        return self._cached(key, "list the texts", produce, snapshot=True).body
-
-    async def alist_json(
-        self,
-        page: int = 1,
-        page_size: int = DEFAULT_PAGE_SIZE,
-        *,
-        limiter: anyio.CapacityLimiter | None = None,
-    ) -> bytes:
-        """Async twin of :meth:`list_json`; hits and misses run as in :meth:`aget_json`."""
-        if (hit := self.cached_list_json(page, page_size)) is not None:
-            return hit
-        return await anyio.to_thread.run_sync(
-            partial(self.list_json, page, page_size), abandon_on_cancel=True, limiter=limiter
-        )
-
-    def cached_list_json(self, page: int = 1, page_size: int = DEFAULT_PAGE_SIZE) -> bytes | None:
-        """What :meth:`list_json` would return, if known without I/O; else ``None``.
-
-        As :meth:`cached_get_json`, which the HTTP adapter calls before it starts a
-        timeout or a worker thread.
+        Args:
+            wait: ``False`` answers only when no query is needed (SQLite: about 5 us,
+                never waiting for a writer, so safe on an event loop) and is ``None``
+                otherwise (PostgreSQL, a store not used yet, a file busy right now).
 
         Raises:
-            InvalidInputError: ``page`` or ``page_size`` is out of bounds.
+            StoreError: The database failed (only when ``wait``).
         """
-        page, page_size = check_page(page, page_size)
-        hit = self._hit_now(("list", page, page_size))
-        return None if hit is None else hit.body
+        local = self._local
+        if not wait:  # the fast path of every cached HTTP read: nothing but the probe
+            if local is None or not self._ready or self._closed:
+                return None
+            try:
+                return local.current()
+            except sqlite3.Error:
+                return None
+        with self._errors("read the data version"):
+            self._ensure_schema()
+            if local is not None:
+                try:
+                    return local.current()
+                except sqlite3.Error:
+                    pass  # busy: ask the revision row, which the triggers keep too
+            with self._connection() as conn:
+                revision: int = conn.execute(REVISION).scalar_one()
+        return revision
+
+    async def adata_version(self) -> Hashable | None:
+        """Async twin of :meth:`data_version`: on the event loop where no query is needed."""
+        if (version := self.data_version(wait=False)) is not None:
+            return version
+        return await anyio.to_thread.run_sync(self.data_version)
 
     def _page(self, conn: Connection, page: int, page_size: int) -> tuple[int, builtins.list[Any]]:
         """The total and the rows of one page, newest first."""

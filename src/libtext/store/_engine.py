@@ -32,6 +32,7 @@ from libtext.store._tables import (
     TextRow,
     metadata,
 )
+from libtext.store._triggers import install_triggers, recount
 
 __all__ = ["MIGRATIONS", "WRITE", "create_schema", "make_engine", "masked", "store_errors"]
 
@@ -56,7 +57,16 @@ def _add_history(conn: Connection) -> None:
     migrate_to_revisions(conn)
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _add_revision, 2: _add_history}
+def _add_triggers(conn: Connection) -> None:
+    recount(conn)  # a hand-kept count may have drifted: start the triggers from the truth
+    install_triggers(conn)
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {
+    1: _add_revision,
+    2: _add_history,
+    3: _add_triggers,
+}
 """Schema version -> the step that brings a database from it to the next version."""
 
 
@@ -161,6 +171,7 @@ def create_schema(conn: Connection, url: URL) -> None:
                 {"key": META_REVISION, "value": 0},
             ],
         )
+        install_triggers(conn)
         return
     if version > SCHEMA_VERSION:
         raise StoreError(

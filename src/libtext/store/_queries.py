@@ -21,11 +21,10 @@ from libtext.models import (
     ProcessedDocument,
     TextListItem,
 )
-from libtext.store._cache import LocalRevision
+from libtext.store._data_version import LocalRevision
 from libtext.store._tables import META_REVISION, META_TEXT_COUNT, BodyRow, MetaRow, TextRow
 
 __all__ = [
-    "BUMP_REVISION",
     "COUNT",
     "DEFAULT_PAGE_SIZE",
     "GET_BODY",
@@ -78,9 +77,6 @@ NEWEST_FIRST = page_query(newest_first=True)
 OLDEST_FIRST = page_query(newest_first=False)
 COUNT = sa.select(col(MetaRow.value)).where(col(MetaRow.key) == META_TEXT_COUNT)
 REVISION = sa.select(col(MetaRow.value)).where(col(MetaRow.key) == META_REVISION)
-BUMP_REVISION = (
-    sa.update(MetaRow).where(col(MetaRow.key) == META_REVISION).values(value=col(MetaRow.value) + 1)
-)
 GET_BODY = (
     sa.select(col(BodyRow.body), col(TextRow.revision))
     .join(TextRow, col(TextRow.id) == col(BodyRow.text_id))

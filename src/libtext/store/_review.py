@@ -80,7 +80,7 @@ class ReviewMethods:
             )
         if expected_etag is not None and not isinstance(expected_etag, str):
             raise InvalidInputError(
-                f"expected_etag must be the ETag string of get_tagged_json, got "
+                f"expected_etag must be the ETag string of GET /api/texts/{{slug}}, got "
                 f"{type(expected_etag).__name__}.",
                 details={"field": "expected_etag"},
             )
@@ -171,9 +171,9 @@ class ReviewMethods:
 
         Args:
             expected_revision: The revision the edit was based on (see :meth:`update`).
-            expected_etag: The ``ETag`` of :meth:`get_tagged_json` (HTTP ``If-Match``):
-                like ``expected_revision``, and also refuses another text stored later
-                under the same slug.
+            expected_etag: The ``ETag`` the HTTP adapter sent with the text (its
+                ``If-Match``): like ``expected_revision``, and also refuses another
+                text stored later under the same slug.
             author: Who made the change, kept in the history.
 
         Returns:

@@ -15,11 +15,12 @@ Four tables, all prefixed ``libtext_`` so they can share a database with others:
     only by the history, old-revision and revert paths: ``list`` and ``get`` never
     touch it, so old revisions cost them nothing.
 ``libtext_meta``
-    Integer settings by key: ``schema_version``, ``text_count`` (kept in the
-    same transaction as every save and delete, so ``list`` reads the total
-    without a ``COUNT(*)`` that grows with the table) and ``revision`` (bumped in
-    the same transaction as every save, update and delete, so a read cache in
-    any process can tell that its answers are still current).
+    Integer settings by key: ``schema_version``, ``text_count`` (so ``list``
+    reads the total without a ``COUNT(*)`` that grows with the table) and
+    ``revision`` (bumped by every write, so a read cache in any process can tell
+    that its answers are still current). The database keeps the last two itself,
+    by triggers, in the writer's transaction (``libtext.store._triggers``): they
+    stay right whoever writes the tables.
 
 The tables live in their own SQLAlchemy registry, not ``SQLModel.metadata``, so an
 application's own SQLModel tables and ``create_all`` never pick them up.
@@ -45,7 +46,7 @@ __all__ = [
     "metadata",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """Bump when the tables change, and add the step to ``_engine.MIGRATIONS``.
 
 2: the ``revision`` row. A libtext that knows only version 1 would write without
@@ -53,6 +54,8 @@ bumping it, leaving other processes' caches stale, so it must refuse the databas
 3: ``libtext_texts.revision`` and ``libtext_text_revisions``. A libtext that knows
 only version 2 would replace a text without keeping its history or checking its
 revision, so it must refuse the database.
+4: triggers keep ``text_count`` and ``revision``. A libtext that knows only version 3
+would move them by hand as well, counting its own writes twice.
 """
 
 META_SCHEMA_VERSION = "schema_version"
