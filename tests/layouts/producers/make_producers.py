@@ -28,6 +28,9 @@ the way one producer does:
   left to right, each pointed letter's glyphs (marks first, holam and dagesh raised a
   little, then the letter) in a marked-content sequence whose ``/ActualText`` is the
   letter and its marks, and each space a text object of its own;
+* ``ocr_columns``: two columns the way an OCR text layer holds them: each word a text
+  object of its own, each column's lines written one after the other, but for two
+  rows whose left-column line follows the right-column line on the same baseline;
 * ``bilingual_rows``: the rows of a two-column table, a Hebrew cell (14 pt) on the
   left and its English cell (9 pt) 6 pt to its right, the English cell's baseline
   0.8 pt lower; each row's cells are drawn one after the other.
@@ -439,6 +442,35 @@ def make(name: str, description: str, style: str) -> None:
         truth = [{"kind": "body", "text": t} for t in right_lines] + [
             {"kind": "body", "text": t} for t in left_lines
         ]
+    elif style == "ocr_columns":
+        gutter = 14.0
+        col = (PAGE_W - 2 * margin - gutter) / 2
+        half = AVOT.split()
+        right_lines = wrap(sh, " ".join(half[: len(half) // 2]), size, col)
+        left_lines = wrap(sh, " ".join(half[len(half) // 2 :]), size, col)
+        joined = {1, 3}  # rows whose two lines are written together
+
+        def row(k: int, lines: list[str], edge: float) -> str:
+            glyphs = line_glyphs(sh, [(lines[k], "R")], size, edge)
+            space = sh.font.get_nominal_glyph(ord(" "))
+            words: list[list[Glyph]] = [[]]
+            for g in glyphs:  # left to right, a text object per word
+                if g.gid == space:
+                    words.append([])
+                else:
+                    words[-1].append(g)
+            return "\n".join(
+                draw_line(sh, w, PAGE_H - 60 - k * lead, size, "plain") for w in words if w
+            )
+
+        for k in range(len(right_lines)):
+            ops.append(row(k, right_lines, right))
+            if k in joined:
+                ops.append(row(k, left_lines, margin + col))
+        ops.extend(
+            row(k, left_lines, margin + col) for k in range(len(left_lines)) if k not in joined
+        )
+        truth = [{"kind": "body", "text": t} for t in right_lines + left_lines]
     elif style == "slotted_marks":
         for text in POINTED:
             ops.append(slotted_line(sh, text, size, right, y))
@@ -528,6 +560,12 @@ CASES = [
         "pointed words drawn left to right, each pointed letter's glyphs (some marks "
         "raised) marked with its /ActualText, spaces apart (Word 365)",
         "actualtext_marks",
+    ),
+    (
+        "ocr_columns",
+        "two columns, a text object per word, the columns written one after the other "
+        "but for two rows written across both (an OCR text layer)",
+        "ocr_columns",
     ),
     (
         "bilingual_rows",
