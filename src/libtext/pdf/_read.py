@@ -318,6 +318,16 @@ def _solid(text: str, i: int, lo: int, hi: int) -> int:
     return i
 
 
+def _letter(text: str, i: int, lo: int, hi: int) -> int:
+    """The nearest letter or digit to ``i`` (else :func:`_solid`'s pick): a line's size
+    is its words', not that of an ornament or a small bullet between them."""
+    for d in range(min(12, hi - lo)):
+        for j in (i + d, i - d):
+            if lo <= j < hi and text[j].isalnum():
+                return j
+    return _solid(text, i, lo, hi)
+
+
 def _only_marks(text: str, a: int, b: int) -> bool:
     return all(is_mark(ch) or ch.isspace() for ch in text[a:b])
 
@@ -394,7 +404,7 @@ def _joined_line(r: _Reader, text: str, group: list[tuple[int, int]]) -> RawLine
 
 def _read_segment(r: _Reader, text: str, a: int, b: int, out: list[RawLine]) -> None:
     first, last = a, b - 1
-    mid = _solid(text, (a + b) // 2, a, b)
+    mid = _letter(text, (a + b) // 2, a, b)
     size = max(r.size(mid), 1.0)
     l0, r0 = r.box(first)
     l1, r1 = r.box(last)
@@ -436,7 +446,7 @@ def _make_line(
 ) -> list[RawLine]:
     """The line of ``text[a:b]`` (no leading/trailing spaces); two if it spans columns."""
     if mid is None:
-        mid = _solid(text, (a + b) // 2, a, b)
+        mid = _letter(text, (a + b) // 2, a, b)
     # Dominant size from three samples (a note marker at one end does not decide).
     s_mid = r.size(mid)
     s_first = r.size(_solid(text, a, a, b))

@@ -31,6 +31,9 @@ the way one producer does:
 * ``ocr_columns``: two columns the way an OCR text layer holds them: each word a text
   object of its own, each column's lines written one after the other, but for two
   rows whose left-column line follows the right-column line on the same baseline;
+* ``ornament_mid``: lines of a siddur: a label, a 12 pt gap, then the text with a
+  small (4 pt) ornament between its two halves, the ornament in the middle of the
+  line's characters;
 * ``bilingual_rows``: the rows of a two-column table, a Hebrew cell (14 pt) on the
   left and its English cell (9 pt) 6 pt to its right, the English cell's baseline
   0.8 pt lower; each row's cells are drawn one after the other.
@@ -471,6 +474,37 @@ def make(name: str, description: str, style: str) -> None:
             row(k, left_lines, margin + col) for k in range(len(left_lines)) if k not in joined
         )
         truth = [{"kind": "body", "text": t} for t in right_lines + left_lines]
+    elif style == "ornament_mid":
+        words = AVOT.split()
+        for k in range(5):
+            label = "קהל:" if k % 2 else "חזן:"
+            first = " ".join(words[6 * k : 6 * k + 3])
+            second = " ".join(words[6 * k + 3 : 6 * k + 6])
+            # The ornament stands at the middle character: pad the shorter half.
+            while len(label) + 1 + len(first) < len(second):
+                first, second = first + " " + second.split()[0], " ".join(second.split()[1:])
+            x = right
+            for text, run_size, gap in (
+                (label, size, size),
+                (first, size, 0.3 * size),
+                ("*", 4.0, 0.3 * size),
+                (second, size, 0.0),
+            ):
+                glyphs = sh.run(text, "R", run_size)
+                width = sum(g.advance for g in glyphs)
+                x -= width
+                ops.append(
+                    draw_line(
+                        sh,
+                        [Glyph(g.gid, g.x + x, g.y_off, g.advance) for g in glyphs],
+                        y,
+                        run_size,
+                        "plain",
+                    )
+                )
+                x -= gap
+            truth.append({"kind": "body", "text": f"{label} {first} * {second}"})
+            y -= lead
     elif style == "slotted_marks":
         for text in POINTED:
             ops.append(slotted_line(sh, text, size, right, y))
@@ -566,6 +600,11 @@ CASES = [
         "two columns, a text object per word, the columns written one after the other "
         "but for two rows written across both (an OCR text layer)",
         "ocr_columns",
+    ),
+    (
+        "ornament_mid",
+        "a label, a 12 pt gap, then text with a 4 pt ornament at the line's middle character",
+        "ornament_mid",
     ),
     (
         "bilingual_rows",
