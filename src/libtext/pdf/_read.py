@@ -169,9 +169,10 @@ class _Reader:
     def _span_union(self, obj: Any) -> tuple[float, float] | None:
         """The x extent of the marked sequence with /ActualText that holds ``obj``."""
         raw, page = self.raw, self.page
-        mark = _actual_text_mark(raw, obj)
-        if mark is None or page is None:
+        found = _actual_text_mark(raw, obj)
+        if found is None or page is None:
             return None
+        depth, mark = found
         if self._objects is None:
             count = int(raw.FPDFPage_CountObjects(page))
             self._objects = {_address(raw.FPDFPage_GetObject(page, k)): k for k in range(count)}
@@ -181,12 +182,15 @@ class _Reader:
         lo, hi = math.inf, -math.inf
         box = [ctypes.c_float() for _ in range(4)]
         refs = [ctypes.byref(v) for v in box]
-        # The sequence's objects are its neighbours in content order with its mark.
+        # The sequence's objects are its neighbours in content order with its mark
+        # (one mark item, shared by all of them, at the same depth).
         for step in (-1, 1):
             j = k if step < 0 else k + 1
             while 0 <= j < len(self._objects):
                 other = raw.FPDFPage_GetObject(page, j)
-                if _actual_text_mark(raw, other) != mark:
+                if raw.FPDFPageObj_CountMarks(other) <= depth or (
+                    _address(raw.FPDFPageObj_GetMark(other, depth)) != mark
+                ):
                     break
                 if raw.FPDFPageObj_GetBounds(other, *refs) and box[2].value > box[0].value:
                     lo, hi = min(lo, box[0].value), max(hi, box[2].value)
@@ -239,15 +243,15 @@ class _Reader:
 
 def _address(handle: Any) -> int:
     """A pdfium handle as a number (handles of one object compare equal)."""
-    return ctypes.cast(handle, ctypes.c_void_p).value or 0
+    return ctypes.c_void_p.from_buffer(handle).value or 0
 
 
-def _actual_text_mark(raw: Any, obj: Any) -> int | None:
-    """The address of ``obj``'s innermost mark that carries /ActualText, else None."""
+def _actual_text_mark(raw: Any, obj: Any) -> tuple[int, int] | None:
+    """The depth and address of ``obj``'s innermost mark with /ActualText, else None."""
     for k in range(int(raw.FPDFPageObj_CountMarks(obj)) - 1, -1, -1):
         mark = raw.FPDFPageObj_GetMark(obj, k)
         if raw.FPDFPageObjMark_GetParamValueType(mark, b"ActualText") == raw.FPDF_OBJECT_STRING:
-            return _address(mark)
+            return k, _address(mark)
     return None
 
 
