@@ -44,8 +44,7 @@ def find_gutter(
     for done, (a, b) in enumerate(longest):
         if len(centers) + len(longest) - done < need:
             return None  # too few lines left to show a gutter: a one-column page
-        mid = (a + b) // 2
-        em = max(size(mid if not text[mid].isspace() else mid - 1), 1.0)
+        em = max(size((a + b) // 2), 1.0)
         (l0, r0), (l1, r1) = box(a), box(b - 1)
         left, right = min(l0, l1), max(r0, r1)
         if " " in text[a:b]:
