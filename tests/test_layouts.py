@@ -111,7 +111,8 @@ def test_title_and_author(name: str) -> None:
 # --- producers' habits ----------------------------------------------------------------
 # PDFs drawn the way real producers draw Hebrew (1 Tf with the size in the text matrix,
 # 327.68 Tf scaled down, glyphs in visual order without spaces, Latin runs inside Hebrew
-# lines, pointed text, marks in slots of their own, two columns), by
+# lines, pointed text, marks in slots of their own, pointed letters with /ActualText,
+# two columns, bilingual table rows), by
 # tests/layouts/producers/make_producers.py; each truth is that script's input.
 
 PRODUCERS = LAYOUTS / "producers"
@@ -122,7 +123,9 @@ def test_producer_cases_are_there() -> None:
     assert {"tf1_scaled", "tf_print_to_pdf", "visual_nospace", "ltr_runs", "pointed"} <= set(
         PRODUCER_CASES
     )
-    assert {"two_columns", "slotted_marks"} <= set(PRODUCER_CASES)
+    assert {"two_columns", "slotted_marks", "actualtext_marks", "bilingual_rows"} <= set(
+        PRODUCER_CASES
+    )
 
 
 @pytest.mark.parametrize("name", PRODUCER_CASES)
@@ -133,8 +136,8 @@ def test_producer_lines_exact_in_reading_order(name: str) -> None:
         want = [ln["text"] for ln in tpage["lines"]]
         got = [ln.text for ln in page.lines]
         assert got == want
-        # One size for the whole page, the size it was set in (not the Tf operand).
-        assert {ln.size for ln in page.lines} == {12.0}
+        # Each line's size is the size it was set in (not the Tf operand).
+        assert [ln.size for ln in page.lines] == [ln.get("size", 12.0) for ln in tpage["lines"]]
         assert {ln.kind for ln in page.lines} == {"body"}
 
 

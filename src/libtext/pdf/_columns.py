@@ -39,7 +39,8 @@ def find_gutter(
     if len(longest) < 4:
         return None
     centers: list[float] = []
-    need = 3  # lines with a wide gap (see below)
+    extents: list[tuple[float, float, float]] = []  # per line: left, right, em
+    need = 2  # lines with a wide gap (see below)
     for done, (a, b) in enumerate(longest):
         if len(centers) + len(longest) - done < need:
             return None  # too few lines left to show a gutter: a one-column page
@@ -51,23 +52,37 @@ def find_gutter(
                 (box(m.start() - 1), box(m.end())) for m in _SPACES.finditer(text, a + 1, b - 1)
             ]
             gaps = [(min(p[1], q[1]), max(p[0], q[0])) for p, q in pairs]
+            # The stream's ends need not be the line's (an OCR layer's words come in
+            # any order): the words around the spaces say how far it reaches.
+            left = min([left, *(min(p[0], q[0]) for p, q in pairs)])
+            right = max([right, *(max(p[1], q[1]) for p, q in pairs)])
         else:
             spans = sorted(box(i) for i in range(a, b) if not text[i].isspace())
             gaps = [(hi, lo) for (_, hi), (lo, _) in itertools.pairwise(spans)]
+        extents.append((left, right, em))
         for hi, lo in gaps:
             # Text on both sides (a column each), not a list number and its tab.
             if lo - hi > _MIN_GUTTER * em and min(hi - left, right - lo) > 0.25 * (right - left):
                 centers.append((lo + hi) / 2)
-    if len(centers) < 3:
+    if len(centers) < need:
         return None
     best: list[float] = []
     for c in centers:
         near = [d for d in centers if abs(d - c) < 6.0]
         if len(near) > len(best):
             best = near
-    if len(best) < max(need, len(longest) // 3):
+    if len(best) < need:
         return None
     x = median(best)
+    # Where the producer already parted most lines by column (an OCR layer), few
+    # lines show the gutter as a gap; the others end at it, one column each.
+    beside = sum(
+        1
+        for left, right, em in extents
+        if (right < x and x - right < 3 * em) or (left > x and left - x < 3 * em)
+    )
+    if len(best) < max(3, len(longest) // 3) and len(best) + beside < len(longest) // 2:
+        return None
     # A gutter is empty: on a page of one justified column, some line has a letter there.
     allowed, crossed = len(longest) // 6, 0
     for a, b in longest:
@@ -86,11 +101,12 @@ def split_at_gutter(
     """The segments with those that straddle ``gutter`` cut there, pieces grouped by side."""
     out: list[tuple[int, int]] = []
     for a, b in segments:
-        (l0, r0), (l1, r1) = box(a), box(b - 1)
-        if not min(l0, l1) < gutter < max(r0, r1):
+        # Every letter's side: the stream's ends need not be the line's (an OCR
+        # layer's words come in any order).
+        sides = [(i, (sum(box(i)) / 2) > gutter) for i in range(a, b) if not text[i].isspace()]
+        if len({right for _, right in sides}) < 2:
             out.append((a, b))
             continue
-        sides = [(i, (sum(box(i)) / 2) > gutter) for i in range(a, b) if not text[i].isspace()]
         runs: list[tuple[bool, int, int]] = []  # (right side, first index, last index)
         for i, right in sides:
             if runs and runs[-1][0] == right:

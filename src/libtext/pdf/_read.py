@@ -72,9 +72,17 @@ class RawPage:
 class _Reader:
     """Per-page access to pdfium's text page through a few reusable ctypes buffers."""
 
-    def __init__(self, raw: Any, textpage: Any, height: float, direction: Direction = "R") -> None:
+    def __init__(
+        self,
+        raw: Any,
+        textpage: Any,
+        height: float,
+        direction: Direction = "R",
+        page: Any = None,
+    ) -> None:
         self.raw = raw
         self.tp = textpage
+        self.page = page
         self.height = height
         self.direction: Direction = direction
         self._rect = raw.FS_RECTF()
@@ -93,6 +101,8 @@ class _Reader:
         # characters' boxes and sizes: one ctypes call each per page.
         self._boxes: dict[int, tuple[float, float]] = {}
         self._sizes: dict[int, float] = {}
+        self._replaced: dict[int, tuple[float, float] | None] | None = None
+        self._objects: dict[int, int] | None = None
 
     def box(self, i: int) -> tuple[float, float]:
         got = self._boxes.get(i)
@@ -106,8 +116,86 @@ class _Reader:
         rect = self._rect
         self.raw.FPDFText_GetLooseCharBox(self.tp, i, rect)
         lo, hi = self.box(i)
+        if rect.left == lo and rect.right == hi and not ch.isspace():
+            # pdfium gives the characters of a replacement text (/ActualText) equal
+            # slices of its first glyph's box; everywhere else the loose box (the
+            # advance) differs from the ink box.
+            span = self.replacement_box(i)
+            if span is not None:
+                return Glyph(ch, span[0], span[1], (span[0] + span[1]) / 2, index=i)
         generated = ch.isspace() and bool(self.raw.FPDFText_IsGenerated(self.tp, i))
-        return Glyph(ch, rect.left, rect.right, (lo + hi) / 2, generated)
+        return Glyph(ch, rect.left, rect.right, (lo + hi) / 2, generated, i)
+
+    def replacement_box(self, i: int) -> tuple[float, float] | None:
+        """Where character ``i`` of a replacement text (/ActualText) is drawn, else None.
+
+        A marked-content sequence with /ActualText (Word writes one per pointed
+        letter: the letter's glyph and its marks' glyphs, some raised on glyphs of
+        their own) reads as its replacement text (PDF 32000-1, 14.9.4); pdfium lays
+        that text over one glyph alone, often a mark's. The text belongs where all
+        of the sequence's glyphs are: their union, shared by its base letters in the
+        line's direction, each mark with its letter.
+        """
+        if self._replaced is None:
+            self._replaced = {}
+        if i in self._replaced:
+            return self._replaced[i]
+        raw, tp = self.raw, self.tp
+        obj = raw.FPDFText_GetTextObject(tp, i)
+        union = self._span_union(obj) if obj else None
+        if union is None:
+            self._replaced[i] = None
+            return None
+        key = _address(obj)
+        n = int(raw.FPDFText_CountChars(tp))
+        first, last = i, i
+        while first > 0 and _address(raw.FPDFText_GetTextObject(tp, first - 1)) == key:
+            first -= 1
+        while last + 1 < n and _address(raw.FPDFText_GetTextObject(tp, last + 1)) == key:
+            last += 1
+        chars = [chr(raw.FPDFText_GetUnicode(tp, k)) for k in range(first, last + 1)]
+        bases = [k for k, ch in enumerate(chars) if not is_mark(ch) and not ch.isspace()] or [0]
+        lo, hi = union
+        step = (hi - lo) / len(bases)
+        rtl = self.direction == "R" or any(_HEBREW.match(chars[k]) for k in bases)
+        owner = 0
+        for k in range(len(chars)):
+            if k in bases:
+                owner = bases.index(k)
+            slot = len(bases) - 1 - owner if rtl else owner
+            self._replaced[first + k] = (lo + slot * step, lo + (slot + 1) * step)
+        return self._replaced[i]
+
+    def _span_union(self, obj: Any) -> tuple[float, float] | None:
+        """The x extent of the marked sequence with /ActualText that holds ``obj``."""
+        raw, page = self.raw, self.page
+        found = _actual_text_mark(raw, obj)
+        if found is None or page is None:
+            return None
+        depth, mark = found
+        if self._objects is None:
+            count = int(raw.FPDFPage_CountObjects(page))
+            self._objects = {_address(raw.FPDFPage_GetObject(page, k)): k for k in range(count)}
+        k = self._objects.get(_address(obj))
+        if k is None:
+            return None
+        lo, hi = math.inf, -math.inf
+        box = [ctypes.c_float() for _ in range(4)]
+        refs = [ctypes.byref(v) for v in box]
+        # The sequence's objects are its neighbours in content order with its mark
+        # (one mark item, shared by all of them, at the same depth).
+        for step in (-1, 1):
+            j = k if step < 0 else k + 1
+            while 0 <= j < len(self._objects):
+                other = raw.FPDFPage_GetObject(page, j)
+                if raw.FPDFPageObj_CountMarks(other) <= depth or (
+                    _address(raw.FPDFPageObj_GetMark(other, depth)) != mark
+                ):
+                    break
+                if raw.FPDFPageObj_GetBounds(other, *refs) and box[2].value > box[0].value:
+                    lo, hi = min(lo, box[0].value), max(hi, box[2].value)
+                j += step
+        return (lo, hi) if hi > lo else None
 
     def baseline(self, i: int) -> float:
         self.raw.FPDFText_GetCharOrigin(self.tp, i, ctypes.byref(self._ox), ctypes.byref(self._oy))
@@ -130,6 +218,10 @@ class _Reader:
         self._sizes[i] = size
         return size
 
+    def metrics(self, i: int) -> tuple[float, float]:
+        """Character ``i``'s size and baseline."""
+        return self.size(i), self.baseline(i)
+
     def bold(self, i: int) -> bool:
         weight = self.raw.FPDFText_GetFontWeight(self.tp, i)
         if weight >= 600:
@@ -147,6 +239,20 @@ class _Reader:
             return False
         mode = self.raw.FPDFTextObj_GetTextRenderMode(obj)
         return bool(mode == self.raw.FPDF_TEXTRENDERMODE_FILL_STROKE)
+
+
+def _address(handle: Any) -> int:
+    """A pdfium handle as a number (handles of one object compare equal)."""
+    return ctypes.c_void_p.from_buffer(handle).value or 0
+
+
+def _actual_text_mark(raw: Any, obj: Any) -> tuple[int, int] | None:
+    """The depth and address of ``obj``'s innermost mark with /ActualText, else None."""
+    for k in range(int(raw.FPDFPageObj_CountMarks(obj)) - 1, -1, -1):
+        mark = raw.FPDFPageObj_GetMark(obj, k)
+        if raw.FPDFPageObjMark_GetParamValueType(mark, b"ActualText") == raw.FPDF_OBJECT_STRING:
+            return k, _address(mark)
+    return None
 
 
 def read_page(raw: Any, page: Any, number: int) -> RawPage:
@@ -167,7 +273,7 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
         # start at 0), so that header and footer bands mean the same on every page.
         bbox = raw.FS_RECTF()
         top = float(bbox.top) if raw.FPDF_GetPageBoundingBox(page.raw, bbox) else height
-        reader = _Reader(raw, tp, top, "R" if hebrew >= latin else "L")
+        reader = _Reader(raw, tp, top, "R" if hebrew >= latin else "L", page.raw)
         segments: list[tuple[int, int]] = []
         start = 0
         while start < n:
@@ -214,6 +320,16 @@ def _solid(text: str, i: int, lo: int, hi: int) -> int:
         if not ch.isspace() and not is_mark(ch):
             return j
     return i
+
+
+def _letter(text: str, i: int, lo: int, hi: int) -> int:
+    """The nearest letter or digit to ``i`` (else :func:`_solid`'s pick): a line's size
+    is its words', not that of an ornament or a small bullet between them."""
+    for d in range(min(12, hi - lo)):
+        for j in (i + d, i - d):
+            if lo <= j < hi and text[j].isalnum():
+                return j
+    return _solid(text, i, lo, hi)
 
 
 def _only_marks(text: str, a: int, b: int) -> bool:
@@ -292,7 +408,7 @@ def _joined_line(r: _Reader, text: str, group: list[tuple[int, int]]) -> RawLine
 
 def _read_segment(r: _Reader, text: str, a: int, b: int, out: list[RawLine]) -> None:
     first, last = a, b - 1
-    mid = _solid(text, (a + b) // 2, a, b)
+    mid = _letter(text, (a + b) // 2, a, b)
     size = max(r.size(mid), 1.0)
     l0, r0 = r.box(first)
     l1, r1 = r.box(last)
@@ -334,7 +450,7 @@ def _make_line(
 ) -> list[RawLine]:
     """The line of ``text[a:b]`` (no leading/trailing spaces); two if it spans columns."""
     if mid is None:
-        mid = _solid(text, (a + b) // 2, a, b)
+        mid = _letter(text, (a + b) // 2, a, b)
     # Dominant size from three samples (a note marker at one end does not decide).
     s_mid = r.size(mid)
     s_first = r.size(_solid(text, a, a, b))
@@ -350,9 +466,20 @@ def _make_line(
     line_text = text[a:b]
     if _needs_geometry(r, line_text, extent, a, b):
         glyphs = [r.glyph(i, text[i]) for i in range(a, b)]
-        parts = visual_parts(glyphs, size, visual_direction(glyphs, r.direction))
+        parts = visual_parts(glyphs, size, visual_direction(glyphs, r.direction), r.metrics)
         y = round(r.baseline(mid), 2)
-        return [RawLine(p.text, size, bold, y, p.x0, p.x1, p.brackets_fixed) for p in parts]
+        return [
+            RawLine(
+                p.text,
+                size if p.size is None else round(p.size, 1),
+                bold,
+                y if p.baseline is None else round(p.baseline, 2),
+                p.x0,
+                p.x1,
+                p.brackets_fixed,
+            )
+            for p in parts
+        ]
     if _MARKS.search(line_text):
         line_text = _fix_marks(r, text, list(range(a, b)), size)
     elif (

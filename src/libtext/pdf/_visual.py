@@ -14,10 +14,10 @@ document-wide mirror vote of :mod:`libtext.pdf` treats both alike.
 from __future__ import annotations
 
 import bisect
-import itertools
 import math
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -61,6 +61,7 @@ class Glyph:
     x1: float
     center: float
     generated: bool = False  # a space pdfium inferred from a gap, not the stream's
+    index: int = -1  # the character's index in the page's text (-1: none)
 
 
 def join_surrogates(glyphs: list[Glyph]) -> list[Glyph]:
@@ -236,15 +237,25 @@ class Part:
     brackets_fixed: bool
     x0: float
     x1: float
+    size: float | None = None  # a text of its own on the line: its size and baseline
+    baseline: float | None = None
 
 
-def visual_parts(glyphs: list[Glyph], size: float, direction: Direction) -> list[Part]:
+def visual_parts(
+    glyphs: list[Glyph],
+    size: float,
+    direction: Direction,
+    metrics: Callable[[int], tuple[float, float]] | None = None,
+) -> list[Part]:
     """The logical lines of one baseline's glyphs (any order), in reading order.
 
     Items far apart on the line (a list number and its text, set off by a tab) are
     read one by one and joined in the line's direction; an item of digits and
     punctuation alone (``2.``) reads number first, as its reader meets it. Items
-    with words on both sides of a gap wider than a column gutter are separate parts.
+    with words on both sides of a gap wider than a column gutter are separate parts,
+    and so are two texts side by side that are not one line (the Hebrew and the
+    English cell of a bilingual table row): ``metrics`` gives the font size and
+    baseline of a glyph's :attr:`Glyph.index`.
     """
     glyphs = join_surrogates(glyphs)
     marks = [
@@ -291,16 +302,18 @@ def visual_parts(glyphs: list[Glyph], size: float, direction: Direction) -> list
     if 2 * len(real) < wide:
         real = {}  # a stray space or two in a stream without them
     gap_limit = (_STREAM_GAP if real else SPACE_GAP) * em
-    # Where a stream space is drawn matters only when its own letters are not
-    # neighbours on the line (a line pdfium took in two halves); otherwise it is
-    # placed between them already, and its box may lie anywhere (Word 365 puts a
-    # right-to-left space's origin inside the next word).
-    beside = {(id(p), id(q)) for p, q in itertools.pairwise(bases)}
-    beside |= {(q, p) for p, q in beside}
-    spaces = sorted(x for pair, x in where.items() if pair not in beside) if real else []
+    # Where a stream space is drawn matters only when its own letters are far apart
+    # on the line (a line pdfium took in two halves); between neighbours it is
+    # placed already, and its box may lie anywhere (Word 365 puts a right-to-left
+    # space's origin inside the next word); one letter apart (pdfium put a letter
+    # of a replacement text after it), the gaps on either side of that letter do.
+    position = {id(g): k for k, g in enumerate(bases)}
+    apart = {
+        (p, q): abs(position[p] - position[q]) for p, q in real if p in position and q in position
+    }
+    spaces = sorted(x for pair, x in where.items() if apart.get(pair, 0) > 2) if real else []
     # What follows each base: "" (same word), " " or a new item (a tab-wide gap).
     after = [""] * len(bases)
-    used = 0
     for k in range(1, len(bases)):
         prev, g = bases[k - 1], bases[k]
         gap = lo[k] - hi[k - 1]
@@ -313,15 +326,31 @@ def visual_parts(glyphs: list[Glyph], size: float, direction: Direction) -> list
         elif (
             gap > gap_limit
             or stream_space > 0.1 * em
-            or (stream_space >= 0 and gap > 0.05 * em)
+            or (stream_space >= 0 and gap > SPACE_GAP * em)
             or (gap > 0.03 * em and _space_between(spaces, hi[k - 1], lo[k]))
             or (gap > 0.5 * SPACE_GAP * em and not inferred.isdisjoint(pair))
+            or (gap > SPACE_GAP * em and _turns(prev.ch, g.ch))
         ):
             after[k - 1] = " "
-        used += stream_space >= 0 and after[k - 1] != ""
-    # Spaces of the stream not found between neighbours (a line pdfium took in two
-    # halves, a space at a direction change) go to the widest gaps left.
-    missing = len(real) - used
+    # A stream space between neighbours is settled above, kept or not: one between
+    # two letters that touch is pdfium's (it makes one up where a mark on a glyph
+    # of its own is raised), not a word's. One letter apart, the space is in the
+    # wider gap beside that letter unless one of the two is a space already.
+    # Others (a line pdfium took in two halves, a space at a direction change) go
+    # to the widest gaps left.
+    missing = 0
+    for (p, q), distance in apart.items():
+        if distance <= 1:
+            continue
+        if distance > 2:
+            missing += 1
+            continue
+        first, last = sorted((position[p], position[q]))
+        between = range(first + 1, last + 1)
+        if all(not after[k - 1] for k in between):
+            widest = max(between, key=lambda k: lo[k] - hi[k - 1])
+            if lo[widest] - hi[widest - 1] > 0.06 * em:
+                after[widest - 1] = " "
     if missing > 0:
         free = sorted(
             (
@@ -336,6 +365,14 @@ def visual_parts(glyphs: list[Glyph], size: float, direction: Direction) -> list
         )
         for k in free[:missing]:
             after[k - 1] = " "
+    if metrics is not None:
+        cuts = [
+            (hi[k - 1] + lo[k]) / 2
+            for k in range(1, len(bases))
+            if after[k - 1] and _other_text(bases, k, lo[k] - hi[k - 1], metrics)
+        ]
+        if cuts:
+            return _split_texts(glyphs, cuts, size, direction, metrics)
     items: list[list[str]] = [[]]
     spans: list[list[float]] = [[lo[0], hi[0]]]
     for k, g in enumerate(bases):
@@ -379,6 +416,67 @@ def visual_parts(glyphs: list[Glyph], size: float, direction: Direction) -> list
     if direction == "R":
         parts.reverse()
     return parts
+
+
+def _split_texts(
+    glyphs: list[Glyph],
+    cuts: list[float],
+    size: float,
+    direction: Direction,
+    metrics: Callable[[int], tuple[float, float]],
+) -> list[Part]:
+    """The parts of a line that holds two texts, each read at its own size."""
+    pieces: list[list[Glyph]] = [[] for _ in range(len(cuts) + 1)]
+    for g in glyphs:
+        pieces[bisect.bisect_left(cuts, g.center)].append(g)
+    parts: list[Part] = []
+    for piece in pieces if direction == "L" else reversed(pieces):
+        letters = [g for g in piece if g.index >= 0 and _strong(g.ch[0])]
+        own, baseline = metrics(letters[len(letters) // 2].index) if letters else (size, None)
+        for part in visual_parts(piece, own, visual_direction(piece, direction)):
+            part.size, part.baseline = own, baseline
+            parts.append(part)
+    return parts
+
+
+# Sizes this far apart (largest / smallest) are two texts, not one line's words.
+_OTHER_SIZE = 1.25
+# A gap this wide (in the smaller size) is more than a word space.
+_OTHER_GAP = 0.5
+
+
+def _other_text(
+    bases: list[Glyph], k: int, gap: float, metrics: Callable[[int], tuple[float, float]]
+) -> bool:
+    """Whether the gap before ``bases[k]`` parts two texts that are not one line.
+
+    One line has one baseline; runs in another script may be set in another size
+    on it (Word sizes Latin and Hebrew apart), but two blocks side by side (the
+    cells of a bilingual table row) each have their own. So: the letters nearest
+    the gap run in opposite directions, in clearly different sizes, on baselines
+    apart, with more than a word space between them.
+    """
+    left = next((g for g in reversed(bases[max(0, k - 3) : k]) if _strong(g.ch[0])), None)
+    right = next((g for g in bases[k : k + 3] if _strong(g.ch[0])), None)
+    if left is None or right is None or left.index < 0 or right.index < 0:
+        return False
+    if _strong(left.ch[0]) == _strong(right.ch[0]):
+        return False
+    (a, y_a), (b, y_b) = metrics(left.index), metrics(right.index)
+    small = min(a, b)
+    return (
+        small > 0
+        and max(a, b) >= _OTHER_SIZE * small
+        and gap >= _OTHER_GAP * small
+        and abs(y_a - y_b) >= 0.02 * small
+    )
+
+
+def _turns(a: str, b: str) -> bool:
+    """Whether two letters run in opposite directions (no word holds both: a gap
+    between them is a word space even where the stream has none)."""
+    da, db = _strong(a[0]), _strong(b[0])
+    return da is not None and db is not None and da != db
 
 
 def _letters(chars: list[str]) -> int:

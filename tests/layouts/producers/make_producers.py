@@ -23,6 +23,20 @@ the way one producer does:
 * ``slotted_marks``: pointed text the way Word 365 draws it: letters in logical order,
   each mark in a slot of its own left of its letter (the slots in the reverse of the
   stream's order), and each space drawn with no width inside the next word.
+* ``actualtext_marks``: pointed text the way Word 365 exports it with a font that
+  positions marks: each word a text object marked ``/ReversedChars`` with its glyphs
+  left to right, each pointed letter's glyphs (marks first, holam and dagesh raised a
+  little, then the letter) in a marked-content sequence whose ``/ActualText`` is the
+  letter and its marks, and each space a text object of its own;
+* ``ocr_columns``: two columns the way an OCR text layer holds them: each word a text
+  object of its own, each column's lines written one after the other, but for two
+  rows whose left-column line follows the right-column line on the same baseline;
+* ``ornament_mid``: lines of a siddur: a label, a 12 pt gap, then the text with a
+  small (4 pt) ornament between its two halves, the ornament in the middle of the
+  line's characters;
+* ``bilingual_rows``: the rows of a two-column table, a Hebrew cell (14 pt) on the
+  left and its English cell (9 pt) 6 pt to its right, the English cell's baseline
+  0.8 pt lower; each row's cells are drawn one after the other.
 
 Every truth line is the generator's own input (the logical text it typesets), never
 libtext's output.
@@ -56,6 +70,14 @@ POINTED = [
     "וַיַּרְא אֱלֹהִים אֶת הָאוֹר כִּי טוֹב",
     "זֹאת הַתּוֹרָה אָדָם כִּי יָמוּת בְּאֹהֶל",
     "וַיִּקְרָא אֱלֹהִים לָאוֹר יוֹם וְלַחֹשֶׁךְ קָרָא לָיְלָה",
+]
+# Table rows: (Hebrew cell, English cell), one line each.
+BILINGUAL = [
+    ("הא לחמא עניא די אכלו אבהתנא בארעא דמצרים", "This is the bread of affliction"),
+    ("כל דכפין ייתי ויכול כל דצריך ייתי ויפסח", "Let all who are hungry come and eat;"),
+    ("השתא הכא לשנה הבאה בארעא דישראל", "now we are here, next year in Israel;"),
+    ("השתא עבדי לשנה הבאה בני חורין", "now we are slaves, next year free."),
+    ("מה נשתנה הלילה הזה מכל הלילות", "Why is this night different?"),
 ]
 # Each line: runs of (text, direction); the truth is the runs joined.
 MIXED: list[list[tuple[str, str]]] = [
@@ -268,6 +290,62 @@ def slotted_line(sh: Shaper, text: str, size: float, right: float, y: float) -> 
     return "\n".join(ops)
 
 
+# Marks that Word 365 draws raised on glyphs of their own (Td with a y move).
+RAISED = frozenset("\u05b9\u05bc")
+
+
+def actualtext_line(sh: Shaper, text: str, size: float, right: float, y: float) -> str:
+    """One pointed line in Word 365's way with replacement text (see the docstring)."""
+    buf = hb.Buffer()
+    buf.add_str(text)
+    buf.direction = "rtl"
+    buf.script = "Hebr"
+    hb.shape(sh.font, buf)
+    scale = size / sh.upem
+    infos, positions = buf.glyph_infos, buf.glyph_positions
+    width = sum(p.x_advance for p in positions) * scale
+    x = right - width
+    space = sh.font.get_nominal_glyph(ord(" "))
+    starts = [*sorted({i.cluster for i in infos}), len(text)]
+    # Words left to right: runs of clusters between space glyphs.
+    words: list[list[tuple[int, list[tuple[int, float, float]]]]] = [[]]
+    spaces: list[float] = []
+    for info, pos in zip(infos, positions, strict=True):
+        gid = info.codepoint
+        sh.widths[gid] = pos.x_advance
+        if gid == space:
+            spaces.append(x)
+            words.append([])
+        else:
+            chars = text[info.cluster : starts[starts.index(info.cluster) + 1]]
+            sh._map(gid, info.cluster, chars, infos)
+            mark = pos.x_advance == 0
+            lift = 0.1 * size if mark and sh.to_unicode.get(gid, "") in RAISED else 0.0
+            glyph = (gid, x + pos.x_offset * scale, y + pos.y_offset * scale + lift)
+            if words[-1] and words[-1][-1][0] == info.cluster:
+                words[-1][-1][1].append(glyph)
+            else:
+                words[-1].append((info.cluster, [glyph]))
+        x += pos.x_advance * scale
+    ops: list[str] = []
+    for word in words:
+        ops.append(f"BT /ReversedChars BMC /F1 {size:g} Tf")
+        for cluster, glyphs in word:
+            chars = text[cluster : starts[starts.index(cluster) + 1]]
+            span = len(glyphs) > 1
+            if span:
+                utf16 = chars.encode("utf-16-be").hex().upper()
+                ops.append(f"/Span << /ActualText <FEFF{utf16}> >> BDC")
+            ops.extend(f"1 0 0 1 {gx:.3f} {gy:.3f} Tm {hexg(gid)} Tj" for gid, gx, gy in glyphs)
+            if span:
+                ops.append("EMC")
+        ops.append("EMC ET")
+    ops.extend(
+        f"BT /F1 {size:g} Tf 1 0 0 1 {sx:.3f} {y:.3f} Tm {hexg(space)} Tj ET" for sx in spaces
+    )
+    return "\n".join(ops)
+
+
 def pdf_bytes(sh: Shaper, content: str) -> bytes:
     objs: list[bytes] = []
 
@@ -367,11 +445,94 @@ def make(name: str, description: str, style: str) -> None:
         truth = [{"kind": "body", "text": t} for t in right_lines] + [
             {"kind": "body", "text": t} for t in left_lines
         ]
+    elif style == "ocr_columns":
+        gutter = 14.0
+        col = (PAGE_W - 2 * margin - gutter) / 2
+        half = AVOT.split()
+        right_lines = wrap(sh, " ".join(half[: len(half) // 2]), size, col)
+        left_lines = wrap(sh, " ".join(half[len(half) // 2 :]), size, col)
+        joined = {1, 3}  # rows whose two lines are written together
+
+        def row(k: int, lines: list[str], edge: float) -> str:
+            glyphs = line_glyphs(sh, [(lines[k], "R")], size, edge)
+            space = sh.font.get_nominal_glyph(ord(" "))
+            words: list[list[Glyph]] = [[]]
+            for g in glyphs:  # left to right, a text object per word
+                if g.gid == space:
+                    words.append([])
+                else:
+                    words[-1].append(g)
+            return "\n".join(
+                draw_line(sh, w, PAGE_H - 60 - k * lead, size, "plain") for w in words if w
+            )
+
+        for k in range(len(right_lines)):
+            ops.append(row(k, right_lines, right))
+            if k in joined:
+                ops.append(row(k, left_lines, margin + col))
+        ops.extend(
+            row(k, left_lines, margin + col) for k in range(len(left_lines)) if k not in joined
+        )
+        truth = [{"kind": "body", "text": t} for t in right_lines + left_lines]
+    elif style == "ornament_mid":
+        words = AVOT.split()
+        for k in range(5):
+            label = "קהל:" if k % 2 else "חזן:"
+            first = " ".join(words[6 * k : 6 * k + 3])
+            second = " ".join(words[6 * k + 3 : 6 * k + 6])
+            # The ornament stands at the middle character: pad the shorter half.
+            while len(label) + 1 + len(first) < len(second):
+                first, second = first + " " + second.split()[0], " ".join(second.split()[1:])
+            x = right
+            for text, run_size, gap in (
+                (label, size, size),
+                (first, size, 0.3 * size),
+                ("*", 4.0, 0.3 * size),
+                (second, size, 0.0),
+            ):
+                glyphs = sh.run(text, "R", run_size)
+                width = sum(g.advance for g in glyphs)
+                x -= width
+                ops.append(
+                    draw_line(
+                        sh,
+                        [Glyph(g.gid, g.x + x, g.y_off, g.advance) for g in glyphs],
+                        y,
+                        run_size,
+                        "plain",
+                    )
+                )
+                x -= gap
+            truth.append({"kind": "body", "text": f"{label} {first} * {second}"})
+            y -= lead
     elif style == "slotted_marks":
         for text in POINTED:
             ops.append(slotted_line(sh, text, size, right, y))
             truth.append({"kind": "body", "text": text})
             y -= lead
+    elif style == "actualtext_marks":
+        for text in POINTED:
+            ops.append(actualtext_line(sh, text, size, right, y))
+            truth.append({"kind": "body", "text": text})
+            y -= lead
+    elif style == "bilingual_rows":
+        hebrew_size, english_size, gap = 14.0, 9.0, 6.0
+        edge = 262.0  # the Hebrew cells end here (right aligned)
+        y -= 4 * lead  # the table starts below the top margin (not a running header)
+        for hebrew, english in BILINGUAL:
+            ops.append(
+                draw_line(
+                    sh, line_glyphs(sh, [(hebrew, "R")], hebrew_size, edge), y, hebrew_size, "plain"
+                )
+            )
+            glyphs = line_glyphs(sh, [(english, "L")], english_size, 0.0)
+            shift = edge + gap - min(g.x for g in glyphs)
+            moved = [Glyph(g.gid, g.x + shift, g.y_off, g.advance) for g in glyphs]
+            ops.append(draw_line(sh, moved, y - 0.8, english_size, "plain"))
+            # Read right to left: the English cell, then the Hebrew one.
+            truth.append({"kind": "body", "text": english, "size": english_size})
+            truth.append({"kind": "body", "text": hebrew, "size": hebrew_size})
+            y -= 2 * lead
     else:
         if style == "ltr_runs":
             lines = MIXED
@@ -428,13 +589,40 @@ CASES = [
         "(Word 365)",
         "slotted_marks",
     ),
+    (
+        "actualtext_marks",
+        "pointed words drawn left to right, each pointed letter's glyphs (some marks "
+        "raised) marked with its /ActualText, spaces apart (Word 365)",
+        "actualtext_marks",
+    ),
+    (
+        "ocr_columns",
+        "two columns, a text object per word, the columns written one after the other "
+        "but for two rows written across both (an OCR text layer)",
+        "ocr_columns",
+    ),
+    (
+        "ornament_mid",
+        "a label, a 12 pt gap, then text with a 4 pt ornament at the line's middle character",
+        "ornament_mid",
+    ),
+    (
+        "bilingual_rows",
+        "table rows: a 14 pt Hebrew cell, 6 pt right of it a 9 pt English cell on a "
+        "baseline 0.8 pt lower",
+        "bilingual_rows",
+    ),
 ]
 
 
 def main() -> None:
+    import sys
+
+    wanted = set(sys.argv[1:])  # names to make (default: all)
     for name, description, style in CASES:
-        make(name, description, style)
-        print(f"{name}.pdf")
+        if not wanted or name in wanted:
+            make(name, description, style)
+            print(f"{name}.pdf")
 
 
 if __name__ == "__main__":
