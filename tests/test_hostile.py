@@ -34,7 +34,9 @@ from libtext import errors
 from libtext.pdf import PdfGuard, PdfLimits, extract_pdf
 
 RSS_BOUND = int(os.environ.get("LIBTEXT_TEST_RSS_BOUND_MB", "1024")) * 2**20
-USABLE_WITHIN = 2.0
+# Generous bounds: they tell a replaced worker from one waited out (the guard's timeout),
+# not speed (benchmarks/hostile.py measures that); a loaded 2-core machine needs ~2.2 s.
+USABLE_WITHIN = 4.0
 WORKER_MB = 512
 
 # What each PDF is built to trigger: (HTTP status, error codes, details["limit"] or None).
@@ -299,5 +301,5 @@ def test_many_bombs_at_once_keep_health_fast(server: tuple[str, int]) -> None:
         for t in threads:
             t.join()
     assert 413 in results and set(results) <= {413, 504}
-    assert slowest < 2.0  # was 5 s with parsing in threads (issue 17)
+    assert slowest < 3.0  # was 5 s with parsing in threads (issue 17)
     assert rss.peak <= RSS_BOUND
