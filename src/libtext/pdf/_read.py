@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from libtext.pdf._columns import find_gutter, split_at_gutter
+from libtext.pdf._pdfium import CharCalls
 from libtext.pdf._text import attach_marks, is_mark, line_direction, neutral_run_direction
 from libtext.pdf._visual import Direction, Glyph, visual_direction, visual_parts
 
@@ -78,17 +79,10 @@ class _Reader:
         self.height = height
         self.direction: Direction = direction
         self._rect = raw.FS_RECTF()
-        self._l, self._r, self._b, self._t = (ctypes.c_double() for _ in range(4))
-        self._box = (
-            ctypes.byref(self._l),
-            ctypes.byref(self._r),
-            ctypes.byref(self._b),
-            ctypes.byref(self._t),
-        )
-        self._ox, self._oy = ctypes.c_double(), ctypes.c_double()
+        self._matrix = raw.FS_MATRIX()
+        self._calls = CharCalls(raw, textpage, self._matrix)
         self._name = ctypes.create_string_buffer(128)
         self._flags = ctypes.c_int()
-        self._matrix = raw.FS_MATRIX()
         # The gutter search, the line reader and the glyph reader ask for the same
         # characters' boxes and sizes: one ctypes call each per page.
         self._boxes: dict[int, tuple[float, float]] = {}
@@ -97,8 +91,7 @@ class _Reader:
     def box(self, i: int) -> tuple[float, float]:
         got = self._boxes.get(i)
         if got is None:
-            self.raw.FPDFText_GetCharBox(self.tp, i, *self._box)
-            got = self._boxes[i] = (self._l.value, self._r.value)
+            got = self._boxes[i] = self._calls.box(i)
         return got
 
     def glyph(self, i: int, ch: str) -> Glyph:
@@ -110,8 +103,7 @@ class _Reader:
         return Glyph(ch, rect.left, rect.right, (lo + hi) / 2, generated)
 
     def baseline(self, i: int) -> float:
-        self.raw.FPDFText_GetCharOrigin(self.tp, i, ctypes.byref(self._ox), ctypes.byref(self._oy))
-        return self.height - self._oy.value
+        return self.height - self._calls.origin(i)[1]
 
     def size(self, i: int) -> float:
         """The size a reader sees: the ``Tf`` operand times the text and page matrices.
@@ -122,9 +114,9 @@ class _Reader:
         got = self._sizes.get(i)
         if got is not None:
             return got
-        size = float(self.raw.FPDFText_GetFontSize(self.tp, i))
+        size = self._calls.font_size(i)
         m = self._matrix
-        if self.raw.FPDFText_GetMatrix(self.tp, i, m):
+        if self._calls.matrix(i):
             scale = math.sqrt(abs(m.a * m.d - m.b * m.c))
             size = size * scale if scale > 0 else size
         self._sizes[i] = size
