@@ -25,7 +25,6 @@ def _unchecked(fn: Any, restype: Any) -> Any:
     got = _UNCHECKED.get(key)
     if got is None:
         got = ctypes.CFUNCTYPE(restype)(address)
-        got.argtypes = None
         _UNCHECKED[key] = got
     return got
 
