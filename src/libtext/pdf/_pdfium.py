@@ -42,6 +42,9 @@ class CharCalls:
         self._char_origin = _unchecked(raw.FPDFText_GetCharOrigin, ctypes.c_int)
         self._font_size = _unchecked(raw.FPDFText_GetFontSize, ctypes.c_double)
         self._get_matrix = _unchecked(raw.FPDFText_GetMatrix, ctypes.c_int)
+        self._text_object = _unchecked(raw.FPDFText_GetTextObject, ctypes.c_void_p)
+        self._font = _unchecked(raw.FPDFTextObj_GetFont, ctypes.c_void_p)
+        self._render_mode = _unchecked(raw.FPDFTextObj_GetTextRenderMode, ctypes.c_int)
 
     def box(self, i: int) -> tuple[float, float]:
         """Left and right of character ``i``'s ink box (``FPDFText_GetCharBox``)."""
@@ -62,3 +65,17 @@ class CharCalls:
     def matrix(self, i: int) -> bool:
         """Fill the matrix given at construction with character ``i``'s; False if none."""
         return bool(self._get_matrix(self.tp, i, self._matrix))
+
+    def text_object(self, i: int) -> int | None:
+        """The address of character ``i``'s text object (None for an inferred space)."""
+        got: int | None = self._text_object(self.tp, i)
+        return got
+
+    def font(self, obj: int) -> int | None:
+        """The address of a text object's font (the document's, shared by its pages)."""
+        got: int | None = self._font(ctypes.c_void_p(obj))
+        return got
+
+    def render_mode(self, obj: int) -> int:
+        """A text object's rendering mode (``FPDF_TEXTRENDERMODE_*``)."""
+        return int(self._render_mode(ctypes.c_void_p(obj)))

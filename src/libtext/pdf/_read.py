@@ -87,6 +87,7 @@ class _Reader:
         # characters' boxes and sizes: one ctypes call each per page.
         self._boxes: dict[int, tuple[float, float]] = {}
         self._sizes: dict[int, float] = {}
+        self._bold_fonts: dict[int, bool] = {}
 
     def box(self, i: int) -> tuple[float, float]:
         got = self._boxes.get(i)
@@ -123,22 +124,35 @@ class _Reader:
         return size
 
     def bold(self, i: int) -> bool:
+        """Bold by its font (weight, name, ForceBold), or drawn filled and stroked.
+
+        The font's part is asked once per font and page: a page has a few fonts and
+        dozens of lines.
+        """
+        calls = self._calls
+        obj = calls.text_object(i)
+        font = calls.font(obj) if obj else None
+        if not obj or not font:
+            return self._font_bold(i) or (obj is not None and self._stroked(obj))
+        by_font = self._bold_fonts.get(font)
+        if by_font is None:
+            by_font = self._bold_fonts[font] = self._font_bold(i)
+        return by_font or self._stroked(obj)
+
+    def _font_bold(self, i: int) -> bool:
         weight = self.raw.FPDFText_GetFontWeight(self.tp, i)
         if weight >= 600:
             return True
         n = self.raw.FPDFText_GetFontInfo(self.tp, i, self._name, 128, ctypes.byref(self._flags))
         name = self._name.value.decode("latin-1", "replace").lower() if n else ""
         # Flag bit 19 is ForceBold (PDF 32000-1, table 123).
-        if any(w in name for w in ("bold", "black", "heavy", "semibold", "demi")) or (
+        return any(w in name for w in ("bold", "black", "heavy", "semibold", "demi")) or bool(
             self._flags.value & (1 << 18)
-        ):
-            return True
+        )
+
+    def _stroked(self, obj: int) -> bool:
         # Word and others fake bold by stroking the glyph outline as well as filling it.
-        obj = self.raw.FPDFText_GetTextObject(self.tp, i)
-        if not obj:
-            return False
-        mode = self.raw.FPDFTextObj_GetTextRenderMode(obj)
-        return bool(mode == self.raw.FPDF_TEXTRENDERMODE_FILL_STROKE)
+        return bool(self._calls.render_mode(obj) == self.raw.FPDF_TEXTRENDERMODE_FILL_STROKE)
 
 
 def read_page(raw: Any, page: Any, number: int) -> RawPage:
