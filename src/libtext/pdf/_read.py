@@ -21,6 +21,7 @@ import itertools
 import math
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +30,7 @@ from libtext.pdf._pdfium import CharCalls
 from libtext.pdf._text import attach_marks, is_mark, line_direction, neutral_run_direction
 from libtext.pdf._visual import Direction, Glyph, visual_direction, visual_parts
 
-__all__ = ["RawLine", "RawPage", "read_page", "reading_order"]
+__all__ = ["RawLine", "RawPage", "ligatures_in_order", "read_page", "reading_order"]
 
 _MARKS = re.compile("[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]")
 _HEBREW = re.compile("[\u05d0-\u05ea]")
@@ -359,6 +360,8 @@ def _make_line(
         parts = visual_parts(glyphs, size, visual_direction(glyphs, r.direction))
         y = round(r.baseline(mid), 2)
         return [RawLine(p.text, size, bold, y, p.x0, p.x1, p.brackets_fixed) for p in parts]
+    if "\u200d" in line_text or "\u200c" in line_text:
+        line_text = ligatures_in_order(line_text, lambda k: r.box(a + k))
     if _MARKS.search(line_text):
         line_text = _fix_marks(r, text, list(range(a, b)), size)
     elif (
@@ -397,6 +400,36 @@ def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, 
     # pdfium merely took in two halves (its second half first) is not visual.
     (l0, r0), (l1, r1), (l2, r2) = r.box(a + first), r.box(a + last), r.box(a + second)
     return (l0 + r0) < (l1 + r1) and (l0 + r0) < (l2 + r2)
+
+
+def ligatures_in_order(line: str, box: Callable[[int], tuple[float, float]]) -> str:
+    """Put back in order the letters of ligature glyphs that pdfium reversed.
+
+    A font maps a ligature glyph to its letters with a joiner between them (``א‍ל``,
+    alef ZWJ lamed). The letters share the glyph's box, and when pdfium turns a
+    right-to-left line drawn left to right into logical order it reverses them with
+    the glyphs (``ל‍א``); the mapping's own order is the logical one. ``box(k)`` is
+    the box of ``line[k]``.
+    """
+    if line_direction(line) != "R":
+        return line
+    chars = list(line)
+    k = 0
+    while k < len(chars):
+        if chars[k] not in "\u200c\u200d":
+            k += 1
+            continue
+        own = box(k)
+        first, last = k, k
+        while first > 0 and box(first - 1) == own:
+            first -= 1
+        while last + 1 < len(chars) and box(last + 1) == own:
+            last += 1
+        glyph = chars[first : last + 1]
+        if last > first and any(_HEBREW.match(ch) for ch in glyph):
+            chars[first : last + 1] = glyph[::-1]
+        k = last + 1
+    return "".join(chars)
 
 
 def _fix_marks(r: _Reader, text: str, idx: list[int], size: float) -> str:
