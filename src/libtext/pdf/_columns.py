@@ -47,10 +47,11 @@ def find_gutter(
         (l0, r0), (l1, r1) = box(a), box(b - 1)
         left, right = min(l0, l1), max(r0, r1)
         if " " in text[a:b]:
-            pairs = [
-                (box(m.start() - 1), box(m.end())) for m in _SPACES.finditer(text, a + 1, b - 1)
-            ]
-            gaps = [(min(p[1], q[1]), max(p[0], q[0])) for p, q in pairs]
+            gaps = []
+            for m in _SPACES.finditer(text, a + 1, b - 1):  # a plain loop: the hot path
+                p_lo, p_hi = box(m.start() - 1)
+                q_lo, q_hi = box(m.end())
+                gaps.append((p_hi if p_hi < q_hi else q_hi, p_lo if p_lo > q_lo else q_lo))
         else:
             spans = sorted(box(i) for i in range(a, b) if not text[i].isspace())
             gaps = [(hi, lo) for (_, hi), (lo, _) in itertools.pairwise(spans)]
