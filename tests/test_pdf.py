@@ -571,3 +571,21 @@ def test_process_document_passes_the_password(fixtures_dir: Path) -> None:
     assert document.sections and document.model_dump() == expected.model_dump()
     message = _encrypted_message(lambda: process_document(path))
     assert "--password" in message and "qpdf" in message
+
+
+def test_ligature_letters_come_back_in_the_order_of_their_mapping() -> None:
+    """A ligature glyph mapped to "א‍ל" (alef, ZWJ, lamed) comes out of pdfium reversed
+    on a right-to-left line: its letters share the glyph's box, so they are re-ordered."""
+    from libtext.pdf._read import ligatures_in_order
+
+    glyph = (100.0, 108.0)
+    after = [(94.0, 99.0), (86.0, 93.0), (80.0, 85.0)]
+    pdfium = "ל\u200dא" + "ביר"  # one ligature glyph, then three letters
+    boxes = [glyph, glyph, glyph, *after]
+    assert ligatures_in_order(pdfium, boxes.__getitem__) == "א\u200dל" + "ביר"
+    # Letters with a joiner but drawn as glyphs of their own keep pdfium's order.
+    own = [(112.0, 118.0), (108.0, 108.0), (100.0, 107.0), *after]
+    assert ligatures_in_order(pdfium, own.__getitem__) == pdfium
+    # A left-to-right line is not reversed by pdfium: nothing to undo.
+    ltr = [glyph, glyph, glyph, *after[:1] * 3]
+    assert ligatures_in_order("f\u200di ok", ltr.__getitem__) == "f\u200di ok"

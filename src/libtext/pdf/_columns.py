@@ -44,18 +44,21 @@ def find_gutter(
     for done, (a, b) in enumerate(longest):
         if len(centers) + len(longest) - done < need:
             return None  # too few lines left to show a gutter: a one-column page
-        em = max(size((a + b) // 2), 1.0)
+        em = max(size(_letter_near(text, (a + b) // 2, b)), 1.0)
         (l0, r0), (l1, r1) = box(a), box(b - 1)
         left, right = min(l0, l1), max(r0, r1)
         if " " in text[a:b]:
-            pairs = [
-                (box(m.start() - 1), box(m.end())) for m in _SPACES.finditer(text, a + 1, b - 1)
-            ]
-            gaps = [(min(p[1], q[1]), max(p[0], q[0])) for p, q in pairs]
-            # The stream's ends need not be the line's (an OCR layer's words come in
-            # any order): the words around the spaces say how far it reaches.
-            left = min([left, *(min(p[0], q[0]) for p, q in pairs)])
-            right = max([right, *(max(p[1], q[1]) for p, q in pairs)])
+            gaps = []
+            for m in _SPACES.finditer(text, a + 1, b - 1):  # a plain loop: the hot path
+                p_lo, p_hi = box(m.start() - 1)
+                q_lo, q_hi = box(m.end())
+                gaps.append((p_hi if p_hi < q_hi else q_hi, p_lo if p_lo > q_lo else q_lo))
+                # The stream's ends need not be the line's (an OCR layer's words come
+                # in any order): the words around the spaces say how far it reaches.
+                if p_lo < left or q_lo < left:
+                    left = min(p_lo, q_lo, left)
+                if p_hi > right or q_hi > right:
+                    right = max(p_hi, q_hi, right)
         else:
             spans = sorted(box(i) for i in range(a, b) if not text[i].isspace())
             gaps = [(hi, lo) for (_, hi), (lo, _) in itertools.pairwise(spans)]
@@ -89,7 +92,32 @@ def find_gutter(
         crossed += any(lo < x < hi for lo, hi in (box(i) for i in range(a, b)))
         if crossed > allowed:
             return None  # stop at once: this is what most one-column pages end with
+    # Nor do the shorter lines run across it: a list whose items continue after a tab
+    # stop has gaps that line up too, but its other lines cross them (a running
+    # header or a title over both columns may: one, or a third of those lines).
+    rest = [s for s in segments if s not in longest and _spans(s, x, box)]
+    allowed, crossed = max(1, len(rest) // 3), 0
+    for a, b in rest:
+        crossed += any(lo < x < hi for lo, hi in (box(i) for i in range(a, b)))
+        if crossed > allowed:
+            return None
     return x
+
+
+def _spans(segment: tuple[int, int], x: float, box: Callable[[int], tuple[float, float]]) -> bool:
+    (l0, r0), (l1, r1) = box(segment[0]), box(segment[1] - 1)
+    return min(l0, l1) < x < max(r0, r1)
+
+
+def _letter_near(text: str, i: int, end: int) -> int:
+    """The first index at or after ``i`` (before ``end``) that is not a space.
+
+    A space pdfium inferred from a gap has font size 0: measured there, a line's em
+    would be 1 pt and every word space would look as wide as a gutter.
+    """
+    while i < end - 1 and text[i].isspace():
+        i += 1
+    return i
 
 
 def split_at_gutter(

@@ -139,7 +139,9 @@ PdfLimits.__init__ = strict_keywords()(PdfLimits.__init__)  # type: ignore[metho
 
 # --- before parsing -------------------------------------------------------------------
 
-_STREAM = re.compile(rb"(?<!end)stream(?:\r\n|\n|\r)")
+# "endstream" is told apart after the match: a look-behind would make the regex
+# engine try it at every byte of the file (30 times slower on a 3 MB book).
+_STREAM = re.compile(rb"stream(?:\r\n|\n|\r)")
 _ROOT = re.compile(rb"/Root\s+(\d+)\s+\d+\s+R")
 _PAGES_REF = re.compile(rb"/Pages\s+(\d+)\s+\d+\s+R")
 _COUNT = re.compile(rb"/Count\s+(\d{1,12})")
@@ -223,6 +225,8 @@ def prescan(data: bytes, limits: PdfLimits, *, max_pages: int | None, whole: boo
         return
     total = 0
     for m in _STREAM.finditer(data):
+        if data[max(0, m.start() - 3) : m.start()] == b"end":
+            continue
         head = data[max(0, m.start() - 2048) : m.start()]
         head = head[head.rfind(b"obj") + 1 :]
         if b"FlateDecode" not in head or _IMAGE.search(head):

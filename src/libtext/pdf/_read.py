@@ -21,18 +21,22 @@ import itertools
 import math
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from libtext.pdf._columns import find_gutter, split_at_gutter
+from libtext.pdf._pdfium import CharCalls
 from libtext.pdf._text import attach_marks, is_mark, line_direction, neutral_run_direction
 from libtext.pdf._visual import Direction, Glyph, visual_direction, visual_parts
 
-__all__ = ["RawLine", "RawPage", "read_page", "reading_order"]
+__all__ = ["RawLine", "RawPage", "ligatures_in_order", "read_page", "reading_order"]
 
 _MARKS = re.compile("[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]")
 _HEBREW = re.compile("[\u05d0-\u05ea]")
 _LATIN = re.compile("[A-Za-z]")
+_HEBREW_LETTERS = tuple(map(chr, range(0x05D0, 0x05EB)))
+_LATIN_LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _LTR_CHAR = re.compile(r"[A-Za-z0-9\u00c0-\u024f]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _PUNCT_RUN = re.compile(r"[^\w\s]{2,}")
@@ -86,29 +90,22 @@ class _Reader:
         self.height = height
         self.direction: Direction = direction
         self._rect = raw.FS_RECTF()
-        self._l, self._r, self._b, self._t = (ctypes.c_double() for _ in range(4))
-        self._box = (
-            ctypes.byref(self._l),
-            ctypes.byref(self._r),
-            ctypes.byref(self._b),
-            ctypes.byref(self._t),
-        )
-        self._ox, self._oy = ctypes.c_double(), ctypes.c_double()
+        self._matrix = raw.FS_MATRIX()
+        self._calls = CharCalls(raw, textpage, self._matrix)
         self._name = ctypes.create_string_buffer(128)
         self._flags = ctypes.c_int()
-        self._matrix = raw.FS_MATRIX()
         # The gutter search, the line reader and the glyph reader ask for the same
         # characters' boxes and sizes: one ctypes call each per page.
         self._boxes: dict[int, tuple[float, float]] = {}
         self._sizes: dict[int, float] = {}
         self._replaced: dict[int, tuple[float, float] | None] | None = None
         self._objects: dict[int, int] | None = None
+        self._bold_fonts: dict[int, bool] = {}
 
     def box(self, i: int) -> tuple[float, float]:
         got = self._boxes.get(i)
         if got is None:
-            self.raw.FPDFText_GetCharBox(self.tp, i, *self._box)
-            got = self._boxes[i] = (self._l.value, self._r.value)
+            got = self._boxes[i] = self._calls.box(i)
         return got
 
     def glyph(self, i: int, ch: str) -> Glyph:
@@ -198,8 +195,7 @@ class _Reader:
         return (lo, hi) if hi > lo else None
 
     def baseline(self, i: int) -> float:
-        self.raw.FPDFText_GetCharOrigin(self.tp, i, ctypes.byref(self._ox), ctypes.byref(self._oy))
-        return self.height - self._oy.value
+        return self.height - self._calls.origin(i)[1]
 
     def size(self, i: int) -> float:
         """The size a reader sees: the ``Tf`` operand times the text and page matrices.
@@ -210,9 +206,9 @@ class _Reader:
         got = self._sizes.get(i)
         if got is not None:
             return got
-        size = float(self.raw.FPDFText_GetFontSize(self.tp, i))
+        size = self._calls.font_size(i)
         m = self._matrix
-        if self.raw.FPDFText_GetMatrix(self.tp, i, m):
+        if self._calls.matrix(i):
             scale = math.sqrt(abs(m.a * m.d - m.b * m.c))
             size = size * scale if scale > 0 else size
         self._sizes[i] = size
@@ -223,22 +219,35 @@ class _Reader:
         return self.size(i), self.baseline(i)
 
     def bold(self, i: int) -> bool:
+        """Bold by its font (weight, name, ForceBold), or drawn filled and stroked.
+
+        The font's part is asked once per font and page: a page has a few fonts and
+        dozens of lines.
+        """
+        calls = self._calls
+        obj = calls.text_object(i)
+        font = calls.font(obj) if obj else None
+        if not obj or not font:
+            return self._font_bold(i) or (obj is not None and self._stroked(obj))
+        by_font = self._bold_fonts.get(font)
+        if by_font is None:
+            by_font = self._bold_fonts[font] = self._font_bold(i)
+        return by_font or self._stroked(obj)
+
+    def _font_bold(self, i: int) -> bool:
         weight = self.raw.FPDFText_GetFontWeight(self.tp, i)
         if weight >= 600:
             return True
         n = self.raw.FPDFText_GetFontInfo(self.tp, i, self._name, 128, ctypes.byref(self._flags))
         name = self._name.value.decode("latin-1", "replace").lower() if n else ""
         # Flag bit 19 is ForceBold (PDF 32000-1, table 123).
-        if any(w in name for w in ("bold", "black", "heavy", "semibold", "demi")) or (
+        return any(w in name for w in ("bold", "black", "heavy", "semibold", "demi")) or bool(
             self._flags.value & (1 << 18)
-        ):
-            return True
+        )
+
+    def _stroked(self, obj: int) -> bool:
         # Word and others fake bold by stroking the glyph outline as well as filling it.
-        obj = self.raw.FPDFText_GetTextObject(self.tp, i)
-        if not obj:
-            return False
-        mode = self.raw.FPDFTextObj_GetTextRenderMode(obj)
-        return bool(mode == self.raw.FPDF_TEXTRENDERMODE_FILL_STROKE)
+        return bool(self._calls.render_mode(obj) == self.raw.FPDF_TEXTRENDERMODE_FILL_STROKE)
 
 
 def _address(handle: Any) -> int:
@@ -268,7 +277,8 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
         text = textpage.get_text_range()
         if len(text) != n:  # pdfium skipped or inserted characters: go one by one
             text = "".join(chr(raw.FPDFText_GetUnicode(tp, i) or 0xFFFD) for i in range(n))
-        hebrew, latin = len(_HEBREW.findall(text)), len(_LATIN.findall(text))
+        hebrew = sum(map(text.count, _HEBREW_LETTERS))  # str.count: twice findall's speed
+        latin = sum(map(text.count, _LATIN_LETTERS))
         # y is measured from the top of the visible page (the crop box, which need not
         # start at 0), so that header and footer bands mean the same on every page.
         bbox = raw.FS_RECTF()
@@ -480,6 +490,8 @@ def _make_line(
             )
             for p in parts
         ]
+    if "\u200d" in line_text or "\u200c" in line_text:
+        line_text = ligatures_in_order(line_text, lambda k: r.box(a + k))
     if _MARKS.search(line_text):
         line_text = _fix_marks(r, text, list(range(a, b)), size)
     elif (
@@ -518,6 +530,36 @@ def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, 
     # pdfium merely took in two halves (its second half first) is not visual.
     (l0, r0), (l1, r1), (l2, r2) = r.box(a + first), r.box(a + last), r.box(a + second)
     return (l0 + r0) < (l1 + r1) and (l0 + r0) < (l2 + r2)
+
+
+def ligatures_in_order(line: str, box: Callable[[int], tuple[float, float]]) -> str:
+    """Put back in order the letters of ligature glyphs that pdfium reversed.
+
+    A font maps a ligature glyph to its letters with a joiner between them (``א‍ל``,
+    alef ZWJ lamed). The letters share the glyph's box, and when pdfium turns a
+    right-to-left line drawn left to right into logical order it reverses them with
+    the glyphs (``ל‍א``); the mapping's own order is the logical one. ``box(k)`` is
+    the box of ``line[k]``.
+    """
+    if line_direction(line) != "R":
+        return line
+    chars = list(line)
+    k = 0
+    while k < len(chars):
+        if chars[k] not in "\u200c\u200d":
+            k += 1
+            continue
+        own = box(k)
+        first, last = k, k
+        while first > 0 and box(first - 1) == own:
+            first -= 1
+        while last + 1 < len(chars) and box(last + 1) == own:
+            last += 1
+        glyph = chars[first : last + 1]
+        if last > first and any(_HEBREW.match(ch) for ch in glyph):
+            chars[first : last + 1] = glyph[::-1]
+        k = last + 1
+    return "".join(chars)
 
 
 def _fix_marks(r: _Reader, text: str, idx: list[int], size: float) -> str:

@@ -1,0 +1,81 @@
+"""pdfium's per-character text calls, without ctypes' per-call argument checks.
+
+pypdfium2 declares every function's argument types, so each call converts and checks
+its pointers; the fast engine asks about tens of thousands of characters per book,
+and that check costs more than pdfium's answer (about 3x the C call). The same C
+functions are called here through prototypes without declared arguments, with the
+pointers made once per page. Only functions whose arguments are a text page, a
+character index and pointers are wrapped; their C types are unchanged.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any
+
+__all__ = ["CharCalls"]
+
+_UNCHECKED: dict[tuple[int, Any], Any] = {}
+
+
+def _unchecked(fn: Any, restype: Any) -> Any:
+    """``fn`` (a pypdfium2 binding) as a prototype that passes its arguments as given."""
+    address = ctypes.cast(fn, ctypes.c_void_p).value or 0
+    key = (address, restype)
+    got = _UNCHECKED.get(key)
+    if got is None:
+        got = ctypes.CFUNCTYPE(restype)(address)
+        _UNCHECKED[key] = got
+    return got
+
+
+class CharCalls:
+    """One text page's character boxes, origins, font sizes and matrices."""
+
+    def __init__(self, raw: Any, textpage: Any, matrix: Any) -> None:
+        self.tp = ctypes.c_void_p(ctypes.cast(textpage, ctypes.c_void_p).value)
+        self._buf = (ctypes.c_double * 4)()
+        base = ctypes.addressof(self._buf)
+        self._quad = tuple(ctypes.c_void_p(base + 8 * k) for k in range(4))
+        self._matrix = ctypes.c_void_p(ctypes.addressof(matrix))
+        self._char_box = _unchecked(raw.FPDFText_GetCharBox, ctypes.c_int)
+        self._char_origin = _unchecked(raw.FPDFText_GetCharOrigin, ctypes.c_int)
+        self._font_size = _unchecked(raw.FPDFText_GetFontSize, ctypes.c_double)
+        self._get_matrix = _unchecked(raw.FPDFText_GetMatrix, ctypes.c_int)
+        self._text_object = _unchecked(raw.FPDFText_GetTextObject, ctypes.c_void_p)
+        self._font = _unchecked(raw.FPDFTextObj_GetFont, ctypes.c_void_p)
+        self._render_mode = _unchecked(raw.FPDFTextObj_GetTextRenderMode, ctypes.c_int)
+
+    def box(self, i: int) -> tuple[float, float]:
+        """Left and right of character ``i``'s ink box (``FPDFText_GetCharBox``)."""
+        self._char_box(self.tp, i, *self._quad)
+        buf = self._buf
+        return buf[0], buf[1]
+
+    def origin(self, i: int) -> tuple[float, float]:
+        """Character ``i``'s origin, in page coordinates (``FPDFText_GetCharOrigin``)."""
+        q = self._quad
+        self._char_origin(self.tp, i, q[0], q[1])
+        return self._buf[0], self._buf[1]
+
+    def font_size(self, i: int) -> float:
+        """The ``Tf`` operand of character ``i`` (``FPDFText_GetFontSize``)."""
+        return float(self._font_size(self.tp, i))
+
+    def matrix(self, i: int) -> bool:
+        """Fill the matrix given at construction with character ``i``'s; False if none."""
+        return bool(self._get_matrix(self.tp, i, self._matrix))
+
+    def text_object(self, i: int) -> int | None:
+        """The address of character ``i``'s text object (None for an inferred space)."""
+        got: int | None = self._text_object(self.tp, i)
+        return got
+
+    def font(self, obj: int) -> int | None:
+        """The address of a text object's font (the document's, shared by its pages)."""
+        got: int | None = self._font(ctypes.c_void_p(obj))
+        return got
+
+    def render_mode(self, obj: int) -> int:
+        """A text object's rendering mode (``FPDF_TEXTRENDERMODE_*``)."""
+        return int(self._render_mode(ctypes.c_void_p(obj)))
