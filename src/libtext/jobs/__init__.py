@@ -75,7 +75,7 @@ __all__ = [
     "StopSignal",
 ]
 
-DEFAULT_LEASE: Final = 30.0
+DEFAULT_LEASE: Final = 15.0
 """Seconds a worker holds a job without a heartbeat (it beats every third of it)."""
 
 DEFAULT_RETRY: Final = RetryPolicy(max_attempts=3, base_delay=5.0, max_delay=300.0)

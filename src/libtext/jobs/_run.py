@@ -227,9 +227,6 @@ class Runner:
                         )
             tg.cancel_scope.cancel()  # the watcher
 
-        pending = steps.take()
-        if pending and not lost.is_set():
-            await self.db(_db.progress, job.id, owner, pending)
         if lost.is_set():
             logger.warning("job %s: this worker no longer holds it; left to its holder", job.id)
             return None
@@ -237,6 +234,9 @@ class Runner:
             ok = await self.db(_db.finish, job.id, owner, JobState.CANCELLED, steps.last)
             return JobState.CANCELLED if ok else None
         if error is not None:
+            pending = steps.take()
+            if pending:
+                await self.db(_db.progress, job.id, owner, pending)
             return await self._failed(job, owner, error, steps.last)
         return await self._save(job, owner, document, steps)
 
@@ -258,14 +258,15 @@ class Runner:
         return JobState.FAILED if ok else None
 
     async def _save(self, job: Job, owner: str, document: Any, steps: _Steps) -> JobState | None:
-        steps.note("save", 0, 1)
-        final = JobProgress(stage="save", done=1, total=1)
+        steps.note("save", 1, 1)
+        pending = steps.take()  # written with the text and the job's end: one transaction
+        final = steps.last
 
         def within(conn: Connection, item: Any) -> None:
             row = _db.held(conn, job.id, owner)
             if row is None or row.cancel_requested:
                 raise _LostJob
-            _db.progress(conn, job.id, owner, [final])
+            _db.progress(conn, job.id, owner, pending)
             _db.finish(conn, job.id, owner, JobState.SUCCEEDED, final, slug=item.slug)
 
         def save() -> bool:
