@@ -56,7 +56,7 @@ import builtins
 import os
 import sqlite3
 import threading
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from functools import partial
