@@ -23,6 +23,7 @@ __all__ = ["Settings"]
 MB = 2**20
 STORE_MAX_PAGE_SIZE = 100
 """``libtext.store.MAX_PAGE_SIZE``, repeated so settings load without the store extra."""
+MAX_JOBS_WORKERS = 64
 
 
 _POSITIVE_INTS = (
@@ -137,6 +138,11 @@ class Settings:
         body_timeout: Seconds a client may take to send each part of a request body
             (``LIBTEXT_BODY_TIMEOUT``, default 30); a slower one gets 408, so slow
             uploads cannot hold connections open.
+        jobs_workers: Jobs the app runs at once in its own process, taken from the job
+            queue in the store's database (``LIBTEXT_JOBS_WORKERS``, default 1, at most
+            64; 0 runs none, for servers whose jobs ``libtext worker`` processes run).
+            Started and stopped with the app's lifespan; each ``--workers`` process of
+            ``libtext serve`` runs its own.
         store_url: Database URL of the :class:`~libtext.TextStore` the app makes when
             none is passed (``LIBTEXT_DATABASE_URL``, the variable ``TextStore`` and the
             CLI read; ``LIBTEXT_STORE_URL`` is a deprecated alias it wins over; ``None``
@@ -163,6 +169,7 @@ class Settings:
     max_stream_bytes: int = 64 * MB
     max_segment_chars: int = 1_000_000
     body_timeout: float = 30.0
+    jobs_workers: int = 1
 
     def __post_init__(self) -> None:
         for name in _POSITIVE_INTS:
@@ -175,6 +182,10 @@ class Settings:
             )
         if self.default_page_size > self.max_page_size:
             raise ConfigurationError("Settings.default_page_size must not exceed max_page_size.")
+        if not 0 <= self.jobs_workers <= MAX_JOBS_WORKERS:
+            raise ConfigurationError(
+                f"Settings.jobs_workers must be between 0 and {MAX_JOBS_WORKERS}."
+            )
         if self.pdf_memory_mb < 64:
             raise ConfigurationError("Settings.pdf_memory_mb must be at least 64 (MiB).")
         if min(self.request_timeout, self.processing_timeout, self.pdf_timeout) <= 0 or (
@@ -209,6 +220,7 @@ class Settings:
             "max_pdf_chars",
             "max_stream_bytes",
             "max_segment_chars",
+            "jobs_workers",
         )
         floats = ("request_timeout", "processing_timeout", "pdf_timeout", "body_timeout")
         for name in ints:

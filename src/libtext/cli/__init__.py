@@ -28,6 +28,7 @@ _COMMANDS: dict[str, str] = {
     "process": "libtext.cli.process_cmd:process",
     "translate": "libtext.cli.process_cmd:translate",
     "serve": "libtext.cli.serve_cmd:serve",
+    "jobs": "libtext.cli.jobs_cmd:jobs",
 }
 
 # click >= 8.2 raises this for a bare group (``libtext texts``) to print its help.
