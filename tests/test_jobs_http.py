@@ -372,3 +372,43 @@ def test_jobs_workers_setting() -> None:
             Settings.from_env({"LIBTEXT_JOBS_WORKERS": bad})
     with pytest.raises(ConfigurationError, match="LIBTEXT_JOBS_WORKERS"):
         Settings.from_env({"LIBTEXT_JOBS_WORKERS": "two"})
+
+
+async def test_cancel_a_running_job_stores_nothing(store: Any) -> None:
+    """DELETE while the job waits for the library: it ends cancelled, nothing stored."""
+    from libtext.library import LibraryClient
+
+    release = anyio.Event()
+    pages_asked = 0
+
+    async def answer(request: httpx.Request) -> httpx.Response:
+        nonlocal pages_asked
+        node = request.url.params.get("path", "").removeprefix("/")
+        if node == "101":
+            pages_asked += 1
+            await release.wait()
+        return _library_answer(request)
+
+    library = LibraryClient(
+        base_url=LIBRARY_URL,
+        rate_limit=None,
+        retry=RetryPolicy(max_attempts=1),
+        transport=httpx.MockTransport(answer),
+    )
+    app = app_for(store, library, jobs_workers=1)
+    async with app.router.lifespan_context(app), client_for(app) as c:
+        job = (await c.post("/api/process?wait=false", json={"work_id": "100"})).json()
+        with anyio.fail_after(30):
+            while not pages_asked:
+                await anyio.sleep(0.02)
+        running = (await c.get(f"/api/jobs/{job['id']}")).json()
+        assert running["state"] == "running"
+        r = await c.delete(f"/api/jobs/{job['id']}")
+        assert r.status_code == 200
+        assert r.json()["cancelRequested"] is True
+        release.set()
+        final = await wait_final(c, job["id"])
+        assert final["state"] == "cancelled", final
+        assert final["slug"] is None
+    await library.aclose()
+    assert store.list().pagination.total == 0

@@ -17,11 +17,12 @@ stored works again).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import anyio
 from pydantic import BaseModel, Field
 
+from libtext._sync import run_sync
 from libtext.library import LibraryClient, LibrarySection
 from libtext.jobs._models import Job, JobState
 from libtext.models import LibraryPage
@@ -32,6 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "LibraryWork",
+    "TreeMethods",
     "TreeItem",
     "TreeSubmission",
     "afind_works",
@@ -230,3 +232,67 @@ async def asubmit_tree(
             if result is not None:
                 await result
     return submission
+
+
+class TreeMethods:
+    """``JobQueue.submit_tree`` and its async twin (a mixin, as the store's review methods)."""
+
+    async def asubmit_tree(
+        self,
+        root_id: str,
+        *,
+        library: LibraryClient | None = None,
+        redo: bool = False,
+        provider: str = "offline",
+        options: dict[str, Any] | None = None,
+        max_pages: int | None = None,
+    ) -> TreeSubmission:
+        """Enqueue one job per work under the library node ``root_id``.
+
+        A work is the highest section that holds pages itself (see
+        ``libtext.jobs._tree``). Works already stored are skipped unless ``redo``, and a
+        work whose job is queued or running never gets a second one, so calling this
+        again after a stop enqueues only what is left.
+
+        Args:
+            root_id: A library node: a shelf, a work or a page.
+            library: The client to walk the tree with (default ``LibraryClient()``).
+            redo: Enqueue works already stored too.
+            provider: The jobs' provider, as :meth:`submit` takes it.
+            options: The jobs' model options.
+            max_pages: Pages read from each work at most.
+
+        Raises:
+            NotFoundError: No such library node.
+            LibraryError: The library failed while the tree was walked.
+        """
+        return await asubmit_tree(
+            cast("JobQueue", self),
+            root_id,
+            library=library,
+            redo=redo,
+            provider=provider,
+            options=options,
+            max_pages=max_pages,
+        )
+
+    def submit_tree(
+        self,
+        root_id: str,
+        *,
+        library: LibraryClient | None = None,
+        redo: bool = False,
+        provider: str = "offline",
+        options: dict[str, Any] | None = None,
+        max_pages: int | None = None,
+    ) -> TreeSubmission:
+        """Sync twin of :meth:`asubmit_tree`."""
+        return run_sync(
+            self.asubmit_tree,
+            root_id,
+            library=library,
+            redo=redo,
+            provider=provider,
+            options=options,
+            max_pages=max_pages,
+        )
