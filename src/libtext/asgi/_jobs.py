@@ -230,6 +230,24 @@ class EventStream(Response):
             await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
+class _EventStreamSchema(Response):
+    """The media type of the events route in the OpenAPI document (it returns ``EventStream``)."""
+
+    media_type = "text/event-stream"
+
+
+def _as_json(responses: dict[int | str, dict[str, Any]]) -> dict[int | str, dict[str, Any]]:
+    """Error responses of the events route: JSON bodies, although the route streams."""
+    ref = {"$ref": "#/components/schemas/ErrorResponse"}
+    return {
+        status: {
+            "description": spec["description"],
+            "content": {"application/json": {"schema": ref}},
+        }
+        for status, spec in responses.items()
+    }
+
+
 async def _body(send: Send, chunk: bytes) -> None:
     await send({"type": "http.response.body", "body": chunk, "more_body": True})
 
@@ -329,13 +347,13 @@ def install_job_routes(
         "``JobEvent`` as JSON). The stream ends after the final state. Reconnect with "
         "``Last-Event-ID`` (or ``?after=``) to get the events after that one.",
         dependencies=deps,
-        response_class=EventStream,
+        response_class=_EventStreamSchema,
         responses={
             200: {
                 "description": "The event stream",
                 "content": {"text/event-stream": {"schema": {"type": "string"}}},
             },
-            **errors(400, *auth_err, 404, 500, 503),
+            **_as_json(errors(400, *auth_err, 404, 500, 503)),
         },
     )
     async def job_events(
