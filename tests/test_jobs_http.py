@@ -412,3 +412,11 @@ async def test_cancel_a_running_job_stores_nothing(store: Any) -> None:
         assert final["slug"] is None
     await library.aclose()
     assert store.list().pagination.total == 0
+
+
+async def test_other_methods_are_405_naming_both(store: Any, library: Any) -> None:
+    async with client_for(app_for(store, library)) as c:
+        for method in ("POST", "PUT", "PATCH", "OPTIONS"):
+            r = await c.request(method, f"/api/jobs/{'0' * 32}")
+            assert_error(r, 405, "method_not_allowed")
+            assert r.headers["allow"] == "GET, DELETE"

@@ -27,6 +27,7 @@ from fastapi import Depends, FastAPI, Header, Path, Query, Request, Response
 from pydantic import BaseModel, Field
 from starlette.types import Receive, Scope, Send
 
+from libtext.asgi._errors import error_json
 from libtext.asgi._sse import HEARTBEAT, comment, last_event_id, prefers_async, retry_frame
 from libtext.jobs import Job, JobEvent, JobQueue, JobState
 from libtext.models import PaginationInfo, ProcessRequest
@@ -337,6 +338,20 @@ def install_job_routes(
     )
     async def cancel_job(job_id: JobId) -> Response:
         return _job_response(await jobs.cancel(job_id))
+
+    @app.api_route(
+        "/api/jobs/{job_id}",
+        methods=["POST", "PUT", "PATCH", "OPTIONS"],
+        include_in_schema=False,
+    )
+    async def job_other_methods(request: Request) -> Response:
+        # Two routes share this path: Starlette's own 405 would name only the first.
+        return error_json(
+            405,
+            "method_not_allowed",
+            f"{request.method} is not allowed on {request.url.path}.",
+            headers={"Allow": "GET, DELETE"},
+        )
 
     @app.get(
         "/api/jobs/{job_id}/events",
