@@ -420,3 +420,41 @@ async def test_other_methods_are_405_naming_both(store: Any, library: Any) -> No
             r = await c.request(method, f"/api/jobs/{'0' * 32}")
             assert_error(r, 405, "method_not_allowed")
             assert r.headers["allow"] == "GET, DELETE"
+
+
+async def test_a_quiet_stream_gets_comments(store: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a job waits, the stream sends comment lines (proxies keep it open)."""
+    import libtext.asgi._jobs as jobs_routes
+    from libtext.library import LibraryClient
+
+    monkeypatch.setattr(jobs_routes, "HEARTBEAT", 0.1)
+    release = anyio.Event()
+
+    async def answer(request: httpx.Request) -> httpx.Response:
+        if request.url.params.get("path") == "/101":
+            await release.wait()
+        return _library_answer(request)
+
+    library = LibraryClient(
+        base_url=LIBRARY_URL, rate_limit=None, transport=httpx.MockTransport(answer)
+    )
+    app = app_for(store, library, jobs_workers=1)
+    body = ""
+    async with app.router.lifespan_context(app), client_for(app) as c:
+        job = (await c.post("/api/process?wait=false", json={"work_id": "100"})).json()
+
+        async def read() -> None:
+            nonlocal body
+            body = (await c.get(f"/api/jobs/{job['id']}/events")).text
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(read)
+            await anyio.sleep(1.0)
+            release.set()
+    await library.aclose()
+    assert body.count(": waiting\n\n") >= 3
+    assert [e["data"]["state"] for e in parse_sse(body) if e["event"] == "state"] == [
+        "queued",
+        "running",
+        "succeeded",
+    ]
