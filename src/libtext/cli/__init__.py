@@ -29,6 +29,7 @@ _COMMANDS: dict[str, str] = {
     "translate": "libtext.cli.process_cmd:translate",
     "serve": "libtext.cli.serve_cmd:serve",
     "jobs": "libtext.cli.jobs_cmd:jobs",
+    "worker": "libtext.cli.worker_cmd:worker",
 }
 
 # click >= 8.2 raises this for a bare group (``libtext texts``) to print its help.

@@ -409,6 +409,20 @@ class TextStore(ReviewMethods):
                 not read back (``details["field"]`` names the field); nothing is stored.
             StoreError: The database failed; nothing was stored.
         """
+        return self._save(document, author=author)
+
+    def _save(
+        self,
+        document: ProcessedDocument,
+        *,
+        author: str | None = None,
+        within: Callable[[Connection, TextListItem], None] | None = None,
+    ) -> TextListItem:
+        """:meth:`save`, with ``within(connection, item)`` run in the same transaction.
+
+        A job queue records the job's end there, so the text is stored once per job:
+        if ``within`` raises, nothing is stored.
+        """
         doc = check_document(document)
         author = revs.check_author(author)
         body = stored_body(doc)  # first: nothing below may trust a document not checked
@@ -435,6 +449,8 @@ class TextStore(ReviewMethods):
                         session.add(revs.first_revision(row.id, now, author))
                         self._count_by(session, +1)
                         item = list_item(row)
+                        if within is not None:
+                            within(session.connection(), item)
                 except sa.exc.IntegrityError:
                     if inserted:
                         raise

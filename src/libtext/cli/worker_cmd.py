@@ -1,0 +1,70 @@
+"""``libtext worker``: take processing jobs from the queue until stopped."""
+
+from __future__ import annotations
+
+import logging
+import signal
+
+import click
+
+__all__ = ["worker"]
+
+
+@click.command()
+@click.option(
+    "--concurrency",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 256),
+    help="Jobs run at once by this worker.",
+)
+@click.option(
+    "--store",
+    "store_url",
+    metavar="URL",
+    default=None,
+    help="Database URL of the text store and its jobs (default: LIBTEXT_DATABASE_URL, "
+    "else the user's texts.db).",
+)
+@click.option(
+    "--lease",
+    default=None,
+    type=click.FloatRange(0.5, 3600),
+    help="Seconds a job is held without a heartbeat; a job whose worker died runs "
+    "again after this long (default 30).",
+)
+def worker(concurrency: int, store_url: str | None, lease: float | None) -> None:
+    """Run queued processing jobs until stopped (Ctrl-C or SIGTERM).
+
+    A job this worker was running when stopped goes back to the queue, and the next
+    worker resumes it from the provider cache. Start as many workers as you like, on
+    this machine or (with a PostgreSQL store) on others.
+    """
+    import anyio
+
+    from libtext.jobs import DEFAULT_LEASE, JobQueue
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    queue = JobQueue(store_url, lease=lease or DEFAULT_LEASE)
+
+    async def main() -> None:
+        stop = anyio.Event()
+
+        async def on_signal() -> None:
+            with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                async for _ in signals:
+                    stop.set()
+                    return
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(on_signal)
+            click.echo(
+                f"libtext worker: {concurrency} at once, jobs of {queue.store.url}", err=True
+            )
+            await queue.awork(concurrency, stop)
+            tg.cancel_scope.cancel()
+
+    try:
+        anyio.run(main)
+    finally:
+        queue.close()

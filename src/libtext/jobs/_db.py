@@ -1,0 +1,345 @@
+"""The job rows: every read and write of the job tables, on a caller's connection.
+
+Each function runs inside one transaction the caller opened (``TextStore._connection``:
+on SQLite a write takes the lock at ``BEGIN IMMEDIATE``, so two worker processes never
+claim the same job). Times are UTC from this process's clock; the embedded queue runs
+on one machine, where they agree.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from libtext.jobs._models import FINAL_STATES, Job, JobEvent, JobProgress, JobState
+from libtext.jobs._tables import EVENTS, INPUTS, JOBS
+from libtext.models import ErrorResponse
+
+__all__ = [
+    "add_event",
+    "claim",
+    "events_after",
+    "finish",
+    "get",
+    "insert",
+    "list_jobs",
+    "now",
+    "read_input",
+    "request_cancel",
+]
+
+_FINAL = [s.value for s in FINAL_STATES]
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def to_job(row: Any) -> Job:
+    error = ErrorResponse.model_validate_json(row.error) if row.error else None
+    return Job(
+        id=row.id,
+        state=JobState(row.state),
+        kind=row.kind,
+        progress=JobProgress(stage=row.stage, done=row.done, total=row.total),
+        attempts=row.attempts,
+        created_at=row.created_at,
+        started_at=row.started_at,
+        finished_at=row.finished_at,
+        slug=row.slug,
+        error=error,
+        filename=row.filename,
+        work_id=row.work_id,
+        provider=row.provider,
+        cancel_requested=bool(row.cancel_requested),
+    )
+
+
+_PUBLIC = [c for c in JOBS.c if c.name not in ("owner", "lease_until", "options")]
+
+
+def insert(
+    conn: Connection,
+    *,
+    job_id: str,
+    kind: str,
+    data: bytes | None,
+    filename: str | None,
+    work_id: str | None,
+    max_pages: int | None,
+    provider: str,
+    options: dict[str, Any],
+    max_attempts: int,
+) -> Job:
+    at = now()
+    conn.execute(
+        JOBS.insert().values(
+            id=job_id,
+            kind=kind,
+            state=JobState.QUEUED.value,
+            provider=provider,
+            options=json.dumps(options, ensure_ascii=False, sort_keys=True),
+            filename=filename,
+            work_id=work_id,
+            max_pages=max_pages,
+            max_attempts=max_attempts,
+            created_at=at,
+            not_before=at,
+        )
+    )
+    if data is not None:
+        conn.execute(INPUTS.insert().values(job_id=job_id, data=data))
+    add_event(conn, job_id, "state", JobState.QUEUED, JobProgress(), at)
+    found = get(conn, job_id)
+    assert found is not None
+    return found
+
+
+def get(conn: Connection, job_id: str) -> Job | None:
+    row = conn.execute(sa.select(*_PUBLIC).where(JOBS.c.id == job_id)).first()
+    return None if row is None else to_job(row)
+
+
+def list_jobs(conn: Connection, state: JobState | None, limit: int, offset: int) -> list[Job]:
+    query = sa.select(*_PUBLIC)
+    if state is not None:
+        query = query.where(JOBS.c.state == state.value)
+    query = query.order_by(JOBS.c.created_at.desc(), JOBS.c.id.desc()).limit(limit).offset(offset)
+    return [to_job(row) for row in conn.execute(query)]
+
+
+def add_event(
+    conn: Connection,
+    job_id: str,
+    kind: str,
+    state: JobState,
+    progress: JobProgress,
+    at: datetime | None = None,
+) -> int:
+    """Number the job's next event (in the job row, so ids never repeat) and record it."""
+    number = conn.execute(
+        JOBS.update()
+        .where(JOBS.c.id == job_id)
+        .values(last_event=JOBS.c.last_event + 1)
+        .returning(JOBS.c.last_event)
+    ).scalar_one()
+    conn.execute(
+        EVENTS.insert().values(
+            job_id=job_id,
+            id=number,
+            type=kind,
+            state=state.value,
+            stage=progress.stage,
+            done=progress.done,
+            total=progress.total,
+            at=at or now(),
+        )
+    )
+    return int(number)
+
+
+def events_after(conn: Connection, job_id: str, after: int, limit: int = 500) -> list[JobEvent]:
+    rows = conn.execute(
+        sa.select(EVENTS)
+        .where(EVENTS.c.job_id == job_id, EVENTS.c.id > after)
+        .order_by(EVENTS.c.id)
+        .limit(limit)
+    )
+    return [
+        JobEvent(
+            id=r.id,
+            job_id=r.job_id,
+            type=r.type,
+            state=JobState(r.state),
+            progress=JobProgress(stage=r.stage, done=r.done, total=r.total),
+            at=r.at,
+        )
+        for r in rows
+    ]
+
+
+def request_cancel(conn: Connection, job_id: str) -> Job | None:
+    """A queued job is cancelled at once; a running one is flagged for its worker."""
+    job = get(conn, job_id)
+    if job is None or job.state.final:
+        return job
+    if job.state is JobState.QUEUED:
+        _end(conn, job_id, JobState.CANCELLED, job.progress)
+    elif not job.cancel_requested:
+        conn.execute(JOBS.update().where(JOBS.c.id == job_id).values(cancel_requested=True))
+    return get(conn, job_id)
+
+
+def _end(
+    conn: Connection,
+    job_id: str,
+    state: JobState,
+    progress: JobProgress,
+    *,
+    slug: str | None = None,
+    error: ErrorResponse | None = None,
+) -> None:
+    at = now()
+    conn.execute(
+        JOBS.update()
+        .where(JOBS.c.id == job_id)
+        .values(
+            state=state.value,
+            finished_at=at,
+            slug=slug,
+            error=error.model_dump_json() if error is not None else None,
+            owner=None,
+            lease_until=None,
+            stage=progress.stage,
+            done=progress.done,
+            total=progress.total,
+        )
+    )
+    conn.execute(INPUTS.delete().where(INPUTS.c.job_id == job_id))
+    add_event(conn, job_id, "state", state, progress, at)
+
+
+def held(conn: Connection, job_id: str, owner: str) -> Any:
+    """The job's row if ``owner`` still holds it running, else ``None`` (lease lost)."""
+    return conn.execute(
+        sa.select(
+            JOBS.c.state, JOBS.c.cancel_requested, JOBS.c.stage, JOBS.c.done, JOBS.c.total
+        ).where(JOBS.c.id == job_id, JOBS.c.owner == owner, JOBS.c.state == "running")
+    ).first()
+
+
+def finish(
+    conn: Connection,
+    job_id: str,
+    owner: str,
+    state: JobState,
+    progress: JobProgress,
+    *,
+    slug: str | None = None,
+    error: ErrorResponse | None = None,
+) -> bool:
+    """End a job this worker holds; ``False`` (and no change) if it holds it no more."""
+    if held(conn, job_id, owner) is None:
+        return False
+    _end(conn, job_id, state, progress, slug=slug, error=error)
+    return True
+
+
+def requeue(conn: Connection, job_id: str, owner: str, delay: float, progress: JobProgress) -> bool:
+    """Put a job this worker holds back in the queue, to run again after ``delay`` s."""
+    if held(conn, job_id, owner) is None:
+        return False
+    conn.execute(
+        JOBS.update()
+        .where(JOBS.c.id == job_id)
+        .values(
+            state=JobState.QUEUED.value,
+            owner=None,
+            lease_until=None,
+            not_before=now() + timedelta(seconds=delay),
+        )
+    )
+    add_event(conn, job_id, "state", JobState.QUEUED, progress)
+    return True
+
+
+def progress(conn: Connection, job_id: str, owner: str, steps: Sequence[JobProgress]) -> bool:
+    """Record progress of a job this worker holds; ``False`` if it holds it no more."""
+    if held(conn, job_id, owner) is None:
+        return False
+    for step in steps:
+        add_event(conn, job_id, "progress", JobState.RUNNING, step)
+    last = steps[-1]
+    conn.execute(
+        JOBS.update()
+        .where(JOBS.c.id == job_id)
+        .values(stage=last.stage, done=last.done, total=last.total)
+    )
+    return True
+
+
+def heartbeat(conn: Connection, job_id: str, owner: str, lease: float) -> Any:
+    """Extend the lease; the row (with ``cancel_requested``) if still held, else ``None``."""
+    row = held(conn, job_id, owner)
+    if row is not None:
+        conn.execute(
+            JOBS.update()
+            .where(JOBS.c.id == job_id)
+            .values(lease_until=now() + timedelta(seconds=lease))
+        )
+    return row
+
+
+def claim(conn: Connection, owner: str, lease: float) -> tuple[Job, dict[str, Any]] | None:
+    """Take the oldest job due, or a running one whose worker's lease ran out.
+
+    A job reclaimed after its worker died counts one more attempt; once its attempts
+    are spent it fails instead (a document that kills its worker every time must not
+    take the queue down with it), and a job whose cancel was asked is cancelled.
+    """
+    at = now()
+    due = sa.or_(
+        sa.and_(JOBS.c.state == "queued", JOBS.c.not_before <= at),
+        sa.and_(JOBS.c.state == "running", JOBS.c.lease_until < at),
+    )
+    while True:
+        row = conn.execute(
+            sa.select(JOBS)
+            .where(due)
+            .order_by(JOBS.c.created_at, JOBS.c.id)
+            .limit(1)
+            .with_for_update(skip_locked=True)  # PostgreSQL; SQLite's BEGIN IMMEDIATE serializes
+        ).first()
+        if row is None:
+            return None
+        current = JobProgress(stage=row.stage, done=row.done, total=row.total)
+        if row.state == "running" and row.cancel_requested:
+            _end(conn, row.id, JobState.CANCELLED, current)
+            continue
+        if row.attempts >= row.max_attempts:
+            error = ErrorResponse.model_validate(
+                {
+                    "error": {
+                        "code": "worker_lost",
+                        "message": f"The job's worker stopped during each of its "
+                        f"{row.attempts} attempts; it is not tried again.",
+                        "details": {"attempts": row.attempts},
+                    }
+                }
+            )
+            _end(conn, row.id, JobState.FAILED, current, error=error)
+            continue
+        conn.execute(
+            JOBS.update()
+            .where(JOBS.c.id == row.id)
+            .values(
+                state=JobState.RUNNING.value,
+                owner=owner,
+                lease_until=at + timedelta(seconds=lease),
+                attempts=JOBS.c.attempts + 1,
+                started_at=sa.func.coalesce(JOBS.c.started_at, at),
+            )
+        )
+        add_event(conn, row.id, "state", JobState.RUNNING, current, at)
+        job = get(conn, row.id)
+        assert job is not None
+        spec = {
+            "options": json.loads(row.options or "{}"),
+            "max_pages": row.max_pages,
+        }
+        return job, spec
+
+
+def read_input(conn: Connection, job_id: str) -> bytes | None:
+    data = conn.execute(sa.select(INPUTS.c.data).where(INPUTS.c.job_id == job_id)).scalar()
+    return None if data is None else bytes(data)
+
+
+def state_of(conn: Connection, job_id: str) -> str | None:
+    value = conn.execute(sa.select(JOBS.c.state).where(JOBS.c.id == job_id)).scalar()
+    return None if value is None else str(value)

@@ -1,0 +1,111 @@
+"""The job models: what ``JobQueue`` returns and ``/api/jobs`` serves.
+
+JSON keys are camelCase (``createdAt``, ``jobId``), as the spec's ``pageSize``; Python
+attributes are snake_case and either spelling validates.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+from libtext.models import ErrorResponse, UtcDatetime, _Model
+
+__all__ = ["FINAL_STATES", "Job", "JobEvent", "JobKind", "JobProgress", "JobState"]
+
+
+class JobState(StrEnum):
+    """Where a job is: ``queued -> running -> succeeded | failed | cancelled``.
+
+    A running job whose worker dies goes back to ``running`` under a new worker (its
+    ``attempts`` grows); a job whose provider call fails in a way that may pass goes
+    back to ``queued`` until its attempts are spent.
+    """
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+    @property
+    def final(self) -> bool:
+        """Whether the job is over (no event follows a final state)."""
+        return self in FINAL_STATES
+
+
+FINAL_STATES = frozenset({JobState.SUCCEEDED, JobState.FAILED, JobState.CANCELLED})
+
+JobKind = Literal["pdf", "work"]
+"""What a job processes: an uploaded PDF or an online library work."""
+
+
+class _JobModel(_Model):
+    model_config = ConfigDict(
+        extra="ignore",
+        validate_by_name=True,
+        validate_by_alias=True,
+        serialize_by_alias=True,
+        alias_generator=to_camel,
+    )
+
+
+class JobProgress(_JobModel):
+    """How far a running job is: ``done`` of ``total`` in ``stage``.
+
+    Stages follow :func:`libtext.process_document`: ``extract``, ``outline``,
+    ``section``, ``translate``, ``save``; ``""`` before the job starts.
+    """
+
+    stage: str = ""
+    done: int = Field(default=0, ge=0)
+    total: int = Field(default=0, ge=0)
+
+
+class Job(_JobModel):
+    """A processing job and where it is.
+
+    ``slug`` is set once the job ``succeeded`` (the stored text); ``error`` once it
+    ``failed`` (as the HTTP adapter's error body). ``attempts`` counts the runs
+    started: a worker's death or a passing failure starts another.
+    ``cancel_requested`` is set by :meth:`JobQueue.cancel` on a running job until its
+    worker stops it (extension).
+    """
+
+    id: str
+    state: JobState
+    kind: JobKind
+    progress: JobProgress = Field(default_factory=JobProgress)
+    attempts: int = Field(default=0, ge=0)
+    created_at: UtcDatetime
+    started_at: UtcDatetime | None = None
+    finished_at: UtcDatetime | None = None
+    slug: str | None = None
+    error: ErrorResponse | None = None
+    filename: str | None = None
+    work_id: str | None = None
+    provider: str = "offline"
+    cancel_requested: bool = False
+
+
+class JobEvent(_JobModel):
+    """One change of a job: its state, or its progress.
+
+    ``id`` grows by one per event of a job, from 1 (Server-Sent Events use it as the
+    event id, so a client that reconnects asks for the events after the last it saw).
+    ``state`` and ``progress`` are the job's as of this event.
+    """
+
+    id: int = Field(ge=1)
+    job_id: str
+    type: Literal["state", "progress"]
+    state: JobState
+    progress: JobProgress = Field(default_factory=JobProgress)
+    at: UtcDatetime
+
+    def sse(self) -> str:
+        """The event as one Server-Sent Events message (``id``, ``event``, ``data``)."""
+        return f"id: {self.id}\nevent: {self.type}\ndata: {self.model_dump_json()}\n\n"

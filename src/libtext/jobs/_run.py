@@ -1,0 +1,311 @@
+"""Running one job: the pipeline, its progress events, its cancel check, its one save.
+
+The same code runs a job however it was handed out (the embedded queue's lease or
+the scale-out queue): the worker holds the job under an ``owner`` token, and every
+write about it checks that it still does, so a worker that lost its job (its lease
+ran out while it was stalled) can neither report on it nor store its text.
+
+* Progress: the pipeline's callback only notes the step; a watcher task writes the
+  notes every ``FLUSH_EVERY`` seconds (one transaction, consecutive steps of a stage
+  folded into the last), beats the lease and reads ``cancel_requested``.
+* Cancel: checked before every provider call (one indexed read), and by the watcher,
+  which cancels the calls in flight: a cancelled job makes at most the calls already
+  under way, and stores nothing.
+* Exactly once: the text is saved and the job marked ``succeeded`` in one transaction
+  (``TextStore._save(within=...)``), which fails, storing nothing, if the worker no
+  longer holds the job or its cancel was asked.
+* Resume: answers come from the provider cache beside the store, where every finished
+  section's answer was written, so a job run again after a crash sends only the
+  unfinished sections to the provider.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import anyio.lowlevel
+import anyio.to_thread
+
+from libtext.errors import LibtextError
+from libtext.jobs import _db
+from libtext.jobs._models import Job, JobProgress, JobState
+from libtext.models import ErrorDetail, ErrorResponse
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sqlalchemy.engine import Connection
+
+    from libtext._policy import RetryPolicy
+    from libtext.library import LibraryClient
+    from libtext.providers.base import Provider, ProviderRequest, ProviderResponse
+    from libtext.store import TextStore
+
+__all__ = ["Runner"]
+
+logger = logging.getLogger("libtext.jobs")
+
+FLUSH_EVERY = 0.25
+"""Seconds between the watcher's writes of progress (and its cancel checks)."""
+
+
+class _LostJob(Exception):
+    """This worker no longer holds the job (lease taken over, or cancel asked)."""
+
+
+class _Checked:
+    """A provider that checks, before each call, that its job may go on."""
+
+    def __init__(self, inner: Provider, check: Callable[[], Awaitable[None]]) -> None:
+        self._inner = inner
+        self._check = check
+        self.name = inner.name
+
+    def __getattr__(self, name: str) -> Any:  # max_concurrency, reads_payload, warm_up...
+        return getattr(self._inner, name)
+
+    async def complete(self, request: ProviderRequest) -> ProviderResponse:
+        await self._check()
+        return await self._inner.complete(request)
+
+
+@dataclass
+class _Steps:
+    """Progress noted by the pipeline, waiting for the watcher to write it."""
+
+    pending: list[JobProgress] = field(default_factory=list)
+    last: JobProgress = field(default_factory=JobProgress)
+
+    def note(self, stage: str, done: int, total: int) -> None:
+        step = JobProgress(stage=stage, done=done, total=max(total, done))
+        if self.pending and self.pending[-1].stage == stage:
+            self.pending[-1] = step  # a stage's steps fold into its latest
+        else:
+            self.pending.append(step)
+        self.last = step
+
+    def take(self) -> list[JobProgress]:
+        out, self.pending = self.pending, []
+        return out
+
+
+class Runner:
+    """Runs jobs against one store; shared by the worker loops of a process."""
+
+    def __init__(
+        self,
+        store: TextStore,
+        *,
+        lease: float,
+        retry: RetryPolicy,
+        providers: Mapping[str, str | Provider] | None = None,
+        library: LibraryClient | None = None,
+        concurrency: int | None = None,
+    ) -> None:
+        self.store = store
+        self.lease = lease
+        self.retry = retry
+        self.providers = dict(providers or {})
+        self.library = library
+        self.concurrency = concurrency
+
+    # --- the database, off the event loop ------------------------------------------
+
+    async def db(self, fn: Callable[..., Any], *args: Any, write: bool = True) -> Any:
+        def call() -> Any:
+            with self.store._errors("run a job"), self.store._connection(write=write) as conn:
+                return fn(conn, *args)
+
+        return await anyio.to_thread.run_sync(call)
+
+    # --- one job ---------------------------------------------------------------------
+
+    async def run(self, job: Job, spec: dict[str, Any], owner: str) -> JobState | None:
+        """Run a job this worker holds to its end; the state it ended in (``None``: lost)."""
+        steps = _Steps(last=job.progress)
+        cancel = anyio.Event()
+        lost = anyio.Event()
+        outcome: JobState | None = None
+
+        async def check() -> None:
+            """Before a provider call: stop here if the job was cancelled or taken over."""
+            row = await self.db(_db.held, job.id, owner, write=False)
+            if row is None:
+                lost.set()
+            elif row.cancel_requested:
+                cancel.set()
+            if cancel.is_set() or lost.is_set():
+                scope.cancel()
+                await anyio.lowlevel.checkpoint()
+
+        async def watch() -> None:
+            beat = anyio.current_time()
+            while True:
+                await anyio.sleep(FLUSH_EVERY)
+                pending = steps.take()
+                if pending and not await self.db(_db.progress, job.id, owner, pending):
+                    lost.set()
+                if anyio.current_time() - beat >= self.lease / 3:
+                    beat = anyio.current_time()
+                    row = await self.db(_db.heartbeat, job.id, owner, self.lease)
+                else:
+                    row = await self.db(_db.held, job.id, owner, write=False)
+                if row is None:
+                    lost.set()
+                elif row.cancel_requested:
+                    cancel.set()
+                if cancel.is_set() or lost.is_set():
+                    scope.cancel()
+                    return
+
+        error: LibtextError | None = None
+        document: Any = None
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(watch)
+            with anyio.CancelScope() as scope:
+                try:
+                    document = await self._process(job, spec, steps.note, check)
+                except LibtextError as exc:
+                    error = exc
+                except Exception as exc:
+                    inner = _single(exc)
+                    if isinstance(inner, LibtextError):
+                        error = inner
+                    else:
+                        logger.exception("job %s failed", job.id)
+                        error = LibtextError(
+                            f"The job stopped on an unexpected error ({type(inner).__name__}); "
+                            "see the worker's log."
+                        )
+            tg.cancel_scope.cancel()  # the watcher
+
+        pending = steps.take()
+        if pending and not lost.is_set():
+            await self.db(_db.progress, job.id, owner, pending)
+        if lost.is_set():
+            logger.warning("job %s: this worker no longer holds it; left to its holder", job.id)
+            return None
+        if cancel.is_set() or scope.cancelled_caught:
+            ok = await self.db(_db.finish, job.id, owner, JobState.CANCELLED, steps.last)
+            return JobState.CANCELLED if ok else None
+        if error is not None:
+            return await self._failed(job, owner, error, steps.last)
+        outcome = await self._save(job, owner, document, steps)
+        return outcome
+
+    async def _failed(
+        self, job: Job, owner: str, error: LibtextError, progress: JobProgress
+    ) -> JobState | None:
+        retryable = bool(getattr(error, "retryable", False)) or error.code == "store_error"
+        if retryable and job.attempts < self.retry.max_attempts:
+            delay = min(self.retry.max_delay, self.retry.base_delay * 2 ** (job.attempts - 1))
+            delay = random.uniform(0, delay) if math.isfinite(delay) else 0.0
+            ok = await self.db(_db.requeue, job.id, owner, delay, progress)
+            return JobState.QUEUED if ok else None
+        body = ErrorResponse(
+            error=ErrorDetail(code=error.code, message=error.message, details=_safe(error.details))
+        )
+        ok = await self.db(
+            partial(_db.finish, error=body), job.id, owner, JobState.FAILED, progress
+        )
+        return JobState.FAILED if ok else None
+
+    async def _save(self, job: Job, owner: str, document: Any, steps: _Steps) -> JobState | None:
+        steps.note("save", 0, 1)
+        final = JobProgress(stage="save", done=1, total=1)
+
+        def within(conn: Connection, item: Any) -> None:
+            row = _db.held(conn, job.id, owner)
+            if row is None or row.cancel_requested:
+                raise _LostJob
+            _db.progress(conn, job.id, owner, [final])
+            _db.finish(conn, job.id, owner, JobState.SUCCEEDED, final, slug=item.slug)
+
+        def save() -> bool:
+            try:
+                self.store._save(document, within=within)
+            except _LostJob:
+                return False
+            return True
+
+        with anyio.CancelScope(shield=True):  # saved whole, with the job's end, or not at all
+            if await anyio.to_thread.run_sync(save):
+                return JobState.SUCCEEDED
+        row = await self.db(_db.held, job.id, owner, write=False)
+        if row is not None and row.cancel_requested:
+            ok = await self.db(_db.finish, job.id, owner, JobState.CANCELLED, steps.last)
+            return JobState.CANCELLED if ok else None
+        return None
+
+    async def _process(
+        self,
+        job: Job,
+        spec: dict[str, Any],
+        note: Callable[[str, int, int], None],
+        check: Callable[[], Awaitable[None]],
+    ) -> Any:
+        from libtext.outline import Outliner
+        from libtext.process import DEFAULT_CONCURRENCY, aprocess_document
+        from libtext.providers._cache import ProviderCache, default_cache_path
+        from libtext.providers.registry import resolve_provider
+        from libtext.translate import Translator
+
+        options: dict[str, Any] = spec.get("options") or {}
+        chosen = self.providers.get(job.provider, job.provider)
+        provider = _Checked(resolve_provider(chosen), check)
+        concurrency = self.concurrency or DEFAULT_CONCURRENCY
+        outliner = Outliner(provider=provider, options=options or None)
+        translator = Translator(provider=provider, options=options or None, concurrency=concurrency)
+        cache: Any = False
+        if provider.name != "offline":
+            cache = ProviderCache(default_cache_path(self.store.url))
+        source: Any
+        if job.kind == "work":
+            assert job.work_id is not None
+            await check()
+            source = await self._library().aget_work(job.work_id, max_pages=spec.get("max_pages"))
+        else:
+            source = await self.db(_db.read_input, job.id, write=False)
+            if source is None:
+                raise LibtextError("The job's PDF is no longer stored; submit it again.")
+        try:
+            return await aprocess_document(
+                source,
+                outliner=outliner,
+                translator=translator,
+                cache=cache,
+                concurrency=concurrency,
+                progress=note,
+            )
+        finally:
+            if cache is not False:
+                cache.close()
+
+    def _library(self) -> LibraryClient:
+        if self.library is None:
+            from libtext.library import LibraryClient
+
+            self.library = LibraryClient()
+        return self.library
+
+
+def _single(exc: BaseException) -> BaseException:
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _safe(details: dict[str, Any]) -> dict[str, Any]:
+    """Details as JSON can carry them (a job's error is stored as JSON)."""
+    import json
+
+    try:
+        json.dumps(details)
+    except (TypeError, ValueError):
+        return {k: str(v) for k, v in details.items()}
+    return details
