@@ -13,6 +13,7 @@ again skips what is stored and follows what is left.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
     from libtext.jobs import Job, JobQueue
-    from libtext.jobs._tree import TreeItem, TreeSubmission
+    from libtext.jobs._tree import LibraryWork, TreeItem, TreeSubmission
     from libtext.library import LibraryClient
 
 __all__ = ["follow_tree"]
@@ -55,26 +56,23 @@ def follow_tree(
     show = progress and console.is_terminal
 
     async def main() -> None:
-        from libtext.jobs._tree import asubmit_tree
-
         found = 0
+        status = console.status(f"finding works under {root_id}…") if show else None
 
-        def on_item(item: TreeItem) -> None:
+        def on_found(work: LibraryWork) -> None:
             nonlocal found
             found += 1
-            if not show:
-                return
-            status.update(f"finding works under {root_id}: {found} found")
+            if status is not None:
+                status.update(f"finding works under {root_id}: {found} found ({work.id})")
 
-        with console.status(f"finding works under {root_id}…") as status:
-            submission = await asubmit_tree(
-                queue,
+        with status if status is not None else contextlib.nullcontext():
+            submission = await queue.asubmit_tree(
                 root_id,
                 library=library,
                 redo=redo,
                 provider=provider,
                 max_pages=max_pages,
-                on_item=on_item,
+                on_found=on_found,
             )
         _summary(console, submission)
         if not follow:

@@ -23,8 +23,8 @@ import anyio
 from pydantic import BaseModel, Field
 
 from libtext._sync import run_sync
-from libtext.library import LibraryClient, LibrarySection
 from libtext.jobs._models import Job, JobState
+from libtext.library import LibraryClient, LibrarySection
 from libtext.models import LibraryPage
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -33,8 +33,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "LibraryWork",
-    "TreeMethods",
     "TreeItem",
+    "TreeMethods",
     "TreeSubmission",
     "afind_works",
     "asubmit_tree",
@@ -183,7 +183,7 @@ async def asubmit_tree(
     provider: str = "offline",
     options: dict[str, Any] | None = None,
     max_pages: int | None = None,
-    on_item: Callable[[TreeItem], Awaitable[None] | None] | None = None,
+    on_found: Callable[[LibraryWork], Awaitable[None] | None] | None = None,
 ) -> TreeSubmission:
     """Enqueue one job per work under ``root_id`` (see the module), skipping done work.
 
@@ -197,13 +197,14 @@ async def asubmit_tree(
         provider: The jobs' provider (its name), as :meth:`JobQueue.submit` takes it.
         options: The jobs' model options.
         max_pages: Pages read from each work at most.
-        on_item: Called with each work as it is decided (for progress).
+        on_found: Called with each work as the walk finds it (a long walk can show
+            progress).
     """
     from libtext.library import LibraryClient as _Client
 
     client = library if library is not None else _Client()
     try:
-        works = await afind_works(client, root_id)
+        works = await afind_works(client, root_id, on_found=on_found)
     finally:
         if library is None:
             await client.aclose()
@@ -227,10 +228,6 @@ async def asubmit_tree(
             active[work.id] = job
             item = TreeItem(work=work, status="submitted", job=job)
         submission.items.append(item)
-        if on_item is not None:
-            result = on_item(item)
-            if result is not None:
-                await result
     return submission
 
 
@@ -246,6 +243,7 @@ class TreeMethods:
         provider: str = "offline",
         options: dict[str, Any] | None = None,
         max_pages: int | None = None,
+        on_found: Callable[[LibraryWork], Awaitable[None] | None] | None = None,
     ) -> TreeSubmission:
         """Enqueue one job per work under the library node ``root_id``.
 
@@ -261,6 +259,7 @@ class TreeMethods:
             provider: The jobs' provider, as :meth:`submit` takes it.
             options: The jobs' model options.
             max_pages: Pages read from each work at most.
+            on_found: Called with each work as the walk finds it (for progress).
 
         Raises:
             NotFoundError: No such library node.
@@ -274,6 +273,7 @@ class TreeMethods:
             provider=provider,
             options=options,
             max_pages=max_pages,
+            on_found=on_found,
         )
 
     def submit_tree(
