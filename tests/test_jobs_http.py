@@ -22,6 +22,7 @@ from libtext import RetryPolicy
 from libtext.asgi import Settings, create_app
 from libtext.asgi._sse import last_event_id, prefers_async
 from libtext.errors import InvalidInputError
+from tests.test_store import store_url  # noqa: F401  (the SQLite/PostgreSQL fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "examples" / "sample.pdf"
@@ -74,6 +75,16 @@ def store(tmp_path: Path) -> Any:
     from libtext.store import TextStore
 
     st = TextStore(f"sqlite:///{tmp_path / 'texts.db'}")
+    yield st
+    st.close()
+
+
+@pytest.fixture
+def any_store(store_url: str) -> Any:
+    """A store on SQLite, and on PostgreSQL when LIBTEXT_TEST_POSTGRES_URL is set."""
+    from libtext.store import TextStore
+
+    st = TextStore(store_url)
     yield st
     st.close()
 
@@ -197,8 +208,8 @@ async def test_mounted_app_locates_jobs_under_its_prefix(store: Any, library: An
 # --- list, get, cancel --------------------------------------------------------------
 
 
-async def test_list_is_paged_newest_first(store: Any, library: Any) -> None:
-    async with client_for(app_for(store, library)) as c:
+async def test_list_is_paged_newest_first(any_store: Any, library: Any) -> None:
+    async with client_for(app_for(any_store, library)) as c:
         ids = []
         for _ in range(3):
             r = await c.post("/api/process?wait=false", json={"work_id": "100"})
@@ -225,8 +236,8 @@ async def test_list_is_paged_newest_first(store: Any, library: Any) -> None:
         assert_error(await c.get("/api/jobs?page=x"), 400, "invalid_request")
 
 
-async def test_get_and_cancel(store: Any, library: Any) -> None:
-    async with client_for(app_for(store, library)) as c:
+async def test_get_and_cancel(any_store: Any, library: Any) -> None:
+    async with client_for(app_for(any_store, library)) as c:
         job = (await c.post("/api/process?wait=false", json={"work_id": "100"})).json()
         r = await c.delete(f"/api/jobs/{job['id']}")
         assert r.status_code == 200, r.text
@@ -332,8 +343,8 @@ async def wait_final(c: httpx.AsyncClient, job_id: str, seconds: float = 60) -> 
             await anyio.sleep(0.05)
 
 
-async def test_lifespan_workers_run_queued_jobs(store: Any, library: Any) -> None:
-    app = app_for(store, library, jobs_workers=2)
+async def test_lifespan_workers_run_queued_jobs(any_store: Any, library: Any) -> None:
+    app = app_for(any_store, library, jobs_workers=2)
     async with app.router.lifespan_context(app), client_for(app) as c:
         work = (await c.post("/api/process?wait=false", json={"work_id": "100"})).json()
         pdf = (await c.post("/api/process?wait=false", files=pdf_upload())).json()
@@ -350,7 +361,7 @@ async def test_lifespan_workers_run_queued_jobs(store: Any, library: Any) -> Non
         assert any(e["event"] == "progress" for e in events)
         ids = [int(e["id"]) for e in events]
         assert ids == list(range(1, len(ids) + 1))
-    assert store.list().pagination.total == 2
+    assert any_store.list().pagination.total == 2
 
 
 async def test_no_workers_when_set_to_zero(store: Any, library: Any) -> None:

@@ -28,6 +28,7 @@ from libtext.jobs import JobQueue, JobState
 from libtext.jobs._tree import afind_works, asubmit_tree
 from libtext.library import LibraryClient
 from libtext.models import ProcessedDocument, Section, SourceMetadata
+from tests.test_store import store_url  # noqa: F401  (the SQLite/PostgreSQL fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -114,8 +115,9 @@ def db_url(tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def queue(db_url: str) -> Iterator[JobQueue]:
-    with JobQueue(db_url) as q:
+def queue(store_url: str) -> Iterator[JobQueue]:
+    """On SQLite, and on PostgreSQL when LIBTEXT_TEST_POSTGRES_URL is set."""
+    with JobQueue(store_url) as q:
         yield q
 
 
