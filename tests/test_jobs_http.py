@@ -18,11 +18,12 @@ import pytest
 pytest.importorskip("libtext.asgi")
 pytest.importorskip("libtext.jobs")
 
+from tests.test_store import store_url  # noqa: F401  (the SQLite/PostgreSQL fixture)
+
 from libtext import RetryPolicy
 from libtext.asgi import Settings, create_app
 from libtext.asgi._sse import last_event_id, prefers_async
 from libtext.errors import InvalidInputError
-from tests.test_store import store_url  # noqa: F401  (the SQLite/PostgreSQL fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "examples" / "sample.pdf"
@@ -80,7 +81,7 @@ def store(tmp_path: Path) -> Any:
 
 
 @pytest.fixture
-def any_store(store_url: str) -> Any:
+def any_store(store_url: str) -> Any:  # noqa: F811 (the imported fixture)
     """A store on SQLite, and on PostgreSQL when LIBTEXT_TEST_POSTGRES_URL is set."""
     from libtext.store import TextStore
 

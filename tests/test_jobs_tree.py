@@ -22,13 +22,14 @@ from click.testing import CliRunner
 
 pytest.importorskip("libtext.jobs")
 
+from tests.test_store import store_url  # noqa: F401  (the SQLite/PostgreSQL fixture)
+
 from libtext import RetryPolicy
 from libtext.cli import cli
 from libtext.jobs import JobQueue, JobState
 from libtext.jobs._tree import afind_works, asubmit_tree
 from libtext.library import LibraryClient
 from libtext.models import ProcessedDocument, Section, SourceMetadata
-from tests.test_store import store_url  # noqa: F401  (the SQLite/PostgreSQL fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -115,7 +116,7 @@ def db_url(tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def queue(store_url: str) -> Iterator[JobQueue]:
+def queue(store_url: str) -> Iterator[JobQueue]:  # noqa: F811 (the imported fixture)
     """On SQLite, and on PostgreSQL when LIBTEXT_TEST_POSTGRES_URL is set."""
     with JobQueue(store_url) as q:
         yield q
