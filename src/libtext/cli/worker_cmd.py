@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import logging
 import signal
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import click
 
-__all__ = ["worker"]
+if TYPE_CHECKING:  # pragma: no cover
+    from libtext.jobs import JobQueue
+    from libtext.providers.base import Provider
+
+__all__ = ["run_until_signalled", "worker"]
 
 
 @click.command()
@@ -40,12 +46,19 @@ def worker(concurrency: int, store_url: str | None, lease: float | None) -> None
     worker resumes it from the provider cache. Start as many workers as you like, on
     this machine or (with a PostgreSQL store) on others.
     """
-    import anyio
-
     from libtext.jobs import DEFAULT_LEASE, JobQueue
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    queue = JobQueue(store_url, lease=lease or DEFAULT_LEASE)
+    with JobQueue(store_url, lease=lease or DEFAULT_LEASE) as queue:
+        click.echo(f"libtext worker: {concurrency} at once, jobs of {queue.store.url}", err=True)
+        run_until_signalled(queue, concurrency)
+
+
+def run_until_signalled(
+    queue: JobQueue, concurrency: int, providers: Mapping[str, str | Provider] | None = None
+) -> None:
+    """``queue.awork`` on a new event loop until SIGINT or SIGTERM."""
+    import anyio
 
     async def main() -> None:
         stop = anyio.Event()
@@ -58,13 +71,7 @@ def worker(concurrency: int, store_url: str | None, lease: float | None) -> None
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(on_signal)
-            click.echo(
-                f"libtext worker: {concurrency} at once, jobs of {queue.store.url}", err=True
-            )
-            await queue.awork(concurrency, stop)
+            await queue.awork(concurrency, stop, providers=providers)
             tg.cancel_scope.cancel()
 
-    try:
-        anyio.run(main)
-    finally:
-        queue.close()
+    anyio.run(main)

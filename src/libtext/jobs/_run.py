@@ -257,7 +257,10 @@ class Runner:
 
         options: dict[str, Any] = spec.get("options") or {}
         chosen = self.providers.get(job.provider, job.provider)
-        provider = _Checked(resolve_provider(chosen), check)
+        resolved = (
+            resolve_provider(chosen, options=options or None) if isinstance(chosen, str) else chosen
+        )
+        provider = _Checked(resolved, check)
         concurrency = self.concurrency or DEFAULT_CONCURRENCY
         outliner = Outliner(provider=provider, options=options or None)
         translator = Translator(provider=provider, options=options or None, concurrency=concurrency)
