@@ -470,3 +470,20 @@ async def test_a_quiet_stream_gets_comments(store: Any, monkeypatch: pytest.Monk
         "running",
         "succeeded",
     ]
+
+
+async def test_a_stuck_queue_is_504_not_a_hang(store: Any, library: Any) -> None:
+    class StuckQueue:
+        async def aget(self, job_id: str) -> Any:
+            await anyio.sleep(30)
+
+    app = create_app(
+        store=store,
+        library=library,
+        jobs=StuckQueue(),  # type: ignore[arg-type]
+        settings=Settings(request_timeout=0.2, jobs_workers=0),
+    )
+    async with client_for(app) as c:
+        with anyio.fail_after(10):
+            r = await c.get(f"/api/jobs/{'0' * 32}")
+    assert_error(r, 504, "timeout")

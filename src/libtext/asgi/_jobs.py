@@ -19,8 +19,8 @@ app's lifespan runs ``Settings.jobs_workers`` jobs at once in this process
 # No ``from __future__ import annotations``: FastAPI reads the route signatures.
 
 import logging
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Annotated, Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import anyio
 from fastapi import Depends, FastAPI, Header, Path, Query, Request, Response
@@ -44,6 +44,8 @@ __all__ = [
 ]
 
 logger = logging.getLogger("libtext.asgi")
+
+T = TypeVar("T")
 
 JOB_ID_MAX = 100
 """Longest job id accepted in a path (ids the queue makes are far shorter)."""
@@ -100,6 +102,15 @@ class JobsBackend:
 
     # --- the routes' calls ---------------------------------------------------------
 
+    async def _call(self, fn: Callable[[JobQueue], Awaitable[T]]) -> T:
+        """``fn(queue)`` within ``request_timeout`` (504 after it), as the store reads."""
+        settings = self.backend.settings
+
+        async def call() -> T:
+            return await fn(await self.queue())
+
+        return await self.backend._call(settings.request_timeout, call)
+
     async def submit(
         self, source: bytes | ProcessRequest, names: tuple[str, ...], filename: str | None
     ) -> Job:
@@ -111,38 +122,42 @@ class JobsBackend:
         settings = self.backend.settings
         settings.pick_providers(names)  # 400 for a provider this server does not offer
         provider = names[0] if names else settings.provider_names[0]
-        queue = await self.queue()
         if isinstance(source, bytes):
-            return await queue.asubmit(source, filename=filename, provider=provider)
+            data = source
+            return await self._call(lambda q: q.asubmit(data, filename=filename, provider=provider))
+        work_id = source.work_id
         max_pages = min(source.max_pages or settings.max_pdf_pages, settings.max_pdf_pages)
-        return await queue.asubmit(work_id=source.work_id, provider=provider, max_pages=max_pages)
+        return await self._call(
+            lambda q: q.asubmit(work_id=work_id, provider=provider, max_pages=max_pages)
+        )
 
     async def list(
         self, page: int, page_size: int, state: JobState | None
     ) -> PaginatedJobsResponse:
         from libtext.jobs._count import acount_jobs
 
-        queue = await self.queue()
-        offset = (page - 1) * page_size
-        jobs = await queue.alist(state=state, limit=page_size, offset=offset)
-        total = await acount_jobs(queue, state)
-        info = PaginationInfo.of(page=page, page_size=page_size, total=total)
-        return PaginatedJobsResponse(jobs=jobs, pagination=info)
+        async def call(queue: JobQueue) -> PaginatedJobsResponse:
+            offset = (page - 1) * page_size
+            jobs = await queue.alist(state=state, limit=page_size, offset=offset)
+            total = await acount_jobs(queue, state)
+            info = PaginationInfo.of(page=page, page_size=page_size, total=total)
+            return PaginatedJobsResponse(jobs=jobs, pagination=info)
+
+        return await self._call(call)
 
     async def get(self, job_id: str) -> Job:
-        return await (await self.queue()).aget(job_id)
+        return await self._call(lambda q: q.aget(job_id))
 
     async def cancel(self, job_id: str) -> Job:
-        return await (await self.queue()).acancel(job_id)
+        return await self._call(lambda q: q.acancel(job_id))
 
     async def events(self, job_id: str, after: int) -> "EventStream":
         """The job's events after ``after`` as a response that streams them to the end.
 
         The job is looked up first, so an unknown id is a 404 before the stream starts.
         """
-        queue = await self.queue()
-        await queue.aget(job_id)
-        return EventStream(queue, job_id, after)
+        await self.get(job_id)
+        return EventStream(await self.queue(), job_id, after)
 
     # --- in-process workers --------------------------------------------------------
 
