@@ -21,7 +21,7 @@ def jobs() -> None:
 @jobs.command("list")
 @click.option("--state", type=click.Choice(_STATES), default=None, help="Only jobs in this state.")
 @click.option("--page", default=1, show_default=True, type=click.IntRange(min=1))
-@click.option("--page-size", default=_PAGE_SIZE, show_default=True, type=click.IntRange(1, 1000))
+@click.option("--page-size", default=_PAGE_SIZE, show_default=True, type=click.IntRange(1, 500))
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
