@@ -8,6 +8,7 @@ seconds of import in every worker.
 
 from __future__ import annotations
 
+import logging
 import sys
 from typing import Any
 
@@ -38,6 +39,7 @@ def http_provider(base_url: str) -> FunctionProvider:
 
 
 def main() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     url, lease, llm = sys.argv[1], float(sys.argv[2]), sys.argv[3]
     concurrency = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     with JobQueue(url, lease=lease) as queue:

@@ -116,8 +116,9 @@ class JobQueue(TreeMethods):
         store: A :class:`~libtext.store.TextStore` or its URL (``None``: the default
             store, as ``TextStore()``). Jobs live in its database and their texts are
             saved there. A store made here from a URL is closed by :meth:`close`.
-        url: Reserved for a separate broker (PostgreSQL) for the scale-out queue;
-            ``None`` uses the store's database.
+        url: A PostgreSQL URL for the scale-out queue (procrastinate) when the store
+            is elsewhere; by default a PostgreSQL store is its own queue's database
+            and a SQLite store runs the embedded queue.
         lease: Seconds a worker holds a job without a heartbeat; a job whose worker
             died runs again after at most this long.
         retry: How often a job runs at most (``max_attempts``; a worker's death counts
@@ -160,6 +161,15 @@ class JobQueue(TreeMethods):
             )
         self._ready = False
         self._closed = False
+        self._deferrer: Any = None
+        broker = url
+        if broker is None and self.store.engine.dialect.name == "postgresql":
+            broker = self.store._url.render_as_string(hide_password=False)
+        if broker is not None:
+            from libtext.jobs._procrastinate import Deferrer, conninfo
+
+            self._deferrer = Deferrer(conninfo(broker))
+        self._broker_url = broker
 
     def __repr__(self) -> str:
         return f"JobQueue({self.store.url!r})"
@@ -183,6 +193,12 @@ class JobQueue(TreeMethods):
         with self.store._connection(write=True) as conn:
             _lock_schema(conn)
             metadata.create_all(conn, checkfirst=True)
+            if self._broker_url is not None and self.url is None:
+                from libtext.jobs._procrastinate import ensure_schema
+
+                ensure_schema(conn)
+        if self._broker_url is not None and self.url is not None:
+            _broker_schema(self.url)
         self._ready = True
 
     # --- submit, read, cancel ----------------------------------------------------
@@ -229,7 +245,7 @@ class JobQueue(TreeMethods):
             raise InvalidInputError("options must be JSON: a dict of numbers and text.") from None
         if max_pages is not None and (not isinstance(max_pages, int) or max_pages < 1):
             raise InvalidInputError("max_pages must be 1 or more.")
-        return self._run(  # type: ignore[no-any-return]
+        job: Job = self._run(
             "queue the job",
             lambda conn: _db.insert(
                 conn,
@@ -245,6 +261,16 @@ class JobQueue(TreeMethods):
             ),
             write=True,
         )
+        if self._deferrer is not None:
+            try:
+                self._deferrer.defer(job.id)
+            except Exception as exc:
+                self._run("forget the job", _db.delete, job.id, write=True)
+                raise StoreError(
+                    f"The job could not be handed to the queue ({type(exc).__name__}); "
+                    "check that the queue's PostgreSQL database is reachable, and retry.",
+                ) from None
+        return job
 
     async def asubmit(
         self,
@@ -400,7 +426,6 @@ class JobQueue(TreeMethods):
         """
         if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
             raise ConfigurationError("concurrency must be 1 or more.")
-        from libtext.jobs._embedded import work_embedded
         from libtext.jobs._run import Runner
 
         await anyio.to_thread.run_sync(lambda: self._run("open the job tables", lambda c: None))
@@ -408,17 +433,33 @@ class JobQueue(TreeMethods):
             self.store, lease=self.lease, retry=self.retry, providers=providers, library=library
         )
         try:
-            await work_embedded(runner, concurrency, lambda: _stopped(stop))
+            with runner.beating():
+                await self._work(runner, concurrency, stop)
         finally:
             if library is None and runner.library is not None:
                 with anyio.CancelScope(shield=True):
                     await runner.library.aclose()
+
+    async def _work(
+        self, runner: Any, concurrency: int, stop: StopSignal | Callable[[], bool] | None
+    ) -> None:
+        from libtext.jobs._embedded import work_embedded
+
+        if self._deferrer is None:
+            await work_embedded(runner, concurrency, lambda: _stopped(stop))
+            return
+        from libtext.jobs._procrastinate import work_procrastinate
+
+        info = self._deferrer.info
+        await work_procrastinate(runner, info, concurrency, lambda: _stopped(stop))
 
     # --- lifecycle ---------------------------------------------------------------
 
     def close(self) -> None:
         """Close the store if this queue made it. The queue cannot be used afterwards."""
         self._closed = True
+        if self._deferrer is not None:
+            self._deferrer.close()
         if self._own_store:
             self.store.close()
 
@@ -454,6 +495,20 @@ def _lock_schema(conn: Connection) -> None:
         import sqlalchemy as sa
 
         conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": 0x6C69626A6F6273})
+
+
+def _broker_schema(url: str) -> None:
+    """procrastinate's tables in a broker database apart from the store's."""
+    import sqlalchemy as sa
+
+    from libtext.jobs._procrastinate import ensure_schema
+
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as conn:
+            ensure_schema(conn)
+    finally:
+        engine.dispose()
 
 
 def _source(

@@ -276,12 +276,7 @@ def heartbeat(conn: Connection, job_id: str, owner: str, lease: float) -> Any:
 
 
 def claim(conn: Connection, owner: str, lease: float) -> tuple[Job, dict[str, Any]] | None:
-    """Take the oldest job due, or a running one whose worker's lease ran out.
-
-    A job reclaimed after its worker died counts one more attempt; once its attempts
-    are spent it fails instead (a document that kills its worker every time must not
-    take the queue down with it), and a job whose cancel was asked is cancelled.
-    """
+    """Take the oldest job due, or a running one whose worker's lease ran out."""
     at = now()
     due = sa.or_(
         sa.and_(JOBS.c.state == "queued", JOBS.c.not_before <= at),
@@ -297,42 +292,102 @@ def claim(conn: Connection, owner: str, lease: float) -> tuple[Job, dict[str, An
         ).first()
         if row is None:
             return None
-        current = JobProgress(stage=row.stage, done=row.done, total=row.total)
-        if row.state == "running" and row.cancel_requested:
-            _end(conn, row.id, JobState.CANCELLED, current)
-            continue
-        if row.attempts >= row.max_attempts:
-            error = ErrorResponse.model_validate(
-                {
-                    "error": {
-                        "code": "worker_lost",
-                        "message": f"The job's worker stopped during each of its "
-                        f"{row.attempts} attempts; it is not tried again.",
-                        "details": {"attempts": row.attempts},
-                    }
+        taken = _take(conn, row, owner, lease, at)
+        if taken is not None:
+            return taken
+
+
+def start(
+    conn: Connection, job_id: str, owner: str, lease: float
+) -> tuple[Job, dict[str, Any]] | None:
+    """Take one job by id, as the scale-out queue hands it out; ``None`` if it is over."""
+    row = conn.execute(sa.select(JOBS).where(JOBS.c.id == job_id).with_for_update()).first()
+    if row is None or JobState(row.state).final:
+        return None
+    at = now()
+    if row.state == "running" and row.lease_until is not None and _aware(row.lease_until) > at:
+        return None  # a live worker holds it (handed out twice): leave it to that one
+    return _take(conn, row, owner, lease, at)
+
+
+def orphans(conn: Connection, lease: float) -> list[str]:
+    """Running jobs whose lease ran out ``lease`` seconds ago and more: nobody took them."""
+    limit = now() - timedelta(seconds=lease)
+    return [
+        str(r)
+        for r in conn.execute(
+            sa.select(JOBS.c.id).where(JOBS.c.state == "running", JOBS.c.lease_until < limit)
+        ).scalars()
+    ]
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def _take(
+    conn: Connection, row: Any, owner: str, lease: float, at: datetime
+) -> tuple[Job, dict[str, Any]] | None:
+    """Run ``row``'s job under ``owner``; ``None`` if it ended here instead.
+
+    A job taken again after its worker died counts one more attempt; once its attempts
+    are spent it fails instead (a document that kills its worker every time must not
+    take the queue down with it), and a job whose cancel was asked is cancelled.
+    """
+    current = JobProgress(stage=row.stage, done=row.done, total=row.total)
+    if row.cancel_requested:
+        _end(conn, row.id, JobState.CANCELLED, current)
+        return None
+    if row.attempts >= row.max_attempts:
+        error = ErrorResponse.model_validate(
+            {
+                "error": {
+                    "code": "worker_lost",
+                    "message": f"The job's worker stopped during each of its "
+                    f"{row.attempts} attempts; it is not tried again.",
+                    "details": {"attempts": row.attempts},
                 }
-            )
-            _end(conn, row.id, JobState.FAILED, current, error=error)
-            continue
-        conn.execute(
-            JOBS.update()
-            .where(JOBS.c.id == row.id)
-            .values(
-                state=JobState.RUNNING.value,
-                owner=owner,
-                lease_until=at + timedelta(seconds=lease),
-                attempts=JOBS.c.attempts + 1,
-                started_at=sa.func.coalesce(JOBS.c.started_at, at),
-            )
+            }
         )
-        add_event(conn, row.id, "state", JobState.RUNNING, current, at)
-        job = get(conn, row.id)
-        assert job is not None
-        spec = {
-            "options": json.loads(row.options or "{}"),
-            "max_pages": row.max_pages,
-        }
-        return job, spec
+        _end(conn, row.id, JobState.FAILED, current, error=error)
+        return None
+    conn.execute(
+        JOBS.update()
+        .where(JOBS.c.id == row.id)
+        .values(
+            state=JobState.RUNNING.value,
+            owner=owner,
+            lease_until=at + timedelta(seconds=lease),
+            attempts=JOBS.c.attempts + 1,
+            started_at=sa.func.coalesce(JOBS.c.started_at, at),
+        )
+    )
+    add_event(conn, row.id, "state", JobState.RUNNING, current, at)
+    job = get(conn, row.id)
+    assert job is not None
+    return job, {"options": json.loads(row.options or "{}"), "max_pages": row.max_pages}
+
+
+def lease_over(conn: Connection, job_id: str) -> bool:
+    """Whether no worker holds the job any more (its lease ran out, or it is not running)."""
+    row = conn.execute(
+        sa.select(JOBS.c.state, JOBS.c.lease_until).where(JOBS.c.id == job_id)
+    ).first()
+    if row is None or row.state != "running" or row.lease_until is None:
+        return True
+    return bool(_aware(row.lease_until) < now())
+
+
+def not_before(conn: Connection, job_id: str) -> datetime | None:
+    value = conn.execute(sa.select(JOBS.c.not_before).where(JOBS.c.id == job_id)).scalar()
+    return None if value is None else _aware(value)
+
+
+def delete(conn: Connection, job_id: str) -> None:
+    """Forget a job whose submission failed half-way (no worker ever saw it)."""
+    conn.execute(EVENTS.delete().where(EVENTS.c.job_id == job_id))
+    conn.execute(INPUTS.delete().where(INPUTS.c.job_id == job_id))
+    conn.execute(JOBS.delete().where(JOBS.c.id == job_id))
 
 
 def read_input(conn: Connection, job_id: str) -> bytes | None:

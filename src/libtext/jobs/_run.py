@@ -21,10 +21,13 @@ ran out while it was stalled) can neither report on it nor store its text.
 
 from __future__ import annotations
 
+import builtins
+import contextlib
 import logging
 import math
 import random
-from collections.abc import Awaitable, Callable, Mapping
+import threading
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -113,6 +116,33 @@ class Runner:
         self.providers = dict(providers or {})
         self.library = library
         self.concurrency = concurrency
+        self.held: dict[str, str] = {}  # job id -> owner, for the heartbeat thread
+
+    # --- the lease, beaten from a thread of its own ------------------------------------
+
+    def beat(self, stop: threading.Event) -> None:
+        """Extend the lease of every job this process runs, every third of a lease.
+
+        A thread, not a task: a job's CPU work (a long PDF, a first import) can hold the
+        event loop for seconds, and a live worker must not lose its jobs for that.
+        """
+        while not stop.wait(self.lease / 3):
+            for job_id, owner in builtins.list(self.held.items()):
+                try:
+                    with self.store._connection(write=True) as conn:
+                        _db.heartbeat(conn, job_id, owner, self.lease)
+                except Exception as exc:  # the database is away: the next beat may pass
+                    logger.warning("job %s: heartbeat failed (%s)", job_id, type(exc).__name__)
+
+    @contextlib.contextmanager
+    def beating(self) -> Iterator[None]:
+        stop = threading.Event()
+        thread = threading.Thread(target=self.beat, args=(stop,), name="libtext-lease", daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            stop.set()
 
     # --- the database, off the event loop ------------------------------------------
 
@@ -128,9 +158,9 @@ class Runner:
     async def run(self, job: Job, spec: dict[str, Any], owner: str) -> JobState | None:
         """Run a job this worker holds to its end; the state it ended in (``None``: lost)."""
         steps = _Steps(last=job.progress)
+        scope = anyio.CancelScope()  # the pipeline's: cancelled to stop the job here
         cancel = anyio.Event()
         lost = anyio.Event()
-        outcome: JobState | None = None
 
         async def check() -> None:
             """Before a provider call: stop here if the job was cancelled or taken over."""
@@ -144,17 +174,12 @@ class Runner:
                 await anyio.lowlevel.checkpoint()
 
         async def watch() -> None:
-            beat = anyio.current_time()
             while True:
                 await anyio.sleep(FLUSH_EVERY)
                 pending = steps.take()
                 if pending and not await self.db(_db.progress, job.id, owner, pending):
                     lost.set()
-                if anyio.current_time() - beat >= self.lease / 3:
-                    beat = anyio.current_time()
-                    row = await self.db(_db.heartbeat, job.id, owner, self.lease)
-                else:
-                    row = await self.db(_db.held, job.id, owner, write=False)
+                row = await self.db(_db.held, job.id, owner, write=False)
                 if row is None:
                     lost.set()
                 elif row.cancel_requested:
@@ -163,11 +188,29 @@ class Runner:
                     scope.cancel()
                     return
 
+        self.held[job.id] = owner
+        try:
+            return await self._run(job, spec, owner, steps, scope, cancel, lost, check, watch)
+        finally:
+            self.held.pop(job.id, None)
+
+    async def _run(
+        self,
+        job: Job,
+        spec: dict[str, Any],
+        owner: str,
+        steps: _Steps,
+        scope: anyio.CancelScope,
+        cancel: anyio.Event,
+        lost: anyio.Event,
+        check: Callable[[], Awaitable[None]],
+        watch: Callable[[], Coroutine[Any, Any, None]],
+    ) -> JobState | None:
         error: LibtextError | None = None
         document: Any = None
         async with anyio.create_task_group() as tg:
             tg.start_soon(watch)
-            with anyio.CancelScope() as scope:
+            with scope:
                 try:
                     document = await self._process(job, spec, steps.note, check)
                 except LibtextError as exc:
@@ -195,8 +238,7 @@ class Runner:
             return JobState.CANCELLED if ok else None
         if error is not None:
             return await self._failed(job, owner, error, steps.last)
-        outcome = await self._save(job, owner, document, steps)
-        return outcome
+        return await self._save(job, owner, document, steps)
 
     async def _failed(
         self, job: Job, owner: str, error: LibtextError, progress: JobProgress
