@@ -432,6 +432,7 @@ class JobQueue:
             with runner.beating():
                 await self._work(runner, concurrency, stop)
         finally:
+            runner.close()
             if library is None and runner.library is not None:
                 with anyio.CancelScope(shield=True):
                     await runner.library.aclose()
