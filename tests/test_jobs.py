@@ -307,3 +307,35 @@ def test_three_worker_processes_take_thirty_jobs_and_survive_a_kill(
     finished = [c for (seed, text), c in sent.items() if seed == 0 and "פרק א" in text]
     assert len(finished) == 1 and len(finished[0]) == 1 and finished[0][0].time < killed_at
     assert not [r for r in server.requests if kind_of(r.body) == "outline" and r.time > killed_at]
+
+
+def test_libtext_worker_runs_a_job_and_stops_on_sigterm(db_url: str, tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    exe = Path(sys.executable).with_name("libtext")
+    if not exe.exists():
+        pytest.skip(f"the libtext script is not installed next to {sys.executable}")
+    with JobQueue(db_url) as queue:
+        job = queue.submit(pdf=SAMPLE)
+        log = (tmp_path / "worker.log").open("wb")
+        worker = subprocess.Popen(
+            [str(exe), "worker", "--store", db_url, "--concurrency", "2"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "LIBTEXT_CACHE_DIR": str(tmp_path / "cache")},
+        )
+        try:
+            wait_for(lambda: queue.get(job.id).state.final, 120, "the worker to run the job")
+        finally:
+            worker.send_signal(signal.SIGTERM)
+            code = worker.wait(timeout=30)
+        assert queue.get(job.id).state is JobState.SUCCEEDED
+    assert code == 0, (tmp_path / "worker.log").read_text(errors="replace")
+
+
+def test_the_scale_out_queue_is_postgresql_only(db_url: str) -> None:
+    with pytest.raises(errors.ConfigurationError, match="PostgreSQL"):
+        JobQueue(db_url, url="redis://127.0.0.1:6379/0")

@@ -37,7 +37,7 @@ __all__ = ["run_until_signalled", "worker"]
     default=None,
     type=click.FloatRange(0.5, 3600),
     help="Seconds a job is held without a heartbeat; a job whose worker died runs "
-    "again after this long (default 30).",
+    "again after about this long (default 15).",
 )
 def worker(concurrency: int, store_url: str | None, lease: float | None) -> None:
     """Run queued processing jobs until stopped (Ctrl-C or SIGTERM).

@@ -79,7 +79,7 @@ __all__ = [
     "TreeSubmission",
 ]
 
-DEFAULT_LEASE: Final = 30.0
+DEFAULT_LEASE: Final = 15.0
 """Seconds a worker holds a job without a heartbeat (it beats every third of it)."""
 
 DEFAULT_RETRY: Final = RetryPolicy(max_attempts=3, base_delay=5.0, max_delay=300.0)
@@ -436,6 +436,7 @@ class JobQueue(TreeMethods):
             with runner.beating():
                 await self._work(runner, concurrency, stop)
         finally:
+            runner.close()
             if library is None and runner.library is not None:
                 with anyio.CancelScope(shield=True):
                     await runner.library.aclose()

@@ -248,10 +248,12 @@ def requeue(conn: Connection, job_id: str, owner: str, delay: float, progress: J
     return True
 
 
-def progress(conn: Connection, job_id: str, owner: str, steps: Sequence[JobProgress]) -> bool:
-    """Record progress of a job this worker holds; ``False`` if it holds it no more."""
-    if held(conn, job_id, owner) is None:
-        return False
+def progress(conn: Connection, job_id: str, owner: str, steps: Sequence[JobProgress]) -> Any:
+    """Record progress of a job this worker holds; its row as :func:`held` reads it, or
+    ``None`` (and nothing written) if the worker holds it no more."""
+    row = held(conn, job_id, owner)
+    if row is None or not steps:
+        return row
     for step in steps:
         add_event(conn, job_id, "progress", JobState.RUNNING, step)
     last = steps[-1]
@@ -260,7 +262,7 @@ def progress(conn: Connection, job_id: str, owner: str, steps: Sequence[JobProgr
         .where(JOBS.c.id == job_id)
         .values(stage=last.stage, done=last.done, total=last.total)
     )
-    return True
+    return row
 
 
 def heartbeat(conn: Connection, job_id: str, owner: str, lease: float) -> Any:

@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from libtext._policy import RetryPolicy
     from libtext.library import LibraryClient
+    from libtext.providers._cache import ProviderCache
     from libtext.providers.base import Provider, ProviderRequest, ProviderResponse
     from libtext.store import TextStore
 
@@ -55,6 +56,10 @@ logger = logging.getLogger("libtext.jobs")
 
 FLUSH_EVERY = 0.25
 """Seconds between the watcher's writes of progress (and its cancel checks)."""
+
+
+RECHECK_AFTER = 0.05
+"""Seconds a read of the job's row answers the cancel checks of the calls that follow."""
 
 
 class _LostJob(Exception):
@@ -117,6 +122,12 @@ class Runner:
         self.library = library
         self.concurrency = concurrency
         self.held: dict[str, str] = {}  # job id -> owner, for the heartbeat thread
+        self._cache: ProviderCache | None = None
+
+    def close(self) -> None:
+        """Close the provider cache's connection (the store is the queue's)."""
+        if self._cache is not None:
+            self._cache.close()
 
     # --- the lease, beaten from a thread of its own ------------------------------------
 
@@ -162,13 +173,20 @@ class Runner:
         cancel = anyio.Event()
         lost = anyio.Event()
 
+        checked = [-1.0]  # when the job's row was last read (by a check or the watcher)
+
         async def check() -> None:
-            """Before a provider call: stop here if the job was cancelled or taken over."""
-            row = await self.db(_db.held, job.id, owner, write=False)
-            if row is None:
-                lost.set()
-            elif row.cancel_requested:
-                cancel.set()
+            """Before a provider call: stop here if the job was cancelled or taken over.
+
+            Calls that start together (the sections of a document) share one read.
+            """
+            if anyio.current_time() - checked[0] > RECHECK_AFTER:
+                checked[0] = anyio.current_time()
+                row = await self.db(_db.held, job.id, owner, write=False)
+                if row is None:
+                    lost.set()
+                elif row.cancel_requested:
+                    cancel.set()
             if cancel.is_set() or lost.is_set():
                 scope.cancel()
                 await anyio.lowlevel.checkpoint()
@@ -177,9 +195,11 @@ class Runner:
             while True:
                 await anyio.sleep(FLUSH_EVERY)
                 pending = steps.take()
-                if pending and not await self.db(_db.progress, job.id, owner, pending):
-                    lost.set()
-                row = await self.db(_db.held, job.id, owner, write=False)
+                checked[0] = anyio.current_time()
+                if pending:
+                    row = await self.db(_db.progress, job.id, owner, pending)
+                else:
+                    row = await self.db(_db.held, job.id, owner, write=False)
                 if row is None:
                     lost.set()
                 elif row.cancel_requested:
@@ -227,9 +247,6 @@ class Runner:
                         )
             tg.cancel_scope.cancel()  # the watcher
 
-        pending = steps.take()
-        if pending and not lost.is_set():
-            await self.db(_db.progress, job.id, owner, pending)
         if lost.is_set():
             logger.warning("job %s: this worker no longer holds it; left to its holder", job.id)
             return None
@@ -237,6 +254,9 @@ class Runner:
             ok = await self.db(_db.finish, job.id, owner, JobState.CANCELLED, steps.last)
             return JobState.CANCELLED if ok else None
         if error is not None:
+            pending = steps.take()
+            if pending:
+                await self.db(_db.progress, job.id, owner, pending)
             return await self._failed(job, owner, error, steps.last)
         return await self._save(job, owner, document, steps)
 
@@ -258,14 +278,15 @@ class Runner:
         return JobState.FAILED if ok else None
 
     async def _save(self, job: Job, owner: str, document: Any, steps: _Steps) -> JobState | None:
-        steps.note("save", 0, 1)
-        final = JobProgress(stage="save", done=1, total=1)
+        steps.note("save", 1, 1)
+        pending = steps.take()  # written with the text and the job's end: one transaction
+        final = steps.last
 
         def within(conn: Connection, item: Any) -> None:
             row = _db.held(conn, job.id, owner)
             if row is None or row.cancel_requested:
                 raise _LostJob
-            _db.progress(conn, job.id, owner, [final])
+            _db.progress(conn, job.id, owner, pending)
             _db.finish(conn, job.id, owner, JobState.SUCCEEDED, final, slug=item.slug)
 
         def save() -> bool:
@@ -308,7 +329,9 @@ class Runner:
         translator = Translator(provider=provider, options=options or None, concurrency=concurrency)
         cache: Any = False
         if provider.name != "offline":
-            cache = ProviderCache(default_cache_path(self.store.url))
+            if self._cache is None:  # one per worker: its SQLite connection is reused
+                self._cache = ProviderCache(default_cache_path(self.store.url))
+            cache = self._cache
         source: Any
         if job.kind == "work":
             assert job.work_id is not None
@@ -318,18 +341,14 @@ class Runner:
             source = await self.db(_db.read_input, job.id, write=False)
             if source is None:
                 raise LibtextError("The job's PDF is no longer stored; submit it again.")
-        try:
-            return await aprocess_document(
-                source,
-                outliner=outliner,
-                translator=translator,
-                cache=cache,
-                concurrency=concurrency,
-                progress=note,
-            )
-        finally:
-            if cache is not False:
-                cache.close()
+        return await aprocess_document(
+            source,
+            outliner=outliner,
+            translator=translator,
+            cache=cache,
+            concurrency=concurrency,
+            progress=note,
+        )
 
     def _library(self) -> LibraryClient:
         if self.library is None:
