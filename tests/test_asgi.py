@@ -645,6 +645,10 @@ def test_openapi_declares_models_and_error_responses() -> None:
         ("POST", "/api/outline"),
         ("POST", "/api/process"),
         ("POST", "/api/translate"),
+        ("GET", "/api/jobs"),
+        ("GET", "/api/jobs/{job_id}"),
+        ("DELETE", "/api/jobs/{job_id}"),
+        ("GET", "/api/jobs/{job_id}/events"),
     }
     error_ref = {"$ref": "#/components/schemas/ErrorResponse"}
     for (method, path), op in ops.items():
@@ -652,7 +656,7 @@ def test_openapi_declares_models_and_error_responses() -> None:
         assert op["responses"]["500"]["content"]["application/json"]["schema"] == error_ref
         if op.get("parameters") or op.get("requestBody"):
             assert "400" in op["responses"], path
-        if method == "POST":
+        if method == "POST" or path.startswith("/api/jobs"):
             assert "401" in op["responses"], path
     assert ops[("GET", "/api/texts/{slug}")]["responses"]["404"]
     upload = ops[("POST", "/api/extract")]["requestBody"]["content"]["multipart/form-data"]

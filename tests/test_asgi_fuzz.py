@@ -48,6 +48,10 @@ ROUTES = {
     ("POST", "/api/outline"),
     ("POST", "/api/process"),
     ("POST", "/api/translate"),
+    ("GET", "/api/jobs"),
+    ("GET", "/api/jobs/{job_id}"),
+    ("DELETE", "/api/jobs/{job_id}"),
+    ("GET", "/api/jobs/{job_id}/events"),
 }
 
 LIBRARY_URL = "https://library.test/books"

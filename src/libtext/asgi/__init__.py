@@ -24,8 +24,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
+import anyio
+
 try:
-    from fastapi import Depends, FastAPI, Header, Path, Query, Response
+    from fastapi import Depends, FastAPI, Header, Path, Query, Request, Response
     from fastapi.middleware.cors import CORSMiddleware
     from pydantic import BaseModel
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
@@ -39,6 +41,7 @@ from libtext.asgi._backend import Backend
 from libtext.asgi._docs import docs_urls, install_docs
 from libtext.asgi._errors import install_error_handlers
 from libtext.asgi._fastpath import CachedReadsMiddleware
+from libtext.asgi._jobs import JobsBackend, accept, install_job_routes, wants_async
 from libtext.asgi._routes import MAX_PAGE, CachedRoute, cached_routes
 from libtext.asgi._settings import Settings
 from libtext.asgi._uploads import (
@@ -49,6 +52,7 @@ from libtext.asgi._uploads import (
     read_process_source,
     require_json,
 )
+from libtext.jobs import Job
 from libtext.models import (
     DocumentOutline,
     EnrichedSegment,
@@ -67,12 +71,16 @@ from libtext.models import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
+    from libtext.jobs import JobQueue
     from libtext.library import LibraryClient
     from libtext.outline import Outliner
     from libtext.store import TextStore
     from libtext.translate import Translator
 
 __all__ = ["Settings", "create_app"]
+
+JOBS_SHUTDOWN_GRACE = 5.0
+"""Seconds the in-process job workers get to hand their jobs back at shutdown."""
 
 _DESCRIPTIONS = {
     400: "Invalid input (malformed parameter, slug, JSON or PDF)",
@@ -148,6 +156,7 @@ def create_app(
     translator: "Translator | None" = None,
     library: "LibraryClient | None" = None,
     settings: Settings | None = None,
+    jobs: "JobQueue | None" = None,
 ) -> FastAPI:
     """Build the libtext HTTP app.
 
@@ -160,6 +169,9 @@ def create_app(
             over ``settings.providers[0]``.
         library: Client of the online Chabad library; default ``LibraryClient()``.
         settings: Limits, API key, CORS, providers; default ``Settings.from_env()``.
+        jobs: The queue of ``/api/jobs`` and of ``POST /api/process?wait=false``;
+            default a ``JobQueue`` in the store's database. The app runs
+            ``settings.jobs_workers`` of its jobs at once while it is up.
 
     Objects passed in stay yours to close; objects the app makes are closed at its
     shutdown.
@@ -169,13 +181,24 @@ def create_app(
     backend = Backend(
         settings=settings, store=store, outliner=outliner, translator=translator, library=library
     )
+    job_backend = JobsBackend(backend, jobs)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         backend.pdf_guard.warm()  # the first upload does not pay for starting workers
+        stop = anyio.Event()
         try:
-            yield
+            async with anyio.create_task_group() as tg:
+                if settings.jobs_workers:
+                    tg.start_soon(job_backend.arun_workers, settings.jobs_workers, stop)
+                try:
+                    yield
+                finally:
+                    # Running jobs go back to the queue; after the grace, they are cut.
+                    stop.set()
+                    tg.cancel_scope.deadline = anyio.current_time() + JOBS_SHUTDOWN_GRACE
         finally:
+            await job_backend.aclose()
             await backend.aclose()
 
     app = FastAPI(
@@ -206,9 +229,9 @@ def create_app(
         app.add_middleware(
             CORSMiddleware,
             allow_origins=list(settings.cors_origins),
-            allow_methods=["GET", "POST", "PATCH"],
-            allow_headers=["Authorization", "Content-Type", "If-Match"],
-            expose_headers=["ETag"],
+            allow_methods=["GET", "POST", "PATCH", "DELETE"],
+            allow_headers=["Authorization", "Content-Type", "If-Match", "Prefer", "Last-Event-ID"],
+            expose_headers=["ETag", "Location", "Preference-Applied"],
         )
 
     auth = key_dependency(settings.api_key)
@@ -349,16 +372,33 @@ def create_app(
         tags=["Processing"],
         summary="Process Complete Document",
         description="Outline, translate and store a PDF upload or an online library work "
-        '(JSON {"work_id": ...}); returns the stored document and its slug.',
+        '(JSON {"work_id": ...}); returns the stored document and its slug. With '
+        "``Prefer: respond-async`` or ``?wait=false``: 202 with the queued ``Job`` and "
+        "``Location: /api/jobs/{id}``.",
         dependencies=post_auth,
         openapi_extra=PROCESS_BODY,
-        responses=_error_responses(400, *auth_err, 404, 413, 415, 429, 500, 502, 503, 504),
+        responses={
+            **_error_responses(400, *auth_err, 404, 413, 415, 429, 500, 502, 503, 504),
+            202: {"model": Job, "description": "Queued (respond-async): the job"},
+        },
     )
     async def process(
+        request: Request,
         source: Annotated[bytes | ProcessRequest, Depends(read_process_source)],
         providers: Providers = None,
+        wait: Annotated[
+            bool | None,
+            Query(description="false: queue it and answer 202 with the job (see /api/jobs)."),
+        ] = None,
+        prefer: Annotated[
+            list[str] | None,
+            Header(description="respond-async (RFC 7240): as wait=false."),
+        ] = None,
     ) -> Response:
-        return _json(await backend.process(source, _split_providers(providers)))
+        names = _split_providers(providers)
+        if wants_async(prefer, wait):
+            return await accept(job_backend, request, source, names)
+        return _json(await backend.process(source, names))
 
     @app.post(
         "/api/translate",
@@ -377,6 +417,14 @@ def create_app(
     ) -> Response:
         return _json(await backend.translate(segment, provider.strip() if provider else None))
 
+    install_job_routes(
+        app,
+        job_backend,
+        auth=auth,
+        errors=_error_responses,
+        auth_err=auth_err,
+        max_page=MAX_PAGE,
+    )
     _install_openapi(app)
     return app
 

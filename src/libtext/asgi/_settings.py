@@ -23,6 +23,7 @@ __all__ = ["Settings"]
 MB = 2**20
 STORE_MAX_PAGE_SIZE = 100
 """``libtext.store.MAX_PAGE_SIZE``, repeated so settings load without the store extra."""
+MAX_JOBS_WORKERS = 64
 
 
 _POSITIVE_INTS = (
@@ -141,6 +142,11 @@ class Settings:
             ``GET /api/texts`` and ``GET /api/texts/{slug}`` (``LIBTEXT_CACHE_BYTES``,
             default 16 MiB; 0 turns it off). An answer is served from it only while
             the store's data version says no write committed since.
+        jobs_workers: Jobs the app runs at once in its own process, taken from the job
+            queue in the store's database (``LIBTEXT_JOBS_WORKERS``, default 1, at most
+            64; 0 runs none, for servers whose jobs ``libtext worker`` processes run).
+            Started and stopped with the app's lifespan; each ``--workers`` process of
+            ``libtext serve`` runs its own.
         store_url: Database URL of the :class:`~libtext.TextStore` the app makes when
             none is passed (``LIBTEXT_DATABASE_URL``, the variable ``TextStore`` and the
             CLI read; ``LIBTEXT_STORE_URL`` is a deprecated alias it wins over; ``None``
@@ -168,6 +174,7 @@ class Settings:
     max_segment_chars: int = 1_000_000
     body_timeout: float = 30.0
     cache_bytes: int = 16 * MB
+    jobs_workers: int = 1
 
     def __post_init__(self) -> None:
         for name in _POSITIVE_INTS:
@@ -182,6 +189,10 @@ class Settings:
             raise ConfigurationError("Settings.default_page_size must not exceed max_page_size.")
         if self.cache_bytes < 0:
             raise ConfigurationError("Settings.cache_bytes must be 0 (no cache) or more.")
+        if not 0 <= self.jobs_workers <= MAX_JOBS_WORKERS:
+            raise ConfigurationError(
+                f"Settings.jobs_workers must be between 0 and {MAX_JOBS_WORKERS}."
+            )
         if self.pdf_memory_mb < 64:
             raise ConfigurationError("Settings.pdf_memory_mb must be at least 64 (MiB).")
         if min(self.request_timeout, self.processing_timeout, self.pdf_timeout) <= 0 or (
@@ -217,6 +228,7 @@ class Settings:
             "max_stream_bytes",
             "max_segment_chars",
             "cache_bytes",
+            "jobs_workers",
         )
         floats = ("request_timeout", "processing_timeout", "pdf_timeout", "body_timeout")
         for name in ints:

@@ -28,6 +28,7 @@ _COMMANDS: dict[str, str] = {
     "process": "libtext.cli.process_cmd:process",
     "translate": "libtext.cli.process_cmd:translate",
     "serve": "libtext.cli.serve_cmd:serve",
+    "jobs": "libtext.cli.jobs_cmd:jobs",
     "worker": "libtext.cli.worker_cmd:worker",
 }
 

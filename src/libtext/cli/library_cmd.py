@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from libtext.cli._jobs import open_queue, store_option
 from libtext.library import LibraryClient, LibrarySection
 
 __all__ = ["library"]
@@ -215,4 +216,63 @@ def fetch(
             f"stopped after {work.page_count} pages; continue with: "
             f"libtext library fetch {work.work_id} --resume-after {resume}",
             err=True,
+        )
+
+
+@library.command("process")
+@click.argument("root_id", metavar="ROOT_ID")
+@click.option("--redo", is_flag=True, help="Process works already stored again.")
+@click.option(
+    "--provider",
+    "-p",
+    default="offline",
+    show_default=True,
+    help="Outline and translate with 'offline' or a litellm model such as 'openai/gpt-4o-mini'.",
+)
+@click.option(
+    "--concurrency",
+    type=click.IntRange(0, 64),
+    default=1,
+    show_default=True,
+    help="Jobs this command runs at once while it follows them (0: run none here; "
+    "libtext worker or libtext serve runs them).",
+)
+@click.option(
+    "--max-pages", type=click.IntRange(min=1), default=None, help="Pages read per work at most."
+)
+@click.option("--detach", is_flag=True, help="Only enqueue the jobs, then return.")
+@click.option("--no-progress", is_flag=True, help="No progress bar; one line per finished work.")
+@store_option
+@click.pass_context
+def process(
+    ctx: click.Context,
+    root_id: str,
+    redo: bool,
+    provider: str,
+    concurrency: int,
+    max_pages: int | None,
+    detach: bool,
+    no_progress: bool,
+    store_url: str | None,
+) -> None:
+    """Process every work under the library node ROOT_ID as jobs, one per work.
+
+    Works already stored are skipped (unless --redo), and so are works whose job is
+    already queued or running: stop with Ctrl-C and run the same command again to go
+    on where it stopped. Follows the jobs with one progress bar over all of them and a
+    line per job, running --concurrency of them here.
+    """
+    from libtext.cli._follow import follow_tree
+
+    with open_queue(store_url) as queue, _client(ctx) as client:
+        follow_tree(
+            queue,
+            client,
+            root_id,
+            redo=redo,
+            provider=provider,
+            max_pages=max_pages,
+            concurrency=0 if detach else concurrency,
+            follow=not detach,
+            progress=not no_progress,
         )

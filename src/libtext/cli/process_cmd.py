@@ -130,6 +130,13 @@ def _summary(doc: ProcessedDocument, slug: str | None) -> None:
 @click.option("--glossary", type=click.Path(exists=True, dir_okay=False), help="JSON glossary.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write cached provider answers.")
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
+@click.option(
+    "--queue",
+    "queue_it",
+    is_flag=True,
+    help="Queue it as a job in the store's database and return at once; libtext worker "
+    "or libtext serve runs it (see libtext jobs).",
+)
 @password_option
 def process(
     file: str,
@@ -141,9 +148,13 @@ def process(
     glossary: str | None,
     no_cache: bool,
     no_progress: bool,
+    queue_it: bool,
     password: str | None,
 ) -> None:
     """Outline, translate and save a PDF (to --store, else LIBTEXT_DATABASE_URL when set)."""
+    if queue_it:
+        _enqueue(file, provider, store_url, no_store=no_store, glossary=glossary, password=password)
+        return
     import anyio
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
@@ -227,6 +238,42 @@ def process(
             f"warning: {len(failed)} section(s) not translated ({failed}); their Hebrew is kept.",
             err=True,
         )
+
+
+def _enqueue(
+    file: str,
+    provider: str,
+    store_url: str | None,
+    *,
+    no_store: bool,
+    glossary: str | None,
+    password: str | None,
+) -> None:
+    """``process --queue``: the PDF as a job; a worker outlines, translates and saves it."""
+    from libtext.cli._jobs import open_queue
+
+    unsupported = [
+        flag
+        for flag, given in (
+            ("--no-store", no_store),
+            ("--glossary", glossary),
+            ("--password", password),
+        )
+        if given
+    ]
+    if unsupported:
+        raise click.UsageError(
+            f"{', '.join(unsupported)} cannot be used with --queue: a queued job is saved "
+            "to the store, and workers read it as it is; run without --queue instead."
+        )
+    with open_queue(store_url) as queue:
+        job = queue.submit(file, provider=provider)
+    click.echo(job.id)
+    click.echo(
+        f"queued {job.filename or file} as job {job.id}; follow it with: libtext jobs show "
+        f"{job.id} --follow (libtext worker or libtext serve runs it)",
+        err=True,
+    )
 
 
 def _phrase_table(seg: TranslatedSegment) -> None:

@@ -32,6 +32,13 @@ DEFAULT_BACKLOG = 1024
     help="Worker processes; each builds its own app from the environment.",
 )
 @click.option(
+    "--jobs-workers",
+    type=click.IntRange(0, 64),
+    default=None,
+    help="Jobs each worker process runs at once from the store's job queue (sets "
+    "LIBTEXT_JOBS_WORKERS; default 1; 0: none, libtext worker processes run them).",
+)
+@click.option(
     "--log-level",
     default="info",
     show_default=True,
@@ -80,6 +87,7 @@ def serve(
     port: int,
     store_url: str | None,
     workers: int,
+    jobs_workers: int | None,
     log_level: str,
     access_log: bool,
     limit_concurrency: int,
@@ -112,6 +120,8 @@ def serve(
     if store_url:
         # Workers are separate processes: the environment is how they get it.
         os.environ["LIBTEXT_DATABASE_URL"] = store_url
+    if jobs_workers is not None:
+        os.environ["LIBTEXT_JOBS_WORKERS"] = str(jobs_workers)
     os.environ["LIBTEXT_HEADER_TIMEOUT"] = str(header_timeout)
     uvicorn.run(
         "libtext.asgi:create_app",

@@ -55,6 +55,7 @@ from libtext.errors import (
 )
 from libtext.jobs import _db
 from libtext.jobs._models import FINAL_STATES, Job, JobEvent, JobKind, JobProgress, JobState
+from libtext.jobs._tree import LibraryWork, TreeItem, TreeMethods, TreeSubmission
 
 if TYPE_CHECKING:  # pragma: no cover
     from sqlalchemy.engine import Connection
@@ -72,7 +73,10 @@ __all__ = [
     "JobProgress",
     "JobQueue",
     "JobState",
+    "LibraryWork",
     "StopSignal",
+    "TreeItem",
+    "TreeSubmission",
 ]
 
 DEFAULT_LEASE: Final = 15.0
@@ -105,7 +109,7 @@ def _stopped(stop: StopSignal | Callable[[], bool] | None) -> bool:
     return bool(stop())
 
 
-class JobQueue:
+class JobQueue(TreeMethods):
     """Processing jobs kept in a TextStore's database, run by any number of workers.
 
     Args:
