@@ -6,11 +6,15 @@ end-to-end, hostile-input and docs tests differ only in their flags and environm
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import functools
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -27,6 +31,13 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+@functools.cache
+def _data_home() -> str:
+    folder = tempfile.mkdtemp(prefix="libtext-served-")
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
 
 
 def serve(
@@ -46,6 +57,8 @@ def serve(
     """
     port = free_port()
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("LIBTEXT_")}
+    # The default store lives in the user's data folder: a test server's goes elsewhere.
+    full_env["XDG_DATA_HOME"] = _data_home()
     full_env.update(env or {})
     cmd = [sys.executable, "-c", "from libtext.cli import main; main()", "serve"]
     proc = subprocess.Popen(
