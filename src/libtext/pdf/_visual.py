@@ -31,7 +31,6 @@ __all__ = [
     "valid_text",
     "visual_direction",
     "visual_parts",
-    "visual_to_logical",
 ]
 
 Direction = Literal["L", "R"]
@@ -218,15 +217,6 @@ def _slot_owners(
             out[n] = index[id(base)]
             edge = marks[n].x0
     return out
-
-
-def visual_to_logical(glyphs: list[Glyph], size: float, direction: Direction) -> tuple[str, bool]:
-    """The logical text of one line's glyphs (any order), NFC-normalized.
-
-    Also says whether the brackets came out right (:func:`pair_brackets`).
-    """
-    parts = visual_parts(glyphs, size, direction)
-    return " ".join(p.text for p in parts), all(p.brackets_fixed for p in parts)
 
 
 @dataclass(slots=True)
