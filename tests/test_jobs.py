@@ -174,7 +174,9 @@ async def test_cancelling_a_running_job_stops_its_calls_and_stores_nothing(
         async with JobQueue(db_url) as queue:
             job = await queue.asubmit(pdf=SAMPLE, provider="fake")
             stop = anyio.Event()
-            fake = {"fake": http_provider(server.url)}
+            one_at_a_time = http_provider(server.url)
+            one_at_a_time.max_concurrency = 1  # type: ignore[attr-defined]  # sections queue up
+            fake = {"fake": one_at_a_time}
             async with anyio.create_task_group() as tg:
                 tg.start_soon(partial(queue.awork, 1, stop, providers=fake))
                 with anyio.fail_after(30):

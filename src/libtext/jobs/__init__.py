@@ -41,6 +41,7 @@ from typing import IO, TYPE_CHECKING, Any, Final, Protocol, Self
 import anyio
 import anyio.to_thread
 
+import libtext.jobs._db as _db
 from libtext._keywords import strict_keywords
 from libtext._policy import RetryPolicy
 from libtext._sync import complete_twin_docs, run_sync
@@ -53,7 +54,6 @@ from libtext.errors import (
     NotFoundError,
     StoreError,
 )
-from libtext.jobs import _db
 from libtext.jobs._models import FINAL_STATES, Job, JobEvent, JobKind, JobProgress, JobState
 from libtext.jobs._tree import LibraryWork, TreeItem, TreeMethods, TreeSubmission
 
@@ -84,10 +84,6 @@ DEFAULT_LEASE: Final = 15.0
 
 DEFAULT_RETRY: Final = RetryPolicy(max_attempts=3, base_delay=5.0, max_delay=300.0)
 """Runs of a job at most (a worker's death counts as one), and the wait before a rerun."""
-
-POLL_MIN: Final = 0.02
-POLL_MAX: Final = 1.0
-"""An idle worker looks for work after POLL_MIN s, backing off to POLL_MAX s."""
 
 EVENT_POLL: Final = 0.2
 """Seconds between two reads of a job's new events while following it."""

@@ -19,8 +19,8 @@ from typing import Any
 
 import anyio
 
+import libtext.jobs._db as _db
 from libtext.errors import LibtextError
-from libtext.jobs import _db
 from libtext.jobs._run import Runner
 
 __all__ = ["work_embedded"]
@@ -28,14 +28,15 @@ __all__ = ["work_embedded"]
 logger = logging.getLogger("libtext.jobs")
 
 STOP_CHECK = 0.1
+POLL_MIN = 0.02
+POLL_MAX = 1.0
+"""An idle worker looks for work after POLL_MIN s, backing off to POLL_MAX s."""
 HOST = socket.gethostname()[:30]
 """A job's ``owner`` names the worker's host and process, for whoever looks at the table."""
 
 
 async def work_embedded(runner: Runner, concurrency: int, stopped: Callable[[], bool]) -> None:
     """Run jobs, ``concurrency`` at once, until ``stopped()``; running ones go back queued."""
-    from libtext.jobs import POLL_MAX, POLL_MIN
-
     slots = anyio.Semaphore(concurrency)
     wake = anyio.Event()
 

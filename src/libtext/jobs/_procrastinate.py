@@ -23,8 +23,8 @@ import anyio
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, make_url
 
+import libtext.jobs._db as _db
 from libtext.errors import ConfigurationError, LibtextError, StoreError
-from libtext.jobs import _db
 from libtext.jobs._models import JobState
 
 if TYPE_CHECKING:  # pragma: no cover

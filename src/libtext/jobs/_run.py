@@ -36,8 +36,8 @@ import anyio
 import anyio.lowlevel
 import anyio.to_thread
 
+import libtext.jobs._db as _db
 from libtext.errors import LibtextError
-from libtext.jobs import _db
 from libtext.jobs._models import Job, JobProgress, JobState
 from libtext.models import ErrorDetail, ErrorResponse
 
