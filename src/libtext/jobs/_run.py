@@ -175,6 +175,13 @@ class Runner:
 
         checked = [-1.0]  # when the job's row was last read (by a check or the watcher)
 
+        def read(row: Any) -> None:
+            """What the job's row says: lost (no row: the lease is another's) or cancelled."""
+            if row is None:
+                lost.set()
+            elif row.cancel_requested:
+                cancel.set()
+
         async def check() -> None:
             """Before a provider call: stop here if the job was cancelled or taken over.
 
@@ -182,11 +189,7 @@ class Runner:
             """
             if anyio.current_time() - checked[0] > RECHECK_AFTER:
                 checked[0] = anyio.current_time()
-                row = await self.db(_db.held, job.id, owner, write=False)
-                if row is None:
-                    lost.set()
-                elif row.cancel_requested:
-                    cancel.set()
+                read(await self.db(_db.held, job.id, owner, write=False))
             if cancel.is_set() or lost.is_set():
                 scope.cancel()
                 await anyio.lowlevel.checkpoint()
@@ -197,13 +200,9 @@ class Runner:
                 pending = steps.take()
                 checked[0] = anyio.current_time()
                 if pending:
-                    row = await self.db(_db.progress, job.id, owner, pending)
+                    read(await self.db(_db.progress, job.id, owner, pending))
                 else:
-                    row = await self.db(_db.held, job.id, owner, write=False)
-                if row is None:
-                    lost.set()
-                elif row.cancel_requested:
-                    cancel.set()
+                    read(await self.db(_db.held, job.id, owner, write=False))
                 if cancel.is_set() or lost.is_set():
                     scope.cancel()
                     return
