@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from libtext.pdf._columns import find_gutter, split_at_gutter
+from libtext.pdf._dropped import LOST_LABEL, restore_dropped
+from libtext.pdf._lines import join_labels
 from libtext.pdf._pdfium import CharCalls
 from libtext.pdf._text import attach_marks, is_mark, line_direction, neutral_run_direction
 from libtext.pdf._visual import Direction, Glyph, visual_direction, visual_parts
@@ -275,6 +277,12 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
             has_images = any(True for _ in page.get_objects(filter=[raw.FPDF_PAGEOBJ_IMAGE]))
             return RawPage(number, width, height, [], 0, has_images)
         text = textpage.get_text_range()
+        if LOST_LABEL.search(text) and restore_dropped(raw, page.raw, tp):
+            textpage.close()
+            textpage = page.get_textpage()
+            tp = textpage.raw
+            n = int(raw.FPDFText_CountChars(tp))
+            text = textpage.get_text_range()
         if len(text) != n:  # pdfium skipped or inserted characters: go one by one
             text = "".join(chr(raw.FPDFText_GetUnicode(tp, i) or 0xFFFD) for i in range(n))
         hebrew = sum(map(text.count, _HEBREW_LETTERS))  # str.count: twice findall's speed
@@ -299,7 +307,7 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
         gutter = find_gutter(text, segments, reader.box, reader.size)
         if gutter is not None:
             segments = split_at_gutter(text, segments, gutter, reader.box)
-        lines = _read_lines(reader, text, segments, gutter)
+        lines = join_labels(_read_lines(reader, text, segments, gutter), reader.direction, gutter)
         if gutter is not None:
             return RawPage(number, width, height, _by_column(lines, gutter, reader.direction), n)
         return RawPage(number, width, height, reading_order(lines), n)
