@@ -11,13 +11,14 @@ that text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from libtext.pdf._read import RawLine
     from libtext.pdf._visual import Direction
 
-__all__ = ["join_labels"]
+__all__ = ["join_labels", "margin_number"]
 
 # A list number or letter with its punctuation: "1.", "(3)", "א.", "b)" (and the
 # punctuation first, as pdfium gives a right-to-left line's number: ".1").
@@ -112,3 +113,58 @@ def _join_group(
         body.x0, body.x1 = min(body.x0, label.x0), max(body.x1, label.x1)
         body.brackets_fixed = body.brackets_fixed and label.brackets_fixed
         gone.add(k)
+
+
+# A margin line number is this much smaller than its line's text, at least...
+_MARGIN_SIZE = 0.9
+# ... and set this many of the line's font sizes apart from it (a word space is ~0.3).
+_MARGIN_GAP = 0.8
+
+
+def margin_number(
+    text: str,
+    a: int,
+    b: int,
+    box: Callable[[int], tuple[float, float]],
+    size: Callable[[int], float],
+) -> tuple[int, int] | None:
+    """The span of a margin line number that pdfium put at an end of ``text[a:b]``.
+
+    Editions that number every fifth line set the number in the margin, smaller than
+    the text and beyond the column's edge: on the line's baseline, so pdfium makes
+    it part of the line ("land of Hav- 5"). A number of 1 to 4 digits alone at an end,
+    clearly smaller than the line's letters and farther from them than a word space,
+    is such a number: not part of the line. (A verse number or a list number stands
+    a word space from its text.)
+    """
+    if b - a < 6:
+        return None
+    mid = (a + b) // 2
+    while mid < b - 1 and not text[mid].isalpha():
+        mid += 1
+    em = size(mid)
+    if em <= 0 or not text[mid].isalpha():
+        return None
+    for end in (True, False):
+        k = b if end else a
+        step = -1 if end else 1
+        first = k if not end else k - 1
+        j = first
+        while a <= j < b and text[j].isdigit():
+            j += step
+        digits = abs(j - first)
+        if not 1 <= digits <= 4 or not (a <= j < b) or not text[j].isspace():
+            continue
+        span = (j + 1, b) if end else (a, j)
+        while a <= j < b and text[j].isspace():
+            j += step
+        if not a <= j < b:
+            continue
+        if size(first) > _MARGIN_SIZE * em:
+            continue
+        lo = min(box(i)[0] for i in range(*span))
+        hi = max(box(i)[1] for i in range(*span))
+        n_lo, n_hi = box(j)
+        if max(lo, n_lo) - min(hi, n_hi) > _MARGIN_GAP * em:
+            return span
+    return None

@@ -27,7 +27,7 @@ from typing import Any
 
 from libtext.pdf._columns import find_gutter, split_at_gutter
 from libtext.pdf._dropped import LOST_LABEL, restore_dropped
-from libtext.pdf._lines import join_labels
+from libtext.pdf._lines import join_labels, margin_number
 from libtext.pdf._pdfium import CharCalls
 from libtext.pdf._text import attach_marks, is_mark, line_direction, neutral_run_direction
 from libtext.pdf._visual import Direction, Glyph, visual_direction, visual_parts
@@ -236,6 +236,15 @@ class _Reader:
             by_font = self._bold_fonts[font] = self._font_bold(i)
         return by_font or self._stroked(obj)
 
+    def font_of(self, i: int) -> int | None:
+        """Character ``i``'s font (a handle: equal for one font of the page)."""
+        obj = self._calls.text_object(i)
+        return self._calls.font(obj) if obj else None
+
+    def font_name(self, i: int) -> str:
+        n = self.raw.FPDFText_GetFontInfo(self.tp, i, self._name, 128, ctypes.byref(self._flags))
+        return self._name.value.decode("latin-1", "replace") if n else ""
+
     def _font_bold(self, i: int) -> bool:
         weight = self.raw.FPDFText_GetFontWeight(self.tp, i)
         if weight >= 600:
@@ -425,6 +434,16 @@ def _joined_line(r: _Reader, text: str, group: list[tuple[int, int]]) -> RawLine
 
 
 def _read_segment(r: _Reader, text: str, a: int, b: int, out: list[RawLine]) -> None:
+    number = margin_number(text, a, b, r.box, r.size)
+    if number is not None:
+        # A margin line number: a line of its own, and the rest without it.
+        lo, hi = number
+        rest = (hi, b) if lo == a else (a, lo)
+        seg = text[rest[0] : rest[1]]
+        start = rest[0] + len(seg) - len(seg.lstrip())
+        _read_segment(r, text, start, start + len(seg.strip()), out)
+        out.extend(_make_line(r, text, lo, hi))
+        return
     first, last = a, b - 1
     mid = _letter(text, (a + b) // 2, a, b)
     size = max(r.size(mid), 1.0)
@@ -467,7 +486,13 @@ def _make_line(
     mid: int | None = None,
 ) -> list[RawLine]:
     """The line of ``text[a:b]`` (no leading/trailing spaces); two if it spans columns."""
-    if mid is None:
+    # Without its ornaments, a line is read from its glyphs: pdfium ordered it by
+    # the Latin letter it took them for.
+    framed = (a, b)
+    a, b = _without_ornaments(r, text, a, b)
+    if (a, b) != framed:
+        extent = None
+    if mid is None or not a <= mid < b:
         mid = _letter(text, (a + b) // 2, a, b)
     # Dominant size from three samples (a note marker at one end does not decide).
     s_mid = r.size(mid)
@@ -482,7 +507,7 @@ def _make_line(
         (l0, r0), (l1, r1) = r.box(a), r.box(b - 1)
         extent = (min(l0, l1), max(r0, r1))
     line_text = text[a:b]
-    if _needs_geometry(r, line_text, extent, a, b):
+    if (a, b) != framed or _needs_geometry(r, line_text, extent, a, b):
         glyphs = [r.glyph(i, text[i]) for i in range(a, b)]
         parts = visual_parts(glyphs, size, visual_direction(glyphs, r.direction), r.metrics)
         y = round(r.baseline(mid), 2)
@@ -512,6 +537,55 @@ def _make_line(
         if _LEAD_NUMBER.match(line_text):
             line_text = _order_leading_number(r, line_text, a)
     return [RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])]
+
+
+# Font names that say a font draws ornaments, not letters.
+_ORNAMENT_FONT = re.compile(r"ornament|ornement|dingbat|fleuron|wingding|webding", re.I)
+
+
+def _without_ornaments(r: _Reader, text: str, a: int, b: int) -> tuple[int, int]:
+    """``text[a:b]`` without the ornament glyphs that frame a Hebrew line.
+
+    An ornament font maps its glyphs to whatever its glyph names say, often Latin
+    letters: a heading drawn between two fleurons reads ``B יקום פרקן C``. A single
+    Latin letter at an end of a Hebrew line, in a font that none of the line's
+    letters next to it use, is an ornament when its font says so by name or when the
+    same font frames a short line (a title) at both ends.
+    """
+
+    def lone(i: int) -> bool:  # a Latin letter standing alone at the line's end
+        inner = text[i + 1] if i == a else text[i - 1]
+        return "A" <= text[i].upper() <= "Z" and inner.isspace()
+
+    if b - a < 5 or not (lone(a) or lone(b - 1)) or not _HEBREW.search(text, a, b):
+        return a, b
+    ends: list[int] = []
+    for i in (a, b - 1):
+        if not lone(i):
+            continue
+        font = r.font_of(i)
+        inner = i + 1 if i == a else i - 1
+        while a < inner < b - 1 and text[inner].isspace():
+            inner += 1 if i == a else -1
+        if font is None or r.font_of(inner) == font:
+            continue
+        ends.append(i)
+    if not ends:
+        return a, b
+    # Frames are drawn around a title, a few words long.
+    framed = (
+        len(ends) == 2
+        and r.font_of(ends[0]) == r.font_of(ends[1])
+        and len(text[a + 1 : b - 1].split()) <= 6
+    )
+    if not framed and not _ORNAMENT_FONT.search(r.font_name(ends[0])):
+        return a, b
+    lo, hi = (a + 1 if a in ends else a), (b - 1 if b - 1 in ends else b)
+    while lo < hi and text[lo].isspace():
+        lo += 1
+    while hi > lo and text[hi - 1].isspace():
+        hi -= 1
+    return lo, hi
 
 
 def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, b: int) -> bool:
