@@ -447,6 +447,11 @@ def _read_segment(r: _Reader, text: str, a: int, b: int, out: list[RawLine]) -> 
     first, last = a, b - 1
     mid = _letter(text, (a + b) // 2, a, b)
     size = max(r.size(mid), 1.0)
+    runs = _baseline_runs(r, text, a, b, size)
+    if runs is not None:
+        for lo, hi in runs:
+            out.extend(_make_line(r, text, lo, hi, geometry=True))
+        return
     l0, r0 = r.box(first)
     l1, r1 = r.box(last)
     extent = max(r0, r1) - min(l0, l1)
@@ -455,6 +460,49 @@ def _read_segment(r: _Reader, text: str, a: int, b: int, out: list[RawLine]) -> 
             out.extend(_make_line(r, text, part[0], part[-1] + 1))
     else:
         out.extend(_make_line(r, text, a, b, (min(l0, l1), max(r0, r1)), mid))
+
+
+# Baselines this many font sizes apart are two printed lines (a superscript or a
+# fraction's parts stay closer to their line).
+_OTHER_BASELINE = 0.8
+
+
+def _baseline_runs(
+    r: _Reader, text: str, a: int, b: int, size: float
+) -> list[tuple[int, int]] | None:
+    """The runs of a segment that pdfium took from two printed lines, else None.
+
+    pdfium joins the next line's text into a line when a producer writes no line
+    break between them (LuaTeX, with two columns side by side): the segment's ends
+    then sit on baselines a line apart. Each run of characters on one baseline is a
+    line; the words in each came in pdfium's guess of an order, so they are read from
+    their glyphs.
+    """
+    if b - a < 4 or abs(r.baseline(a) - r.baseline(b - 1)) <= _OTHER_BASELINE * size:
+        return None
+    runs: list[list[int]] = []
+    base: float | None = None
+    for i in range(a, b):
+        if text[i].isspace() or is_mark(text[i]):
+            continue
+        y = r.baseline(i)
+        if base is None or abs(y - base) > _OTHER_BASELINE * size:
+            runs.append([i, i + 1])
+            base = y
+        else:
+            runs[-1][1] = i + 1
+    if not 2 <= len(runs) <= 4:
+        return None  # scattered (a formula): leave the segment as it is
+    # Marks after a run's last letter are its own.
+    for k in range(len(runs) - 1):
+        runs[k][1] = runs[k + 1][0]
+    runs[-1][1] = b
+    out = []
+    for lo, hi in sorted(runs, key=lambda run: r.baseline(run[0])):  # top to bottom
+        while hi > lo and text[hi - 1].isspace():
+            hi -= 1
+        out.append((lo, hi))
+    return out
 
 
 def _split_on_gaps(r: _Reader, text: str, idx: list[int], size: float) -> list[list[int]]:
@@ -484,6 +532,8 @@ def _make_line(
     b: int,
     extent: tuple[float, float] | None = None,
     mid: int | None = None,
+    *,
+    geometry: bool = False,
 ) -> list[RawLine]:
     """The line of ``text[a:b]`` (no leading/trailing spaces); two if it spans columns."""
     # Without its ornaments, a line is read from its glyphs: pdfium ordered it by
@@ -507,7 +557,7 @@ def _make_line(
         (l0, r0), (l1, r1) = r.box(a), r.box(b - 1)
         extent = (min(l0, l1), max(r0, r1))
     line_text = text[a:b]
-    if (a, b) != framed or _needs_geometry(r, line_text, extent, a, b):
+    if geometry or (a, b) != framed or _needs_geometry(r, line_text, extent, a, b):
         glyphs = [r.glyph(i, text[i]) for i in range(a, b)]
         parts = visual_parts(glyphs, size, visual_direction(glyphs, r.direction), r.metrics)
         y = round(r.baseline(mid), 2)
