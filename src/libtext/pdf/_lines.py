@@ -1,24 +1,28 @@
-"""Lines of one baseline that pdfium gives apart but a reader reads as one.
+"""Lines of one baseline that pdfium gives apart (or together) where a reader does not.
 
-A list's number and a siddur's speaker label (``ש״ץ׃``) are set off from their text by
-a tab or a hanging indent, often in another font or size: pdfium then makes them lines
-of their own, and the number's line (``1.``) lands before or after its text in the
-reading order. A label stands at the line's start (the right on a right-to-left
-page), a little apart from the text on the same baseline: it is put back in front of
-that text.
+* A list's number and a siddur's speaker label (``ש״ץ׃``) are set off from their
+  text by a tab or a hanging indent, often in another font or size: pdfium makes
+  them lines of their own, and the number (``1.``) lands before or after its text
+  in the reading order. A label stands at the line's start (the right on a
+  right-to-left page), a little apart from the text on its baseline: it is put back
+  in front of that text.
+* A table row's cells are read across as one line.
+* A margin line number ("5", "10" beside every fifth line) is not part of the line
+  it stands beside.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from libtext.pdf._read import RawLine
     from libtext.pdf._visual import Direction
 
-__all__ = ["join_labels", "margin_number"]
+__all__ = ["join_cells", "join_labels", "margin_number"]
 
 # A list number or letter with its punctuation: "1.", "(3)", "א.", "b)" (and the
 # punctuation first, as pdfium gives a right-to-left line's number: ".1").
@@ -50,12 +54,9 @@ def _is_run_in(label: RawLine, body: RawLine) -> bool:
     return label.size < 0.95 * body.size or label.bold != body.bold
 
 
-def join_labels(lines: list[RawLine], direction: Direction, gutter: float | None) -> list[RawLine]:
-    """``lines`` with each label joined to the text it introduces (see the module)."""
-    if len(lines) < 2:
-        return lines
+def _baselines(lines: list[RawLine]) -> Iterator[list[int]]:
+    """The indices of ``lines`` grouped by shared baseline, top to bottom."""
     order = sorted(range(len(lines)), key=lambda k: lines[k].y)
-    gone: set[int] = set()
     start = 0
     while start < len(order):
         end = start + 1
@@ -64,10 +65,18 @@ def join_labels(lines: list[RawLine], direction: Direction, gutter: float | None
             min(first.size, lines[order[end]].size), 1.0
         ):
             end += 1
-        if end - start > 1:
-            group = [k for k in order[start:end] if k not in gone]
-            _join_group(group, lines, direction, gutter, gone)
+        yield order[start:end]
         start = end
+
+
+def join_labels(lines: list[RawLine], direction: Direction, gutter: float | None) -> list[RawLine]:
+    """``lines`` with each label joined to the text it introduces (see the module)."""
+    if len(lines) < 2:
+        return lines
+    gone: set[int] = set()
+    for group in _baselines(lines):
+        if len(group) > 1:
+            _join_group(group, lines, direction, gutter, gone)
     return [ln for k, ln in enumerate(lines) if k not in gone]
 
 
@@ -168,3 +177,60 @@ def margin_number(
         if max(lo, n_lo) - min(hi, n_hi) > _MARGIN_GAP * em:
             return span
     return None
+
+
+# Table cells of one row stand this many font sizes apart, at least and at most.
+_CELL_GAP = (1.0, 4.0)
+# A cell is narrower than this share of the page's text.
+_CELL_WIDTH = 0.4
+_RTL = re.compile("[\u0590-\u05ff]")
+_LTR = re.compile("[A-Za-z]")
+
+
+def _script(text: str) -> str:
+    return "R" if len(_RTL.findall(text)) >= len(_LTR.findall(text)) else "L"
+
+
+def join_cells(lines: list[RawLine], direction: Direction, gutter: float | None) -> list[RawLine]:
+    """``lines`` with the cells of a table row joined into one line, in reading order.
+
+    A table row is read across, cell after cell, as one line of text (as the row's
+    words are found by a search or a reader). Cells are narrow items of one size and
+    one script on a baseline, a tab's width apart: not two columns' lines (wide),
+    a bilingual row's cells (two scripts), a list number (see :func:`join_labels`)
+    or a running header's ends (far apart).
+    """
+    if len(lines) < 2:
+        return lines
+    span = max(ln.x1 for ln in lines) - min(ln.x0 for ln in lines)
+    if span <= 0:
+        return lines
+    gone: set[int] = set()
+    for group in _baselines(lines):
+        group.sort(key=lambda k: -lines[k].x1 if direction == "R" else lines[k].x0)
+        for k, j in itertools.pairwise(group):
+            a, b = lines[k], lines[j]
+            if not _cells(a, b, direction, span, gutter):
+                continue
+            # b is read after a: join a into b, so that a chain of cells ends in one line.
+            b.text = f"{a.text} {b.text}"
+            b.x0, b.x1 = min(a.x0, b.x0), max(a.x1, b.x1)
+            b.y = a.y
+            b.brackets_fixed = a.brackets_fixed and b.brackets_fixed
+            gone.add(k)
+    return [ln for k, ln in enumerate(lines) if k not in gone]
+
+
+def _cells(a: RawLine, b: RawLine, direction: Direction, span: float, gutter: float | None) -> bool:
+    """Whether ``a`` and the item after it, ``b``, are cells of one table row."""
+    em = max(min(a.size, b.size), 1.0)
+    gap = a.x0 - b.x1 if direction == "R" else b.x0 - a.x1
+    if not _CELL_GAP[0] * em <= gap <= _CELL_GAP[1] * em:
+        return False
+    if abs(a.size - b.size) > 0.05 * em or a.bold != b.bold:
+        return False
+    if max(a.x1 - a.x0, b.x1 - b.x0) > _CELL_WIDTH * span:
+        return False
+    if gutter is not None and min(a.x1, b.x1) <= gutter <= max(a.x0, b.x0):
+        return False
+    return _script(a.text) == _script(b.text) == direction

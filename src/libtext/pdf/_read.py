@@ -27,7 +27,7 @@ from typing import Any
 
 from libtext.pdf._columns import find_gutter, split_at_gutter
 from libtext.pdf._dropped import LOST_LABEL, restore_dropped
-from libtext.pdf._lines import join_labels, margin_number
+from libtext.pdf._lines import join_cells, join_labels, margin_number
 from libtext.pdf._pdfium import CharCalls
 from libtext.pdf._text import attach_marks, is_mark, line_direction, neutral_run_direction
 from libtext.pdf._visual import Direction, Glyph, visual_direction, visual_parts
@@ -317,6 +317,7 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
         if gutter is not None:
             segments = split_at_gutter(text, segments, gutter, reader.box)
         lines = join_labels(_read_lines(reader, text, segments, gutter), reader.direction, gutter)
+        lines = join_cells(lines, reader.direction, gutter)
         if gutter is not None:
             return RawPage(number, width, height, _by_column(lines, gutter, reader.direction), n)
         return RawPage(number, width, height, reading_order(lines), n)
@@ -651,9 +652,10 @@ def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, 
         return False
     if _LTR_CHAR.search(line) or _MARKS.search(line):
         return True
-    first = _solid(line, 0, 0, len(line))
-    last = _solid(line, len(line) - 1, 0, len(line))
-    if last - first < 2 or not (_HEBREW.match(line[first]) and _HEBREW.match(line[last])):
+    # The first and last letters: punctuation at an end ("(" or ".") says nothing.
+    hebrew = [m.start() for m in _HEBREW.finditer(line)]
+    first, last = hebrew[0], hebrew[-1]
+    if last - first < 2:
         return False
     second = _solid(line, first + 1, first + 1, len(line))
     if not _HEBREW.match(line[second]):
