@@ -112,7 +112,8 @@ def test_title_and_author(name: str) -> None:
 # PDFs drawn the way real producers draw Hebrew (1 Tf with the size in the text matrix,
 # 327.68 Tf scaled down, glyphs in visual order without spaces, Latin runs inside Hebrew
 # lines, pointed text, marks in slots of their own, pointed letters with /ActualText,
-# two columns, bilingual table rows), by
+# two columns, bilingual table rows, list numbers and labels, margin line numbers,
+# ornament fonts, table rows), by
 # tests/layouts/producers/make_producers.py; each truth is that script's input.
 
 PRODUCERS = LAYOUTS / "producers"
@@ -126,6 +127,13 @@ def test_producer_cases_are_there() -> None:
     assert {"two_columns", "slotted_marks", "actualtext_marks", "bilingual_rows"} <= set(
         PRODUCER_CASES
     )
+    # Lines and blocks: list numbers and labels apart from their text (and InDesign's
+    # misplaced /ActualText on them), margin line numbers, ornament glyphs around a
+    # title, table rows, LuaTeX lines with punctuation at their ends.
+    assert {"list_labels", "indesign_list", "margin_numbers", "ornament_frame"} <= set(
+        PRODUCER_CASES
+    )
+    assert {"table_cells", "visual_punct"} <= set(PRODUCER_CASES)
 
 
 @pytest.mark.parametrize("name", PRODUCER_CASES)

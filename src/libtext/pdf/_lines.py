@@ -180,7 +180,7 @@ def margin_number(
 
 
 # Table cells of one row stand this many font sizes apart, at least and at most.
-_CELL_GAP = (1.0, 4.0)
+_CELL_GAP = (1.0, 6.0)
 # A cell is narrower than this share of the page's text.
 _CELL_WIDTH = 0.4
 _RTL = re.compile("[\u0590-\u05ff]")

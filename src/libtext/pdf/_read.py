@@ -654,16 +654,22 @@ def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, 
         return True
     # The first and last letters: punctuation at an end ("(" or ".") says nothing.
     hebrew = [m.start() for m in _HEBREW.finditer(line)]
-    first, last = hebrew[0], hebrew[-1]
-    if last - first < 2:
+    if len(hebrew) < 3:
         return False
-    second = _solid(line, first + 1, first + 1, len(line))
-    if not _HEBREW.match(line[second]):
-        return False
+    first, second, penult, last = hebrew[0], hebrew[1], hebrew[-2], hebrew[-1]
+
+    def center(k: int) -> float:
+        lo, hi = r.box(a + k)
+        return lo + hi
+
+    if second == first + 1 and last == penult + 1:
+        # Within the first word and within the last, letters run left to right
+        # (whatever order pdfium gave the words in: a table row's cells).
+        return center(first) < center(second) and center(penult) < center(last)
     # Both the line's ends and its first two letters run left to right: a line that
     # pdfium merely took in two halves (its second half first) is not visual.
-    (l0, r0), (l1, r1), (l2, r2) = r.box(a + first), r.box(a + last), r.box(a + second)
-    return (l0 + r0) < (l1 + r1) and (l0 + r0) < (l2 + r2)
+    c0 = center(first)
+    return c0 < center(last) and c0 < center(second)
 
 
 def ligatures_in_order(line: str, box: Callable[[int], tuple[float, float]]) -> str:

@@ -37,6 +37,23 @@ the way one producer does:
 * ``bilingual_rows``: the rows of a two-column table, a Hebrew cell (14 pt) on the
   left and its English cell (9 pt) 6 pt to its right, the English cell's baseline
   0.8 pt lower; each row's cells are drawn one after the other.
+* ``list_labels``: a numbered list whose numbers stand a tab (14 pt) right of their
+  text, each number a text object of its own written after the whole list, and
+  speaker labels (``חזן:``) set in 9 pt a tab right of 12 pt text, likewise;
+* ``indesign_list``: a numbered list the way InDesign writes right-to-left list
+  numbers: the digit's glyph marked with ``/ActualText`` of a tab, then a space glyph
+  marked with the digit as its ``/ActualText``, then the full stop;
+* ``margin_numbers``: a justified column with every fifth line numbered in the margin
+  (8 pt, 14 pt left of the column);
+* ``ornament_frame``: titles between two ornament glyphs of a second font whose
+  ToUnicode maps them to the Latin letters of their glyph names (``B``, ``C``);
+* ``table_cells``: under a paragraph, table rows of three Hebrew cells each, right
+  aligned in columns
+  2 em wider than their widest cell, each cell in LuaTeX's way (see
+  ``visual_punct``);
+* ``visual_punct``: LuaTeX's way (each line one string of glyphs in logical order
+  from the right, each TJ offset moving the pen back left, no space glyphs) on lines
+  that begin with a bracket or end with a full stop.
 
 Every truth line is the generator's own input (the logical text it typesets), never
 libtext's output.
@@ -48,6 +65,7 @@ import json
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import uharfbuzz as hb
 
@@ -70,6 +88,12 @@ POINTED = [
     "וַיַּרְא אֱלֹהִים אֶת הָאוֹר כִּי טוֹב",
     "זֹאת הַתּוֹרָה אָדָם כִּי יָמוּת בְּאֹהֶל",
     "וַיִּקְרָא אֱלֹהִים לָאוֹר יוֹם וְלַחֹשֶׁךְ קָרָא לָיְלָה",
+]
+# Lines that begin with a bracket or end with a full stop.
+PUNCTUATED = [
+    "(משה קבל תורה מסיני ומסרה ליהושע)",
+    "ויהושע לזקנים וזקנים לנביאים.",
+    "(הם אמרו שלשה דברים) הוו מתונים בדין.",
 ]
 # Table rows: (Hebrew cell, English cell), one line each.
 BILINGUAL = [
@@ -225,6 +249,19 @@ def draw_line(sh: Shaper, glyphs: list[Glyph], y: float, size: float, style: str
                 ops.append(f"1 0 0 1 {g.x:.3f} {y + g.y_off:.3f} Tm {hexg(g.gid)} Tj")
         ops.append("ET")
         return "\n".join(ops)
+    if style == "logical_tj":
+        # The whole line one string, glyphs from the right (the logical order), each
+        # TJ offset moving the pen back left past the glyph just drawn and the next
+        # one, word gaps included; no space glyphs (LuaTeX).
+        placed = sorted((g for g in glyphs if g.gid != space), key=lambda g: -g.x)
+        parts: list[str] = []
+        for k, g in enumerate(placed):
+            if k:
+                prev = placed[k - 1]
+                parts.append(f"{(prev.x + prev.advance - g.x) * 1000 / size:.1f}")
+            parts.append(hexg(g.gid))
+        start = placed[0]
+        return f"BT /F1 {size:g} Tf 1 0 0 1 {start.x:.3f} {y:.3f} Tm [{' '.join(parts)}] TJ ET"
     if style == "tf1_scaled":
         tf, m = 1.0, size
     elif style == "tf_print_to_pdf":
@@ -346,7 +383,7 @@ def actualtext_line(sh: Shaper, text: str, size: float, right: float, y: float) 
     return "\n".join(ops)
 
 
-def pdf_bytes(sh: Shaper, content: str) -> bytes:
+def pdf_bytes(sh: Shaper, content: str, ornaments: dict[int, str] | None = None) -> bytes:
     objs: list[bytes] = []
 
     def add(body: bytes) -> int:
@@ -394,12 +431,30 @@ def pdf_bytes(sh: Shaper, content: str) -> bytes:
         f"<< /Type /Font /Subtype /Type0 /BaseFont /FrankRuehlCLM /Encoding /Identity-H"
         f" /DescendantFonts [{cid} 0 R] /ToUnicode {tounicode} 0 R >>".encode()
     )
+    fonts = f"/F1 {font} 0 R"
+    if ornaments:
+        # A second font (the same glyph program under another name) whose ToUnicode
+        # says what an ornament font's glyph names say: Latin letters.
+        cid2 = add(
+            f"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /DecoA /CIDSystemInfo"
+            f" << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor"
+            f" {desc} 0 R /CIDToGIDMap /Identity /W [{widths}] >>".encode()
+        )
+        body = [*cmap_lines[:4], f"{len(ornaments)} beginbfchar"]
+        body += [f"<{g:04X}> <{t.encode('utf-16-be').hex().upper()}>" for g, t in ornaments.items()]
+        body += ["endbfchar", "endcmap CMapName currentdict /CMap defineresource pop end end"]
+        tounicode2 = add(stream("\n".join(body).encode()))
+        font2 = add(
+            f"<< /Type /Font /Subtype /Type0 /BaseFont /DecoA /Encoding /Identity-H"
+            f" /DescendantFonts [{cid2} 0 R] /ToUnicode {tounicode2} 0 R >>".encode()
+        )
+        fonts += f" /F2 {font2} 0 R"
     contents = add(stream(content.encode()))
     page = len(objs) + 1
     pages = page + 1
     add(
         f"<< /Type /Page /Parent {pages} 0 R /MediaBox [0 0 {PAGE_W:g} {PAGE_H:g}]"
-        f" /Resources << /Font << /F1 {font} 0 R >> >> /Contents {contents} 0 R >>".encode()
+        f" /Resources << /Font << {fonts} >> >> /Contents {contents} 0 R >>".encode()
     )
     add(f"<< /Type /Pages /Kids [{page} 0 R] /Count 1 >>".encode())
     catalog = add(f"<< /Type /Catalog /Pages {pages} 0 R >>".encode())
@@ -416,12 +471,63 @@ def pdf_bytes(sh: Shaper, content: str) -> bytes:
     return bytes(out)
 
 
+def list_case(
+    sh: Shaper, style: str, size: float, lead: float, right: float, y: float
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """A numbered list (and, in ``list_labels``, speaker labels): truth and operators."""
+    truth: list[dict[str, Any]] = []
+    ops: list[str] = []
+    after: list[str] = []  # drawn after the list
+    words = AVOT.split()
+    tab = 14.0
+    space = sh.font.get_nominal_glyph(ord(" "))
+    for k in range(5):
+        number = str(k + 1)
+        text = " ".join(words[5 * k : 5 * k + 5])
+        # The number on the right, its full stop on its left (a right-to-left line).
+        label = line_glyphs(sh, [(number, "L"), (".", "R")], size, right)
+        body = line_glyphs(sh, [(text, "R")], size, min(g.x for g in label) - tab)
+        if style == "indesign_list":
+            digit = [g for g in label if sh.to_unicode.get(g.gid) == number]
+            stop = [g for g in label if sh.to_unicode.get(g.gid) == "."]
+            sh.widths.setdefault(space, sh.font.get_glyph_h_advance(space))
+            sx = max(g.x + g.advance for g in body) + 0.8
+            ops.append(
+                f"BT /F1 {size:g} Tf /Span << /ActualText <FEFF0009> >> BDC "
+                f"1 0 0 1 {digit[0].x:.3f} {y:.3f} Tm {hexg(digit[0].gid)} Tj EMC ET"
+            )
+            ops.append(
+                f"BT /F1 {size:g} Tf /Span << /ActualText <FEFF{ord(number):04X}> >> BDC "
+                f"1 0 0 1 {sx:.3f} {y:.3f} Tm {hexg(space)} Tj EMC "
+                f"1 0 0 1 {stop[0].x:.3f} {y:.3f} Tm {hexg(stop[0].gid)} Tj ET"
+            )
+            ops.append(draw_line(sh, body, y, size, "plain"))
+        else:
+            # The text here, the numbers after the whole list (as Typst writes them).
+            ops.append(draw_line(sh, body, y, size, "plain"))
+            after.append(draw_line(sh, label, y, size, "plain"))
+        truth.append({"kind": "body", "text": f"{number}. {text}"})
+        y -= lead
+    if style == "list_labels":
+        y -= lead
+        for k in range(4):
+            label = "קהל:" if k % 2 else "חזן:"
+            text = " ".join(words[30 + 6 * k : 36 + 6 * k])
+            glyphs = line_glyphs(sh, [(label, "R")], 9.0, right)
+            edge = min(g.x for g in glyphs) - tab
+            ops.append(draw_line(sh, line_glyphs(sh, [(text, "R")], size, edge), y, size, "plain"))
+            after.append(draw_line(sh, glyphs, y, 9.0, "plain"))
+            truth.append({"kind": "body", "text": f"{label} {text}"})
+            y -= lead
+    return truth, ops + after
+
+
 def make(name: str, description: str, style: str) -> None:
     sh = Shaper()
     size, lead, margin = 12.0, 17.0, 40.0
     right = PAGE_W - margin
     y = PAGE_H - 60
-    truth: list[dict[str, str]] = []
+    truth: list[dict[str, Any]] = []
     ops: list[str] = []
     if style == "two_columns":
         gutter = 14.0
@@ -533,11 +639,85 @@ def make(name: str, description: str, style: str) -> None:
             truth.append({"kind": "body", "text": english, "size": english_size})
             truth.append({"kind": "body", "text": hebrew, "size": hebrew_size})
             y -= 2 * lead
+    elif style in ("list_labels", "indesign_list"):
+        truth, ops = list_case(sh, style, size, lead, right, y)
+    elif style == "margin_numbers":
+        width = right - margin
+        texts = wrap(sh, AVOT, size, width)
+        for k, text in enumerate(texts):
+            last = k == len(texts) - 1
+            glyphs = (
+                line_glyphs(sh, [(text, "R")], size, right)
+                if last
+                else justified(sh, text, size, right, width)
+            )
+            ops.append(draw_line(sh, glyphs, y, size, "plain"))
+            truth.append({"kind": "body", "text": text})
+            if (k + 1) % 5 == 0:
+                number = str(k + 1)
+                digits = line_glyphs(sh, [(number, "L")], 8.0, 0.0)
+                shift = margin - 14.0 - sum(g.advance for g in digits)
+                moved = [Glyph(g.gid, g.x + shift, g.y_off, g.advance) for g in digits]
+                ops.append(draw_line(sh, moved, y, 8.0, "plain"))
+                # Right to left on the baseline: the line, then its number on the left.
+                truth.append({"kind": "body", "text": number, "size": 8.0})
+            y -= lead
+    elif style == "ornament_frame":
+        frames = [("B", "C"), ("G", "e")]
+        glyph_of = {
+            ch: sh.font.get_nominal_glyph(ord(o)) for ch, o in zip("BCGe", "*#&@", strict=True)
+        }
+        ornaments = {glyph_of[ch]: ch for ch in "BCGe"}
+        for k in range(4):
+            title = " ".join(AVOT.split()[3 * k : 3 * k + 2])
+            body = " ".join(AVOT.split()[3 * k + 2 : 3 * k + 12])
+            left, right_orn = frames[k % 2]
+            glyphs = line_glyphs(sh, [(title, "R")], size, right - 60.0)
+            lo = min(g.x for g in glyphs)
+            hi = max(g.x + g.advance for g in glyphs)
+            ops.append(draw_line(sh, glyphs, y, size, "plain"))
+            for ch, x in ((right_orn, hi + 8.0), (left, lo - 8.0 - 0.5 * size)):
+                gid = glyph_of[ch]
+                sh.widths.setdefault(gid, sh.font.get_glyph_h_advance(gid))
+                ops.append(f"BT /F2 {size:g} Tf 1 0 0 1 {x:.3f} {y:.3f} Tm {hexg(gid)} Tj ET")
+            truth.append({"kind": "body", "text": title})
+            y -= lead
+            ops.append(draw_line(sh, line_glyphs(sh, [(body, "R")], size, right), y, size, "plain"))
+            truth.append({"kind": "body", "text": body})
+            y -= 2 * lead
+        (HERE / f"{name}.pdf").write_bytes(pdf_bytes(sh, "\n".join(ops), ornaments))
+        write_truth(name, description, style, truth)
+        return
+    elif style == "table_cells":
+        words = AVOT.split()
+        y -= 4 * lead  # below the top margin
+        # A paragraph above the table, across the page.
+        for text in wrap(sh, " ".join(words[20:40]), size, right - margin):
+            ops.append(draw_line(sh, line_glyphs(sh, [(text, "R")], size, right), y, size, "plain"))
+            truth.append({"kind": "body", "text": text})
+            y -= lead
+        y -= lead
+        rows = [
+            [words[4 * k], " ".join(words[4 * k + 1 : 4 * k + 3]), words[4 * k + 3]]
+            for k in range(5)
+        ]
+        # A column is as wide as its widest cell and 2 em of padding (as LaTeX's
+        # tabular sets it); cells are right aligned in their columns.
+        widths = [max(sh.width(row[n], size) for row in rows) + 2 * size for n in range(3)]
+        for cells in rows:
+            edge = right - 40.0
+            for n, cell in enumerate(cells):
+                glyphs = line_glyphs(sh, [(cell, "R")], size, edge - sum(widths[:n]))
+                ops.append(draw_line(sh, glyphs, y, size, "logical_tj"))
+            truth.append({"kind": "body", "text": " ".join(cells)})
+            y -= lead
     else:
         if style == "ltr_runs":
             lines = MIXED
         elif style == "pointed":
             lines = [[(t, "R")] for t in POINTED]
+        elif name == "visual_punct":
+            lines = [[(t, "R")] for t in PUNCTUATED]
         else:
             lines = [[(t, "R")] for t in wrap(sh, AVOT, size, right - margin)]
         for runs in lines:
@@ -545,6 +725,10 @@ def make(name: str, description: str, style: str) -> None:
             truth.append({"kind": "body", "text": "".join(t for t, _ in runs)})
             y -= lead
     (HERE / f"{name}.pdf").write_bytes(pdf_bytes(sh, "\n".join(ops)))
+    write_truth(name, description, style, truth)
+
+
+def write_truth(name: str, description: str, style: str, truth: list[dict[str, Any]]) -> None:
     doc = {
         "file": f"{name}.pdf",
         "description": description,
@@ -611,6 +795,39 @@ CASES = [
         "table rows: a 14 pt Hebrew cell, 6 pt right of it a 9 pt English cell on a "
         "baseline 0.8 pt lower",
         "bilingual_rows",
+    ),
+]
+
+
+CASES += [
+    (
+        "list_labels",
+        "list numbers a tab right of their text, each a text object; 9 pt speaker labels "
+        "a tab right of 12 pt text",
+        "list_labels",
+    ),
+    (
+        "indesign_list",
+        "list numbers as InDesign writes them: the digit marked /ActualText of a tab, a "
+        "space marked with the digit, then the full stop",
+        "indesign_list",
+    ),
+    (
+        "margin_numbers",
+        "a justified column, every fifth line numbered (8 pt) 14 pt left of the column",
+        "margin_numbers",
+    ),
+    (
+        "ornament_frame",
+        "titles between two glyphs of an ornament font mapped to Latin letters",
+        "ornament_frame",
+    ),
+    ("table_cells", "rows of three Hebrew cells 30 pt apart, a text object each", "table_cells"),
+    (
+        "visual_punct",
+        "each line one string of glyphs from the right, TJ offsets moving back left, no "
+        "spaces (LuaTeX), lines that begin with a bracket or end with a full stop",
+        "logical_tj",
     ),
 ]
 
