@@ -181,8 +181,9 @@ def margin_number(
 
 # Table cells of one row stand this many font sizes apart, at least and at most.
 _CELL_GAP = (1.0, 6.0)
-# A cell is narrower than this share of the page's text.
+# A cell is narrower than this share of the page's text, and holds a few words.
 _CELL_WIDTH = 0.4
+_CELL_WORDS = 3
 _RTL = re.compile("[\u0590-\u05ff]")
 _LTR = re.compile("[A-Za-z]")
 
@@ -195,22 +196,28 @@ def join_cells(lines: list[RawLine], direction: Direction, gutter: float | None)
     """``lines`` with the cells of a table row joined into one line, in reading order.
 
     A table row is read across, cell after cell, as one line of text (as the row's
-    words are found by a search or a reader). Cells are narrow items of one size and
-    one script on a baseline, a tab's width apart: not two columns' lines (wide),
-    a bilingual row's cells (two scripts), a list number (see :func:`join_labels`)
-    or a running header's ends (far apart).
+    words are found by a search or a reader). Cells are narrow items of a few words,
+    of one size and one script on a baseline, a tab's width apart. Not cells: the
+    lines of columns (a line of a justified block has the edges of the line above or
+    below it; its last line starts where the line above it does), a bilingual row's
+    cells (two scripts), a list number (see
+    :func:`join_labels`) or a running header's ends (far apart).
     """
     if len(lines) < 2:
         return lines
     span = max(ln.x1 for ln in lines) - min(ln.x0 for ln in lines)
     if span <= 0:
         return lines
+    # Each item as read, before any joining.
+    items = [(ln.x0, ln.x1, ln.y, ln.size, len(ln.text.split())) for ln in lines]
     gone: set[int] = set()
     for group in _baselines(lines):
         group.sort(key=lambda k: -lines[k].x1 if direction == "R" else lines[k].x0)
         for k, j in itertools.pairwise(group):
             a, b = lines[k], lines[j]
-            if not _cells(a, b, direction, span, gutter):
+            if not _cells(items[k], items[j], a, b, direction, span, gutter):
+                continue
+            if _in_block(items, k, direction) or _in_block(items, j, direction):
                 continue
             # b is read after a: join a into b, so that a chain of cells ends in one line.
             b.text = f"{a.text} {b.text}"
@@ -221,16 +228,57 @@ def join_cells(lines: list[RawLine], direction: Direction, gutter: float | None)
     return [ln for k, ln in enumerate(lines) if k not in gone]
 
 
-def _cells(a: RawLine, b: RawLine, direction: Direction, span: float, gutter: float | None) -> bool:
-    """Whether ``a`` and the item after it, ``b``, are cells of one table row."""
+_Item = tuple[float, float, float, float, int]  # x0, x1, y, size, words
+
+
+def _cells(
+    first: _Item,
+    second: _Item,
+    a: RawLine,
+    b: RawLine,
+    direction: Direction,
+    span: float,
+    gutter: float | None,
+) -> bool:
+    """Whether ``a`` (a cell, or the row so far) and the item after it, ``b``, are
+    cells of one row; ``first`` and ``second`` are the two cells as read."""
     em = max(min(a.size, b.size), 1.0)
-    gap = a.x0 - b.x1 if direction == "R" else b.x0 - a.x1
+    gap = first[0] - second[1] if direction == "R" else second[0] - first[1]
     if not _CELL_GAP[0] * em <= gap <= _CELL_GAP[1] * em:
         return False
     if abs(a.size - b.size) > 0.05 * em or a.bold != b.bold:
         return False
-    if max(a.x1 - a.x0, b.x1 - b.x0) > _CELL_WIDTH * span:
+    if max(first[4], second[4]) > _CELL_WORDS:
         return False
-    if gutter is not None and min(a.x1, b.x1) <= gutter <= max(a.x0, b.x0):
+    if max(first[1] - first[0], second[1] - second[0]) > _CELL_WIDTH * span:
+        return False
+    if gutter is not None and min(first[1], second[1]) <= gutter <= max(first[0], second[0]):
         return False
     return _script(a.text) == _script(b.text) == direction
+
+
+def _justified(items: list[_Item], k: int) -> bool:
+    """Whether item ``k`` is a line of a justified block: a line just above or below it
+    has its two edges (cells of equal width are rarely wider than 3 em)."""
+    x0, x1, y, size, _ = items[k]
+    if x1 - x0 <= 3 * size:
+        return False
+    return any(
+        0 < abs(oy - y) <= 2.5 * size and abs(ox0 - x0) <= 0.5 and abs(ox1 - x1) <= 0.5
+        for ox0, ox1, oy, _, _ in items
+    )
+
+
+def _in_block(items: list[_Item], k: int, direction: Direction) -> bool:
+    """Whether item ``k`` is a line of a justified block, or the last line of one (it
+    starts where the justified line above it starts)."""
+    if _justified(items, k):
+        return True
+    x0, x1, y, size, _ = items[k]
+    start = x1 if direction == "R" else x0
+    return any(
+        0 < y - items[m][2] <= 2.5 * size
+        and abs((items[m][1] if direction == "R" else items[m][0]) - start) <= 0.5
+        and _justified(items, m)
+        for m in range(len(items))
+    )

@@ -494,6 +494,12 @@ def _baseline_runs(
             runs[-1][1] = i + 1
     if not 2 <= len(runs) <= 4:
         return None  # scattered (a formula): leave the segment as it is
+    sizes = [r.size(lo) for lo, _ in runs]
+    if any(
+        hi - lo <= 3 and size > 1.25 * min(sizes)
+        for (lo, hi), size in zip(runs, sizes, strict=True)
+    ):
+        return None  # a large initial letter beside its lines: part of the first word
     # Marks after a run's last letter are its own.
     for k in range(len(runs) - 1):
         runs[k][1] = runs[k + 1][0]

@@ -51,6 +51,8 @@ the way one producer does:
   aligned in columns
   2 em wider than their widest cell, each cell in LuaTeX's way (see
   ``visual_punct``);
+* ``three_columns``: three narrow justified columns (a chumash's), each written
+  whole, the right one first;
 * ``visual_punct``: LuaTeX's way (each line one string of glyphs in logical order
   from the right, each TJ offset moving the pen back left, no space glyphs) on lines
   that begin with a bracket or end with a full stop.
@@ -641,6 +643,24 @@ def make(name: str, description: str, style: str) -> None:
             y -= 2 * lead
     elif style in ("list_labels", "indesign_list"):
         truth, ops = list_case(sh, style, size, lead, right, y)
+    elif style == "three_columns":
+        gutter = 18.0
+        col = (PAGE_W - 2 * margin - 2 * gutter) / 3
+        words = AVOT.split()
+        third = len(words) // 3
+        # Right to left, one column after the other, each written whole.
+        for n in range(3):
+            chunk = " ".join(words[third * n : third * (n + 1) if n < 2 else None])
+            edge = right - n * (col + gutter)
+            texts = wrap(sh, chunk, size, col)
+            for k, text in enumerate(texts):
+                glyphs = (
+                    justified(sh, text, size, edge, col)
+                    if k < len(texts) - 1
+                    else line_glyphs(sh, [(text, "R")], size, edge)
+                )
+                ops.append(draw_line(sh, glyphs, y - k * lead, size, "plain"))
+                truth.append({"kind": "body", "text": text})
     elif style == "margin_numbers":
         width = right - margin
         texts = wrap(sh, AVOT, size, width)
@@ -821,6 +841,11 @@ CASES += [
         "ornament_frame",
         "titles between two glyphs of an ornament font mapped to Latin letters",
         "ornament_frame",
+    ),
+    (
+        "three_columns",
+        "three justified columns 18 pt apart, each written whole, right to left",
+        "three_columns",
     ),
     ("table_cells", "rows of three Hebrew cells 30 pt apart, a text object each", "table_cells"),
     (
