@@ -211,13 +211,14 @@ def join_cells(lines: list[RawLine], direction: Direction, gutter: float | None)
     # Each item as read, before any joining.
     items = [(ln.x0, ln.x1, ln.y, ln.size, len(ln.text.split())) for ln in lines]
     gone: set[int] = set()
+    seen: dict[int, bool] = {}  # items known to be (or not) lines of a justified block
     for group in _baselines(lines):
         group.sort(key=lambda k: -lines[k].x1 if direction == "R" else lines[k].x0)
         for k, j in itertools.pairwise(group):
             a, b = lines[k], lines[j]
             if not _cells(items[k], items[j], a, b, direction, span, gutter):
                 continue
-            if _in_block(items, k, direction) or _in_block(items, j, direction):
+            if _in_block(items, k, direction, seen) or _in_block(items, j, direction, seen):
                 continue
             # b is read after a: join a into b, so that a chain of cells ends in one line.
             b.text = f"{a.text} {b.text}"
@@ -257,28 +258,29 @@ def _cells(
     return _script(a.text) == _script(b.text) == direction
 
 
-def _justified(items: list[_Item], k: int) -> bool:
+def _justified(items: list[_Item], k: int, seen: dict[int, bool]) -> bool:
     """Whether item ``k`` is a line of a justified block: a line just above or below it
     has its two edges (cells of equal width are rarely wider than 3 em)."""
-    x0, x1, y, size, _ = items[k]
-    if x1 - x0 <= 3 * size:
-        return False
-    return any(
-        0 < abs(oy - y) <= 2.5 * size and abs(ox0 - x0) <= 0.5 and abs(ox1 - x1) <= 0.5
-        for ox0, ox1, oy, _, _ in items
-    )
+    got = seen.get(k)
+    if got is None:
+        x0, x1, y, size, _ = items[k]
+        got = seen[k] = x1 - x0 > 3 * size and any(
+            0 < abs(oy - y) <= 2.5 * size and abs(ox0 - x0) <= 0.5 and abs(ox1 - x1) <= 0.5
+            for ox0, ox1, oy, _, _ in items
+        )
+    return got
 
 
-def _in_block(items: list[_Item], k: int, direction: Direction) -> bool:
+def _in_block(items: list[_Item], k: int, direction: Direction, seen: dict[int, bool]) -> bool:
     """Whether item ``k`` is a line of a justified block, or the last line of one (it
     starts where the justified line above it starts)."""
-    if _justified(items, k):
+    if _justified(items, k, seen):
         return True
     x0, x1, y, size, _ = items[k]
     start = x1 if direction == "R" else x0
     return any(
         0 < y - items[m][2] <= 2.5 * size
         and abs((items[m][1] if direction == "R" else items[m][0]) - start) <= 0.5
-        and _justified(items, m)
+        and _justified(items, m, seen)
         for m in range(len(items))
     )
