@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from libtext.pdf._read import RawLine
     from libtext.pdf._visual import Direction
 
-__all__ = ["join_cells", "join_labels", "margin_number"]
+__all__ = ["join_items", "margin_number"]
 
 # A list number or letter with its punctuation: "1.", "(3)", "א.", "b)" (and the
 # punctuation first, as pdfium gives a right-to-left line's number: ".1").
@@ -69,14 +69,17 @@ def _baselines(lines: list[RawLine]) -> Iterator[list[int]]:
         start = end
 
 
-def join_labels(lines: list[RawLine], direction: Direction, gutter: float | None) -> list[RawLine]:
-    """``lines`` with each label joined to the text it introduces (see the module)."""
-    if len(lines) < 2:
-        return lines
+def join_items(lines: list[RawLine], direction: Direction, gutter: float | None) -> list[RawLine]:
+    """``lines`` with labels joined to their text, then a table row's cells to each other."""
+    groups = [g for g in _baselines(lines) if len(g) > 1] if len(lines) > 1 else []
+    if not groups:
+        return lines  # one item per baseline: the usual page
+    cells = _Cells(lines, direction, gutter)  # measured before any joining
     gone: set[int] = set()
-    for group in _baselines(lines):
-        if len(group) > 1:
-            _join_group(group, lines, direction, gutter, gone)
+    for group in groups:
+        _join_group(group, lines, direction, gutter, gone)
+    for group in groups:
+        cells.join([k for k in group if k not in gone], gone)
     return [ln for k, ln in enumerate(lines) if k not in gone]
 
 
@@ -146,7 +149,7 @@ def margin_number(
     is such a number: not part of the line. (A verse number or a list number stands
     a word space from its text.)
     """
-    if b - a < 6:
+    if b - a < 6 or not (text[a].isdigit() or text[b - 1].isdigit()):
         return None
     mid = (a + b) // 2
     while mid < b - 1 and not text[mid].isalpha():
@@ -192,33 +195,40 @@ def _script(text: str) -> str:
     return "R" if len(_RTL.findall(text)) >= len(_LTR.findall(text)) else "L"
 
 
-def join_cells(lines: list[RawLine], direction: Direction, gutter: float | None) -> list[RawLine]:
-    """``lines`` with the cells of a table row joined into one line, in reading order.
+class _Cells:
+    """The cells of a table row, joined into one line in reading order.
 
     A table row is read across, cell after cell, as one line of text (as the row's
     words are found by a search or a reader). Cells are narrow items of a few words,
     of one size and one script on a baseline, a tab's width apart. Not cells: the
     lines of columns (a line of a justified block has the edges of the line above or
     below it; its last line starts where the line above it does), a bilingual row's
-    cells (two scripts), a list number (see
-    :func:`join_labels`) or a running header's ends (far apart).
+    cells (two scripts), a list number (see :func:`_join_group`) or a running
+    header's ends (far apart).
     """
-    if len(lines) < 2:
-        return lines
-    span = max(ln.x1 for ln in lines) - min(ln.x0 for ln in lines)
-    if span <= 0:
-        return lines
-    # Each item as read, before any joining.
-    items = [(ln.x0, ln.x1, ln.y, ln.size, len(ln.text.split())) for ln in lines]
-    gone: set[int] = set()
-    seen: dict[int, bool] = {}  # items known to be (or not) lines of a justified block
-    for group in _baselines(lines):
+
+    def __init__(self, lines: list[RawLine], direction: Direction, gutter: float | None) -> None:
+        self.lines = lines
+        self.direction: Direction = direction
+        self.gutter = gutter
+        self.span = max(ln.x1 for ln in lines) - min(ln.x0 for ln in lines)
+        # Each item as read, before any joining.
+        self.items = [(ln.x0, ln.x1, ln.y, ln.size, len(ln.text.split())) for ln in lines]
+        self.seen: dict[int, bool] = {}  # items known to be (or not) in a justified block
+
+    def join(self, group: list[int], gone: set[int]) -> None:
+        """Join the cells among one baseline's items (``group``); joined ones go to ``gone``."""
+        lines, items, direction = self.lines, self.items, self.direction
         group.sort(key=lambda k: -lines[k].x1 if direction == "R" else lines[k].x0)
         for k, j in itertools.pairwise(group):
             a, b = lines[k], lines[j]
-            if not _cells(items[k], items[j], a, b, direction, span, gutter):
+            if self.span <= 0 or not _cells(
+                items[k], items[j], a, b, direction, self.span, self.gutter
+            ):
                 continue
-            if _in_block(items, k, direction, seen) or _in_block(items, j, direction, seen):
+            if _in_block(items, k, direction, self.seen) or _in_block(
+                items, j, direction, self.seen
+            ):
                 continue
             # b is read after a: join a into b, so that a chain of cells ends in one line.
             b.text = f"{a.text} {b.text}"
@@ -226,7 +236,6 @@ def join_cells(lines: list[RawLine], direction: Direction, gutter: float | None)
             b.y = a.y
             b.brackets_fixed = a.brackets_fixed and b.brackets_fixed
             gone.add(k)
-    return [ln for k, ln in enumerate(lines) if k not in gone]
 
 
 _Item = tuple[float, float, float, float, int]  # x0, x1, y, size, words

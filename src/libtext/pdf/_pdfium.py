@@ -52,6 +52,12 @@ class CharCalls:
         buf = self._buf
         return buf[0], buf[1]
 
+    def box_middle(self, i: int) -> tuple[float, float, float]:
+        """:meth:`box` and the vertical middle of the ink box, from one call."""
+        self._char_box(self.tp, i, *self._quad)
+        buf = self._buf
+        return buf[0], buf[1], (buf[2] + buf[3]) / 2
+
     def origin(self, i: int) -> tuple[float, float]:
         """Character ``i``'s origin, in page coordinates (``FPDFText_GetCharOrigin``)."""
         q = self._quad

@@ -27,7 +27,7 @@ from typing import Any
 
 from libtext.pdf._columns import find_gutter, split_at_gutter
 from libtext.pdf._dropped import LOST_LABEL, restore_dropped
-from libtext.pdf._lines import join_cells, join_labels, margin_number
+from libtext.pdf._lines import join_items, margin_number
 from libtext.pdf._pdfium import CharCalls
 from libtext.pdf._text import attach_marks, is_mark, line_direction, neutral_run_direction
 from libtext.pdf._visual import Direction, Glyph, visual_direction, visual_parts
@@ -100,6 +100,8 @@ class _Reader:
         # characters' boxes and sizes: one ctypes call each per page.
         self._boxes: dict[int, tuple[float, float]] = {}
         self._sizes: dict[int, float] = {}
+        self._baselines: dict[int, float] = {}
+        self._middles: dict[int, float] = {}
         self._replaced: dict[int, tuple[float, float] | None] | None = None
         self._objects: dict[int, int] | None = None
         self._bold_fonts: dict[int, bool] = {}
@@ -107,7 +109,16 @@ class _Reader:
     def box(self, i: int) -> tuple[float, float]:
         got = self._boxes.get(i)
         if got is None:
-            got = self._boxes[i] = self._calls.box(i)
+            lo, hi, self._middles[i] = self._calls.box_middle(i)
+            got = self._boxes[i] = (lo, hi)
+        return got
+
+    def middle(self, i: int) -> float:
+        """The vertical middle of character ``i``'s ink box (page coordinates)."""
+        got = self._middles.get(i)
+        if got is None:
+            self.box(i)
+            got = self._middles[i]
         return got
 
     def glyph(self, i: int, ch: str) -> Glyph:
@@ -197,7 +208,10 @@ class _Reader:
         return (lo, hi) if hi > lo else None
 
     def baseline(self, i: int) -> float:
-        return self.height - self._calls.origin(i)[1]
+        got = self._baselines.get(i)
+        if got is None:
+            got = self._baselines[i] = self.height - self._calls.origin(i)[1]
+        return got
 
     def size(self, i: int) -> float:
         """The size a reader sees: the ``Tf`` operand times the text and page matrices.
@@ -316,8 +330,7 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
         gutter = find_gutter(text, segments, reader.box, reader.size)
         if gutter is not None:
             segments = split_at_gutter(text, segments, gutter, reader.box)
-        lines = join_labels(_read_lines(reader, text, segments, gutter), reader.direction, gutter)
-        lines = join_cells(lines, reader.direction, gutter)
+        lines = join_items(_read_lines(reader, text, segments, gutter), reader.direction, gutter)
         if gutter is not None:
             return RawPage(number, width, height, _by_column(lines, gutter, reader.direction), n)
         return RawPage(number, width, height, reading_order(lines), n)
@@ -479,7 +492,10 @@ def _baseline_runs(
     line; the words in each came in pdfium's guess of an order, so they are read from
     their glyphs.
     """
-    if b - a < 4 or abs(r.baseline(a) - r.baseline(b - 1)) <= _OTHER_BASELINE * size:
+    # The ink boxes' middles first (read with the boxes already), then the baselines.
+    if b - a < 4 or abs(r.middle(a) - r.middle(b - 1)) <= 0.5 * _OTHER_BASELINE * size:
+        return None
+    if abs(r.baseline(a) - r.baseline(b - 1)) <= _OTHER_BASELINE * size:
         return None
     runs: list[list[int]] = []
     base: float | None = None
@@ -609,17 +625,18 @@ def _without_ornaments(r: _Reader, text: str, a: int, b: int) -> tuple[int, int]
     letters next to it use, is an ornament when its font says so by name or when the
     same font frames a short line (a title) at both ends.
     """
-
-    def lone(i: int) -> bool:  # a Latin letter standing alone at the line's end
-        inner = text[i + 1] if i == a else text[i - 1]
-        return "A" <= text[i].upper() <= "Z" and inner.isspace()
-
-    if b - a < 5 or not (lone(a) or lone(b - 1)) or not _HEBREW.search(text, a, b):
+    if b - a < 5:
+        return a, b
+    # A Latin letter standing alone at an end.
+    lone = [
+        i
+        for i, inner in ((a, a + 1), (b - 1, b - 2))
+        if text[i].isascii() and text[i].isalpha() and text[inner].isspace()
+    ]
+    if not lone or not _HEBREW.search(text, a, b):
         return a, b
     ends: list[int] = []
-    for i in (a, b - 1):
-        if not lone(i):
-            continue
+    for i in lone:
         font = r.font_of(i)
         inner = i + 1 if i == a else i - 1
         while a < inner < b - 1 and text[inner].isspace():
@@ -645,6 +662,15 @@ def _without_ornaments(r: _Reader, text: str, a: int, b: int) -> tuple[int, int]
     return lo, hi
 
 
+def _last_hebrew(line: str, end: int) -> int:
+    """The index of the last Hebrew letter before ``end`` (-1: none); a loop from the
+    end, as a line's last letter is near it."""
+    for k in range(end - 1, -1, -1):
+        if "\u05d0" <= line[k] <= "\u05ea":
+            return k
+    return -1
+
+
 def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, b: int) -> bool:
     """Whether pdfium's order of this line cannot be trusted (see :mod:`._visual`).
 
@@ -654,15 +680,20 @@ def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, 
     """
     if _SURROGATE.search(line):
         return True
-    if not _HEBREW.search(line):
+    m = _HEBREW.search(line)
+    if m is None:
         return False
     if _LTR_CHAR.search(line) or _MARKS.search(line):
         return True
     # The first and last letters: punctuation at an end ("(" or ".") says nothing.
-    hebrew = [m.start() for m in _HEBREW.finditer(line)]
-    if len(hebrew) < 3:
+    n = _HEBREW.search(line, m.start() + 1)
+    if n is None:
         return False
-    first, second, penult, last = hebrew[0], hebrew[1], hebrew[-2], hebrew[-1]
+    first, second = m.start(), n.start()
+    last = _last_hebrew(line, len(line))
+    penult = _last_hebrew(line, last)
+    if penult <= first:
+        return False
 
     def center(k: int) -> float:
         lo, hi = r.box(a + k)
