@@ -372,3 +372,45 @@ def test_a_daf_after_a_chapter_is_the_passage(text: str, ref: str) -> None:
 def test_a_daf_outside_the_chapter_is_not_read(text: str, cited: str, ref: str) -> None:
     (c,) = find_citations(text)
     assert (c.text, c.ref, c.kind) == (cited, ref, "chapter")
+
+
+# ---------------------------------------------------------------- Sefaria's Hebrew forms
+# Text copied from Sefaria's Hebrew interface writes every work as "title chapter:section"
+# with geresh/gershayim numerals: the colon says the letters are numbers.
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("משנה תורה, הלכות תשובה ג׳:ד׳", ["Mishneh Torah, Repentance 3:4"]),
+        ("הלכות תשובה ג׳", ["Mishneh Torah, Repentance 3"]),  # a chapter alone, marked
+        ('רמב"ם הלכות תשובה ג:ד', ["Mishneh Torah, Repentance 3:4"]),
+        ("הלכות תשובה ג׳:ד׳-ו׳", ["Mishneh Torah, Repentance 3:4-6"]),
+        ("תלמוד ירושלמי ברכות א׳:א׳", ["Jerusalem Talmud Berakhot 1:1"]),
+        ("ירושלמי שבת ז:ב", ["Jerusalem Talmud Shabbat 7:2"]),
+        ("ירושלמי ברכות א׳:א׳:ב׳", ["Jerusalem Talmud Berakhot 1:1:2"]),  # with its segment
+        ("משנה ברכות א׳", ["Mishnah Berakhot 1"]),
+        ("שולחן ערוך אורח חיים רנ״ה", ["Shulchan Arukh, Orach Chayim 255"]),
+        ("רש״י על בראשית א׳:א׳:ב׳", ["Rashi on Genesis 1:1:2"]),  # the second comment there
+        ("מדרש תהלים כ״ג", ["Midrash Tehillim 23"]),
+        ("מדרש תהלים כ״ג:א׳", ["Midrash Tehillim 23:1"]),  # colon: Sefaria's own section
+        ("פרקי דרבי אליעזר ג׳", ["Pirkei DeRabbi Eliezer 3"]),
+        ("תניא, ליקוטי אמרים ב׳", ["Tanya, Part I; Likkutei Amarim 2"]),
+    ],
+)
+def test_sefaria_hebrew_interface_forms(text: str, expected: list[str]) -> None:
+    assert refs(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ולמד הלכות תשובה ג׳ פעמים ביום",  # a marked numeral that goes on into prose
+        "ירושלמי ברכות ב, א",  # a comma: a printed page of the Yerushalmi, not chapter:halakhah
+        "שולחן ערוך אורח חיים ה'",  # ה' alone is the divine name
+        "ירושלמי ברכות יא:א",  # Berakhot has 9 chapters
+        "הלכות תשובה לא:א",  # no chapter 31
+    ],
+)
+def test_sefaria_forms_that_are_not_citations(text: str) -> None:
+    assert [c.ref for c in find_citations(text) if c.kind != "book"] == []

@@ -40,12 +40,14 @@ from libtext.sefaria._data import Catalog, Parsha, catalog, key
 from libtext.sefaria._parse import (
     GERESH,
     GERSHAYIM,
+    NUMERAL,
     SPACE,
     SPACE_CHARS,
     WORD_END,
     Ref,
     glued_value,
     hilchot_name,
+    num,
     parse_bavli,
     parse_ibid_chapter,
     parse_ibid_verse,
@@ -720,8 +722,12 @@ def _parse_commentary(
         if got:
             book = got[1].index
             if tanakh == "all" or book in _TORAH:
-                ref = Ref(f"{name} on {book}", got[1].sections, got[1].to_sections)
-                return _Hit(got[0], ref, "commentary", book)
+                end, sections = got[0], got[1].sections
+                comment = _comment_number(text, m.end(), end) if len(sections) == 2 else None
+                if comment and not got[1].to_sections:  # "א׳:א׳:א׳": its first comment there
+                    end, sections = comment[0], (*sections, str(comment[1]))
+                ref = Ref(f"{name} on {book}", sections, got[1].to_sections)
+                return _Hit(end, ref, "commentary", book)
         tr = roles.get("tractate")
         if on_bavli and tr and tr["bavli"]:
             got = parse_bavli(text, m.end(), m.start(), tr["bavli"])
@@ -729,6 +735,19 @@ def _parse_commentary(
                 ref = Ref(f"{name} on {tr['bavli'][0]}", got[1].sections, got[1].to_sections)
                 return _Hit(got[0], ref, "commentary", tr["bavli"])
     return p  # a commentary we cannot number: block what follows
+
+
+_COMMENT_NUMBER = re.compile(rf"{SPACE}*:{SPACE}*({NUMERAL}){WORD_END}")
+
+
+def _comment_number(text: str, begin: int, end: int) -> tuple[int, int] | None:
+    """The third number of Sefaria's form (``רש״י על בראשית א׳:א׳:א׳``): the comment on that
+    verse. Only after a verse written with a colon, where the colon says it is Sefaria's."""
+    if ":" not in text[begin:end]:
+        return None
+    m = _COMMENT_NUMBER.match(text, end)
+    value = num(m[1]) if m else None
+    return (m.end(), value) if m and value and value <= 60 else None
 
 
 _OPEN = re.compile(rf"{SPACE}*\(")

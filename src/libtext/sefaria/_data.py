@@ -352,7 +352,7 @@ def catalog() -> Catalog:
     for en, (count, forms) in MIDRASH_OTHER.items():
         for he in forms:
             cat.add(he, "midrash", (en, count))
-    for lead in ("ירושלמי", "ירוש'", "בירושלמי"):
+    for lead in ("ירושלמי", "ירוש'", "בירושלמי", "תלמוד ירושלמי"):
         cat.add(lead, "yerushalmi", True)
     for lead in ("בבלי", "גמרא", "גמ'"):  # not "דף": too frequent in prose to look behind
         cat.add(lead, "daf_lead", True)

@@ -235,6 +235,40 @@ def _closed(text: str, end: int, op: str | None) -> int:
     return close.end() if close else end
 
 
+_COLON_NUMS = re.compile(
+    rf"{SPACE}*(?P<a>{NUMERAL})(?:{SPACE}*:{SPACE}*(?P<b>{NUMERAL}))?"
+    rf"(?:{SPACE}*:{SPACE}*(?P<c>{NUMERAL}))?{WORD_END}"
+)
+
+
+def colon_numbers(
+    text: str, pos: int, start: int, depth: int
+) -> tuple[int, tuple[int, ...]] | None:
+    """Sefaria's own Hebrew form after a title: numbers joined by colons (``ג׳:ד׳``,
+    ``א׳:א׳:ב׳``), or one marked numeral (``ג׳``, ``כ״ג``) that ends the clause or closes the
+    brackets. The colon says the letters are numbers; a lone numeral needs its geresh or
+    gershayim, and ``ה'``/``י'`` alone is the divine name. ``depth``: most numbers the work
+    has; more than that is not a citation of it."""
+    m = _COLON_NUMS.match(text, pos)
+    if m is None:
+        return None
+    tokens = [t for t in m.group("a", "b", "c") if t]
+    if len(tokens) > depth:
+        return None
+    if len(tokens) == 1:
+        token = tokens[0]
+        closed = _in_parens(text, start) and _CLOSE_BRACKET.match(text, m.end())
+        divine = token.strip("'\u05f3\u2019") in ("ה", "י")  # "ה'" alone: the divine name
+        if divine or not (_MARK.search(token) or token.isdigit()):
+            return None
+        if not (closed or ENDS.match(text, m.end())):
+            return None
+    values = tuple(num(t) for t in tokens)
+    if any(v is None or v <= 0 for v in values):
+        return None
+    return m.end(), values  # type: ignore[return-value]
+
+
 def parse_tanakh(
     cat: Catalog, text: str, pos: int, start: int, book: str, *, chapter_only: bool = True
 ) -> Parsed | None:
@@ -584,8 +618,8 @@ def plain_pair(text: str, pos: int, start: int) -> tuple[int, int, int | None] |
         and (m["separator"].strip() or closed or ENDS.match(text, m.end()))
     ):
         return m.end(), first, second
-    if first is not None and not m["second"] and closed:
-        return m.end(), first, None
+    if first is not None and not m["second"] and (closed or colon_numbers(text, pos, start, 1)):
+        return m.end(), first, None  # "(… א)", or one marked numeral at a clause end ("כ״ג")
     return None
 
 
@@ -684,6 +718,8 @@ def parse_rambam(
     end, index = got
     m = _RAMBAM_NUMS.match(text, end)
     has_chapter = bool(m and (m["chapter"] or m["chapter_glued"]))
+    if chapter is None and not has_chapter and not (m and (m["halacha"] or m["halacha_glued"])):
+        return _rambam_colon(text, end, index)
     if m and has_chapter:
         if chapter is not None:
             return None
@@ -698,6 +734,26 @@ def parse_rambam(
     if m and has_chapter:
         end = _end(m, "chapter")
     return end, Ref(index, (str(chapter),))
+
+
+def _rambam_colon(text: str, pos: int, index: str) -> Parsed | None:
+    """``הלכות תשובה ג׳:ד׳`` (Sefaria's form), ``ג:ד-ה``, or the chapter alone ``ג׳``."""
+    got = colon_numbers(text, pos, pos, 2)
+    if got is None:
+        return None
+    end, values = got
+    if not 0 < values[0] <= 30 or (len(values) > 1 and not 0 < values[1] <= 50):
+        return None
+    ref = Ref(index, tuple(map(str, values)))
+    if len(values) == 2:
+        to = _SECTION_RANGE.match(text, end)
+        last = num(to["last"]) if to else None
+        if to and last and values[1] < last <= 50:
+            return to.end(), Ref(index, ref.sections, (ref.sections[0], str(last)))
+    return end, ref
+
+
+_SECTION_RANGE = re.compile(rf"{DASH}(?P<last>{NUMERAL}){WORD_END}(?!{SPACE}*:)")
 
 
 def parse_rambam_ibid(text: str, pos: int, prev: Ref) -> Parsed | None:
@@ -732,6 +788,9 @@ def parse_siman(text: str, pos: int, part: tuple[str, int]) -> Parsed | None:
     name, simanim = part
     m = _SIMAN.match(text, pos)
     if not m or (m["siman_colon"] and not m["seif_colon"]):
+        alone = colon_numbers(text, pos, pos, 1)  # "אורח חיים רנ״ה": Sefaria's siman alone
+        if alone and 0 < alone[1][0] <= simanim:
+            return alone[0], Ref(name, (str(alone[1][0]),))
         return None  # "קיג:ד": bare numbers only as siman:seif
     siman = num(m["siman_colon"]) if m["siman_colon"] else _number(m, "siman", "ס", "ר")
     if siman is None or not 0 < siman <= simanim:
@@ -787,8 +846,11 @@ def parse_tanya(cat: Catalog, text: str, pos: int, part: tuple[str, int] | None)
                     break
     name, chapters = part
     m = _TANYA.match(text, pos)
-    if not m:
-        return None
+    if not m:  # "תניא, ליקוטי אמרים ב׳", "ב׳:ג׳": Sefaria's form, chapter and segment
+        got = colon_numbers(text, pos, pos, 2)
+        if got is None or not got[1][0] <= chapters:
+            return None
+        return got[0], Ref(name, tuple(map(str, got[1])))
     if m["letter"] or m["letter_glued"]:  # Iggeret HaKodesh is numbered by letter (siman)
         if not name.endswith("Kodesh"):
             return None
@@ -820,8 +882,8 @@ def parse_midrash(text: str, pos: int, start: int, book: tuple[str, int]) -> Par
         if not pair or not 0 < pair[1] <= chapters or not 0 < (pair[2] or 1) <= 200:
             return None
         end, first, second = pair
-        if second is None or name in _VERSE_CITED:
-            return end, Ref(name, (str(first),))
+        if second is None or (name in _VERSE_CITED and ":" not in text[pos:end]):
+            return end, Ref(name, (str(first),))  # "כג, א": a verse; "כ״ג:א׳" Sefaria's section
         return end, Ref(name, (str(first), str(second)))
     chapter = _number(m, "chapter", "פ", "רס")
     if chapter is None or not 0 < chapter <= chapters:
