@@ -186,10 +186,23 @@ def _url_path(normal: str) -> str:
 def find_citations(text: str) -> list[Citation]:
     """Every citation in a Hebrew text, in order, with its span, Sefaria ref and URL."""
     out = Citations()  # a list, with a table view in Jupyter
+    new, add, path = object.__new__, out.append, _url_path
+    set_start, set_end, set_text, set_ref, set_english, set_url, set_conf, set_kind = (
+        _SET_CITATION
+    )
     for start, end, ref, kind, confidence in _scan(text):
+        # Citation.__init__ inlined (the same slot setters): this runs once per citation.
         normal = ref.normal()
-        url = SEFARIA_BASE_URL + _url_path(normal)
-        out.append(Citation(start, end, text[start:end], normal, normal, url, confidence, kind))
+        c = new(Citation)
+        set_start(c, start)
+        set_end(c, end)
+        set_text(c, text[start:end])
+        set_ref(c, normal)
+        set_english(c, normal)
+        set_url(c, SEFARIA_BASE_URL + path(normal))
+        set_conf(c, confidence)
+        set_kind(c, kind)
+        add(c)
     return out
 
 
@@ -265,7 +278,11 @@ def _trie_regex(tails: dict[str, str]) -> str:
     return emit(trie)
 
 
-_BOUNDARY = "[^\\w\"'\u05f3\u05f4]"  # a title never continues a word or a numeral
+# A title never continues a word or a numeral. The word characters are spelled out as
+# ranges (Latin, Greek, Cyrillic, Hebrew and its presentation forms, digits): a range is a
+# table test, ``\\w`` a Unicode category look-up at every character the scanner skips.
+_WORD_CHARS = "0-9A-Za-z_\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff\u05d0-\u05ea\ufb1d-\ufb4f"
+_BOUNDARY = f"[^{_WORD_CHARS}\"'\u05f3\u05f4]"
 
 
 @cache
@@ -287,9 +304,19 @@ def _title_body() -> str:
     # one walk instead of two. A trie prefers the longest title, but numbered titles must win
     # over leads (``אבות`` before ``אבות דר"נ``): leads that extend a numbered title, and leads
     # related to those, get a trie of their own, tried last.
+    # A Torah portion is cited only as "name chapter, verse" (``וירא כא, לג``): its look-ahead
+    # wants the separator too, so the prose words ``בא``, ``ראה``, ``נח`` before a short word
+    # stop in the expression. ``דף``/``סימן`` after a citation (context ibid) want a numeral.
+    pair = (
+        rf"(?={SPACE}*+,?{SPACE}*+\(?{SPACE}*+(?:פרק{SPACE}++)?"
+        rf"(?:\d{{1,3}}+|[\u05d0-\u05ea]{{1,4}}+(?:{GERSHAYIM}[\u05d0-\u05ea]|{GERESH})?)"
+        rf"(?:{SPACE}*+[,:]|\.[\u05d0-\u05ea]|{SPACE}++פסוק))"
+    )
+    tails = {k: WORD_END + (pair if roles[k].keys() == {"parsha"} else ahead) for k in numbered}
+    tails |= {k: WORD_END + ahead for k in leads if roles[k].keys() == {"context_ibid"}}
     late = {k for k in leads if any(k.startswith(n) for n in numbered)}
     late |= {k for k in leads if any(k.startswith(x) or x.startswith(k) for x in late)}
-    main = {k: WORD_END + ahead for k in numbered} | {k: WORD_END for k in leads if k not in late}
+    main = {k: tails.get(k, WORD_END) for k in [*numbered, *leads] if k not in late}
     tries = [_trie_regex(dict(sorted(main.items())))]
     if late:
         tries.append(_trie_regex({k: WORD_END for k in sorted(late)}))
@@ -383,7 +410,11 @@ def _scan_plain(text: str) -> list[_Found]:
         entry = cache.get(title) or _roles(cat, title)
         if not entry[0]:
             continue
-        got = _parse_match(cat, text, m, entry, prev)
+        # _parse_match, inlined: this runs for every title found
+        if entry[2] is not None:
+            got = _parse_deciding(cat, text, m, entry[0], entry[2], prev)
+        else:
+            got = _parse_numbered(cat, text, m, entry[0], entry[1])
         if start <= blocked_to:  # "לקו"ת (במדבר יג, א)": a page of the blocking work
             blocked_to = -1
             if isinstance(got, _Hit):
@@ -632,8 +663,11 @@ def _parse_numbered(
         got = parse_tanakh(cat, text, pos, start, roles["tanakh"])
         if got and '"' in key(m["title"]) and _OPEN.match(text, pos):
             return None  # "ש"א (יד, ב)": a short abbreviation before page numbers (שער א)
-        portion = got and _PORTION_BEFORE.search(text, max(0, start - 8), start)
-        if got and portion and not _VERSE_SEP.search(text, pos, got[0]):
+        if (
+            got
+            and not _VERSE_SEP.search(text, pos, got[0])
+            and _PORTION_BEFORE.search(text, max(0, start - 8), start)
+        ):
             return None  # "פ' ויקרא ד' ח'": a portion of a work cited by page (Zohar)
         if got:
             return _Hit(got[0], got[1], "tanakh", roles["tanakh"])

@@ -121,7 +121,7 @@ def parse_chapter_lead(
         ref = chapter_ref(cat, tr, chapter, mishnah)
         return _daf_in_chapter(text, end, tr, ref) if ref else None
     word = _CHAPTER_WORD.match(text, pos)
-    if word:  # a numeral or ordinal, then the tractate
+    if word and (word["chapter"] in ORDINALS or num(word["chapter"])):  # then the tractate
         sp = _SPACE.match(text, word.end())
         found = _tractate_at(text, sp.end(), title_at) if sp else None
         if found is not None:
