@@ -414,3 +414,42 @@ def test_sefaria_hebrew_interface_forms(text: str, expected: list[str]) -> None:
 )
 def test_sefaria_forms_that_are_not_citations(text: str) -> None:
     assert [c.ref for c in find_citations(text) if c.kind != "book"] == []
+
+
+# ---------------------------------------------------------------- footnote abbreviations
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # ח"מ / א"ח: חושן משפט / אורח חיים; ססי' = סוף סימן (the end of the siman)
+        ('ובח"מ ססי\' ל"ד', ["Shulchan Arukh, Choshen Mishpat 34"]),
+        ('בא"ח סימן שמ"ג', ["Shulchan Arukh, Orach Chayim 343"]),
+        ('שו"ע א"ח סי\' רנ"ה ס"ב', ["Shulchan Arukh, Orach Chayim 255:2"]),
+        # Mishnah Berurah: siman and its small se'if (ס"ק, glued סק"ד)
+        ('משנ"ב סי\' רנ"ה סק"ד', ["Mishnah Berurah 255:4"]),
+        ("משנה ברורה סימן רנה ס\"ק יד", ["Mishnah Berurah 255:14"]),
+        ('משנ"ב סי\' רנ"ה סק"ד. ושם סק"ה', ["Mishnah Berurah 255:4", "Mishnah Berurah 255:5"]),
+        # Likkutei Amarim in two parts: its second part (ח"ב) is Shaar HaYichud VehaEmunah
+        ('בלק"א ח"ב פי"א', ["Tanya, Part II; Shaar HaYichud VehaEmunah 11"]),
+        ('וכמ"ש בלק"א בח"א פל"ד', ["Tanya, Part I; Likkutei Amarim 34"]),
+        # a tractate's name cut short by a geresh
+        ("בפ\"ו דשבועו'", ["Shevuot 38b-44b"]),
+        ("סנהדרי' לז, א", ["Sanhedrin 37a"]),
+    ],
+)
+def test_footnote_abbreviations(text: str, expected: list[str]) -> None:
+    assert refs(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'משנ"ב סי\' רנ"ה',  # Mishnah Berurah needs its small se'if: the siman is the SA's
+        'ח"מ ל"ד.',  # an abbreviation and a numeral, with no siman word: not enough
+        "ברכו' את ה'",  # a cut-short name with no numbers
+        "ושם סנהדרי'",
+    ],
+)
+def test_footnote_abbreviations_that_are_not_citations(text: str) -> None:
+    assert refs(text) == []

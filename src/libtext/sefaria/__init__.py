@@ -51,6 +51,7 @@ from libtext.sefaria._parse import (
     parse_bavli,
     parse_ibid_chapter,
     parse_ibid_verse,
+    parse_katan_only,
     parse_midrash,
     parse_mishnah,
     parse_mishnah_only,
@@ -59,6 +60,7 @@ from libtext.sefaria._parse import (
     parse_rambam,
     parse_rambam_ibid,
     parse_sa_lead,
+    parse_seif_katan,
     parse_siman,
     parse_tanakh,
     parse_tanya,
@@ -507,7 +509,9 @@ def _own_lines(text: str, start: int, end: int) -> bool:
     return i > 0 and bool(_LINE_BREAK.match(text, i))
 
 
-_MIDDLE_ROLES = ("sa_lead", "sa_part", "tanya", "tanya_part", "rambam", "hilchot", "midrash")
+_MIDDLE_ROLES = (
+    "sa_lead", "sa_part", "seif_katan", "tanya", "tanya_part", "rambam", "hilchot", "midrash",
+)  # fmt: skip
 # Roles that decide alone how a title is read, in the order they take precedence.
 _DECIDING_ROLES = (
     "block", "ibid", "context_ibid", "commentator", "chapter_lead", "work_lead", "yerushalmi",
@@ -614,8 +618,10 @@ def _parse_numbered(
         got = None
         if role == "sa_lead":
             got = parse_sa_lead(cat, text, pos)
-        elif role == "sa_part":
-            got = parse_siman(text, pos, value)
+        elif role == "sa_part":  # a siman alone after the full name: Sefaria's form
+            got = parse_siman(text, pos, value, alone=" " in m["title"])
+        elif role == "seif_katan":
+            got = parse_seif_katan(text, pos, value)
         elif role in ("tanya", "tanya_part"):
             got = parse_tanya(cat, text, pos, None if role == "tanya" else value)
         elif role == "rambam":
@@ -698,6 +704,8 @@ def _kind(ref: Ref) -> str:
         return "sa"
     if ref.index.startswith("Tanya"):
         return "tanya"
+    if ref.index == "Mishnah Berurah":
+        return "seif_katan"
     return "midrash"
 
 
@@ -907,6 +915,10 @@ def _parse_ibid(cat: Catalog, text: str, pos: int, start: int, prev: _Hit) -> Re
         got = parse_siman(text, pos, data)
     elif kind == "tanya":
         got = parse_tanya(cat, text, pos, data)
+    elif kind == "seif_katan":
+        got = parse_seif_katan(text, pos, data)
+        if not got and prev.ref.sections:  # "ושם סק"ה": the same siman
+            got = parse_katan_only(text, pos, data[0], prev.ref.sections[0])
     elif kind == "midrash":
         got = parse_midrash(text, pos, start, data)
     if not got:

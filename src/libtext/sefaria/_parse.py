@@ -774,7 +774,7 @@ def parse_rambam_ibid(text: str, pos: int, prev: Ref) -> Parsed | None:
 # ---------------------------------------------------------------- Shulchan Arukh
 _SIMAN = re.compile(
     rf"{SPACE}*,?{SPACE}*(?P<open_paren>\({SPACE}*)?"
-    rf"(?:(?:סימן|סי{GERESH}|ס{GERESH}){SPACE}*(?P<siman>{NUMERAL})"
+    rf"(?:(?:סימן|[רס]?סי{GERESH}|ס{GERESH}){SPACE}*(?P<siman>{NUMERAL})"
     rf"|(?P<siman_glued>{glued('ס', 'ר')})|(?P<siman_colon>{NUMERAL})(?={SPACE}*:))"
     rf"(?:{SPACE}*,?{SPACE}*(?:(?:סעיף|סעי{GERESH}){SPACE}*(?P<seif>{NUMERAL})"
     rf"|(?P<seif_glued>{glued('ס')}))"
@@ -784,13 +784,17 @@ _PAREN = re.compile(rf"{SPACE}*\([^()\n]{{1,25}}\)")
 _SA_PART = re.compile(rf"{SPACE}*([{LETTER}\"'\u05f3\u05f4]+(?:{SPACE}+[{LETTER}]+)?)")
 
 
-def parse_siman(text: str, pos: int, part: tuple[str, int]) -> Parsed | None:
+def parse_siman(
+    text: str, pos: int, part: tuple[str, int], *, alone: bool = False
+) -> Parsed | None:
+    """``סי' רנ"ה ס"ב``, ``ססי' ל"ד`` (end of the siman), ``קיג:ד``; with ``alone`` (after a
+    part's full name, Sefaria's form ``אורח חיים רנ״ה``) also a marked siman by itself."""
     name, simanim = part
     m = _SIMAN.match(text, pos)
     if not m or (m["siman_colon"] and not m["seif_colon"]):
-        alone = colon_numbers(text, pos, pos, 1)  # "אורח חיים רנ״ה": Sefaria's siman alone
-        if alone and 0 < alone[1][0] <= simanim:
-            return alone[0], Ref(name, (str(alone[1][0]),))
+        alone_at = colon_numbers(text, pos, pos, 1) if alone else None
+        if alone_at and 0 < alone_at[1][0] <= simanim:
+            return alone_at[0], Ref(name, (str(alone_at[1][0]),))
         return None  # "קיג:ד": bare numbers only as siman:seif
     siman = num(m["siman_colon"]) if m["siman_colon"] else _number(m, "siman", "ס", "ר")
     if siman is None or not 0 < siman <= simanim:
@@ -816,8 +820,47 @@ def parse_sa_lead(cat: Catalog, text: str, pos: int) -> Parsed | None:
     for cand in (words, words.split()[0]):
         part = cat.sa_parts.get(key(cand))
         if part:
-            return parse_siman(text, pos + m.group(0).index(cand) + len(cand), part)
+            end = pos + m.group(0).index(cand) + len(cand)
+            return parse_siman(text, end, part, alone=" " in key(cand))
     return None
+
+
+_SEIF_KATAN = re.compile(
+    rf"{SPACE}*,?{SPACE}*(?:(?:סימן|[רס]?סי{GERESH}){SPACE}*(?P<siman>{NUMERAL})"
+    rf"|(?P<siman_glued>{glued('ס', 'ר')}))"
+    rf"{SPACE}*,?{SPACE}*(?:(?:ס{GERSHAYIM}ק|סעיף{SPACE}+קטן){SPACE}*(?P<katan>{NUMERAL})"
+    rf"|(?P<katan_glued>{glued('סק')})){WORD_END}"
+)
+
+
+_KATAN_ONLY = re.compile(
+    rf"{SPACE}*,?{SPACE}*(?:(?:ס{GERSHAYIM}ק|סעיף{SPACE}+קטן){SPACE}*(?P<katan>{NUMERAL})"
+    rf"|(?P<katan_glued>{glued('סק')})){WORD_END}"
+)
+
+
+def parse_katan_only(text: str, pos: int, name: str, siman: str) -> Parsed | None:
+    """``ושם סק"ה`` after a Mishnah Berurah citation: another small se'if of that siman."""
+    m = _KATAN_ONLY.match(text, pos)
+    katan = (num(m["katan"]) if m["katan"] else _glued_value(m["katan_glued"], "סק")) if m else None
+    if m is None or katan is None or not 0 < katan <= 150:
+        return None
+    return m.end(), Ref(name, (siman, str(katan)))
+
+
+def parse_seif_katan(text: str, pos: int, work: tuple[str, int]) -> Parsed | None:
+    """``משנ"ב סי' רנ"ה סק"ד`` -> ``Mishnah Berurah 255:4``: a siman of the Shulchan Arukh
+    and the commentary's small se'if there; both numbers, or no link (a siman alone may be
+    the Shulchan Arukh's own)."""
+    name, simanim = work
+    m = _SEIF_KATAN.match(text, pos)
+    if not m:
+        return None
+    siman = _number(m, "siman", "ס", "ר")
+    katan = num(m["katan"]) if m["katan"] else _glued_value(m["katan_glued"], "סק")
+    if siman is None or katan is None or not (0 < siman <= simanim and 0 < katan <= 150):
+        return None
+    return m.end(), Ref(name, (str(siman), str(katan)))
 
 
 # ---------------------------------------------------------------- Tanya, Midrash
@@ -832,6 +875,10 @@ _TANYA_PART = re.compile(
 )
 
 
+# "ח"א" / "בח"ב": a part (chelek) of Likkutei Amarim, whose second part is Shaar HaYichud
+_CHELEK = re.compile(rf"{SPACE}*,?{SPACE}*ב?ח{GERSHAYIM}([אב])(?![{LETTER}])")
+
+
 def parse_tanya(cat: Catalog, text: str, pos: int, part: tuple[str, int] | None) -> Parsed | None:
     if part is None:  # after "תניא": an optional part name, else Part I
         m = _TANYA_PART.match(text, pos)
@@ -844,6 +891,12 @@ def parse_tanya(cat: Catalog, text: str, pos: int, part: tuple[str, int] | None)
                     part = found
                     pos = m.start(1) + words[n - 1].end()
                     break
+    if part[0].endswith("Likkutei Amarim"):  # "לק"א ח"ב": Likkutei Amarim's second part
+        chelek = _CHELEK.match(text, pos)
+        if chelek:
+            second = chelek[1] == "ב"
+            part = cat.tanya_parts["שער היחוד והאמונה" if second else 'לקו"א']
+            pos = chelek.end()
     name, chapters = part
     m = _TANYA.match(text, pos)
     if not m:  # "תניא, ליקוטי אמרים ב׳", "ב׳:ג׳": Sefaria's form, chapter and segment
