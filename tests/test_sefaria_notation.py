@@ -453,3 +453,31 @@ def test_footnote_abbreviations(text: str, expected: list[str]) -> None:
 )
 def test_footnote_abbreviations_that_are_not_citations(text: str) -> None:
     assert refs(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("משנה, ברכות א:א", ["Mishnah Berakhot 1:1"]),  # Sefaria's "Mishnah, Tractate"
+        ('רמב"ם הל\' תפילה ד, א', ["Mishneh Torah, Prayer and the Priestly Blessing 4:1"]),
+        ('שו"ע או"ח רנה, ב', ["Shulchan Arukh, Orach Chayim 255:2"]),  # siman, se'if
+        ("עדויות ה:ז", ["Mishnah Eduyot 5:7"]),  # plene spelling of עדיות
+        ("מקוואות א, א", ["Mishnah Mikvaot 1:1"]),
+        ("שמות רבה א", ["Shemot Rabbah 1"]),  # a bare chapter that ends the text
+        ("תהלים כג א-ב", ["Psalms 23:1-2"]),  # bare numbers with a range, at a clause end
+    ],
+)
+def test_more_spellings_and_separators(text: str, expected: list[str]) -> None:
+    assert refs(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'שו"ע או"ח רנה, והנה',  # a comma, then prose: no se'if
+        "שמות רבה לא",  # לא ends clauses as a word ("not")
+        "תהלים כג א-ב ועוד דברים",  # bare numbers that run on into prose
+    ],
+)
+def test_more_separators_that_are_not_citations(text: str) -> None:
+    assert refs(text) == []

@@ -83,6 +83,7 @@ _LEAD_ROLES = {
 }  # fmt: skip
 _TITLE_ONLY_ROLES = {"tractate", "tanakh", "parsha"}  # may follow a chapter or a work word
 _SPACES = re.compile(rf"{SPACE}*")
+_COMMA_GAP = re.compile(rf"{SPACE}*,?{SPACE}*")
 _URL_TAIL = re.compile(r"_(?=\d[0-9ab.\-]*$)")
 _BLOCK_GAP = re.compile(r"[\s(\[,:]{0,4}")
 _COMMENT_LINK = re.compile(rf"{SPACE}*(?:על{SPACE}+(?:התורה{SPACE}+)?|עה{GERSHAYIM}[פת]{SPACE}+)?")
@@ -599,7 +600,8 @@ def _parse_deciding(
         got = parse_daf_first(text, pos, start, _title_at)
         return _Hit(got[0], got[1], "bavli", None) if got else None
     # "mishnah_lead": משנה, then the tractate
-    nxt = _master().match(text, _SPACES.match(text, pos).end())  # type: ignore[union-attr]
+    after = _COMMA_GAP.match(text, pos).end()  # type: ignore[union-attr]
+    nxt = _master().match(text, after)  # "משנה ברכות", "משנה, ברכות" (Sefaria's form)
     tr = cat.roles.get(key(nxt["title"]), {}).get("tractate") if nxt else None
     if nxt is None or tr is None or nxt["prefix"]:
         return None

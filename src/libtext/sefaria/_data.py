@@ -99,6 +99,10 @@ TRACTATE_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "Sanhedrin": ("סנה'",), "Kiddushin": ("קדושין",), "Eruvin": ("ערובין",),
     "Gittin": ("גטין",), "Niddah": ("נידה",), "Megillah": ("מגלה",), "Chullin": ("חולין",),
     "Avot": ("פרקי אבות",), "Middot": ("מידות",), "Beitzah": ("ביצה",),
+    # full (plene) and defective spellings of the same names
+    "Eduyot": ("עדויות",), "Oholot": ("אוהלות",), "Mikvaot": ("מקוואות",),
+    "Yadayim": ("ידיים",), "Oktzin": ("עוקצין",), "Bikkurim": ("בכורים",),
+    "Kilayim": ("כלאיים",), "Orlah": ("עורלה",), "Sukkah": ("סכה",), "Kinnim": ("קנים",),
 }  # fmt: skip
 
 MISHNEH_TORAH_ABBREVIATIONS: dict[str, tuple[str, ...]] = {

@@ -199,7 +199,7 @@ def tanakh_numbers(text: str, pos: int, start: int, *, verse: bool = True) -> Ta
             or (inpar and _CLOSE.match(text, m.end()))
             or _MARK.search(chapter_token)  # "שמות י״ב י", "שופטים כ י''א": marked numerals
             or _MARK.search(verse_token)
-            or (not verse_to_token and ENDS.match(text, m.end()))  # "דברי הימים ב לב יט"
+            or ENDS.match(text, m.end())  # "דברי הימים ב לב יט", "תהלים כג א-ב"
         )
     ):
         to_token = chapter_to_token or chapter_to_marked
@@ -236,13 +236,13 @@ def _closed(text: str, end: int, op: str | None) -> int:
 
 
 _COLON_NUMS = re.compile(
-    rf"{SPACE}*(?P<a>{NUMERAL})(?:{SPACE}*:{SPACE}*(?P<b>{NUMERAL}))?"
+    rf"{SPACE}*(?P<a>{NUMERAL})(?:{SPACE}*(?P<sep>[:,]){SPACE}*(?P<b>{NUMERAL}))?"
     rf"(?:{SPACE}*:{SPACE}*(?P<c>{NUMERAL}))?{WORD_END}"
 )
 
 
 def colon_numbers(
-    text: str, pos: int, start: int, depth: int
+    text: str, pos: int, start: int, depth: int, *, comma: bool = False
 ) -> tuple[int, tuple[int, ...]] | None:
     """Sefaria's own Hebrew form after a title: numbers joined by colons (``ג׳:ד׳``,
     ``א׳:א׳:ב׳``), or one marked numeral (``ג׳``, ``כ״ג``) that ends the clause or closes the
@@ -250,7 +250,7 @@ def colon_numbers(
     gershayim, and ``ה'``/``י'`` alone is the divine name. ``depth``: most numbers the work
     has; more than that is not a citation of it."""
     m = _COLON_NUMS.match(text, pos)
-    if m is None:
+    if m is None or (m["sep"] == "," and not comma):  # "ג, ד": a pair only where asked
         return None
     tokens = [t for t in m.group("a", "b", "c") if t]
     if len(tokens) > depth:
@@ -618,9 +618,19 @@ def plain_pair(text: str, pos: int, start: int) -> tuple[int, int, int | None] |
         and (m["separator"].strip() or closed or ENDS.match(text, m.end()))
     ):
         return m.end(), first, second
-    if first is not None and not m["second"] and (closed or colon_numbers(text, pos, start, 1)):
-        return m.end(), first, None  # "(… א)", or one marked numeral at a clause end ("כ״ג")
+    lone = first is not None and not m["second"]
+    if lone and (closed or _lone_numeral(m["first"], text, m.end())):
+        return m.end(), first, None  # "(… א)", or one numeral that ends the clause ("כ״ג")
     return None
+
+
+def _lone_numeral(token: str, text: str, end: int) -> bool:
+    """One numeral at the end of a clause: marked (``כ״ג``), or bare letters that are not
+    also a word ending clauses (``לא``) nor the divine name (``ה'``)."""
+    word = token.strip("'\u05f3\u2019")
+    if word in WORDS_LIKE_NUMERALS or (word != token and word in ("ה", "י")):
+        return False
+    return bool(ENDS.match(text, end))
 
 
 def parse_mishnah_plain(
@@ -737,8 +747,8 @@ def parse_rambam(
 
 
 def _rambam_colon(text: str, pos: int, index: str) -> Parsed | None:
-    """``הלכות תשובה ג׳:ד׳`` (Sefaria's form), ``ג:ד-ה``, or the chapter alone ``ג׳``."""
-    got = colon_numbers(text, pos, pos, 2)
+    """``הלכות תשובה ג׳:ד׳`` (Sefaria's form), ``ג, ד``, ``ג:ד-ה``, or the chapter ``ג׳``."""
+    got = colon_numbers(text, pos, pos, 2, comma=True)
     if got is None:
         return None
     end, values = got
@@ -775,10 +785,10 @@ def parse_rambam_ibid(text: str, pos: int, prev: Ref) -> Parsed | None:
 _SIMAN = re.compile(
     rf"{SPACE}*,?{SPACE}*(?P<open_paren>\({SPACE}*)?"
     rf"(?:(?:סימן|[רס]?סי{GERESH}|ס{GERESH}){SPACE}*(?P<siman>{NUMERAL})"
-    rf"|(?P<siman_glued>{glued('ס', 'ר')})|(?P<siman_colon>{NUMERAL})(?={SPACE}*:))"
+    rf"|(?P<siman_glued>{glued('ס', 'ר')})|(?P<siman_colon>{NUMERAL})(?={SPACE}*[:,]))"
     rf"(?:{SPACE}*,?{SPACE}*(?:(?:סעיף|סעי{GERESH}){SPACE}*(?P<seif>{NUMERAL})"
     rf"|(?P<seif_glued>{glued('ס')}))"
-    rf"|{SPACE}*:{SPACE}*(?P<seif_colon>{NUMERAL}))?{WORD_END}"
+    rf"|{SPACE}*[:,]{SPACE}*(?P<seif_colon>{NUMERAL}))?{WORD_END}"
 )
 _PAREN = re.compile(rf"{SPACE}*\([^()\n]{{1,25}}\)")
 _SA_PART = re.compile(rf"{SPACE}*([{LETTER}\"'\u05f3\u05f4]+(?:{SPACE}+[{LETTER}]+)?)")
