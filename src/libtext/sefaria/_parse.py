@@ -618,8 +618,11 @@ def plain_pair(text: str, pos: int, start: int) -> tuple[int, int, int | None] |
         and (m["separator"].strip() or closed or ENDS.match(text, m.end()))
     ):
         return m.end(), first, second
-    lone = first is not None and not m["second"]
-    if lone and (closed or _lone_numeral(m["first"], text, m.end())):
+    if (
+        first is not None
+        and not m["second"]
+        and (closed or _lone_numeral(m["first"], text, m.end()))
+    ):
         return m.end(), first, None  # "(… א)", or one numeral that ends the clause ("כ״ג")
     return None
 
