@@ -481,3 +481,22 @@ def test_more_spellings_and_separators(text: str, expected: list[str]) -> None:
 )
 def test_more_separators_that_are_not_citations(text: str) -> None:
     assert refs(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a list of references: a bare pair after a citation, with only "." or ";" between
+        ("יחזקאל א, טז. י, י.", ["Ezekiel 1:16", "Ezekiel 10:10"]),
+        ("תהלים יח, ב; כב, ד", ["Psalms 18:2", "Psalms 22:4"]),
+        ("ברכות ה, א. ו, ב.", ["Berakhot 5a", "Berakhot 6b"]),
+        # not a continuation: words between, brackets (a page of the edition), prose after,
+        # or numbers the book does not have
+        ("ישעי' ז, יד. ראה לעיל ו, ב.", ["Isaiah 7:14"]),
+        ('אגה"ק סכ"ט (קמט, ב).', ["Tanya, Part IV; Iggeret HaKodesh 29"]),
+        ("ברכות ה, א. ו, ב ועוד דברים", ["Berakhot 5a"]),
+        ("בראשית א, א. נא, א.", ["Genesis 1:1"]),
+    ],
+)
+def test_a_pair_continuing_a_list_of_references(text: str, expected: list[str]) -> None:
+    assert refs(text) == expected

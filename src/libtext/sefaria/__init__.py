@@ -67,6 +67,7 @@ from libtext.sefaria._parse import (
     parse_verse_only,
     slot_setters,
     talmud_daf,
+    tanakh_numbers,
 )
 
 __all__ = ["SEFARIA_BASE_URL", "Citation", "Ref", "find_citations", "ref_url", "resolve",
@@ -453,7 +454,43 @@ def _scan_plain(text: str) -> list[_Found]:
         out.append(_found((begin - 1, got.end - 1, got.ref, shape, conf)))
         prev = got
         pos = got.end
+        if got.kind in _CONTINUED and text[pos : pos + 1] in _CONTINUE_MARKS:
+            while (more := _continuation(cat, text, prev)) is not None:
+                first = (more.start or 1) - 1  # _continuation always sets its start
+                out.append(_found((first, more.end - 1, more.ref, "ibid", more.conf)))
+                prev = more
+                pos = more.end
     return out
+
+
+_CONTINUED = frozenset({"tanakh", "bavli"})
+_CONTINUE_MARKS = frozenset(".;")
+_CONTINUE_GAP = re.compile(rf"[.;]{SPACE}*(?=[\u05d0-\u05ea])")
+_CONTINUE_END = re.compile(rf"{SPACE}*(?:\Z|[.;\])\n\r])")
+
+
+def _continuation(cat: Catalog, text: str, prev: _Hit) -> _Hit | None:
+    """``יחזקאל א, טז. י, י.``: in a list of references, a chapter-and-verse (or daf-and-amud)
+    pair right after a citation, with only ``.``/``;`` between, cites the same book. Only a
+    full pair that ends its clause: ``ראה לעיל ו, ב`` has words between, ``(קמט, ב)`` is
+    bracketed (a page of the edition)."""
+    gap = _CONTINUE_GAP.match(text, prev.end)
+    if gap is None:
+        return None
+    p = gap.end()
+    if prev.kind == "tanakh":
+        got = tanakh_numbers(text, p, p)
+        if got is None or got.verse is None or got.separator != ",":
+            return None
+        found = parse_tanakh(cat, text, p, p, prev.data, chapter_only=False)
+    else:
+        daf = talmud_daf(text, p, p)
+        if daf is None or daf.amud is None or daf.by_period:
+            return None
+        found = parse_bavli(text, p, p, prev.data)
+    if found is None or not _CONTINUE_END.match(text, found[0]):
+        return None
+    return _Hit(found[0], found[1], prev.kind, prev.data, start=p, shape="ibid", conf=0.9)
 
 
 _BARE = {1.0: 0.7, 0.9: 0.6, 0.5: 0.5}  # confidence when the numbers are bare letters
