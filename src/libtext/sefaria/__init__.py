@@ -439,7 +439,8 @@ def _scan_plain(text: str) -> list[_Found]:
         if (
             got.shape != "book"
             and not marks(text, numbers, end)
-            and not _bracketed(text, numbers, end)
+            and text[numbers - 1 : numbers] not in _OPENERS  # _bracketed, inlined
+            and text[end : end + 1] not in _CLOSERS
         ):
             conf = _BARE[conf]  # numbers written as bare letters
         # "דברי הימים א ט"ו:ט"ו - דברי הימים א ט"ז:י"ז": one range, the title repeated
@@ -502,6 +503,10 @@ _MARKS = re.compile(
 _PUNCTUATION = re.compile(_PUNCTUATION_MARKS)
 _MERGE_GAP = 6  # at most " - " and spaces between the two halves of a range
 _RANGE_GAP = re.compile(rf"{SPACE}*[-\u2013\u2014\u05be]{SPACE}*")
+
+
+_OPENERS = frozenset("([")
+_CLOSERS = frozenset(")]")
 
 
 def _bracketed(text: str, begin: int, end: int) -> bool:
@@ -706,7 +711,8 @@ def _parse_numbered(
                 return _Hit(got[0], got[1], "bavli", tr["bavli"], shape="chapter", conf=0.9)
     if "tanakh" in roles:
         got = parse_tanakh(cat, text, pos, start, roles["tanakh"])
-        if got and '"' in key(m["title"]) and _OPEN.match(text, pos):
+        title = m["title"]
+        if got and ('"' in title or "\u05f4" in title or "''" in title) and _OPEN.match(text, pos):
             return None  # "ש"א (יד, ב)": a short abbreviation before page numbers (שער א)
         if (
             got

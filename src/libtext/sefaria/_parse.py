@@ -188,8 +188,9 @@ def tanakh_numbers(text: str, pos: int, start: int, *, verse: bool = True) -> Ta
     chapter, verse_n = num(chapter_token), num(verse_token)
     if chapter is None:
         return None
-    inpar = bool(open_paren) or _in_parens(text, start)
     sep = (sep_token or "").strip() or ("פסוק" if verse_word else "")
+    # "in brackets" only where no separator says it already (most citations: "כא, לג")
+    inpar = bool(open_paren) or (not sep and _in_parens(text, start))
     if (
         verse
         and verse_token
@@ -212,6 +213,7 @@ def tanakh_numbers(text: str, pos: int, start: int, *, verse: bool = True) -> Ta
         return _tanakh_numbers((end, chapter, verse_n, chapter_to, verse_to, sep))
     if comma_first:  # "שמות, כ"ד, יג": after a comma only chapter and verse
         return None
+    inpar = bool(open_paren) or _in_parens(text, start)
     end = m.end("chapter")
     dash = _CHAPTER_RANGE.match(text, end) if _MARK.search(chapter_token) else None
     if dash and _MARK.search(dash["chapter_to"]) and (inpar or ENDS.match(text, dash.end())):
@@ -510,15 +512,18 @@ def parse_bavli(text: str, pos: int, start: int, tractate: tuple[str, int, int])
     if not first <= daf <= last:
         return None
     ref = Ref(name, (f"{daf}a",), (f"{daf}b",)) if amud is None else Ref(name, (f"{daf}{amud}",))
-    dash = _DAF_RANGE.match(text, end) if amud else None
-    seg = _SEGMENT.match(text, end) if amud and text[end - 1] not in ".:" else None
+    # one look at the next character decides whether a range, a segment or a commentary's
+    # opening words may follow (most citations end at ")", "." or prose)
+    more = _AFTER_DAF.match(text, end) is not None
+    dash = _DAF_RANGE.match(text, end) if amud and more else None
+    seg = _SEGMENT.match(text, end) if amud and more and text[end - 1] not in ".:" else None
     if seg:  # "שבת ג׳ ב:כ״ג": Sefaria's own form, daf, amud and segment
         segment = num(seg["segment"])
         if not segment or segment > 200:
             return None
         return seg.end(), Ref(name, (f"{daf}{amud}", str(segment)))
     if amud is None:
-        daf_dash = _DAF_ONLY_RANGE.match(text, end)
+        daf_dash = _DAF_ONLY_RANGE.match(text, end) if more else None
         daf_to = num(daf_dash["daf"]) if daf_dash else None
         if daf_dash and daf_to and daf < daf_to <= last:  # "עירובין פב-פג", "ברכות ב׳-ג׳"
             return daf_dash.end(), Ref(name, (f"{daf}a",), (f"{daf_to}b",))
@@ -537,9 +542,15 @@ def parse_bavli(text: str, pos: int, start: int, tractate: tuple[str, int, int])
         and (not _AFTER_PERIOD.match(text, end) or text[pos:end].strip(" .") in WORDS_LIKE_NUMERALS)
     ):
         return None  # "ברכות ח." is amud a when what follows says so, else it may end a sentence
-    if COMMENTARY_AFTER_DAF.match(text, end) and _dh_follows(text, end):
+    if more and COMMENTARY_AFTER_DAF.match(text, end) and _dh_follows(text, end):
         return None  # "מנחות מד ע"א תד"ה ..." points into Tosafot, not the daf
     return end, ref
+
+
+# The first character of a range (dash), a segment (":") or a commentary named after the
+# daf (``רש"י``, ``תוס'``, ``ד"ה``, ``בתד"ה`` ...): see _DAF_RANGE, _SEGMENT and
+# COMMENTARY_AFTER_DAF, which all begin with one of these after optional spaces.
+_AFTER_DAF = re.compile(rf"[{SPACE_CHARS}]*[-\u2013\u2014\u05be:,(רתדבמ]")
 
 
 def _dh_follows(text: str, end: int) -> bool:
