@@ -500,3 +500,17 @@ def test_more_separators_that_are_not_citations(text: str) -> None:
 )
 def test_a_pair_continuing_a_list_of_references(text: str, expected: list[str]) -> None:
     assert refs(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        ("שבת דף טו ע' א", "Shabbat 15a"),  # ע' = עמוד
+        ("שבת טו. – טז:", "Shabbat 15a-16b"),  # en dash
+        ("שבת טו, א — טז, ב", "Shabbat 15a-16b"),  # em dash
+        ("(בְּרֵאשִׁית א, א)", "Genesis 1:1"),  # pointed
+        ("ירושלמי ברכות רפ\"ד", "Jerusalem Talmud Berakhot 4"),
+    ],
+)
+def test_amud_words_dashes_and_points(text: str, ref: str) -> None:
+    assert refs(text) == [ref]

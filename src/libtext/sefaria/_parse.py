@@ -389,7 +389,8 @@ _AMUD_COMMA = (
 _AMUD_SPACE = (
     rf"(?:(?:ריש|סוף){SPACE}+)?ע{GERSHAYIM}(?P<amud_abbrev>[אב])"
     rf"|[רס]ע{GERSHAYIM}(?P<amud_edge>[אב])"
-    rf"|עמוד{SPACE}+(?P<amud_word>[אב]){GERESH}?|(?P<amud_letter>[אב]){GERESH}?"
+    rf"|(?:עמוד{SPACE}+|ע{GERESH}{SPACE}*)(?P<amud_word>[אב]){GERESH}?"
+    rf"|(?P<amud_letter>[אב]){GERESH}?"
 )
 _DAF = re.compile(
     rf"{SPACE}*(?P<open_paren>\({SPACE}*)?"
