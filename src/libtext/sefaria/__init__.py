@@ -15,8 +15,9 @@ and chapter/verse counts, so links are correct, free and reproducible::
 Covered: Tanakh (books, Chabad abbreviations, Torah verses cited by parsha name), Talmud
 Bavli (daf and amud in every common notation), Yerushalmi, Mishnah, Mishneh Torah, Shulchan
 Arukh, Mishnah Berurah, Tanya, Midrash Rabbah on the Torah, Rashi/Ramban/Ibn Ezra/Sforno/Or
-HaChaim on the Torah, Sefaria's own Hebrew forms, ranges and ``שם`` (ibid). Works cited by printed page (Zohar, Likkutei Torah, Torah Ohr)
-are recognised but left unlinked rather than linked wrongly.
+HaChaim on the Torah, Sefaria's own Hebrew forms, ranges and ``שם`` (ibid). Works cited by
+printed page (Zohar, Likkutei Torah, Torah Ohr) are recognised but left unlinked rather than
+linked wrongly.
 """
 
 from __future__ import annotations
