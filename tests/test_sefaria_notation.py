@@ -506,6 +506,7 @@ def test_a_pair_continuing_a_list_of_references(text: str, expected: list[str]) 
     ("text", "ref"),
     [
         ("שבת דף טו ע' א", "Shabbat 15a"),  # ע' = עמוד
+        ("שו״ע אורח חיים סי׳ א׳ סע׳ א׳", "Shulchan Arukh, Orach Chayim 1:1"),  # סע' = סעיף
         ("שבת טו. – טז:", "Shabbat 15a-16b"),  # en dash
         ("שבת טו, א — טז, ב", "Shabbat 15a-16b"),  # em dash
         ("(בְּרֵאשִׁית א, א)", "Genesis 1:1"),  # pointed

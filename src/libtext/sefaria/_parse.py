@@ -801,7 +801,7 @@ _SIMAN = re.compile(
     rf"{SPACE}*,?{SPACE}*(?P<open_paren>\({SPACE}*)?"
     rf"(?:(?:סימן|[רס]?סי{GERESH}|ס{GERESH}){SPACE}*(?P<siman>{NUMERAL})"
     rf"|(?P<siman_glued>{glued('ס', 'ר')})|(?P<siman_colon>{NUMERAL})(?={SPACE}*[:,]))"
-    rf"(?:{SPACE}*,?{SPACE}*(?:(?:סעיף|סעי{GERESH}){SPACE}*(?P<seif>{NUMERAL})"
+    rf"(?:{SPACE}*,?{SPACE}*(?:(?:סעיף|סעי?{GERESH}){SPACE}*(?P<seif>{NUMERAL})"
     rf"|(?P<seif_glued>{glued('ס')}))"
     rf"|{SPACE}*[:,]{SPACE}*(?P<seif_colon>{NUMERAL}))?{WORD_END}"
 )
