@@ -156,7 +156,8 @@ def family(ref: str) -> str:
     }
     for prefix, name in (
         ("Mishneh Torah", "Mishneh Torah"), ("Shulchan Arukh", "Shulchan Arukh"),
-        ("Tanya", "Tanya"), ("Jerusalem Talmud", "Yerushalmi"), ("Mishnah ", "Mishnah"),
+        ("Tanya", "Tanya"), ("Jerusalem Talmud", "Yerushalmi"),
+        ("Mishnah Berurah", "Mishnah Berurah"), ("Mishnah ", "Mishnah"),
         ("Pirkei Avot", "Mishnah"),
     ):  # fmt: skip
         if ref.startswith(prefix):

@@ -372,3 +372,146 @@ def test_a_daf_after_a_chapter_is_the_passage(text: str, ref: str) -> None:
 def test_a_daf_outside_the_chapter_is_not_read(text: str, cited: str, ref: str) -> None:
     (c,) = find_citations(text)
     assert (c.text, c.ref, c.kind) == (cited, ref, "chapter")
+
+
+# ---------------------------------------------------------------- Sefaria's Hebrew forms
+# Text copied from Sefaria's Hebrew interface writes every work as "title chapter:section"
+# with geresh/gershayim numerals: the colon says the letters are numbers.
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("משנה תורה, הלכות תשובה ג׳:ד׳", ["Mishneh Torah, Repentance 3:4"]),
+        ("הלכות תשובה ג׳", ["Mishneh Torah, Repentance 3"]),  # a chapter alone, marked
+        ('רמב"ם הלכות תשובה ג:ד', ["Mishneh Torah, Repentance 3:4"]),
+        ("הלכות תשובה ג׳:ד׳-ו׳", ["Mishneh Torah, Repentance 3:4-6"]),
+        ("תלמוד ירושלמי ברכות א׳:א׳", ["Jerusalem Talmud Berakhot 1:1"]),
+        ("ירושלמי שבת ז:ב", ["Jerusalem Talmud Shabbat 7:2"]),
+        ("ירושלמי ברכות א׳:א׳:ב׳", ["Jerusalem Talmud Berakhot 1:1:2"]),  # with its segment
+        ("משנה ברכות א׳", ["Mishnah Berakhot 1"]),
+        ("שולחן ערוך אורח חיים רנ״ה", ["Shulchan Arukh, Orach Chayim 255"]),
+        ("רש״י על בראשית א׳:א׳:ב׳", ["Rashi on Genesis 1:1:2"]),  # the second comment there
+        ("מדרש תהלים כ״ג", ["Midrash Tehillim 23"]),
+        ("מדרש תהלים כ״ג:א׳", ["Midrash Tehillim 23:1"]),  # colon: Sefaria's own section
+        ("פרקי דרבי אליעזר ג׳", ["Pirkei DeRabbi Eliezer 3"]),
+        ("תניא, ליקוטי אמרים ב׳", ["Tanya, Part I; Likkutei Amarim 2"]),
+    ],
+)
+def test_sefaria_hebrew_interface_forms(text: str, expected: list[str]) -> None:
+    assert refs(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ולמד הלכות תשובה ג׳ פעמים ביום",  # a marked numeral that goes on into prose
+        "ירושלמי ברכות ב, א",  # a comma: a printed page of the Yerushalmi, not chapter:halakhah
+        "שולחן ערוך אורח חיים ה'",  # ה' alone is the divine name
+        "ירושלמי ברכות יא:א",  # Berakhot has 9 chapters
+        "הלכות תשובה לא:א",  # no chapter 31
+    ],
+)
+def test_sefaria_forms_that_are_not_citations(text: str) -> None:
+    assert [c.ref for c in find_citations(text) if c.kind != "book"] == []
+
+
+# ---------------------------------------------------------------- footnote abbreviations
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # ח"מ / א"ח: חושן משפט / אורח חיים; ססי' = סוף סימן (the end of the siman)
+        ('ובח"מ ססי\' ל"ד', ["Shulchan Arukh, Choshen Mishpat 34"]),
+        ('בא"ח סימן שמ"ג', ["Shulchan Arukh, Orach Chayim 343"]),
+        ('שו"ע א"ח סי\' רנ"ה ס"ב', ["Shulchan Arukh, Orach Chayim 255:2"]),
+        # Mishnah Berurah: siman and its small se'if (ס"ק, glued סק"ד)
+        ('משנ"ב סי\' רנ"ה סק"ד', ["Mishnah Berurah 255:4"]),
+        ("משנה ברורה סימן רנה ס\"ק יד", ["Mishnah Berurah 255:14"]),
+        ('משנ"ב סי\' רנ"ה סק"ד. ושם סק"ה', ["Mishnah Berurah 255:4", "Mishnah Berurah 255:5"]),
+        # Likkutei Amarim in two parts: its second part (ח"ב) is Shaar HaYichud VehaEmunah
+        ('בלק"א ח"ב פי"א', ["Tanya, Part II; Shaar HaYichud VehaEmunah 11"]),
+        ('וכמ"ש בלק"א בח"א פל"ד', ["Tanya, Part I; Likkutei Amarim 34"]),
+        # a tractate's name cut short by a geresh
+        ("בפ\"ו דשבועו'", ["Shevuot 38b-44b"]),
+        ("סנהדרי' לז, א", ["Sanhedrin 37a"]),
+    ],
+)
+def test_footnote_abbreviations(text: str, expected: list[str]) -> None:
+    assert refs(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'משנ"ב סי\' רנ"ה',  # Mishnah Berurah needs its small se'if: the siman is the SA's
+        'ח"מ ל"ד.',  # an abbreviation and a numeral, with no siman word: not enough
+        "ברכו' את ה'",  # a cut-short name with no numbers
+        "ושם סנהדרי'",
+    ],
+)
+def test_footnote_abbreviations_that_are_not_citations(text: str) -> None:
+    assert refs(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("משנה, ברכות א:א", ["Mishnah Berakhot 1:1"]),  # Sefaria's "Mishnah, Tractate"
+        ('רמב"ם הל\' תפילה ד, א', ["Mishneh Torah, Prayer and the Priestly Blessing 4:1"]),
+        ('שו"ע או"ח רנה, ב', ["Shulchan Arukh, Orach Chayim 255:2"]),  # siman, se'if
+        ("עדויות ה:ז", ["Mishnah Eduyot 5:7"]),  # plene spelling of עדיות
+        ("מקוואות א, א", ["Mishnah Mikvaot 1:1"]),
+        ("שמות רבה א", ["Shemot Rabbah 1"]),  # a bare chapter that ends the text
+        ("תהלים כג א-ב", ["Psalms 23:1-2"]),  # bare numbers with a range, at a clause end
+    ],
+)
+def test_more_spellings_and_separators(text: str, expected: list[str]) -> None:
+    assert refs(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'שו"ע או"ח רנה, והנה',  # a comma, then prose: no se'if
+        "שמות רבה לא",  # לא ends clauses as a word ("not")
+        "תהלים כג א-ב ועוד דברים",  # bare numbers that run on into prose
+    ],
+)
+def test_more_separators_that_are_not_citations(text: str) -> None:
+    assert refs(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a list of references: a bare pair after a citation, with only "." or ";" between
+        ("יחזקאל א, טז. י, י.", ["Ezekiel 1:16", "Ezekiel 10:10"]),
+        ("תהלים יח, ב; כב, ד", ["Psalms 18:2", "Psalms 22:4"]),
+        ("ברכות ה, א. ו, ב.", ["Berakhot 5a", "Berakhot 6b"]),
+        # not a continuation: words between, brackets (a page of the edition), prose after,
+        # or numbers the book does not have
+        ("ישעי' ז, יד. ראה לעיל ו, ב.", ["Isaiah 7:14"]),
+        ('אגה"ק סכ"ט (קמט, ב).', ["Tanya, Part IV; Iggeret HaKodesh 29"]),
+        ("ברכות ה, א. ו, ב ועוד דברים", ["Berakhot 5a"]),
+        ("בראשית א, א. נא, א.", ["Genesis 1:1"]),
+    ],
+)
+def test_a_pair_continuing_a_list_of_references(text: str, expected: list[str]) -> None:
+    assert refs(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        ("שבת דף טו ע' א", "Shabbat 15a"),  # ע' = עמוד
+        ("שו״ע אורח חיים סי׳ א׳ סע׳ א׳", "Shulchan Arukh, Orach Chayim 1:1"),  # סע' = סעיף
+        ("שבת טו. – טז:", "Shabbat 15a-16b"),  # en dash
+        ("שבת טו, א — טז, ב", "Shabbat 15a-16b"),  # em dash
+        ("(בְּרֵאשִׁית א, א)", "Genesis 1:1"),  # pointed
+        ("ירושלמי ברכות רפ\"ד", "Jerusalem Talmud Berakhot 4"),
+    ],
+)
+def test_amud_words_dashes_and_points(text: str, ref: str) -> None:
+    assert refs(text) == [ref]

@@ -13,10 +13,11 @@ and chapter/verse counts, so links are correct, free and reproducible::
     'https://www.sefaria.org/Tanya,_Part_I;_Likkutei_Amarim.2'
 
 Covered: Tanakh (books, Chabad abbreviations, Torah verses cited by parsha name), Talmud
-Bavli (daf and amud in every common notation), Mishnah, Mishneh Torah, Shulchan Arukh,
-Tanya, Midrash Rabbah on the Torah, Rashi/Ramban/Ibn Ezra/Sforno/Or HaChaim on the Torah,
-ranges and ``שם`` (ibid). Works cited by printed page (Zohar, Likkutei Torah, Torah Ohr)
-are recognised but left unlinked rather than linked wrongly.
+Bavli (daf and amud in every common notation), Yerushalmi, Mishnah, Mishneh Torah, Shulchan
+Arukh, Mishnah Berurah, Tanya, Midrash Rabbah on the Torah, Rashi/Ramban/Ibn Ezra/Sforno/Or
+HaChaim on the Torah, Sefaria's own Hebrew forms, ranges and ``שם`` (ibid). Works cited by
+printed page (Zohar, Likkutei Torah, Torah Ohr) are recognised but left unlinked rather than
+linked wrongly.
 """
 
 from __future__ import annotations
@@ -40,15 +41,18 @@ from libtext.sefaria._data import Catalog, Parsha, catalog, key
 from libtext.sefaria._parse import (
     GERESH,
     GERSHAYIM,
+    NUMERAL,
     SPACE,
     SPACE_CHARS,
     WORD_END,
     Ref,
     glued_value,
     hilchot_name,
+    num,
     parse_bavli,
     parse_ibid_chapter,
     parse_ibid_verse,
+    parse_katan_only,
     parse_midrash,
     parse_mishnah,
     parse_mishnah_only,
@@ -57,12 +61,14 @@ from libtext.sefaria._parse import (
     parse_rambam,
     parse_rambam_ibid,
     parse_sa_lead,
+    parse_seif_katan,
     parse_siman,
     parse_tanakh,
     parse_tanya,
     parse_verse_only,
     slot_setters,
     talmud_daf,
+    tanakh_numbers,
 )
 
 __all__ = ["SEFARIA_BASE_URL", "Citation", "Ref", "find_citations", "ref_url", "resolve",
@@ -79,6 +85,7 @@ _LEAD_ROLES = {
 }  # fmt: skip
 _TITLE_ONLY_ROLES = {"tractate", "tanakh", "parsha"}  # may follow a chapter or a work word
 _SPACES = re.compile(rf"{SPACE}*")
+_COMMA_GAP = re.compile(rf"{SPACE}*,?{SPACE}*")
 _URL_TAIL = re.compile(r"_(?=\d[0-9ab.\-]*$)")
 _BLOCK_GAP = re.compile(r"[\s(\[,:]{0,4}")
 _COMMENT_LINK = re.compile(rf"{SPACE}*(?:על{SPACE}+(?:התורה{SPACE}+)?|עה{GERSHAYIM}[פת]{SPACE}+)?")
@@ -184,10 +191,23 @@ def _url_path(normal: str) -> str:
 def find_citations(text: str) -> list[Citation]:
     """Every citation in a Hebrew text, in order, with its span, Sefaria ref and URL."""
     out = Citations()  # a list, with a table view in Jupyter
+    new, add, path = object.__new__, out.append, _url_path
+    set_start, set_end, set_text, set_ref, set_english, set_url, set_conf, set_kind = (
+        _SET_CITATION
+    )
     for start, end, ref, kind, confidence in _scan(text):
+        # Citation.__init__ inlined (the same slot setters): this runs once per citation.
         normal = ref.normal()
-        url = SEFARIA_BASE_URL + _url_path(normal)
-        out.append(Citation(start, end, text[start:end], normal, normal, url, confidence, kind))
+        c = new(Citation)
+        set_start(c, start)
+        set_end(c, end)
+        set_text(c, text[start:end])
+        set_ref(c, normal)
+        set_english(c, normal)
+        set_url(c, SEFARIA_BASE_URL + path(normal))
+        set_conf(c, confidence)
+        set_kind(c, kind)
+        add(c)
     return out
 
 
@@ -263,7 +283,11 @@ def _trie_regex(tails: dict[str, str]) -> str:
     return emit(trie)
 
 
-_BOUNDARY = "[^\\w\"'\u05f3\u05f4]"  # a title never continues a word or a numeral
+# A title never continues a word or a numeral. The word characters are spelled out as
+# ranges (Latin, Greek, Cyrillic, Hebrew and its presentation forms, digits): a range is a
+# table test, ``\\w`` a Unicode category look-up at every character the scanner skips.
+_WORD_CHARS = "0-9A-Za-z_\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff\u05d0-\u05ea\ufb1d-\ufb4f"
+_BOUNDARY = f"[^{_WORD_CHARS}\"'\u05f3\u05f4]"
 
 
 @cache
@@ -285,9 +309,19 @@ def _title_body() -> str:
     # one walk instead of two. A trie prefers the longest title, but numbered titles must win
     # over leads (``אבות`` before ``אבות דר"נ``): leads that extend a numbered title, and leads
     # related to those, get a trie of their own, tried last.
+    # A Torah portion is cited only as "name chapter, verse" (``וירא כא, לג``): its look-ahead
+    # wants the separator too, so the prose words ``בא``, ``ראה``, ``נח`` before a short word
+    # stop in the expression. ``דף``/``סימן`` after a citation (context ibid) want a numeral.
+    pair = (
+        rf"(?={SPACE}*+,?{SPACE}*+\(?{SPACE}*+(?:פרק{SPACE}++)?"
+        rf"(?:\d{{1,3}}+|[\u05d0-\u05ea]{{1,4}}+(?:{GERSHAYIM}[\u05d0-\u05ea]|{GERESH})?)"
+        rf"(?:{SPACE}*+[,:]|\.[\u05d0-\u05ea]|{SPACE}++פסוק))"
+    )
+    tails = {k: WORD_END + (pair if roles[k].keys() == {"parsha"} else ahead) for k in numbered}
+    tails |= {k: WORD_END + ahead for k in leads if roles[k].keys() == {"context_ibid"}}
     late = {k for k in leads if any(k.startswith(n) for n in numbered)}
     late |= {k for k in leads if any(k.startswith(x) or x.startswith(k) for x in late)}
-    main = {k: WORD_END + ahead for k in numbered} | {k: WORD_END for k in leads if k not in late}
+    main = {k: tails.get(k, WORD_END) for k in [*numbered, *leads] if k not in late}
     tries = [_trie_regex(dict(sorted(main.items())))]
     if late:
         tries.append(_trie_regex({k: WORD_END for k in sorted(late)}))
@@ -381,7 +415,11 @@ def _scan_plain(text: str) -> list[_Found]:
         entry = cache.get(title) or _roles(cat, title)
         if not entry[0]:
             continue
-        got = _parse_match(cat, text, m, entry, prev)
+        # _parse_match, inlined: this runs for every title found
+        if entry[2] is not None:
+            got = _parse_deciding(cat, text, m, entry[0], entry[2], prev)
+        else:
+            got = _parse_numbered(cat, text, m, entry[0], entry[1])
         if start <= blocked_to:  # "לקו"ת (במדבר יג, א)": a page of the blocking work
             blocked_to = -1
             if isinstance(got, _Hit):
@@ -402,7 +440,8 @@ def _scan_plain(text: str) -> list[_Found]:
         if (
             got.shape != "book"
             and not marks(text, numbers, end)
-            and not _bracketed(text, numbers, end)
+            and text[numbers - 1 : numbers] not in _OPENERS  # _bracketed, inlined
+            and text[end : end + 1] not in _CLOSERS
         ):
             conf = _BARE[conf]  # numbers written as bare letters
         # "דברי הימים א ט"ו:ט"ו - דברי הימים א ט"ז:י"ז": one range, the title repeated
@@ -417,7 +456,43 @@ def _scan_plain(text: str) -> list[_Found]:
         out.append(_found((begin - 1, got.end - 1, got.ref, shape, conf)))
         prev = got
         pos = got.end
+        if got.kind in _CONTINUED and text[pos : pos + 1] in _CONTINUE_MARKS:
+            while (more := _continuation(cat, text, prev)) is not None:
+                first = (more.start or 1) - 1  # _continuation always sets its start
+                out.append(_found((first, more.end - 1, more.ref, "ibid", more.conf)))
+                prev = more
+                pos = more.end
     return out
+
+
+_CONTINUED = frozenset({"tanakh", "bavli"})
+_CONTINUE_MARKS = frozenset(".;")
+_CONTINUE_GAP = re.compile(rf"[.;]{SPACE}*(?=[\u05d0-\u05ea])")
+_CONTINUE_END = re.compile(rf"{SPACE}*(?:\Z|[.;\])\n\r])")
+
+
+def _continuation(cat: Catalog, text: str, prev: _Hit) -> _Hit | None:
+    """``יחזקאל א, טז. י, י.``: in a list of references, a chapter-and-verse (or daf-and-amud)
+    pair right after a citation, with only ``.``/``;`` between, cites the same book. Only a
+    full pair that ends its clause: ``ראה לעיל ו, ב`` has words between, ``(קמט, ב)`` is
+    bracketed (a page of the edition)."""
+    gap = _CONTINUE_GAP.match(text, prev.end)
+    if gap is None:
+        return None
+    p = gap.end()
+    if prev.kind == "tanakh":
+        got = tanakh_numbers(text, p, p)
+        if got is None or got.verse is None or got.separator != ",":
+            return None
+        found = parse_tanakh(cat, text, p, p, prev.data, chapter_only=False)
+    else:
+        daf = talmud_daf(text, p, p)
+        if daf is None or daf.amud is None or daf.by_period:
+            return None
+        found = parse_bavli(text, p, p, prev.data)
+    if found is None or not _CONTINUE_END.match(text, found[0]):
+        return None
+    return _Hit(found[0], found[1], prev.kind, prev.data, start=p, shape="ibid", conf=0.9)
 
 
 _BARE = {1.0: 0.7, 0.9: 0.6, 0.5: 0.5}  # confidence when the numbers are bare letters
@@ -429,6 +504,10 @@ _MARKS = re.compile(
 _PUNCTUATION = re.compile(_PUNCTUATION_MARKS)
 _MERGE_GAP = 6  # at most " - " and spaces between the two halves of a range
 _RANGE_GAP = re.compile(rf"{SPACE}*[-\u2013\u2014\u05be]{SPACE}*")
+
+
+_OPENERS = frozenset("([")
+_CLOSERS = frozenset(")]")
 
 
 def _bracketed(text: str, begin: int, end: int) -> bool:
@@ -474,7 +553,9 @@ def _own_lines(text: str, start: int, end: int) -> bool:
     return i > 0 and bool(_LINE_BREAK.match(text, i))
 
 
-_MIDDLE_ROLES = ("sa_lead", "sa_part", "tanya", "tanya_part", "rambam", "hilchot", "midrash")
+_MIDDLE_ROLES = (
+    "sa_lead", "sa_part", "seif_katan", "tanya", "tanya_part", "rambam", "hilchot", "midrash",
+)  # fmt: skip
 # Roles that decide alone how a title is read, in the order they take precedence.
 _DECIDING_ROLES = (
     "block", "ibid", "context_ibid", "commentator", "chapter_lead", "work_lead", "yerushalmi",
@@ -562,7 +643,8 @@ def _parse_deciding(
         got = parse_daf_first(text, pos, start, _title_at)
         return _Hit(got[0], got[1], "bavli", None) if got else None
     # "mishnah_lead": משנה, then the tractate
-    nxt = _master().match(text, _SPACES.match(text, pos).end())  # type: ignore[union-attr]
+    after = _COMMA_GAP.match(text, pos).end()  # type: ignore[union-attr]
+    nxt = _master().match(text, after)  # "משנה ברכות", "משנה, ברכות" (Sefaria's form)
     tr = cat.roles.get(key(nxt["title"]), {}).get("tractate") if nxt else None
     if nxt is None or tr is None or nxt["prefix"]:
         return None
@@ -581,8 +663,10 @@ def _parse_numbered(
         got = None
         if role == "sa_lead":
             got = parse_sa_lead(cat, text, pos)
-        elif role == "sa_part":
-            got = parse_siman(text, pos, value)
+        elif role == "sa_part":  # a siman alone after the full name: Sefaria's form
+            got = parse_siman(text, pos, value, alone=" " in m["title"])
+        elif role == "seif_katan":
+            got = parse_seif_katan(text, pos, value)
         elif role in ("tanya", "tanya_part"):
             got = parse_tanya(cat, text, pos, None if role == "tanya" else value)
         elif role == "rambam":
@@ -628,10 +712,14 @@ def _parse_numbered(
                 return _Hit(got[0], got[1], "bavli", tr["bavli"], shape="chapter", conf=0.9)
     if "tanakh" in roles:
         got = parse_tanakh(cat, text, pos, start, roles["tanakh"])
-        if got and '"' in key(m["title"]) and _OPEN.match(text, pos):
+        title = m["title"]
+        if got and ('"' in title or "\u05f4" in title or "''" in title) and _OPEN.match(text, pos):
             return None  # "ש"א (יד, ב)": a short abbreviation before page numbers (שער א)
-        portion = got and _PORTION_BEFORE.search(text, max(0, start - 8), start)
-        if got and portion and not _VERSE_SEP.search(text, pos, got[0]):
+        if (
+            got
+            and not _VERSE_SEP.search(text, pos, got[0])
+            and _PORTION_BEFORE.search(text, max(0, start - 8), start)
+        ):
             return None  # "פ' ויקרא ד' ח'": a portion of a work cited by page (Zohar)
         if got:
             return _Hit(got[0], got[1], "tanakh", roles["tanakh"])
@@ -662,6 +750,8 @@ def _kind(ref: Ref) -> str:
         return "sa"
     if ref.index.startswith("Tanya"):
         return "tanya"
+    if ref.index == "Mishnah Berurah":
+        return "seif_katan"
     return "midrash"
 
 
@@ -720,8 +810,12 @@ def _parse_commentary(
         if got:
             book = got[1].index
             if tanakh == "all" or book in _TORAH:
-                ref = Ref(f"{name} on {book}", got[1].sections, got[1].to_sections)
-                return _Hit(got[0], ref, "commentary", book)
+                end, sections = got[0], got[1].sections
+                comment = _comment_number(text, m.end(), end) if len(sections) == 2 else None
+                if comment and not got[1].to_sections:  # "א׳:א׳:א׳": its first comment there
+                    end, sections = comment[0], (*sections, str(comment[1]))
+                ref = Ref(f"{name} on {book}", sections, got[1].to_sections)
+                return _Hit(end, ref, "commentary", book)
         tr = roles.get("tractate")
         if on_bavli and tr and tr["bavli"]:
             got = parse_bavli(text, m.end(), m.start(), tr["bavli"])
@@ -729,6 +823,19 @@ def _parse_commentary(
                 ref = Ref(f"{name} on {tr['bavli'][0]}", got[1].sections, got[1].to_sections)
                 return _Hit(got[0], ref, "commentary", tr["bavli"])
     return p  # a commentary we cannot number: block what follows
+
+
+_COMMENT_NUMBER = re.compile(rf"{SPACE}*:{SPACE}*({NUMERAL}){WORD_END}")
+
+
+def _comment_number(text: str, begin: int, end: int) -> tuple[int, int] | None:
+    """The third number of Sefaria's form (``רש״י על בראשית א׳:א׳:א׳``): the comment on that
+    verse. Only after a verse written with a colon, where the colon says it is Sefaria's."""
+    if ":" not in text[begin:end]:
+        return None
+    m = _COMMENT_NUMBER.match(text, end)
+    value = num(m[1]) if m else None
+    return (m.end(), value) if m and value and value <= 60 else None
 
 
 _OPEN = re.compile(rf"{SPACE}*\(")
@@ -854,6 +961,10 @@ def _parse_ibid(cat: Catalog, text: str, pos: int, start: int, prev: _Hit) -> Re
         got = parse_siman(text, pos, data)
     elif kind == "tanya":
         got = parse_tanya(cat, text, pos, data)
+    elif kind == "seif_katan":
+        got = parse_seif_katan(text, pos, data)
+        if not got and prev.ref.sections:  # "ושם סק"ה": the same siman
+            got = parse_katan_only(text, pos, data[0], prev.ref.sections[0])
     elif kind == "midrash":
         got = parse_midrash(text, pos, start, data)
     if not got:

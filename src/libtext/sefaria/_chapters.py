@@ -21,6 +21,7 @@ from libtext.sefaria._parse import (
     SPACE,
     WORD_END,
     Ref,
+    colon_numbers,
     num,
     parse_bavli,
     talmud_daf,
@@ -120,7 +121,7 @@ def parse_chapter_lead(
         ref = chapter_ref(cat, tr, chapter, mishnah)
         return _daf_in_chapter(text, end, tr, ref) if ref else None
     word = _CHAPTER_WORD.match(text, pos)
-    if word:  # a numeral or ordinal, then the tractate
+    if word and (word["chapter"] in ORDINALS or num(word["chapter"])):  # then the tractate
         sp = _SPACE.match(text, word.end())
         found = _tractate_at(text, sp.end(), title_at) if sp else None
         if found is not None:
@@ -248,7 +249,7 @@ def parse_yerushalmi(
     name = "Jerusalem Talmud " + (tr["bavli"][0] if tr["bavli"] else short)
     m = _YERUSHALMI_NUMS.match(text, got.end)
     if not m:
-        return None
+        return _yerushalmi_colon(text, got.end, name, chapters)
     chapter = num(m["chapter"]) if m["chapter"] else glued(m["chapter_glued"], "פ", "רס")
     if chapter is None or not 0 < chapter <= chapters:
         return None
@@ -259,6 +260,18 @@ def parse_yerushalmi(
         return m.end(), Ref(name, (str(chapter), str(halacha))), "full"
     end = m.end("chapter") if m["chapter"] else m.end("chapter_glued")
     return end, Ref(name, (str(chapter),)), "chapter"
+
+
+def _yerushalmi_colon(text: str, pos: int, name: str, chapters: int) -> tuple[int, Ref, str] | None:
+    """``ירושלמי ברכות א׳:א׳`` / ``א׳:א׳:ב׳``: Sefaria's form, chapter, halakhah, segment.
+    Only with colons (or one marked numeral): ``ירושלמי ברכות ב, א`` is a printed page."""
+    got = colon_numbers(text, pos, pos, 3)
+    if got is None:
+        return None
+    end, values = got
+    if not values[0] <= chapters or (len(values) > 1 and values[1] > 30):
+        return None
+    return end, Ref(name, tuple(map(str, values))), "chapter" if len(values) == 1 else "full"
 
 
 _DAF_WORD = re.compile(rf"{SPACE}*דף(?![{LETTER}])")

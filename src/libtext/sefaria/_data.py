@@ -99,6 +99,10 @@ TRACTATE_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "Sanhedrin": ("סנה'",), "Kiddushin": ("קדושין",), "Eruvin": ("ערובין",),
     "Gittin": ("גטין",), "Niddah": ("נידה",), "Megillah": ("מגלה",), "Chullin": ("חולין",),
     "Avot": ("פרקי אבות",), "Middot": ("מידות",), "Beitzah": ("ביצה",),
+    # full (plene) and defective spellings of the same names
+    "Eduyot": ("עדויות",), "Oholot": ("אוהלות",), "Mikvaot": ("מקוואות",),
+    "Yadayim": ("ידיים",), "Oktzin": ("עוקצין",), "Bikkurim": ("בכורים",),
+    "Kilayim": ("כלאיים",), "Orlah": ("עורלה",), "Sukkah": ("סכה",), "Kinnim": ("קנים",),
 }  # fmt: skip
 
 MISHNEH_TORAH_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
@@ -123,15 +127,15 @@ MISHNEH_TORAH_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
 }
 
 SHULCHAN_ARUKH: dict[str, tuple[int, tuple[str, ...]]] = {
-    "Shulchan Arukh, Orach Chayim": (697, ('או"ח', "אורח חיים")),
+    "Shulchan Arukh, Orach Chayim": (697, ('או"ח', 'א"ח', "אורח חיים")),
     "Shulchan Arukh, Yoreh De'ah": (403, ('יו"ד', "יורה דעה")),
     "Shulchan Arukh, Even HaEzer": (178, ('אה"ע', 'אבהע"ז', 'אהע"ז', "אבן העזר")),
-    "Shulchan Arukh, Choshen Mishpat": (427, ('חו"מ', 'חוה"מ', "חושן משפט")),
+    "Shulchan Arukh, Choshen Mishpat": (427, ('חו"מ', 'ח"מ', 'חוה"מ', "חושן משפט")),
 }
 SHULCHAN_ARUKH_LEADS = ('שו"ע', 'טושו"ע', "שולחן ערוך", "שלחן ערוך", 'ש"ע')
 
 TANYA_PARTS: tuple[tuple[str, int, tuple[str, ...]], ...] = (
-    ("Tanya, Part I; Likkutei Amarim", 53, ('לקו"א', "לקוטי אמרים", "ליקוטי אמרים")),
+    ("Tanya, Part I; Likkutei Amarim", 53, ('לקו"א', 'לק"א', "לקוטי אמרים", "ליקוטי אמרים")),
     ("Tanya, Part II; Shaar HaYichud VehaEmunah", 12, ('שעהיוה"א', "שער היחוד והאמונה")),
     ("Tanya, Part III; Iggeret HaTeshuvah", 12, ('אגה"ת', "אגרת התשובה", "איגרת התשובה")),
     ("Tanya, Part IV; Iggeret HaKodesh", 32, ('אגה"ק', "אגרת הקודש", "איגרת הקודש")),
@@ -173,6 +177,12 @@ MIDRASH_OTHER: dict[str, tuple[int, tuple[str, ...]]] = {
     "Pirkei DeRabbi Eliezer": (54, ('פדר"א', 'פרקי דר"א', "פרקי דרבי אליעזר", 'פרדר"א')),
 }
 
+# Commentaries on the Shulchan Arukh numbered by its siman and their own small se'if
+# (Sefaria: "Mishnah Berurah <siman>:<seif katan>").
+SEIF_KATAN_WORKS: dict[str, tuple[int, tuple[str, ...]]] = {
+    "Mishnah Berurah": (697, ('משנ"ב', "משנה ברורה")),
+}
+
 # Works cited by printed page, or sources we cannot number offline: a citation that directly
 # follows one of these (``לקו"ת (במדבר יג, א)``) belongs to that work and is not linked.
 BLOCKERS = (
@@ -182,7 +192,7 @@ BLOCKERS = (
     "יל\"ש", "ילקוט שמעוני", "מצודות", "מצו\"ד", "רד\"ק", "מלבי\"ם",
     "תרגום", "ת\"א", "ת\"י", "אונקלוס", "אדה\"ז", "אדמו\"ר הזקן",
     "תוספתא", "מכילתא", "ספרי", "ספרא",
-    "מהרש\"א", "ר\"ן", "רשב\"ם", "משנ\"ב", "משנה ברורה", "מ\"מ", "כ\"מ", "פיהמ\"ש",
+    "מהרש\"א", "ר\"ן", "רשב\"ם", "מ\"מ", "כ\"מ", "פיהמ\"ש",
     "פירוש המשניות", "סהמ\"צ", "ספר המצוות", "בעל הטורים", "בעה\"ט", "אלשיך", "של\"ה",
     "ספר הערכים", "עץ חיים", "ע\"ח", "פע\"ח", "סה\"מ", "ד\"ה", "אוה\"ת", "אור התורה",
     "מאמרי אדמו\"ר", "לקו\"ש", "לקוטי שיחות", "אגרות קודש", "אג\"ק", "תו\"מ",
@@ -316,6 +326,19 @@ def catalog() -> Catalog:
                     "bavli": (bname, *BAVLI_DAFS[bname]) if bname in bavli else None,
                 },
             )
+    for he, he_roles in list(cat.roles.items()):
+        found = he_roles.get("tractate")
+        if found is None or found["bavli"] is None or he in cat.glued_of or len(he) < 5:
+            continue
+        if " " in he or '"' in he or "'" in he:
+            continue
+        # "דשבועו'", "סנהדרי'": a one-word tractate name cut short by its last letter, as
+        # footnotes write it; only where no other title is spelled that way.
+        short = key(he[:-1] + "'")
+        if short not in cat.roles:
+            cat.add(short, "tractate", found)
+            cat.add("ד" + short, "tractate", found)
+            cat.glued_of.add("ד" + short)
     for en, (count, forms) in MIDRASH_RABBAH.items():
         for he in forms:
             cat.add(he, "midrash", (en, count))
@@ -352,7 +375,10 @@ def catalog() -> Catalog:
     for en, (count, forms) in MIDRASH_OTHER.items():
         for he in forms:
             cat.add(he, "midrash", (en, count))
-    for lead in ("ירושלמי", "ירוש'", "בירושלמי"):
+    for en, (count, forms) in SEIF_KATAN_WORKS.items():
+        for he in forms:
+            cat.add(he, "seif_katan", (en, count))
+    for lead in ("ירושלמי", "ירוש'", "בירושלמי", "תלמוד ירושלמי"):
         cat.add(lead, "yerushalmi", True)
     for lead in ("בבלי", "גמרא", "גמ'"):  # not "דף": too frequent in prose to look behind
         cat.add(lead, "daf_lead", True)

@@ -188,8 +188,9 @@ def tanakh_numbers(text: str, pos: int, start: int, *, verse: bool = True) -> Ta
     chapter, verse_n = num(chapter_token), num(verse_token)
     if chapter is None:
         return None
-    inpar = bool(open_paren) or _in_parens(text, start)
     sep = (sep_token or "").strip() or ("פסוק" if verse_word else "")
+    # "in brackets" only where no separator says it already (most citations: "כא, לג")
+    inpar = bool(open_paren) or (not sep and _in_parens(text, start))
     if (
         verse
         and verse_token
@@ -199,7 +200,7 @@ def tanakh_numbers(text: str, pos: int, start: int, *, verse: bool = True) -> Ta
             or (inpar and _CLOSE.match(text, m.end()))
             or _MARK.search(chapter_token)  # "שמות י״ב י", "שופטים כ י''א": marked numerals
             or _MARK.search(verse_token)
-            or (not verse_to_token and ENDS.match(text, m.end()))  # "דברי הימים ב לב יט"
+            or ENDS.match(text, m.end())  # "דברי הימים ב לב יט", "תהלים כג א-ב"
         )
     ):
         to_token = chapter_to_token or chapter_to_marked
@@ -212,6 +213,7 @@ def tanakh_numbers(text: str, pos: int, start: int, *, verse: bool = True) -> Ta
         return _tanakh_numbers((end, chapter, verse_n, chapter_to, verse_to, sep))
     if comma_first:  # "שמות, כ"ד, יג": after a comma only chapter and verse
         return None
+    inpar = bool(open_paren) or _in_parens(text, start)
     end = m.end("chapter")
     dash = _CHAPTER_RANGE.match(text, end) if _MARK.search(chapter_token) else None
     if dash and _MARK.search(dash["chapter_to"]) and (inpar or ENDS.match(text, dash.end())):
@@ -233,6 +235,40 @@ def _closed(text: str, end: int, op: str | None) -> int:
     """Past the ``)`` that closes numbers opened after the title (``שמות (לב א)``)."""
     close = _CLOSE_PAREN.match(text, end) if op else None
     return close.end() if close else end
+
+
+_COLON_NUMS = re.compile(
+    rf"{SPACE}*(?P<a>{NUMERAL})(?:{SPACE}*(?P<sep>[:,]){SPACE}*(?P<b>{NUMERAL}))?"
+    rf"(?:{SPACE}*:{SPACE}*(?P<c>{NUMERAL}))?{WORD_END}"
+)
+
+
+def colon_numbers(
+    text: str, pos: int, start: int, depth: int, *, comma: bool = False
+) -> tuple[int, tuple[int, ...]] | None:
+    """Sefaria's own Hebrew form after a title: numbers joined by colons (``ג׳:ד׳``,
+    ``א׳:א׳:ב׳``), or one marked numeral (``ג׳``, ``כ״ג``) that ends the clause or closes the
+    brackets. The colon says the letters are numbers; a lone numeral needs its geresh or
+    gershayim, and ``ה'``/``י'`` alone is the divine name. ``depth``: most numbers the work
+    has; more than that is not a citation of it."""
+    m = _COLON_NUMS.match(text, pos)
+    if m is None or (m["sep"] == "," and not comma):  # "ג, ד": a pair only where asked
+        return None
+    tokens = [t for t in m.group("a", "b", "c") if t]
+    if len(tokens) > depth:
+        return None
+    if len(tokens) == 1:
+        token = tokens[0]
+        closed = _in_parens(text, start) and _CLOSE_BRACKET.match(text, m.end())
+        divine = token.strip("'\u05f3\u2019") in ("ה", "י")  # "ה'" alone: the divine name
+        if divine or not (_MARK.search(token) or token.isdigit()):
+            return None
+        if not (closed or ENDS.match(text, m.end())):
+            return None
+    values = tuple(num(t) for t in tokens)
+    if any(v is None or v <= 0 for v in values):
+        return None
+    return m.end(), values  # type: ignore[return-value]
 
 
 def parse_tanakh(
@@ -353,7 +389,8 @@ _AMUD_COMMA = (
 _AMUD_SPACE = (
     rf"(?:(?:ריש|סוף){SPACE}+)?ע{GERSHAYIM}(?P<amud_abbrev>[אב])"
     rf"|[רס]ע{GERSHAYIM}(?P<amud_edge>[אב])"
-    rf"|עמוד{SPACE}+(?P<amud_word>[אב]){GERESH}?|(?P<amud_letter>[אב]){GERESH}?"
+    rf"|(?:עמוד{SPACE}+|ע{GERESH}{SPACE}*)(?P<amud_word>[אב]){GERESH}?"
+    rf"|(?P<amud_letter>[אב]){GERESH}?"
 )
 _DAF = re.compile(
     rf"{SPACE}*(?P<open_paren>\({SPACE}*)?"
@@ -476,15 +513,18 @@ def parse_bavli(text: str, pos: int, start: int, tractate: tuple[str, int, int])
     if not first <= daf <= last:
         return None
     ref = Ref(name, (f"{daf}a",), (f"{daf}b",)) if amud is None else Ref(name, (f"{daf}{amud}",))
-    dash = _DAF_RANGE.match(text, end) if amud else None
-    seg = _SEGMENT.match(text, end) if amud and text[end - 1] not in ".:" else None
+    # one look at the next character decides whether a range, a segment or a commentary's
+    # opening words may follow (most citations end at ")", "." or prose)
+    more = _AFTER_DAF.match(text, end) is not None
+    dash = _DAF_RANGE.match(text, end) if amud and more else None
+    seg = _SEGMENT.match(text, end) if amud and more and text[end - 1] not in ".:" else None
     if seg:  # "שבת ג׳ ב:כ״ג": Sefaria's own form, daf, amud and segment
         segment = num(seg["segment"])
         if not segment or segment > 200:
             return None
         return seg.end(), Ref(name, (f"{daf}{amud}", str(segment)))
     if amud is None:
-        daf_dash = _DAF_ONLY_RANGE.match(text, end)
+        daf_dash = _DAF_ONLY_RANGE.match(text, end) if more else None
         daf_to = num(daf_dash["daf"]) if daf_dash else None
         if daf_dash and daf_to and daf < daf_to <= last:  # "עירובין פב-פג", "ברכות ב׳-ג׳"
             return daf_dash.end(), Ref(name, (f"{daf}a",), (f"{daf_to}b",))
@@ -503,9 +543,15 @@ def parse_bavli(text: str, pos: int, start: int, tractate: tuple[str, int, int])
         and (not _AFTER_PERIOD.match(text, end) or text[pos:end].strip(" .") in WORDS_LIKE_NUMERALS)
     ):
         return None  # "ברכות ח." is amud a when what follows says so, else it may end a sentence
-    if COMMENTARY_AFTER_DAF.match(text, end) and _dh_follows(text, end):
+    if more and COMMENTARY_AFTER_DAF.match(text, end) and _dh_follows(text, end):
         return None  # "מנחות מד ע"א תד"ה ..." points into Tosafot, not the daf
     return end, ref
+
+
+# The first character of a range (dash), a segment (":") or a commentary named after the
+# daf (``רש"י``, ``תוס'``, ``ד"ה``, ``בתד"ה`` ...): see _DAF_RANGE, _SEGMENT and
+# COMMENTARY_AFTER_DAF, which all begin with one of these after optional spaces.
+_AFTER_DAF = re.compile(rf"[{SPACE_CHARS}]*[-\u2013\u2014\u05be:,(רתדבמ]")
 
 
 def _dh_follows(text: str, end: int) -> bool:
@@ -584,9 +630,22 @@ def plain_pair(text: str, pos: int, start: int) -> tuple[int, int, int | None] |
         and (m["separator"].strip() or closed or ENDS.match(text, m.end()))
     ):
         return m.end(), first, second
-    if first is not None and not m["second"] and closed:
-        return m.end(), first, None
+    if (
+        first is not None
+        and not m["second"]
+        and (closed or _lone_numeral(m["first"], text, m.end()))
+    ):
+        return m.end(), first, None  # "(… א)", or one numeral that ends the clause ("כ״ג")
     return None
+
+
+def _lone_numeral(token: str, text: str, end: int) -> bool:
+    """One numeral at the end of a clause: marked (``כ״ג``), or bare letters that are not
+    also a word ending clauses (``לא``) nor the divine name (``ה'``)."""
+    word = token.strip("'\u05f3\u2019")
+    if word in WORDS_LIKE_NUMERALS or (word != token and word in ("ה", "י")):
+        return False
+    return bool(ENDS.match(text, end))
 
 
 def parse_mishnah_plain(
@@ -684,6 +743,8 @@ def parse_rambam(
     end, index = got
     m = _RAMBAM_NUMS.match(text, end)
     has_chapter = bool(m and (m["chapter"] or m["chapter_glued"]))
+    if chapter is None and not has_chapter and not (m and (m["halacha"] or m["halacha_glued"])):
+        return _rambam_colon(text, end, index)
     if m and has_chapter:
         if chapter is not None:
             return None
@@ -698,6 +759,26 @@ def parse_rambam(
     if m and has_chapter:
         end = _end(m, "chapter")
     return end, Ref(index, (str(chapter),))
+
+
+def _rambam_colon(text: str, pos: int, index: str) -> Parsed | None:
+    """``הלכות תשובה ג׳:ד׳`` (Sefaria's form), ``ג, ד``, ``ג:ד-ה``, or the chapter ``ג׳``."""
+    got = colon_numbers(text, pos, pos, 2, comma=True)
+    if got is None:
+        return None
+    end, values = got
+    if not 0 < values[0] <= 30 or (len(values) > 1 and not 0 < values[1] <= 50):
+        return None
+    ref = Ref(index, tuple(map(str, values)))
+    if len(values) == 2:
+        to = _SECTION_RANGE.match(text, end)
+        last = num(to["last"]) if to else None
+        if to and last and values[1] < last <= 50:
+            return to.end(), Ref(index, ref.sections, (ref.sections[0], str(last)))
+    return end, ref
+
+
+_SECTION_RANGE = re.compile(rf"{DASH}(?P<last>{NUMERAL}){WORD_END}(?!{SPACE}*:)")
 
 
 def parse_rambam_ibid(text: str, pos: int, prev: Ref) -> Parsed | None:
@@ -718,20 +799,27 @@ def parse_rambam_ibid(text: str, pos: int, prev: Ref) -> Parsed | None:
 # ---------------------------------------------------------------- Shulchan Arukh
 _SIMAN = re.compile(
     rf"{SPACE}*,?{SPACE}*(?P<open_paren>\({SPACE}*)?"
-    rf"(?:(?:סימן|סי{GERESH}|ס{GERESH}){SPACE}*(?P<siman>{NUMERAL})"
-    rf"|(?P<siman_glued>{glued('ס', 'ר')})|(?P<siman_colon>{NUMERAL})(?={SPACE}*:))"
-    rf"(?:{SPACE}*,?{SPACE}*(?:(?:סעיף|סעי{GERESH}){SPACE}*(?P<seif>{NUMERAL})"
+    rf"(?:(?:סימן|[רס]?סי{GERESH}|ס{GERESH}){SPACE}*(?P<siman>{NUMERAL})"
+    rf"|(?P<siman_glued>{glued('ס', 'ר')})|(?P<siman_colon>{NUMERAL})(?={SPACE}*[:,]))"
+    rf"(?:{SPACE}*,?{SPACE}*(?:(?:סעיף|סעי?{GERESH}){SPACE}*(?P<seif>{NUMERAL})"
     rf"|(?P<seif_glued>{glued('ס')}))"
-    rf"|{SPACE}*:{SPACE}*(?P<seif_colon>{NUMERAL}))?{WORD_END}"
+    rf"|{SPACE}*[:,]{SPACE}*(?P<seif_colon>{NUMERAL}))?{WORD_END}"
 )
 _PAREN = re.compile(rf"{SPACE}*\([^()\n]{{1,25}}\)")
 _SA_PART = re.compile(rf"{SPACE}*([{LETTER}\"'\u05f3\u05f4]+(?:{SPACE}+[{LETTER}]+)?)")
 
 
-def parse_siman(text: str, pos: int, part: tuple[str, int]) -> Parsed | None:
+def parse_siman(
+    text: str, pos: int, part: tuple[str, int], *, alone: bool = False
+) -> Parsed | None:
+    """``סי' רנ"ה ס"ב``, ``ססי' ל"ד`` (end of the siman), ``קיג:ד``; with ``alone`` (after a
+    part's full name, Sefaria's form ``אורח חיים רנ״ה``) also a marked siman by itself."""
     name, simanim = part
     m = _SIMAN.match(text, pos)
     if not m or (m["siman_colon"] and not m["seif_colon"]):
+        alone_at = colon_numbers(text, pos, pos, 1) if alone else None
+        if alone_at and 0 < alone_at[1][0] <= simanim:
+            return alone_at[0], Ref(name, (str(alone_at[1][0]),))
         return None  # "קיג:ד": bare numbers only as siman:seif
     siman = num(m["siman_colon"]) if m["siman_colon"] else _number(m, "siman", "ס", "ר")
     if siman is None or not 0 < siman <= simanim:
@@ -757,8 +845,47 @@ def parse_sa_lead(cat: Catalog, text: str, pos: int) -> Parsed | None:
     for cand in (words, words.split()[0]):
         part = cat.sa_parts.get(key(cand))
         if part:
-            return parse_siman(text, pos + m.group(0).index(cand) + len(cand), part)
+            end = pos + m.group(0).index(cand) + len(cand)
+            return parse_siman(text, end, part, alone=" " in key(cand))
     return None
+
+
+_SEIF_KATAN = re.compile(
+    rf"{SPACE}*,?{SPACE}*(?:(?:סימן|[רס]?סי{GERESH}){SPACE}*(?P<siman>{NUMERAL})"
+    rf"|(?P<siman_glued>{glued('ס', 'ר')}))"
+    rf"{SPACE}*,?{SPACE}*(?:(?:ס{GERSHAYIM}ק|סעיף{SPACE}+קטן){SPACE}*(?P<katan>{NUMERAL})"
+    rf"|(?P<katan_glued>{glued('סק')})){WORD_END}"
+)
+
+
+_KATAN_ONLY = re.compile(
+    rf"{SPACE}*,?{SPACE}*(?:(?:ס{GERSHAYIM}ק|סעיף{SPACE}+קטן){SPACE}*(?P<katan>{NUMERAL})"
+    rf"|(?P<katan_glued>{glued('סק')})){WORD_END}"
+)
+
+
+def parse_katan_only(text: str, pos: int, name: str, siman: str) -> Parsed | None:
+    """``ושם סק"ה`` after a Mishnah Berurah citation: another small se'if of that siman."""
+    m = _KATAN_ONLY.match(text, pos)
+    katan = (num(m["katan"]) if m["katan"] else _glued_value(m["katan_glued"], "סק")) if m else None
+    if m is None or katan is None or not 0 < katan <= 150:
+        return None
+    return m.end(), Ref(name, (siman, str(katan)))
+
+
+def parse_seif_katan(text: str, pos: int, work: tuple[str, int]) -> Parsed | None:
+    """``משנ"ב סי' רנ"ה סק"ד`` -> ``Mishnah Berurah 255:4``: a siman of the Shulchan Arukh
+    and the commentary's small se'if there; both numbers, or no link (a siman alone may be
+    the Shulchan Arukh's own)."""
+    name, simanim = work
+    m = _SEIF_KATAN.match(text, pos)
+    if not m:
+        return None
+    siman = _number(m, "siman", "ס", "ר")
+    katan = num(m["katan"]) if m["katan"] else _glued_value(m["katan_glued"], "סק")
+    if siman is None or katan is None or not (0 < siman <= simanim and 0 < katan <= 150):
+        return None
+    return m.end(), Ref(name, (str(siman), str(katan)))
 
 
 # ---------------------------------------------------------------- Tanya, Midrash
@@ -773,6 +900,10 @@ _TANYA_PART = re.compile(
 )
 
 
+# "ח"א" / "בח"ב": a part (chelek) of Likkutei Amarim, whose second part is Shaar HaYichud
+_CHELEK = re.compile(rf"{SPACE}*,?{SPACE}*ב?ח{GERSHAYIM}([אב])(?![{LETTER}])")
+
+
 def parse_tanya(cat: Catalog, text: str, pos: int, part: tuple[str, int] | None) -> Parsed | None:
     if part is None:  # after "תניא": an optional part name, else Part I
         m = _TANYA_PART.match(text, pos)
@@ -785,10 +916,19 @@ def parse_tanya(cat: Catalog, text: str, pos: int, part: tuple[str, int] | None)
                     part = found
                     pos = m.start(1) + words[n - 1].end()
                     break
+    if part[0].endswith("Likkutei Amarim"):  # "לק"א ח"ב": Likkutei Amarim's second part
+        chelek = _CHELEK.match(text, pos)
+        if chelek:
+            second = chelek[1] == "ב"
+            part = cat.tanya_parts["שער היחוד והאמונה" if second else 'לקו"א']
+            pos = chelek.end()
     name, chapters = part
     m = _TANYA.match(text, pos)
-    if not m:
-        return None
+    if not m:  # "תניא, ליקוטי אמרים ב׳", "ב׳:ג׳": Sefaria's form, chapter and segment
+        got = colon_numbers(text, pos, pos, 2)
+        if got is None or not got[1][0] <= chapters:
+            return None
+        return got[0], Ref(name, tuple(map(str, got[1])))
     if m["letter"] or m["letter_glued"]:  # Iggeret HaKodesh is numbered by letter (siman)
         if not name.endswith("Kodesh"):
             return None
@@ -820,8 +960,8 @@ def parse_midrash(text: str, pos: int, start: int, book: tuple[str, int]) -> Par
         if not pair or not 0 < pair[1] <= chapters or not 0 < (pair[2] or 1) <= 200:
             return None
         end, first, second = pair
-        if second is None or name in _VERSE_CITED:
-            return end, Ref(name, (str(first),))
+        if second is None or (name in _VERSE_CITED and ":" not in text[pos:end]):
+            return end, Ref(name, (str(first),))  # "כג, א": a verse; "כ״ג:א׳" Sefaria's section
         return end, Ref(name, (str(first), str(second)))
     chapter = _number(m, "chapter", "פ", "רס")
     if chapter is None or not 0 < chapter <= chapters:
