@@ -166,3 +166,15 @@ async def test_openapi_document_gives_timestamps_a_date_time_format() -> None:
     assert {("TextListItem", "created_at"), ("TextListItem", "updated_at")} <= set(stamps)
     for where, prop in stamps.items():
         assert (prop.get("type"), prop.get("format")) == ("string", "date-time"), where
+
+
+@pytest.mark.parametrize("value", [True, False])
+def test_a_boolean_is_not_a_number_in_request_bodies(value: bool) -> None:
+    """JSON ``true``/``false`` for an integer field is refused, not read as 1/0 (schema: integer)."""
+    from libtext.models import EnrichedSegment, ProcessRequest
+
+    with pytest.raises(ValidationError):
+        EnrichedSegment(sequence_id=value)
+    with pytest.raises(ValidationError):
+        ProcessRequest(work_id="1", max_pages=value)
+    assert EnrichedSegment(sequence_id=3).sequence_id == 3

@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     PlainSerializer,
@@ -74,6 +75,17 @@ __all__ = [
     "format_utc",
     "unicode_problem",
 ]
+
+
+def _no_bool(value: Any) -> Any:
+    """Refuse ``true``/``false`` where a number is meant (pydantic's lax mode takes them as 1/0)."""
+    if isinstance(value, bool):
+        raise ValueError("a number is required, not a boolean")
+    return value
+
+
+Number = Annotated[int, BeforeValidator(_no_bool)]
+"""An integer field of a request body: a JSON boolean is refused rather than read as 1 or 0."""
 
 
 def _as_utc(value: datetime) -> datetime:
@@ -171,7 +183,7 @@ class OutlineSegment(_Model):
     1-based page number (as a string, e.g. ``"12"`` or ``"12-14"``) where it starts.
     """
 
-    sequence_id: int
+    sequence_id: Number
     chapter_number: str = ""
     chapter_title: str = ""
     segment_title: str = ""
@@ -671,7 +683,7 @@ class ProcessRequest(_Model):
     """
 
     work_id: str = Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_.:-]+$")
-    max_pages: int | None = Field(default=None, ge=1)
+    max_pages: Number | None = Field(default=None, ge=1)
 
 
 class ProcessResponse(_Model):
