@@ -123,6 +123,25 @@ def test_page_json_carries_text(small: ExtractedDocument) -> None:
     assert again.text == small.text
 
 
+def test_lines_are_whole_models(small: ExtractedDocument) -> None:
+    # The reader builds lines without pydantic's general path (for speed): each must
+    # still be the model model_construct/validation would give, every field set.
+    import copy
+    import pickle
+
+    from libtext.models import ExtractedLine
+
+    for line in small.pages[0].lines:
+        dumped = line.model_dump()
+        assert set(dumped) == set(ExtractedLine.model_fields)
+        assert (
+            line == ExtractedLine.model_validate(dumped) == ExtractedLine.model_construct(**dumped)
+        )
+        assert line.model_fields_set == set(ExtractedLine.model_fields)
+        assert pickle.loads(pickle.dumps(line)) == line == copy.deepcopy(line)
+        assert line.model_copy(update={"text": "x"}).text == "x" and line.text != "x"
+
+
 def test_precise_mode_matches_every_body_line(fixtures_dir: Path, small: ExtractedDocument) -> None:
     doc = extract_pdf(fixtures_dir / "small.pdf", mode="precise")
     truth = _truth(fixtures_dir, "small")
