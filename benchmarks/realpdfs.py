@@ -11,7 +11,9 @@ Quartz, Print to PDF, LaTeX, Typst, OCR layers, each with a hand-written
 
 A gold line counts when its text equals one of the page's lines after the scorer's
 normalisation (NFC, invisible characters dropped, soft hyphen read as ``-``,
-whitespace collapsed). Line kinds are not compared (the other tools have none), so
+whitespace collapsed). A second table sums the files by producer kind (the first
+word of the gold file's ``producer``: InDesign, Word, LuaLaTeX, ...) and says
+whether libtext is ahead of both others there. Line kinds are not compared (the other tools have none), so
 libtext's figure here can be above the scorer's. The baselines read only pages with
 gold lines.
 
@@ -96,6 +98,7 @@ def main() -> None:
     print(head + " pdfplumber+bidi |")
     print("|---" * (head.count("|") - 1 + 1) + "|")
     totals = {"gold": 0, "libtext": 0, "poppler": 0, "plumber": 0}
+    kinds: dict[str, dict[str, int]] = {}
     all_pages = all_seconds = 0.0
     for path in golds:
         gold = json.loads(path.read_text("utf-8"))
@@ -109,8 +112,12 @@ def main() -> None:
         if poppler:
             row["poppler"] = share(lines, poppler_lines(pdf, numbers))
         totals["gold"] += len(lines)
+        kind = kinds.setdefault(str(gold.get("producer") or "?").split()[0], {"files": 0})
+        kind["files"] += 1
+        kind["gold"] = kind.get("gold", 0) + len(lines)
         for key, value in row.items():
             totals[key] += value
+            kind[key] = kind.get(key, 0) + value
 
         def pct(key: str, n: int = len(lines), row: dict[str, int] = row) -> str:
             return f"{100 * row[key] / n:.0f}%"
@@ -131,6 +138,28 @@ def main() -> None:
         cells.append(f"{100 * totals['poppler'] / n:.1f}%")
     cells.append(f"{100 * totals['plumber'] / n:.1f}%")
     print("| " + " | ".join(cells) + " |")
+    print()
+    others = ["poppler", "plumber"] if poppler else ["plumber"]
+    print(
+        "| producer | files | lines | libtext |"
+        + (" pdftotext |" if poppler else "")
+        + " pdfplumber+bidi | libtext ahead |"
+    )
+    print("|---" * (6 + poppler) + "|")
+    for name, kind in sorted(kinds.items()):
+        g = kind["gold"]
+        best_other = max(kind[k] for k in others)
+        verdict = (
+            "yes"
+            if kind["libtext"] > best_other
+            else "tie"
+            if kind["libtext"] == best_other
+            else "NO"
+        )
+        cells = [name, str(kind["files"]), str(g)] + [
+            f"{100 * kind[k] / g:.0f}%" for k in ["libtext", *others]
+        ]
+        print("| " + " | ".join([*cells, verdict]) + " |")
     if not poppler:
         print("(pdftotext not found: install poppler-utils for its column)")
 

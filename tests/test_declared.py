@@ -214,3 +214,30 @@ def test_bold_body_size_sections_under_sparse_part_titles() -> None:
         (t, str(p)) for p, _, t in expected
     ]
     assert segments[1].segment_title == f"{parts[1]} — {sections[2]}"
+
+
+def test_chapters_left_out_of_the_bookmarks_join_them_but_not_list_pages() -> None:
+    from libtext.models import DocumentHeading
+
+    def chapter(title: str) -> list[ExtractedLine]:
+        return [_line(title, 17, 80, kind="heading"), *_body(12, title)]
+
+    pages = [
+        [_line("רשימת האיורים", 17, 80, kind="heading"), _line("1 איור ראשון ... 4", 11, 120)],
+        chapter("הקדמה"),  # a starred chapter: printed like the others, not bookmarked
+        chapter("פרק ראשון"),
+        chapter("פרק שני"),
+        chapter("ביבליוגרפיה"),
+    ]
+    doc = _doc(pages)
+    doc.headings = [
+        DocumentHeading(title="פרק ראשון", page=3, y=70),
+        DocumentHeading(title="פרק שני", page=4, y=70),
+    ]
+    titles = [(s.page_ref, s.chapter_title) for s in offline_outline(doc).outline_segments]
+    assert titles == [
+        ("2", "הקדמה"),
+        ("3", "פרק ראשון"),
+        ("4", "פרק שני"),
+        ("5", "ביבליוגרפיה"),
+    ]

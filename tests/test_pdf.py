@@ -123,6 +123,25 @@ def test_page_json_carries_text(small: ExtractedDocument) -> None:
     assert again.text == small.text
 
 
+def test_lines_are_whole_models(small: ExtractedDocument) -> None:
+    # The reader builds lines without pydantic's general path (for speed): each must
+    # still be the model model_construct/validation would give, every field set.
+    import copy
+    import pickle
+
+    from libtext.models import ExtractedLine
+
+    for line in small.pages[0].lines:
+        dumped = line.model_dump()
+        assert set(dumped) == set(ExtractedLine.model_fields)
+        assert (
+            line == ExtractedLine.model_validate(dumped) == ExtractedLine.model_construct(**dumped)
+        )
+        assert line.model_fields_set == set(ExtractedLine.model_fields)
+        assert pickle.loads(pickle.dumps(line)) == line == copy.deepcopy(line)
+        assert line.model_copy(update={"text": "x"}).text == "x" and line.text != "x"
+
+
 def test_precise_mode_matches_every_body_line(fixtures_dir: Path, small: ExtractedDocument) -> None:
     doc = extract_pdf(fixtures_dir / "small.pdf", mode="precise")
     truth = _truth(fixtures_dir, "small")
@@ -589,3 +608,19 @@ def test_ligature_letters_come_back_in_the_order_of_their_mapping() -> None:
     # A left-to-right line is not reversed by pdfium: nothing to undo.
     ltr = [glyph, glyph, glyph, *after[:1] * 3]
     assert ligatures_in_order("f\u200di ok", ltr.__getitem__) == "f\u200di ok"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="אבג abc 123 ٣٤ ().:,-%+", max_size=14), st.data())
+def test_punctuation_run_direction_is_that_of_the_typed_line(text: str, data: Any) -> None:
+    # neutral_run_direction looks only outward from the run; it must agree with the
+    # whole line typed (W7, N1), the rule it shortcuts.
+    from libtext.pdf._text import _strong_types, line_direction, neutral_run_direction
+
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    base = line_direction(text)
+    types = _strong_types(text, base)
+    before = next((t for t in reversed(types[:start]) if t is not None), base)
+    after = next((t for t in types[end:] if t is not None), base)
+    assert neutral_run_direction(text, start, end) == (before if before == after else None)

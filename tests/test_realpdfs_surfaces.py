@@ -69,6 +69,24 @@ def test_cli_extract_json_or_one_line_error(pdf: Path) -> None:
     assert isinstance(result.exception, SystemExit)  # handled, not an escaped bug
 
 
+@needs_pdfs
+@pytest.mark.parametrize("pdf", PDFS, ids=[p.name for p in PDFS])
+def test_python_api_json_is_valid_utf8_or_a_libtext_error(pdf: Path) -> None:
+    from libtext import LibtextError, Outliner, extract_pdf
+
+    try:
+        doc = extract_pdf(pdf)
+    except LibtextError as exc:  # bad input: a typed error that says what to do
+        assert exc.message and "Traceback" not in exc.message
+        return
+    for page in doc.pages:
+        for line in page.lines:
+            line.text.encode("utf-8")
+    assert _valid_json(doc.model_dump_json())["pages"]
+    outline = Outliner().outline(doc)
+    assert "outline_segments" in _valid_json(outline.model_dump_json())
+
+
 @pytest.fixture(scope="module")
 def http() -> Iterator[Any]:
     pytest.importorskip("libtext.asgi")
@@ -85,7 +103,7 @@ HTTP_PDFS = [p for p in PDFS if _page_count(p) <= HTTP_MAX_PAGES]
 
 
 @needs_pdfs
-@pytest.mark.parametrize("route", ["/api/extract", "/api/outline"])
+@pytest.mark.parametrize("route", ["/api/extract", "/api/outline", "/api/process"])
 @pytest.mark.parametrize("pdf", HTTP_PDFS, ids=[p.name for p in HTTP_PDFS])
 def test_http_routes_answer_json_or_4xx(http: Any, route: str, pdf: Path) -> None:
     files = {"file": (pdf.name, pdf.read_bytes(), "application/pdf")}
@@ -97,5 +115,7 @@ def test_http_routes_answer_json_or_4xx(http: Any, route: str, pdf: Path) -> Non
         assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "details"}
     elif route == "/api/extract":
         assert body["pages"]
-    else:
+    elif route == "/api/outline":
         assert "outline_segments" in body
+    else:
+        assert body["slug"] and "sections" in body["document"]

@@ -25,7 +25,12 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
-from libtext.headings._declared import declared_segments, structure_hints, usable_bookmarks
+from libtext.headings._declared import (
+    declared_segments,
+    structure_hints,
+    unlisted_like_listed,
+    usable_bookmarks,
+)
 from libtext.headings._line import HEADING_LINE, HEADING_WORDS, parse_heading
 from libtext.headings._title_page import (
     by_line,
@@ -362,6 +367,10 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
     # guessing from the layout.
     for own in (usable_bookmarks, printed_toc):
         listed = own(doc)
+        if listed and own is usable_bookmarks:
+            extra = unlisted_like_listed(doc, listed, skip_first_page=title_page)
+            if extra:
+                listed = sorted([*listed, *extra], key=lambda h: (h.page, h.y))
         declared = declared_segments(doc, listed, _summary) if listed else []
         if declared:
             return DocumentOutline(source_metadata=metadata, outline_segments=declared)

@@ -11,14 +11,22 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from libtext.headings._line import parse_heading
+from libtext.headings._toc import MIN_ENTRIES, contents_entries
 from libtext.hebrew import normalize_for_match
 from libtext.models import DocumentHeading, ExtractedDocument, ExtractedPage, OutlineSegment
 
-__all__ = ["MAX_LEVEL", "declared_segments", "structure_hints", "usable_bookmarks"]
+__all__ = [
+    "MAX_LEVEL",
+    "declared_segments",
+    "structure_hints",
+    "unlisted_like_listed",
+    "usable_bookmarks",
+]
 
 MAX_LEVEL = 3
 """Deeper outline entries are folded into their parent's segment."""
@@ -45,6 +53,64 @@ def usable_bookmarks(doc: ExtractedDocument) -> list[DocumentHeading]:
         for h in doc.headings
         if h.source == "bookmark" and h.page in numbers and h.level <= MAX_LEVEL
     ]
+
+
+def unlisted_like_listed(
+    doc: ExtractedDocument, listed: list[DocumentHeading], skip_first_page: bool = False
+) -> list[DocumentHeading]:
+    """Headings printed exactly like the top bookmarked ones but missing from the outline.
+
+    Producers leave some chapters out of the bookmarks (LaTeX's starred
+    ``\\chapter*``: an introduction, a bibliography); they are set in the same
+    size and weight as the listed chapters (the titles of lists of contents, figures
+    and tables are set so too, and left out). A look counts when at least two top-level
+    bookmarks land on lines of it; a heading line of that look, on no listed line and
+    with no listed title near it, joins the outline at that level.
+    """
+    if not listed:
+        return []
+    top = min(h.level for h in listed)
+    index_of = {p.number: k for k, p in enumerate(doc.pages)}
+    looks: Counter[tuple[float, bool]] = Counter()
+    taken: set[tuple[int, int]] = set()
+    for h in listed:
+        page = doc.pages[index_of[h.page]]
+        i = _place(page, h, fallback=False)
+        if i is None:
+            continue
+        taken.add((h.page, i))
+        if h.level == top:
+            ln = page.lines[i]
+            looks[(round(ln.size, 1), ln.bold)] += 1
+    usual = {look for look, n in looks.items() if n >= 2}
+    found: list[DocumentHeading] = []
+    for k, page in enumerate(doc.pages):
+        if (k == 0 and skip_first_page) or _lists_pages(page, len(doc.pages)):
+            continue  # a list of contents, figures or tables is no chapter
+        for i, ln in enumerate(page.lines):
+            title = " ".join(ln.text.split())
+            if (
+                ln.kind != "heading"
+                or not title
+                or (page.number, i) in taken
+                or (round(ln.size, 1), ln.bold) not in usual
+            ):
+                continue
+            if any(
+                abs(h.page - page.number) <= 1 and _similarity(h.title, title) >= _MATCH
+                for h in listed
+            ):
+                continue
+            found.append(DocumentHeading(title=title, page=page.number, level=top, y=ln.y))
+    return found
+
+
+def _lists_pages(page: ExtractedPage, pages: int) -> bool:
+    """Whether the page is a list of contents, figures or tables: lines ending in page
+    numbers (not years: a bibliography's) make most of its body, or many lines."""
+    entries = [n for _, n in contents_entries(page) if n <= pages + 50]
+    body = sum(1 for ln in page.lines if ln.kind == "body" and ln.text.strip())
+    return bool(entries) and (len(entries) >= MIN_ENTRIES or 2 * len(entries) >= body)
 
 
 def structure_hints(doc: ExtractedDocument) -> dict[int, set[int]]:

@@ -20,7 +20,7 @@ from libtext.headings._line import parse_heading
 from libtext.hebrew import normalize_for_match
 from libtext.models import DocumentHeading, ExtractedDocument, ExtractedPage
 
-__all__ = ["MIN_ENTRIES", "printed_toc"]
+__all__ = ["MIN_ENTRIES", "contents_entries", "printed_toc"]
 
 MIN_ENTRIES = 4
 _SCAN_PAGES = 12
@@ -35,7 +35,8 @@ _WORD_NUMBERED = re.compile(
 _LEADERS = re.compile(r"(?:\s?\.){2,}\s*$|…+\s*$")
 
 
-def _entries(page: ExtractedPage) -> list[tuple[str, int]]:
+def contents_entries(page: ExtractedPage) -> list[tuple[str, int]]:
+    """The page's lines read as contents entries: (title, printed page number)."""
     out: list[tuple[str, int]] = []
     pending = ""
     for ln in page.lines:
@@ -114,12 +115,12 @@ def printed_toc(doc: ExtractedDocument) -> list[DocumentHeading]:
     numbers = {p.number for p in doc.pages}
     scan = doc.pages[:_SCAN_PAGES]
     for k, page in enumerate(scan):
-        raw = [(t, n) for t, n in _entries(page) if n <= len(doc.pages) + 50]  # not a year
+        raw = [(t, n) for t, n in contents_entries(page) if n <= len(doc.pages) + 50]  # not a year
         pages = [n for _, n in raw]
         if len(raw) < MIN_ENTRIES or pages != sorted(pages):
             continue
         for more in scan[k + 1 :]:  # the contents may go on over the next pages
-            nxt = [(t, n) for t, n in _entries(more) if n <= len(doc.pages) + 50]
+            nxt = [(t, n) for t, n in contents_entries(more) if n <= len(doc.pages) + 50]
             if (
                 not nxt
                 or [n for _, n in nxt] != sorted(n for _, n in nxt)

@@ -28,12 +28,16 @@ def find_gutter(
     segments: list[tuple[int, int]],
     box: Callable[[int], tuple[float, float]],
     size: Callable[[int], float],
+    boxes: Callable[[list[int]], list[tuple[float, float]]] | None = None,
 ) -> float | None:
     """The x of a gutter that cuts many of the page's longest lines, else None.
 
     Gaps are measured at the line's spaces (a gutter holds one in the text stream)
-    unless it has none; only a candidate is checked letter by letter.
+    unless it has none; only a candidate is checked letter by letter. ``boxes`` is
+    ``box`` for many characters at once (a page's hundreds of calls in one loop).
     """
+    if boxes is None:
+        boxes = lambda indices: [box(i) for i in indices]  # noqa: E731
     longest = sorted(segments, key=lambda s: s[0] - s[1])[:_SAMPLE]
     longest = [s for s in longest if s[1] - s[0] >= 20]
     if len(longest) < 4:
@@ -49,9 +53,14 @@ def find_gutter(
         left, right = min(l0, l1), max(r0, r1)
         if " " in text[a:b]:
             gaps = []
-            for m in _SPACES.finditer(text, a + 1, b - 1):  # a plain loop: the hot path
-                p_lo, p_hi = box(m.start() - 1)
-                q_lo, q_hi = box(m.end())
+            around: list[int] = []  # the letters either side of each space
+            for m in _SPACES.finditer(text, a + 1, b - 1):
+                around.append(m.start() - 1)
+                around.append(m.end())
+            beside_spaces = boxes(around)
+            for k in range(0, len(beside_spaces), 2):  # a plain loop: the hot path
+                p_lo, p_hi = beside_spaces[k]
+                q_lo, q_hi = beside_spaces[k + 1]
                 gaps.append((p_hi if p_hi < q_hi else q_hi, p_lo if p_lo > q_lo else q_lo))
                 # The stream's ends need not be the line's (an OCR layer's words come
                 # in any order): the words around the spaces say how far it reaches.
@@ -60,7 +69,7 @@ def find_gutter(
                 if p_hi > right or q_hi > right:
                     right = max(p_hi, q_hi, right)
         else:
-            spans = sorted(box(i) for i in range(a, b) if not text[i].isspace())
+            spans = sorted(boxes([i for i in range(a, b) if not text[i].isspace()]))
             gaps = [(hi, lo) for (_, hi), (lo, _) in itertools.pairwise(spans)]
         extents.append((left, right, em))
         for hi, lo in gaps:

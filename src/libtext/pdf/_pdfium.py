@@ -58,6 +58,16 @@ class CharCalls:
         buf = self._buf
         return buf[0], buf[1], (buf[2] + buf[3]) / 2
 
+    def boxes(self, indices: list[int]) -> list[tuple[float, float]]:
+        """:meth:`box` of many characters, in one tight loop (the gutter search's path)."""
+        call, tp, quad, buf = self._char_box, self.tp, self._quad, self._buf
+        out: list[tuple[float, float]] = []
+        append = out.append
+        for i in indices:
+            call(tp, i, *quad)
+            append((buf[0], buf[1]))
+        return out
+
     def origin(self, i: int) -> tuple[float, float]:
         """Character ``i``'s origin, in page coordinates (``FPDFText_GetCharOrigin``)."""
         q = self._quad

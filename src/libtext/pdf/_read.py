@@ -121,6 +121,14 @@ class _Reader:
             got = self._middles[i]
         return got
 
+    def boxes(self, indices: list[int]) -> list[tuple[float, float]]:
+        """:meth:`box` of many characters: those not yet asked for in one batch."""
+        known = self._boxes
+        missing = [i for i in indices if i not in known]
+        if missing:
+            known.update(zip(missing, self._calls.boxes(missing), strict=True))
+        return [known[i] for i in indices]
+
     def glyph(self, i: int, ch: str) -> Glyph:
         """Character ``i`` with its advance box and ink centre (for marks)."""
         rect = self._rect
@@ -327,7 +335,7 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
                 a = start + (len(seg) - len(seg.lstrip()))
                 segments.append((a, a + len(stripped)))
             start = end + 1
-        gutter = find_gutter(text, segments, reader.box, reader.size)
+        gutter = find_gutter(text, segments, reader.box, reader.size, reader.boxes)
         if gutter is not None:
             segments = split_at_gutter(text, segments, gutter, reader.box)
         lines = join_items(_read_lines(reader, text, segments, gutter), reader.direction, gutter)

@@ -93,10 +93,33 @@ def _strong_types(text: str, base: Direction) -> list[Direction | None]:
 def neutral_run_direction(text: str, start: int, end: int) -> Direction | None:
     """Direction of the neutral run ``text[start:end]`` when its two sides agree (N1)."""
     base = line_direction(text)
-    types = _strong_types(text, base)
-    before = next((t for t in reversed(types[:start]) if t is not None), base)
-    after = next((t for t in types[end:] if t is not None), base)
+    before = _nearest_type(text, range(start - 1, -1, -1), base)
+    after = _nearest_type(text, range(end, len(text)), base)
     return before if before == after else None
+
+
+def _nearest_type(text: str, where: range, base: Direction) -> Direction:
+    """The first of ``where``'s characters that is not neutral, typed as in
+    :func:`_strong_types` (a line's runs are short: no need to type the whole line)."""
+    for i in where:
+        s = _strong(text[i])
+        if s == "R" or s == "AN":
+            return "R"
+        if s == "L":
+            return "L"
+            return "R"
+        if s == "EN":  # W7: as the last strong letter before it
+            last = _nearest_letter(text, i, base)
+            return "L" if last == "L" else "R"
+    return base
+
+
+def _nearest_letter(text: str, i: int, base: Direction) -> Direction:
+    for j in range(i - 1, -1, -1):
+        s = _strong(text[j])
+        if s == "R" or s == "L":
+            return "R" if s == "R" else "L"
+    return base
 
 
 def bracket_directions(
