@@ -155,6 +155,33 @@ def test_an_offline_job_runs_and_reports_every_step(db_url: str) -> None:
         assert [e.id for e in rest] == ids[3:]
 
 
+async def test_an_idle_worker_starts_a_submitted_job_at_once(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A submit wakes the queue's idle workers: the job does not wait out their poll."""
+    import libtext.jobs._embedded as embedded
+
+    monkeypatch.setattr(embedded, "POLL_MIN", 30.0)  # an idle look only every 30 s
+    monkeypatch.setattr(embedded, "POLL_MAX", 30.0)
+    async with JobQueue(db_url) as queue:
+        await queue.asubmit(pdf=SAMPLE)  # the tables made, and a first job to take
+        stop = anyio.Event()
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(queue.awork, 1, stop)
+            with anyio.fail_after(20):  # the worker took its first job and went idle
+                while (await queue.alist(state="succeeded")) == []:
+                    await anyio.sleep(0.05)
+            await anyio.sleep(0.5)  # the claim loop is asleep now, for 30 s
+            submitted = time.perf_counter()
+            job = await queue.asubmit(pdf=SAMPLE)
+            with anyio.fail_after(20):
+                while (await queue.aget(job.id)).state is JobState.QUEUED:
+                    await anyio.sleep(0.01)
+            started = time.perf_counter() - submitted
+            stop.set()
+    assert started < 5.0  # woken by the submit, not by the 30 s poll
+
+
 def test_a_failing_job_ends_failed_with_an_error_body(db_url: str) -> None:
     broken = b"%PDF-1.4\n" + b"x" * 200  # a PDF header and nothing readable after it
     with JobQueue(db_url) as queue:

@@ -158,6 +158,9 @@ class JobQueue(TreeMethods):
         self._ready = False
         self._closed = False
         self._deferrer: Any = None
+        from libtext.jobs._embedded import Waker
+
+        self._waker = Waker()  # submit wakes this queue's idle workers (embedded)
         broker = url
         if broker is None and self.store.engine.dialect.name == "postgresql":
             broker = self.store._url.render_as_string(hide_password=False)
@@ -257,7 +260,9 @@ class JobQueue(TreeMethods):
             ),
             write=True,
         )
-        if self._deferrer is not None:
+        if self._deferrer is None:
+            self._waker.wake()
+        else:
             try:
                 self._deferrer.defer(job.id)
             except Exception as exc:
@@ -443,7 +448,7 @@ class JobQueue(TreeMethods):
         from libtext.jobs._embedded import work_embedded
 
         if self._deferrer is None:
-            await work_embedded(runner, concurrency, lambda: _stopped(stop))
+            await work_embedded(runner, concurrency, lambda: _stopped(stop), self._waker)
             return
         from libtext.jobs._procrastinate import work_procrastinate
 
