@@ -257,6 +257,9 @@ class JobQueue(TreeMethods):
                 provider=provider.strip(),
                 options=dict(options or {}),
                 max_attempts=self.retry.max_attempts,
+                # procrastinate's record of the job, committed next in the same
+                # database, makes this one durable too (one disk flush, not two).
+                durable_later=self._deferrer is not None and self.url is None,
             ),
             write=True,
         )

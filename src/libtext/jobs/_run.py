@@ -285,8 +285,16 @@ class Runner:
             row = _db.held(conn, job.id, owner)
             if row is None or row.cancel_requested:
                 raise _LostJob
-            _db.progress(conn, job.id, owner, pending)
-            _db.finish(conn, job.id, owner, JobState.SUCCEEDED, final, slug=item.slug)
+            _db.finish(
+                conn,
+                job.id,
+                owner,
+                JobState.SUCCEEDED,
+                final,
+                slug=item.slug,
+                steps=pending,
+                checked=True,
+            )
 
         def save() -> bool:
             try:
@@ -337,7 +345,9 @@ class Runner:
             await check()
             source = await self._library().aget_work(job.work_id, max_pages=spec.get("max_pages"))
         else:
-            source = await self.db(_db.read_input, job.id, write=False)
+            source = spec.pop("data", None)  # read with the claim
+            if source is None:
+                source = await self.db(_db.read_input, job.id, write=False)
             if source is None:
                 raise LibtextError("The job's PDF is no longer stored; submit it again.")
         return await aprocess_document(
