@@ -145,7 +145,9 @@ async def overhead(url: str, llm: str, jobs: int) -> None:
             opts = seed()
             document = await aprocess_document(
                 SAMPLE.read_bytes(),
-                outliner=Outliner(provider=provider),
+                # As a job: its options in the outline's cache key (and, through the
+                # worker, in its requests), so no job reuses another's outline.
+                outliner=Outliner(provider=provider, options=opts),
                 translator=Translator(provider=provider, options=opts),
                 cache=cache,
             )

@@ -182,6 +182,26 @@ async def test_an_idle_worker_starts_a_submitted_job_at_once(
     assert started < 5.0  # woken by the submit, not by the 30 s poll
 
 
+def test_a_jobs_options_reach_a_provider_objects_outline_call(
+    db_url: str, cache_dir: Path
+) -> None:
+    """Given with a provider object (``work(providers=...)``), a job's model options go
+    with its outline request too, as a named provider sends them; and two jobs with
+    other options do not share an outline from the provider cache."""
+    with FakeLLMServer(responder=fake_model()) as server, JobQueue(db_url) as queue:
+        jobs = [queue.submit(pdf=SAMPLE, provider="fake", options={"seed": n}) for n in (1, 2)]
+        queue.work(
+            stop=lambda: all(queue.get(j.id).state.final for j in jobs),
+            providers={"fake": http_provider(server.url)},
+        )
+        ended = [queue.get(j.id) for j in jobs]
+        bodies = [r.body for r in server.requests]
+    assert [j.state for j in ended] == [JobState.SUCCEEDED] * 2, ended
+    outlines = sorted(b.get("seed", -1) for b in bodies if kind_of(b) == "outline")
+    assert outlines == [1, 2]
+    assert {b.get("seed") for b in bodies if kind_of(b) == "translate"} == {1, 2}
+
+
 def test_a_failing_job_ends_failed_with_an_error_body(db_url: str) -> None:
     broken = b"%PDF-1.4\n" + b"x" * 200  # a PDF header and nothing readable after it
     with JobQueue(db_url) as queue:

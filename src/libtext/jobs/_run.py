@@ -28,7 +28,7 @@ import math
 import random
 import threading
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from libtext._policy import RetryPolicy
     from libtext.library import LibraryClient
+    from libtext.pdf._guard import PdfGuard
     from libtext.providers._cache import ProviderCache
     from libtext.providers.base import Provider, ProviderRequest, ProviderResponse
     from libtext.store import TextStore
@@ -69,9 +70,15 @@ class _LostJob(Exception):
 class _Checked:
     """A provider that checks, before each call, that its job may go on."""
 
-    def __init__(self, inner: Provider, check: Callable[[], Awaitable[None]]) -> None:
+    def __init__(
+        self,
+        inner: Provider,
+        check: Callable[[], Awaitable[None]],
+        options: dict[str, Any] | None = None,
+    ) -> None:
         self._inner = inner
         self._check = check
+        self._options = dict(options or {})
         self.name = inner.name
 
     def __getattr__(self, name: str) -> Any:  # max_concurrency, reads_payload, warm_up...
@@ -79,6 +86,8 @@ class _Checked:
 
     async def complete(self, request: ProviderRequest) -> ProviderResponse:
         await self._check()
+        if self._options:  # a provider object: the job's options ride on every request
+            request = replace(request, options={**self._options, **request.options})
         return await self._inner.complete(request)
 
 
@@ -114,7 +123,13 @@ class Runner:
         providers: Mapping[str, str | Provider] | None = None,
         library: LibraryClient | None = None,
         concurrency: int | None = None,
+        pdf_guard: PdfGuard | None = None,
+        max_pdf_pages: int | None = None,
+        max_pdf_bytes: int | None = None,
     ) -> None:
+        self.pdf_guard = pdf_guard
+        self.max_pdf_pages = max_pdf_pages
+        self.max_pdf_bytes = max_pdf_bytes
         self.store = store
         self.lease = lease
         self.retry = retry
@@ -330,7 +345,9 @@ class Runner:
         resolved = (
             resolve_provider(chosen, options=options or None) if isinstance(chosen, str) else chosen
         )
-        provider = _Checked(resolved, check)
+        # A name was resolved with the options; an object gets them on each request,
+        # the outline's included, as a named provider would send them.
+        provider = _Checked(resolved, check, None if isinstance(chosen, str) else options)
         concurrency = self.concurrency or DEFAULT_CONCURRENCY
         outliner = Outliner(provider=provider, options=options or None)
         translator = Translator(provider=provider, options=options or None, concurrency=concurrency)
@@ -345,11 +362,13 @@ class Runner:
             await check()
             source = await self._library().aget_work(job.work_id, max_pages=spec.get("max_pages"))
         else:
-            source = spec.pop("data", None)  # read with the claim
-            if source is None:
-                source = await self.db(_db.read_input, job.id, write=False)
-            if source is None:
+            data = spec.pop("data", None)  # read with the claim
+            if data is None:
+                data = await self.db(_db.read_input, job.id, write=False)
+            if data is None:
                 raise LibtextError("The job's PDF is no longer stored; submit it again.")
+            note("extract", 0, 1)
+            source = await self._extract(data, job.filename)
         return await aprocess_document(
             source,
             outliner=outliner,
@@ -357,6 +376,24 @@ class Runner:
             cache=cache,
             concurrency=concurrency,
             progress=note,
+        )
+
+    async def _extract(self, data: bytes, filename: str | None) -> Any:
+        """The PDF's text under the worker's PDF limits (the server's, for its workers).
+
+        The upload's name goes with it, as a file opened by path would give it.
+        """
+        import io
+
+        from libtext.pdf import DEFAULT_MAX_BYTES, DEFAULT_MAX_PAGES, aextract_pdf
+
+        source = io.BytesIO(data)
+        source.name = filename or ""
+        return await aextract_pdf(
+            source,
+            max_pages=self.max_pdf_pages if self.max_pdf_pages is not None else DEFAULT_MAX_PAGES,
+            max_bytes=self.max_pdf_bytes if self.max_pdf_bytes is not None else DEFAULT_MAX_BYTES,
+            guard=self.pdf_guard if self.pdf_guard is not None else True,
         )
 
     def _library(self) -> LibraryClient:
