@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from libtext.jobs._models import FINAL_STATES, Job, JobEvent, JobProgress, JobState
-from libtext.jobs._tables import EVENTS, INPUTS, JOBS
+from libtext.jobs._tables import ANSWERS, EVENTS, INPUTS, JOBS
 from libtext.models import ErrorResponse
 
 __all__ = [
@@ -249,6 +249,7 @@ def _end(
         },
     )
     conn.execute(INPUTS.delete().where(INPUTS.c.job_id == job_id))
+    conn.execute(ANSWERS.delete().where(ANSWERS.c.job_id == job_id))
 
 
 def held(conn: Connection, job_id: str, owner: str) -> Any:
@@ -460,9 +461,40 @@ def not_before(conn: Connection, job_id: str) -> datetime | None:
 
 def delete(conn: Connection, job_id: str) -> None:
     """Forget a job whose submission failed half-way (no worker ever saw it)."""
+    conn.execute(ANSWERS.delete().where(ANSWERS.c.job_id == job_id))
     conn.execute(EVENTS.delete().where(EVENTS.c.job_id == job_id))
     conn.execute(INPUTS.delete().where(INPUTS.c.job_id == job_id))
     conn.execute(JOBS.delete().where(JOBS.c.id == job_id))
+
+
+def save_answer(
+    conn: Connection,
+    job_id: str,
+    key: str,
+    value: str,
+    *,
+    task: str,
+    provider: str,
+    prompt_version: str,
+) -> None:
+    """Keep a provider answer with its job (lost in a database crash: asked again)."""
+    relaxed(conn)
+    conn.execute(ANSWERS.delete().where(ANSWERS.c.job_id == job_id, ANSWERS.c.key == key))
+    conn.execute(
+        ANSWERS.insert().values(
+            job_id=job_id,
+            key=key,
+            task=task,
+            provider=provider,
+            prompt_version=prompt_version,
+            value=value,
+        )
+    )
+
+
+def answers(conn: Connection, job_id: str) -> list[Any]:
+    """The provider answers kept with a job: ``key, task, provider, prompt_version, value``."""
+    return list(conn.execute(sa.select(ANSWERS).where(ANSWERS.c.job_id == job_id)))
 
 
 def read_input(conn: Connection, job_id: str) -> bytes | None:

@@ -356,6 +356,8 @@ class Runner:
             if self._cache is None:  # one per worker: its SQLite connection is reused
                 self._cache = ProviderCache(default_cache_path(self.store.url))
             cache = self._cache
+            if self.store.engine.dialect.name == "postgresql":  # workers on several machines
+                cache = await self._shared_answers(job, self._cache)
         source: Any
         if job.kind == "work":
             assert job.work_id is not None
@@ -377,6 +379,22 @@ class Runner:
             concurrency=concurrency,
             progress=note,
         )
+
+    async def _shared_answers(self, job: Job, local: ProviderCache) -> ProviderCache:
+        """The cache of a job whose workers may be on several machines.
+
+        A job run again (its worker died) first gets the answers its earlier runs kept
+        with it, wherever they ran; every new answer is kept with it too.
+        """
+        from libtext.jobs._answers import JobAnswers, load_answers
+
+        if job.attempts > 1:
+            try:
+                count = await anyio.to_thread.run_sync(load_answers, self.store, job.id, local)
+                logger.info("job %s: %d provider answers of its earlier runs", job.id, count)
+            except Exception as exc:  # the calls are asked again: slower, not wrong
+                logger.warning("job %s: earlier answers not loaded (%s)", job.id, exc)
+        return JobAnswers(local, self.store, job.id)
 
     async def _extract(self, data: bytes, filename: str | None) -> Any:
         """The PDF's text under the worker's PDF limits (the server's, for its workers).
