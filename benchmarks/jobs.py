@@ -177,6 +177,10 @@ async def overhead(url: str, llm: str, jobs: int) -> None:
                 while not (await queue.aget(ids[-1])).state.final:
                     await anyio.sleep(0.05)
                 queued.append((time.perf_counter() - start) / jobs)
+                for job_id in ids:  # a job that failed fast would flatter the figure
+                    job = await queue.aget(job_id)
+                    if job.state.value != "succeeded":
+                        raise SystemExit(f"job {job_id} ended {job.state.value}: {job.error}")
             stop.set()
         cache.close()
     d, q = statistics.median(direct), statistics.median(queued)

@@ -4,16 +4,16 @@ Each worker keeps provider answers in its local provider cache (a SQLite file), 
 job run again on the same machine, or with ``LIBTEXT_CACHE_DIR`` on a shared folder,
 sends the provider only the calls that had no answer yet. On PostgreSQL the workers
 may be on other machines, each with its own cache: there a job's answers are also
-written to ``libtext_job_answers`` in the jobs database as they arrive, and a worker
-that takes the job again (its first worker died) copies them into its own cache
-before it starts. Reads stay local (a primary-key read of a file, inline on the
-event loop); each answer costs one more write, off the loop. The rows go when the
-job ends.
+written to ``libtext_job_answers`` in the jobs database, with the job's progress (at
+most a quarter second after they arrive, in the same transaction), and a worker that
+takes the job again (its first worker died) copies them into its own cache before it
+starts. Reads stay local (a primary-key read of a file, inline on the event loop). The
+rows go when the job ends.
 """
 
 from __future__ import annotations
 
-import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import libtext.jobs._db as _db
@@ -24,26 +24,23 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["JobAnswers", "load_answers"]
 
-logger = logging.getLogger("libtext.jobs")
-
 
 class JobAnswers(ProviderCache):
-    """The worker's provider cache, each new answer also kept with the job.
+    """The worker's provider cache, each new answer also handed to ``keep`` for the job.
 
     Args:
         local: The worker's own cache (answers are read there, and written there too).
-        store: The store whose database holds the job.
-        job_id: The job the answers belong to.
+        keep: Called with each new answer (from the cache's thread); the job's runner
+            writes them with its next progress.
     """
 
-    def __init__(self, local: ProviderCache, store: TextStore, job_id: str) -> None:
+    def __init__(self, local: ProviderCache, keep: Callable[[_db.Answer], None]) -> None:
         super().__init__(local.path)
         self.local = local
-        self.store = store
-        self.job_id = job_id
+        self._keep = keep
 
     def __repr__(self) -> str:
-        return f"JobAnswers({self.local!r}, job {self.job_id})"
+        return f"JobAnswers({self.local!r})"
 
     def get(self, key: str) -> str | None:
         value = self.local.get(key)
@@ -54,21 +51,8 @@ class JobAnswers(ProviderCache):
         return value
 
     def put(self, key: str, value: str, *, task: str, provider: str, prompt_version: str) -> None:
-        """Into the local cache, and with the job (a failure there only costs a rerun)."""
         self.local.put(key, value, task=task, provider=provider, prompt_version=prompt_version)
-        try:
-            with self.store._connection(write=True) as conn:
-                _db.save_answer(
-                    conn,
-                    self.job_id,
-                    key,
-                    value,
-                    task=task,
-                    provider=provider,
-                    prompt_version=prompt_version,
-                )
-        except Exception as exc:  # the database is away: the answer stays local
-            logger.warning("job %s: answer not kept with the job (%s)", self.job_id, exc)
+        self._keep(_db.Answer(key, value, task, provider, prompt_version))
 
     def __len__(self) -> int:
         return len(self.local)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -306,13 +307,21 @@ def requeue(conn: Connection, job_id: str, owner: str, delay: float, progress: J
     return True
 
 
-def progress(conn: Connection, job_id: str, owner: str, steps: Sequence[JobProgress]) -> Any:
-    """Record progress of a job this worker holds; its row as :func:`held` reads it, or
-    ``None`` (and nothing written) if the worker holds it no more."""
+def progress(
+    conn: Connection,
+    job_id: str,
+    owner: str,
+    steps: Sequence[JobProgress],
+    answers: Sequence[Answer] = (),
+) -> Any:
+    """Record progress of a job this worker holds, and provider answers to keep with it;
+    its row as :func:`held` reads it, or ``None`` (and nothing written) if the worker
+    holds it no more."""
     relaxed(conn)
     row = held(conn, job_id, owner)
     if row is not None:
         write_steps(conn, job_id, steps)
+        save_answers(conn, job_id, answers)
     return row
 
 
@@ -467,28 +476,38 @@ def delete(conn: Connection, job_id: str) -> None:
     conn.execute(JOBS.delete().where(JOBS.c.id == job_id))
 
 
-def save_answer(
-    conn: Connection,
-    job_id: str,
-    key: str,
-    value: str,
-    *,
-    task: str,
-    provider: str,
-    prompt_version: str,
-) -> None:
-    """Keep a provider answer with its job (lost in a database crash: asked again)."""
-    relaxed(conn)
-    conn.execute(ANSWERS.delete().where(ANSWERS.c.job_id == job_id, ANSWERS.c.key == key))
+@dataclass(frozen=True)
+class Answer:
+    """A provider answer as the provider cache keeps it, to keep with its job."""
+
+    key: str
+    value: str
+    task: str
+    provider: str
+    prompt_version: str
+
+
+def save_answers(conn: Connection, job_id: str, answers: Sequence[Answer]) -> None:
+    """Keep provider answers with their job (a key given again replaces its answer)."""
+    if not answers:
+        return
+    latest = {a.key: a for a in answers}
     conn.execute(
-        ANSWERS.insert().values(
-            job_id=job_id,
-            key=key,
-            task=task,
-            provider=provider,
-            prompt_version=prompt_version,
-            value=value,
-        )
+        ANSWERS.delete().where(ANSWERS.c.job_id == job_id, ANSWERS.c.key.in_(list(latest)))
+    )
+    conn.execute(
+        ANSWERS.insert(),
+        [
+            {
+                "job_id": job_id,
+                "key": a.key,
+                "task": a.task,
+                "provider": a.provider,
+                "prompt_version": a.prompt_version,
+                "value": a.value,
+            }
+            for a in latest.values()
+        ],
     )
 
 

@@ -93,10 +93,23 @@ class _Checked:
 
 @dataclass
 class _Steps:
-    """Progress noted by the pipeline, waiting for the watcher to write it."""
+    """Progress noted by the pipeline, and provider answers to keep with the job (on
+    PostgreSQL, see ``libtext.jobs._answers``), waiting for the watcher to write them."""
 
     pending: list[JobProgress] = field(default_factory=list)
     last: JobProgress = field(default_factory=JobProgress)
+    answers: list[_db.Answer] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def keep(self, answer: _db.Answer) -> None:
+        """An answer to write with the next progress (called from the cache's thread)."""
+        with self.lock:
+            self.answers.append(answer)
+
+    def take_answers(self) -> list[_db.Answer]:
+        with self.lock:
+            out, self.answers = self.answers, []
+        return out
 
     def note(self, stage: str, done: int, total: int) -> None:
         step = JobProgress(stage=stage, done=done, total=max(total, done))
@@ -212,10 +225,10 @@ class Runner:
         async def watch() -> None:
             while True:
                 await anyio.sleep(FLUSH_EVERY)
-                pending = steps.take()
+                pending, answers = steps.take(), steps.take_answers()
                 checked[0] = anyio.current_time()
-                if pending:
-                    read(await self.db(_db.progress, job.id, owner, pending))
+                if pending or answers:
+                    read(await self.db(_db.progress, job.id, owner, pending, answers))
                 else:
                     read(await self.db(_db.held, job.id, owner, write=False))
                 if cancel.is_set() or lost.is_set():
@@ -246,7 +259,7 @@ class Runner:
             tg.start_soon(watch)
             with scope:
                 try:
-                    document = await self._process(job, spec, steps.note, check)
+                    document = await self._process(job, spec, steps, check)
                 except LibtextError as exc:
                     error = exc
                 except Exception as exc:
@@ -268,9 +281,9 @@ class Runner:
             ok = await self.db(_db.finish, job.id, owner, JobState.CANCELLED, steps.last)
             return JobState.CANCELLED if ok else None
         if error is not None:
-            pending = steps.take()
-            if pending:
-                await self.db(_db.progress, job.id, owner, pending)
+            pending, answers = steps.take(), steps.take_answers()
+            if pending or answers:  # the answers serve the job's next run, wherever it runs
+                await self.db(_db.progress, job.id, owner, pending, answers)
             return await self._failed(job, owner, error, steps.last)
         return await self._save(job, owner, document, steps)
 
@@ -331,7 +344,7 @@ class Runner:
         self,
         job: Job,
         spec: dict[str, Any],
-        note: Callable[[str, int, int], None],
+        steps: _Steps,
         check: Callable[[], Awaitable[None]],
     ) -> Any:
         from libtext.outline import Outliner
@@ -357,7 +370,7 @@ class Runner:
                 self._cache = ProviderCache(default_cache_path(self.store.url))
             cache = self._cache
             if self.store.engine.dialect.name == "postgresql":  # workers on several machines
-                cache = await self._shared_answers(job, self._cache)
+                cache = await self._shared_answers(job, self._cache, steps.keep)
         source: Any
         if job.kind == "work":
             assert job.work_id is not None
@@ -369,7 +382,7 @@ class Runner:
                 data = await self.db(_db.read_input, job.id, write=False)
             if data is None:
                 raise LibtextError("The job's PDF is no longer stored; submit it again.")
-            note("extract", 0, 1)
+            steps.note("extract", 0, 1)
             source = await self._extract(data, job.filename)
         return await aprocess_document(
             source,
@@ -377,10 +390,12 @@ class Runner:
             translator=translator,
             cache=cache,
             concurrency=concurrency,
-            progress=note,
+            progress=steps.note,
         )
 
-    async def _shared_answers(self, job: Job, local: ProviderCache) -> ProviderCache:
+    async def _shared_answers(
+        self, job: Job, local: ProviderCache, keep: Callable[[_db.Answer], None]
+    ) -> ProviderCache:
         """The cache of a job whose workers may be on several machines.
 
         A job run again (its worker died) first gets the answers its earlier runs kept
@@ -394,7 +409,7 @@ class Runner:
                 logger.info("job %s: %d provider answers of its earlier runs", job.id, count)
             except Exception as exc:  # the calls are asked again: slower, not wrong
                 logger.warning("job %s: earlier answers not loaded (%s)", job.id, exc)
-        return JobAnswers(local, self.store, job.id)
+        return JobAnswers(local, keep)
 
     async def _extract(self, data: bytes, filename: str | None) -> Any:
         """The PDF's text under the worker's PDF limits (the server's, for its workers).
