@@ -447,6 +447,25 @@ def test_libtext_worker_runs_a_job_and_stops_on_sigterm(db_url: str, tmp_path: P
     assert code == 0, (tmp_path / "worker.log").read_text(errors="replace")
 
 
+def test_a_worker_process_reads_pdfs_under_the_servers_limits(db_url: str, tmp_path: Path) -> None:
+    """``libtext worker`` takes the PDF limits ``libtext serve`` reads from the environment."""
+    import signal
+
+    with JobQueue(db_url) as queue:
+        job = queue.submit(pdf=SAMPLE)  # 4 pages
+        worker = start_worker(
+            db_url, "http://127.0.0.1:9", tmp_path / "w.log", 5.0, {"LIBTEXT_MAX_PDF_PAGES": "2"}
+        )
+        try:
+            wait_for(lambda: queue.get(job.id).state.final, 120, "the worker to run the job")
+        finally:
+            worker.send_signal(signal.SIGTERM)
+            worker.wait(timeout=30)
+        ended = queue.get(job.id)
+    assert ended.state is JobState.FAILED, (tmp_path / "w.log").read_text(errors="replace")
+    assert ended.error is not None and ended.error.error.code == "too_many_pages"
+
+
 def test_the_scale_out_queue_is_postgresql_only(db_url: str) -> None:
     with pytest.raises(errors.ConfigurationError, match="PostgreSQL"):
         JobQueue(db_url, url="redis://127.0.0.1:6379/0")

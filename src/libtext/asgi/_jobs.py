@@ -180,9 +180,7 @@ class JobsBackend:
                     providers=providers,
                     library=self.backend.library(),
                     # A job's PDF is read as the synchronous route reads an upload.
-                    pdf_guard=self.backend.pdf_guard,
-                    max_pdf_pages=settings.max_pdf_pages,
-                    max_pdf_bytes=settings.max_upload_bytes,
+                    **settings.job_pdf_options(),
                 )
                 return
             except Exception as exc:  # keep the server up; say why the jobs stopped
