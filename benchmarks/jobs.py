@@ -56,7 +56,7 @@ from typing import Any  # noqa: E402
 import anyio  # noqa: E402
 import sqlalchemy as sa  # noqa: E402
 from tests.fake_llm import FakeLLMServer  # noqa: E402
-from tests.jobs_fake import fake_model  # noqa: E402
+from tests.jobs_fake import fake_model, kind_of  # noqa: E402
 from tests.jobs_worker import http_provider  # noqa: E402
 
 from libtext.jobs import DEFAULT_LEASE, JobQueue  # noqa: E402
@@ -195,8 +195,12 @@ async def overhead(url: str, llm: str, jobs: int) -> None:
 def recovery(url: str, server: FakeLLMServer, lease: float, logs: Path) -> None:
     print(f"\n3. recovery after SIGKILL, lease {lease:g} s ({load()})")
     hang = {"seed": -1}
+    # The job's translations hang (its outline, which carries its options too, does not):
+    # the kill finds it in the "translate" stage.
     server.responder = fake_model(
-        delay=server_delay, slow=lambda body: body.get("seed") == -1, slow_delay=3600
+        delay=server_delay,
+        slow=lambda body: body.get("seed") == -1 and kind_of(body) == "translate",
+        slow_delay=3600,
     )
     with JobQueue(url, lease=lease) as queue, workers(url, server.url, 2, lease, logs) as procs:
         job = queue.submit(pdf=SAMPLE, provider="fake", options=hang)
@@ -205,7 +209,10 @@ def recovery(url: str, server: FakeLLMServer, lease: float, logs: Path) -> None:
             time.sleep(0.05)
             with queue.store.engine.connect() as conn:
                 owner = conn.execute(sa.select(JOBS.c.owner).where(JOBS.c.id == job.id)).scalar()
+        deadline = time.monotonic() + 120
         while queue.get(job.id).progress.stage != "translate":
+            if time.monotonic() > deadline:
+                raise SystemExit(f"the job never reached its translations: {queue.get(job.id)}")
             time.sleep(0.05)
         pid = int(owner.split(":")[1])
         assert pid in {p.pid for p in procs}
