@@ -7,16 +7,18 @@ ran out while it was stalled) can neither report on it nor store its text.
 
 * Progress: the pipeline's callback only notes the step; a watcher task writes the
   notes every ``FLUSH_EVERY`` seconds (one transaction, consecutive steps of a stage
-  folded into the last), beats the lease and reads ``cancel_requested``.
-* Cancel: checked before every provider call (one indexed read), and by the watcher,
-  which cancels the calls in flight: a cancelled job makes at most the calls already
-  under way, and stores nothing.
+  folded into the last) and reads ``cancel_requested`` with them, or alone every
+  ``READ_EVERY`` seconds when there is nothing to write.
+* Cancel: checked before every provider call (one indexed read, shared by the calls
+  that start together), and by the watcher, which cancels the calls in flight: a
+  cancelled job makes at most the calls already under way, and stores nothing.
 * Exactly once: the text is saved and the job marked ``succeeded`` in one transaction
   (``TextStore._save(within=...)``), which fails, storing nothing, if the worker no
   longer holds the job or its cancel was asked.
 * Resume: answers come from the provider cache beside the store, where every finished
   section's answer was written, so a job run again after a crash sends only the
-  unfinished sections to the provider.
+  unfinished sections to the provider. On PostgreSQL they are also kept with the job
+  (``libtext.jobs._answers``) for a worker on another machine.
 """
 
 from __future__ import annotations
@@ -56,7 +58,13 @@ __all__ = ["Runner"]
 logger = logging.getLogger("libtext.jobs")
 
 FLUSH_EVERY = 0.25
-"""Seconds between the watcher's writes of progress (and its cancel checks)."""
+"""Seconds between the watcher's writes of progress (each also reads the cancel flag)."""
+
+READ_EVERY = 1.0
+"""Seconds between the watcher's reads of the job's row when it has nothing to write:
+the calls in flight of a job cancelled (or taken over) meanwhile are abandoned within
+this; no call starts after the cancel (each call checks first). A read costs the
+worker a thread hop and a transaction: four a second over a job of minutes add up."""
 
 
 RECHECK_AFTER = 0.05
@@ -226,10 +234,11 @@ class Runner:
             while True:
                 await anyio.sleep(FLUSH_EVERY)
                 pending, answers = steps.take(), steps.take_answers()
-                checked[0] = anyio.current_time()
                 if pending or answers:
+                    checked[0] = anyio.current_time()
                     read(await self.db(_db.progress, job.id, owner, pending, answers))
-                else:
+                elif anyio.current_time() - checked[0] >= READ_EVERY:
+                    checked[0] = anyio.current_time()
                     read(await self.db(_db.held, job.id, owner, write=False))
                 if cancel.is_set() or lost.is_set():
                     scope.cancel()
