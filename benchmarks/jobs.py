@@ -56,7 +56,7 @@ from typing import Any  # noqa: E402
 import anyio  # noqa: E402
 import sqlalchemy as sa  # noqa: E402
 from tests.fake_llm import FakeLLMServer  # noqa: E402
-from tests.jobs_fake import fake_model  # noqa: E402
+from tests.jobs_fake import fake_model, kind_of  # noqa: E402
 from tests.jobs_worker import http_provider  # noqa: E402
 
 from libtext.jobs import DEFAULT_LEASE, JobQueue  # noqa: E402
@@ -145,7 +145,9 @@ async def overhead(url: str, llm: str, jobs: int) -> None:
             opts = seed()
             document = await aprocess_document(
                 SAMPLE.read_bytes(),
-                outliner=Outliner(provider=provider),
+                # As a job: its options in the outline's cache key (and, through the
+                # worker, in its requests), so no job reuses another's outline.
+                outliner=Outliner(provider=provider, options=opts),
                 translator=Translator(provider=provider, options=opts),
                 cache=cache,
             )
@@ -175,6 +177,10 @@ async def overhead(url: str, llm: str, jobs: int) -> None:
                 while not (await queue.aget(ids[-1])).state.final:
                     await anyio.sleep(0.05)
                 queued.append((time.perf_counter() - start) / jobs)
+                for job_id in ids:  # a job that failed fast would flatter the figure
+                    job = await queue.aget(job_id)
+                    if job.state.value != "succeeded":
+                        raise SystemExit(f"job {job_id} ended {job.state.value}: {job.error}")
             stop.set()
         cache.close()
     d, q = statistics.median(direct), statistics.median(queued)
@@ -189,8 +195,12 @@ async def overhead(url: str, llm: str, jobs: int) -> None:
 def recovery(url: str, server: FakeLLMServer, lease: float, logs: Path) -> None:
     print(f"\n3. recovery after SIGKILL, lease {lease:g} s ({load()})")
     hang = {"seed": -1}
+    # The job's translations hang (its outline, which carries its options too, does not):
+    # the kill finds it in the "translate" stage.
     server.responder = fake_model(
-        delay=server_delay, slow=lambda body: body.get("seed") == -1, slow_delay=3600
+        delay=server_delay,
+        slow=lambda body: body.get("seed") == -1 and kind_of(body) == "translate",
+        slow_delay=3600,
     )
     with JobQueue(url, lease=lease) as queue, workers(url, server.url, 2, lease, logs) as procs:
         job = queue.submit(pdf=SAMPLE, provider="fake", options=hang)
@@ -199,7 +209,10 @@ def recovery(url: str, server: FakeLLMServer, lease: float, logs: Path) -> None:
             time.sleep(0.05)
             with queue.store.engine.connect() as conn:
                 owner = conn.execute(sa.select(JOBS.c.owner).where(JOBS.c.id == job.id)).scalar()
+        deadline = time.monotonic() + 120
         while queue.get(job.id).progress.stage != "translate":
+            if time.monotonic() > deadline:
+                raise SystemExit(f"the job never reached its translations: {queue.get(job.id)}")
             time.sleep(0.05)
         pid = int(owner.split(":")[1])
         assert pid in {p.pid for p in procs}

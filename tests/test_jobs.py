@@ -155,6 +155,51 @@ def test_an_offline_job_runs_and_reports_every_step(db_url: str) -> None:
         assert [e.id for e in rest] == ids[3:]
 
 
+async def test_an_idle_worker_starts_a_submitted_job_at_once(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A submit wakes the queue's idle workers: the job does not wait out their poll."""
+    import libtext.jobs._embedded as embedded
+
+    monkeypatch.setattr(embedded, "POLL_MIN", 30.0)  # an idle look only every 30 s
+    monkeypatch.setattr(embedded, "POLL_MAX", 30.0)
+    async with JobQueue(db_url) as queue:
+        await queue.asubmit(pdf=SAMPLE)  # the tables made, and a first job to take
+        stop = anyio.Event()
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(queue.awork, 1, stop)
+            with anyio.fail_after(20):  # the worker took its first job and went idle
+                while (await queue.alist(state="succeeded")) == []:
+                    await anyio.sleep(0.05)
+            await anyio.sleep(0.5)  # the claim loop is asleep now, for 30 s
+            submitted = time.perf_counter()
+            job = await queue.asubmit(pdf=SAMPLE)
+            with anyio.fail_after(20):
+                while (await queue.aget(job.id)).state is JobState.QUEUED:
+                    await anyio.sleep(0.01)
+            started = time.perf_counter() - submitted
+            stop.set()
+    assert started < 5.0  # woken by the submit, not by the 30 s poll
+
+
+def test_a_jobs_options_reach_a_provider_objects_outline_call(db_url: str, cache_dir: Path) -> None:
+    """Given with a provider object (``work(providers=...)``), a job's model options go
+    with its outline request too, as a named provider sends them; and two jobs with
+    other options do not share an outline from the provider cache."""
+    with FakeLLMServer(responder=fake_model()) as server, JobQueue(db_url) as queue:
+        jobs = [queue.submit(pdf=SAMPLE, provider="fake", options={"seed": n}) for n in (1, 2)]
+        queue.work(
+            stop=lambda: all(queue.get(j.id).state.final for j in jobs),
+            providers={"fake": http_provider(server.url)},
+        )
+        ended = [queue.get(j.id) for j in jobs]
+        bodies = [r.body for r in server.requests]
+    assert [j.state for j in ended] == [JobState.SUCCEEDED] * 2, ended
+    outlines = sorted(b.get("seed", -1) for b in bodies if kind_of(b) == "outline")
+    assert outlines == [1, 2]
+    assert {b.get("seed") for b in bodies if kind_of(b) == "translate"} == {1, 2}
+
+
 def test_a_failing_job_ends_failed_with_an_error_body(db_url: str) -> None:
     broken = b"%PDF-1.4\n" + b"x" * 200  # a PDF header and nothing readable after it
     with JobQueue(db_url) as queue:
@@ -216,7 +261,9 @@ def shared_url(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
         yield url
 
 
-def start_worker(url: str, llm: str, log: Path, lease: float) -> Any:
+def start_worker(
+    url: str, llm: str, log: Path, lease: float, env: dict[str, str] | None = None
+) -> Any:
     """A worker process (``tests.jobs_worker``: ``libtext worker`` with the fake provider)."""
     import os
     import subprocess
@@ -225,7 +272,7 @@ def start_worker(url: str, llm: str, log: Path, lease: float) -> Any:
     args = [sys.executable, "-m", "tests.jobs_worker", url, str(lease), llm]
     with log.open("ab") as out:
         return subprocess.Popen(
-            args, cwd=ROOT, env={**os.environ}, stdout=out, stderr=subprocess.STDOUT
+            args, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=out, stderr=subprocess.STDOUT
         )
 
 
@@ -308,7 +355,69 @@ def test_three_worker_processes_take_thirty_jobs_and_survive_a_kill(
         assert calls[1].time > killed_at
     finished = [c for (seed, text), c in sent.items() if seed == 0 and "פרק א" in text]
     assert len(finished) == 1 and len(finished[0]) == 1 and finished[0][0].time < killed_at
-    assert not [r for r in server.requests if kind_of(r.body) == "outline" and r.time > killed_at]
+    outlines = [r for r in server.requests if kind_of(r.body) == "outline"]
+    assert len(outlines) == 30  # one per job: each job's options go with its outline call
+    assert not [r for r in outlines if r.body.get("seed") == 0 and r.time > killed_at]
+
+
+def test_a_job_resumed_on_another_machine_repeats_no_answered_call(tmp_path: Path) -> None:
+    """PostgreSQL workers on two "machines" (each its own provider cache folder): the
+    job's worker is SIGKILLed with a section done; the other worker resumes it without
+    asking again the outline or that section (their answers were kept with the job)."""
+    import os
+    import signal
+
+    from tests.jobs_pg import fresh_schema
+
+    def slow(body: dict[str, Any]) -> bool:  # chapters 2 and 3 wait: the kill finds them
+        return kind_of(body) == "translate" and "פרק א" not in str(body)
+
+    lease = 5.0
+    with (
+        fresh_schema(PG_ENV) as url,
+        FakeLLMServer(responder=fake_model(delay=0.02, slow=slow, slow_delay=SLOW)) as server,
+        JobQueue(url) as queue,
+    ):
+        job = queue.submit(pdf=SAMPLE, provider="fake", options={"seed": 5})
+        workers = [
+            start_worker(
+                url,
+                server.url,
+                tmp_path / f"m{k}.log",
+                lease,
+                {"LIBTEXT_CACHE_DIR": str(tmp_path / f"machine{k}")},
+            )
+            for k in range(2)
+        ]
+        try:
+            wait_for(
+                lambda: (
+                    queue.get(job.id).progress.stage == "translate"
+                    and queue.get(job.id).progress.done >= 1
+                ),
+                90,
+                "a section to be done",
+            )
+            time.sleep(0.3)
+            pid = owner_pid(url, job.id)
+            assert pid in {w.pid for w in workers}
+            killed_at = time.perf_counter()
+            os.kill(pid, signal.SIGKILL)
+            server.responder = fake_model(delay=0.02)
+            wait_for(lambda: queue.get(job.id).state.final, 120, "the job to end")
+            ended = queue.get(job.id)
+        finally:
+            for w in workers:
+                if w.poll() is None:
+                    w.send_signal(signal.SIGTERM)
+            for w in workers:
+                w.wait(timeout=30)
+    logs = "\n".join(p.read_text(errors="replace")[-2000:] for p in tmp_path.glob("m*.log"))
+    assert ended.state is JobState.SUCCEEDED and ended.attempts == 2, logs
+    after = [r for r in server.requests if r.time > killed_at]
+    assert after  # the unanswered sections were asked again
+    assert not [r for r in after if kind_of(r.body) == "outline"]
+    assert not [r for r in after if "פרק א" in str(r.body.get("messages"))]
 
 
 def test_libtext_worker_runs_a_job_and_stops_on_sigterm(db_url: str, tmp_path: Path) -> None:
@@ -336,6 +445,25 @@ def test_libtext_worker_runs_a_job_and_stops_on_sigterm(db_url: str, tmp_path: P
             code = worker.wait(timeout=30)
         assert queue.get(job.id).state is JobState.SUCCEEDED
     assert code == 0, (tmp_path / "worker.log").read_text(errors="replace")
+
+
+def test_a_worker_process_reads_pdfs_under_the_servers_limits(db_url: str, tmp_path: Path) -> None:
+    """``libtext worker`` takes the PDF limits ``libtext serve`` reads from the environment."""
+    import signal
+
+    with JobQueue(db_url) as queue:
+        job = queue.submit(pdf=SAMPLE)  # 4 pages
+        worker = start_worker(
+            db_url, "http://127.0.0.1:9", tmp_path / "w.log", 5.0, {"LIBTEXT_MAX_PDF_PAGES": "2"}
+        )
+        try:
+            wait_for(lambda: queue.get(job.id).state.final, 120, "the worker to run the job")
+        finally:
+            worker.send_signal(signal.SIGTERM)
+            worker.wait(timeout=30)
+        ended = queue.get(job.id)
+    assert ended.state is JobState.FAILED, (tmp_path / "w.log").read_text(errors="replace")
+    assert ended.error is not None and ended.error.error.code == "too_many_pages"
 
 
 def test_the_scale_out_queue_is_postgresql_only(db_url: str) -> None:

@@ -487,3 +487,44 @@ async def test_a_stuck_queue_is_504_not_a_hang(store: Any, library: Any) -> None
         with anyio.fail_after(10):
             r = await c.get(f"/api/jobs/{'0' * 32}")
     assert_error(r, 504, "timeout")
+
+
+async def test_a_queued_pdf_is_read_under_the_servers_pdf_limits(
+    store: Any, library: Any
+) -> None:
+    """The in-process workers read a job's PDF as the synchronous route reads an upload."""
+    app = app_for(store, library, jobs_workers=1, max_pdf_pages=2)  # sample.pdf has 4 pages
+    async with app.router.lifespan_context(app), client_for(app) as c:
+        sync = await c.post("/api/process", files=pdf_upload())
+        assert_error(sync, 413, "too_many_pages")
+        job = (await c.post("/api/process?wait=false", files=pdf_upload())).json()
+        final = await wait_final(c, job["id"])
+    assert final["state"] == "failed", final
+    assert final["error"]["error"]["code"] == "too_many_pages"
+    assert store.list().pagination.total == 0
+
+
+async def test_the_uploads_filename_reaches_the_job(store: Any, library: Any) -> None:
+    """Listed with the job, and the name its PDF is read under (as a file opened by path)."""
+    from libtext.jobs import _run
+
+    seen: list[str] = []
+    real = _run.Runner._extract
+
+    async def spy(self: Any, data: bytes, filename: str | None) -> Any:
+        doc = await real(self, data, filename)
+        seen.append(doc.source_name)
+        return doc
+
+    app = app_for(store, library, jobs_workers=1)
+    upload = {"file": ("dir/Pirkei Avot.pdf", SAMPLE.read_bytes(), "application/pdf")}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_run.Runner, "_extract", spy)
+        async with app.router.lifespan_context(app), client_for(app) as c:
+            job = (await c.post("/api/process?wait=false", files=upload)).json()
+            assert job["filename"] == "Pirkei Avot.pdf"
+            final = await wait_final(c, job["id"])
+            listed = (await c.get("/api/jobs")).json()["jobs"]
+    assert final["state"] == "succeeded", final
+    assert [j["filename"] for j in listed] == ["Pirkei Avot.pdf"]
+    assert seen == ["Pirkei Avot.pdf"]

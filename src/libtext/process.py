@@ -276,11 +276,13 @@ async def _outline(
     from libtext.providers._cache import cache_key
 
     digest = await anyio.to_thread.run_sync(_digest, doc)  # a long book's JSON: ~10s of ms
-    options = {
+    options: dict[str, Any] = {
         "max_pages": outliner.max_pages,
         "window_tokens": outliner.window_tokens,
         "overlap_pages": outliner.overlap_pages,
     }
+    if outliner.options:  # model options change the answer (a provider object gets them)
+        options["model_options"] = outliner.options
     key = cache_key(
         task="outline",
         provider=",".join(names),

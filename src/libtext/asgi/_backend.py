@@ -75,19 +75,8 @@ class Backend:
         self._lock = anyio.Lock()
         self.reads = CachedReads(self, settings.cache_bytes)
         self._providers_ok: bool | None = None
-        from libtext.pdf._guard import PdfLimits, shared_guard
-
         # Shared by apps with the same settings (never closed by one of them).
-        self.pdf_guard = shared_guard(
-            concurrency=settings.pdf_workers,
-            memory_mb=settings.pdf_memory_mb,
-            timeout=settings.pdf_timeout,
-            limits=PdfLimits(
-                max_page_chars=settings.max_page_chars,
-                max_chars=settings.max_pdf_chars,
-                max_stream_bytes=settings.max_stream_bytes,
-            ),
-        )
+        self.pdf_guard = settings.pdf_guard()
 
     # --- resources ---------------------------------------------------------------
 

@@ -29,6 +29,7 @@ from starlette.types import Receive, Scope, Send
 
 from libtext.asgi._errors import error_json
 from libtext.asgi._sse import HEARTBEAT, comment, last_event_id, prefers_async, retry_frame
+from libtext.asgi._uploads import upload_filename
 from libtext.jobs import Job, JobEvent, JobQueue, JobState
 from libtext.models import PaginationInfo, ProcessRequest
 
@@ -174,7 +175,12 @@ class JobsBackend:
                 settings = self.backend.settings
                 providers = dict(zip(settings.provider_names, settings.providers, strict=True))
                 await queue.awork(
-                    concurrency, stop, providers=providers, library=self.backend.library()
+                    concurrency,
+                    stop,
+                    providers=providers,
+                    library=self.backend.library(),
+                    # A job's PDF is read as the synchronous route reads an upload.
+                    **settings.job_pdf_options(),
                 )
                 return
             except Exception as exc:  # keep the server up; say why the jobs stopped
@@ -289,7 +295,7 @@ async def accept(
     names: tuple[str, ...],
 ) -> Response:
     """``202 Accepted`` for a queued process request, with the job's ``Location``."""
-    job = await jobs.submit(source, names, None)
+    job = await jobs.submit(source, names, upload_filename(request))
     headers = {"Location": _location(request, job.id), "Preference-Applied": "respond-async"}
     return _job_response(job, 202, headers)
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from libtext.errors import ConfigurationError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from libtext.pdf._guard import PdfGuard
     from libtext.providers.base import Provider
     from libtext.providers.structured import RetryPolicy
 
@@ -284,3 +285,27 @@ class Settings:
         if len(set(names)) != len(names):
             raise InvalidInputError("Each provider may be named only once in ?providers=.")
         return tuple(by_name[n] for n in names)
+
+    def pdf_guard(self) -> PdfGuard:
+        """The PDF guard these settings describe, shared by everything in this process
+        with the same settings (never closed by one of them)."""
+        from libtext.pdf._guard import PdfLimits, shared_guard
+
+        return shared_guard(
+            concurrency=self.pdf_workers,
+            memory_mb=self.pdf_memory_mb,
+            timeout=self.pdf_timeout,
+            limits=PdfLimits(
+                max_page_chars=self.max_page_chars,
+                max_chars=self.max_pdf_chars,
+                max_stream_bytes=self.max_stream_bytes,
+            ),
+        )
+
+    def job_pdf_options(self) -> dict[str, Any]:
+        """``JobQueue.work``'s PDF keywords: a job's PDF is read as an upload is."""
+        return {
+            "pdf_guard": self.pdf_guard(),
+            "max_pdf_pages": self.max_pdf_pages,
+            "max_pdf_bytes": self.max_upload_bytes,
+        }

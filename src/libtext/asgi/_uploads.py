@@ -29,6 +29,7 @@ __all__ = [
     "read_pdf_upload",
     "read_process_source",
     "require_json",
+    "upload_filename",
 ]
 
 # Part content types accepted for the PDF; browsers and curl send one of these.
@@ -150,6 +151,7 @@ async def read_pdf_upload(request: Request) -> bytes:
                 details={"content_type": part_type},
             )
         data = await upload.read()
+        request.state.upload_filename = upload.filename
     if not data:
         raise EmptyFileError("The uploaded file is empty (0 bytes); attach a PDF document.")
     # PDF readers accept the header anywhere in the first KiB.
@@ -202,3 +204,17 @@ async def read_process_source(request: Request) -> bytes | ProcessRequest:
         f"(got {media or 'no content type'}).",
         details={"content_type": media},
     )
+
+
+def upload_filename(request: Request) -> str | None:
+    """The name the client gave the uploaded PDF (its last path part), if any.
+
+    Kept by :func:`read_pdf_upload` for a queued job, which lists it and reads the PDF
+    under it.
+    """
+    raw = getattr(request.state, "upload_filename", None)
+    if not isinstance(raw, str):
+        return None
+    name = raw.replace("\\", "/").rsplit("/", 1)[-1]
+    name = "".join(ch for ch in name if ch.isprintable() and not 0xD800 <= ord(ch) <= 0xDFFF)
+    return name.strip()[:255] or None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import signal
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from libtext.jobs import JobQueue
     from libtext.providers.base import Provider
 
-__all__ = ["run_until_signalled", "worker"]
+__all__ = ["run_until_signalled", "server_pdf_options", "worker"]
 
 
 @click.command()
@@ -44,7 +44,9 @@ def worker(concurrency: int, store_url: str | None, lease: float | None) -> None
 
     A job this worker was running when stopped goes back to the queue, and the next
     worker resumes it from the provider cache. Start as many workers as you like, on
-    this machine or (with a PostgreSQL store) on others.
+    this machine or (with a PostgreSQL store) on others. PDFs are read under the
+    limits `libtext serve` takes from the environment (LIBTEXT_MAX_PDF_PAGES,
+    LIBTEXT_MAX_UPLOAD_BYTES, LIBTEXT_PDF_TIMEOUT, LIBTEXT_PDF_MEMORY_MB...).
     """
     from libtext.jobs import DEFAULT_LEASE, JobQueue
 
@@ -54,10 +56,23 @@ def worker(concurrency: int, store_url: str | None, lease: float | None) -> None
         run_until_signalled(queue, concurrency)
 
 
+def server_pdf_options() -> dict[str, Any]:
+    """The PDF limits ``libtext serve`` reads from the environment (``LIBTEXT_MAX_PDF_PAGES``,
+    ``LIBTEXT_PDF_TIMEOUT``...), so a job's PDF is read here as the server reads an
+    upload; the library's defaults without the server extra."""
+    try:
+        from libtext.asgi._settings import Settings
+    except ImportError:  # no server extra: extract_pdf's defaults
+        return {}
+    return Settings.from_env().job_pdf_options()
+
+
 def run_until_signalled(
     queue: JobQueue, concurrency: int, providers: Mapping[str, str | Provider] | None = None
 ) -> None:
-    """``queue.awork`` on a new event loop until SIGINT or SIGTERM."""
+    """``queue.awork`` on a new event loop until SIGINT or SIGTERM, under the server's
+    PDF limits (:func:`server_pdf_options`)."""
+    pdf_options = server_pdf_options()
     import anyio
 
     async def main() -> None:
@@ -71,7 +86,7 @@ def run_until_signalled(
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(on_signal)
-            await queue.awork(concurrency, stop, providers=providers)
+            await queue.awork(concurrency, stop, providers=providers, **pdf_options)
             tg.cancel_scope.cancel()
 
     anyio.run(main)

@@ -61,6 +61,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from sqlalchemy.engine import Connection
 
     from libtext.library import LibraryClient
+    from libtext.pdf._guard import PdfGuard
     from libtext.providers.base import Provider
     from libtext.store import TextStore
 
@@ -158,6 +159,9 @@ class JobQueue(TreeMethods):
         self._ready = False
         self._closed = False
         self._deferrer: Any = None
+        from libtext.jobs._embedded import Waker
+
+        self._waker = Waker()  # submit wakes this queue's idle workers (embedded)
         broker = url
         if broker is None and self.store.engine.dialect.name == "postgresql":
             broker = self.store._url.render_as_string(hide_password=False)
@@ -254,10 +258,15 @@ class JobQueue(TreeMethods):
                 provider=provider.strip(),
                 options=dict(options or {}),
                 max_attempts=self.retry.max_attempts,
+                # procrastinate's record of the job, committed next in the same
+                # database, makes this one durable too (one disk flush, not two).
+                durable_later=self._deferrer is not None and self.url is None,
             ),
             write=True,
         )
-        if self._deferrer is not None:
+        if self._deferrer is None:
+            self._waker.wake()
+        else:
             try:
                 self._deferrer.defer(job.id)
             except Exception as exc:
@@ -396,9 +405,21 @@ class JobQueue(TreeMethods):
         *,
         providers: Mapping[str, str | Provider] | None = None,
         library: LibraryClient | None = None,
+        pdf_guard: PdfGuard | None = None,
+        max_pdf_pages: int | None = None,
+        max_pdf_bytes: int | None = None,
     ) -> None:
         """Sync twin of :meth:`awork`."""
-        run_sync(self.awork, concurrency, stop, providers=providers, library=library)
+        run_sync(
+            self.awork,
+            concurrency,
+            stop,
+            providers=providers,
+            library=library,
+            pdf_guard=pdf_guard,
+            max_pdf_pages=max_pdf_pages,
+            max_pdf_bytes=max_pdf_bytes,
+        )
 
     async def awork(
         self,
@@ -407,6 +428,9 @@ class JobQueue(TreeMethods):
         *,
         providers: Mapping[str, str | Provider] | None = None,
         library: LibraryClient | None = None,
+        pdf_guard: PdfGuard | None = None,
+        max_pdf_pages: int | None = None,
+        max_pdf_bytes: int | None = None,
     ) -> None:
         """Run jobs in this process until ``stop`` is set (or this call is cancelled).
 
@@ -419,6 +443,11 @@ class JobQueue(TreeMethods):
                 :meth:`submit`), e.g. with their keys; other names are resolved as
                 ``Outliner(provider=name)`` would.
             library: The client for library works (default ``LibraryClient()``).
+            pdf_guard: The worker processes that read the jobs' PDFs, with their memory
+                cap, timeout and size limits (default: ``extract_pdf``'s shared guard);
+                ``libtext serve`` gives its own, so a job's PDF is read as an upload is.
+            max_pdf_pages: Pages a job's PDF may have (default ``extract_pdf``'s).
+            max_pdf_bytes: Bytes a job's PDF may have (default ``extract_pdf``'s).
         """
         if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
             raise ConfigurationError("concurrency must be 1 or more.")
@@ -426,7 +455,14 @@ class JobQueue(TreeMethods):
 
         await anyio.to_thread.run_sync(lambda: self._run("open the job tables", lambda c: None))
         runner = Runner(
-            self.store, lease=self.lease, retry=self.retry, providers=providers, library=library
+            self.store,
+            lease=self.lease,
+            retry=self.retry,
+            providers=providers,
+            library=library,
+            pdf_guard=pdf_guard,
+            max_pdf_pages=max_pdf_pages,
+            max_pdf_bytes=max_pdf_bytes,
         )
         try:
             with runner.beating():
@@ -443,7 +479,7 @@ class JobQueue(TreeMethods):
         from libtext.jobs._embedded import work_embedded
 
         if self._deferrer is None:
-            await work_embedded(runner, concurrency, lambda: _stopped(stop))
+            await work_embedded(runner, concurrency, lambda: _stopped(stop), self._waker)
             return
         from libtext.jobs._procrastinate import work_procrastinate
 

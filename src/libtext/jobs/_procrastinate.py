@@ -109,6 +109,12 @@ class Deferrer:
                 self._app = None
 
 
+async def _async_commits(connection: Any) -> None:
+    await connection.execute("SET synchronous_commit TO off")
+    if not connection.autocommit:
+        await connection.commit()
+
+
 def _not_here(job_id: str) -> None:  # pragma: no cover - the workers' task runs the job
     raise RuntimeError("libtext jobs run in workers (JobQueue.work)")
 
@@ -121,7 +127,10 @@ async def work_procrastinate(
 
     procrastinate = _procrastinate()
     lease = runner.lease
-    app = _app(procrastinate.PsycopgConnector(conninfo=info))
+    # The worker's own writes (taking a job, ending it, heartbeats) can be lost in a
+    # database crash at no cost (the job is handed out again, and libtext's row says
+    # whether it is over): they need not wait for a disk flush each.
+    app = _app(procrastinate.PsycopgConnector(conninfo=info, configure=_async_commits))
 
     @app.task(name=TASK, queue=QUEUE, pass_context=True)  # type: ignore[untyped-decorator]
     async def process(context: Any, job_id: str) -> None:

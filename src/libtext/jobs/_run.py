@@ -7,16 +7,18 @@ ran out while it was stalled) can neither report on it nor store its text.
 
 * Progress: the pipeline's callback only notes the step; a watcher task writes the
   notes every ``FLUSH_EVERY`` seconds (one transaction, consecutive steps of a stage
-  folded into the last), beats the lease and reads ``cancel_requested``.
-* Cancel: checked before every provider call (one indexed read), and by the watcher,
-  which cancels the calls in flight: a cancelled job makes at most the calls already
-  under way, and stores nothing.
+  folded into the last) and reads ``cancel_requested`` with them, or alone every
+  ``READ_EVERY`` seconds when there is nothing to write.
+* Cancel: checked before every provider call (one indexed read, shared by the calls
+  that start together), and by the watcher, which cancels the calls in flight: a
+  cancelled job makes at most the calls already under way, and stores nothing.
 * Exactly once: the text is saved and the job marked ``succeeded`` in one transaction
   (``TextStore._save(within=...)``), which fails, storing nothing, if the worker no
   longer holds the job or its cancel was asked.
 * Resume: answers come from the provider cache beside the store, where every finished
   section's answer was written, so a job run again after a crash sends only the
-  unfinished sections to the provider.
+  unfinished sections to the provider. On PostgreSQL they are also kept with the job
+  (``libtext.jobs._answers``) for a worker on another machine.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import math
 import random
 import threading
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +48,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from libtext._policy import RetryPolicy
     from libtext.library import LibraryClient
+    from libtext.pdf._guard import PdfGuard
     from libtext.providers._cache import ProviderCache
     from libtext.providers.base import Provider, ProviderRequest, ProviderResponse
     from libtext.store import TextStore
@@ -55,7 +58,13 @@ __all__ = ["Runner"]
 logger = logging.getLogger("libtext.jobs")
 
 FLUSH_EVERY = 0.25
-"""Seconds between the watcher's writes of progress (and its cancel checks)."""
+"""Seconds between the watcher's writes of progress (each also reads the cancel flag)."""
+
+READ_EVERY = 1.0
+"""Seconds between the watcher's reads of the job's row when it has nothing to write:
+the calls in flight of a job cancelled (or taken over) meanwhile are abandoned within
+this; no call starts after the cancel (each call checks first). A read costs the
+worker a thread hop and a transaction: four a second over a job of minutes add up."""
 
 
 RECHECK_AFTER = 0.05
@@ -69,9 +78,15 @@ class _LostJob(Exception):
 class _Checked:
     """A provider that checks, before each call, that its job may go on."""
 
-    def __init__(self, inner: Provider, check: Callable[[], Awaitable[None]]) -> None:
+    def __init__(
+        self,
+        inner: Provider,
+        check: Callable[[], Awaitable[None]],
+        options: dict[str, Any] | None = None,
+    ) -> None:
         self._inner = inner
         self._check = check
+        self._options = dict(options or {})
         self.name = inner.name
 
     def __getattr__(self, name: str) -> Any:  # max_concurrency, reads_payload, warm_up...
@@ -79,15 +94,30 @@ class _Checked:
 
     async def complete(self, request: ProviderRequest) -> ProviderResponse:
         await self._check()
+        if self._options:  # a provider object: the job's options ride on every request
+            request = replace(request, options={**self._options, **request.options})
         return await self._inner.complete(request)
 
 
 @dataclass
 class _Steps:
-    """Progress noted by the pipeline, waiting for the watcher to write it."""
+    """Progress noted by the pipeline, and provider answers to keep with the job (on
+    PostgreSQL, see ``libtext.jobs._answers``), waiting for the watcher to write them."""
 
     pending: list[JobProgress] = field(default_factory=list)
     last: JobProgress = field(default_factory=JobProgress)
+    answers: list[_db.Answer] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def keep(self, answer: _db.Answer) -> None:
+        """An answer to write with the next progress (called from the cache's thread)."""
+        with self.lock:
+            self.answers.append(answer)
+
+    def take_answers(self) -> list[_db.Answer]:
+        with self.lock:
+            out, self.answers = self.answers, []
+        return out
 
     def note(self, stage: str, done: int, total: int) -> None:
         step = JobProgress(stage=stage, done=done, total=max(total, done))
@@ -114,7 +144,13 @@ class Runner:
         providers: Mapping[str, str | Provider] | None = None,
         library: LibraryClient | None = None,
         concurrency: int | None = None,
+        pdf_guard: PdfGuard | None = None,
+        max_pdf_pages: int | None = None,
+        max_pdf_bytes: int | None = None,
     ) -> None:
+        self.pdf_guard = pdf_guard
+        self.max_pdf_pages = max_pdf_pages
+        self.max_pdf_bytes = max_pdf_bytes
         self.store = store
         self.lease = lease
         self.retry = retry
@@ -197,11 +233,12 @@ class Runner:
         async def watch() -> None:
             while True:
                 await anyio.sleep(FLUSH_EVERY)
-                pending = steps.take()
-                checked[0] = anyio.current_time()
-                if pending:
-                    read(await self.db(_db.progress, job.id, owner, pending))
-                else:
+                pending, answers = steps.take(), steps.take_answers()
+                if pending or answers:
+                    checked[0] = anyio.current_time()
+                    read(await self.db(_db.progress, job.id, owner, pending, answers))
+                elif anyio.current_time() - checked[0] >= READ_EVERY:
+                    checked[0] = anyio.current_time()
                     read(await self.db(_db.held, job.id, owner, write=False))
                 if cancel.is_set() or lost.is_set():
                     scope.cancel()
@@ -231,7 +268,7 @@ class Runner:
             tg.start_soon(watch)
             with scope:
                 try:
-                    document = await self._process(job, spec, steps.note, check)
+                    document = await self._process(job, spec, steps, check)
                 except LibtextError as exc:
                     error = exc
                 except Exception as exc:
@@ -253,9 +290,9 @@ class Runner:
             ok = await self.db(_db.finish, job.id, owner, JobState.CANCELLED, steps.last)
             return JobState.CANCELLED if ok else None
         if error is not None:
-            pending = steps.take()
-            if pending:
-                await self.db(_db.progress, job.id, owner, pending)
+            pending, answers = steps.take(), steps.take_answers()
+            if pending or answers:  # the answers serve the job's next run, wherever it runs
+                await self.db(_db.progress, job.id, owner, pending, answers)
             return await self._failed(job, owner, error, steps.last)
         return await self._save(job, owner, document, steps)
 
@@ -285,8 +322,16 @@ class Runner:
             row = _db.held(conn, job.id, owner)
             if row is None or row.cancel_requested:
                 raise _LostJob
-            _db.progress(conn, job.id, owner, pending)
-            _db.finish(conn, job.id, owner, JobState.SUCCEEDED, final, slug=item.slug)
+            _db.finish(
+                conn,
+                job.id,
+                owner,
+                JobState.SUCCEEDED,
+                final,
+                slug=item.slug,
+                steps=pending,
+                checked=True,
+            )
 
         def save() -> bool:
             try:
@@ -308,7 +353,7 @@ class Runner:
         self,
         job: Job,
         spec: dict[str, Any],
-        note: Callable[[str, int, int], None],
+        steps: _Steps,
         check: Callable[[], Awaitable[None]],
     ) -> Any:
         from libtext.outline import Outliner
@@ -322,7 +367,9 @@ class Runner:
         resolved = (
             resolve_provider(chosen, options=options or None) if isinstance(chosen, str) else chosen
         )
-        provider = _Checked(resolved, check)
+        # A name was resolved with the options; an object gets them on each request,
+        # the outline's included, as a named provider would send them.
+        provider = _Checked(resolved, check, None if isinstance(chosen, str) else options)
         concurrency = self.concurrency or DEFAULT_CONCURRENCY
         outliner = Outliner(provider=provider, options=options or None)
         translator = Translator(provider=provider, options=options or None, concurrency=concurrency)
@@ -331,22 +378,64 @@ class Runner:
             if self._cache is None:  # one per worker: its SQLite connection is reused
                 self._cache = ProviderCache(default_cache_path(self.store.url))
             cache = self._cache
+            if self.store.engine.dialect.name == "postgresql":  # workers on several machines
+                cache = await self._shared_answers(job, self._cache, steps.keep)
         source: Any
         if job.kind == "work":
             assert job.work_id is not None
             await check()
             source = await self._library().aget_work(job.work_id, max_pages=spec.get("max_pages"))
         else:
-            source = await self.db(_db.read_input, job.id, write=False)
-            if source is None:
+            data = spec.pop("data", None)  # read with the claim
+            if data is None:
+                data = await self.db(_db.read_input, job.id, write=False)
+            if data is None:
                 raise LibtextError("The job's PDF is no longer stored; submit it again.")
+            steps.note("extract", 0, 1)
+            source = await self._extract(data, job.filename)
         return await aprocess_document(
             source,
             outliner=outliner,
             translator=translator,
             cache=cache,
             concurrency=concurrency,
-            progress=note,
+            progress=steps.note,
+        )
+
+    async def _shared_answers(
+        self, job: Job, local: ProviderCache, keep: Callable[[_db.Answer], None]
+    ) -> ProviderCache:
+        """The cache of a job whose workers may be on several machines.
+
+        A job run again (its worker died) first gets the answers its earlier runs kept
+        with it, wherever they ran; every new answer is kept with it too.
+        """
+        from libtext.jobs._answers import JobAnswers, load_answers
+
+        if job.attempts > 1:
+            try:
+                count = await anyio.to_thread.run_sync(load_answers, self.store, job.id, local)
+                logger.info("job %s: %d provider answers of its earlier runs", job.id, count)
+            except Exception as exc:  # the calls are asked again: slower, not wrong
+                logger.warning("job %s: earlier answers not loaded (%s)", job.id, exc)
+        return JobAnswers(local, keep)
+
+    async def _extract(self, data: bytes, filename: str | None) -> Any:
+        """The PDF's text under the worker's PDF limits (the server's, for its workers).
+
+        The upload's name goes with it, as a file opened by path would give it.
+        """
+        import io
+
+        from libtext.pdf import DEFAULT_MAX_BYTES, DEFAULT_MAX_PAGES, aextract_pdf
+
+        source = io.BytesIO(data)
+        source.name = filename or ""
+        return await aextract_pdf(
+            source,
+            max_pages=self.max_pdf_pages if self.max_pdf_pages is not None else DEFAULT_MAX_PAGES,
+            max_bytes=self.max_pdf_bytes if self.max_pdf_bytes is not None else DEFAULT_MAX_BYTES,
+            guard=self.pdf_guard if self.pdf_guard is not None else True,
         )
 
     def _library(self) -> LibraryClient:

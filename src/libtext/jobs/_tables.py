@@ -9,6 +9,10 @@
 ``libtext_job_events``
     Every change of a job, numbered per job from 1: what ``events()`` and the SSE
     route replay to a client that reconnects.
+``libtext_job_answers``
+    On PostgreSQL, the provider answers a running job got, kept with the job until it
+    ends: a worker on another machine that resumes the job loads them into its own
+    provider cache first (see ``libtext.jobs._answers``).
 
 They are made on a :class:`JobQueue`'s first use with ``CREATE TABLE IF NOT
 EXISTS``: adding tables changes nothing a TextStore reads, so the store's schema
@@ -21,7 +25,7 @@ from typing import Final
 
 import sqlalchemy as sa
 
-__all__ = ["EVENTS", "INPUTS", "JOBS", "metadata"]
+__all__ = ["ANSWERS", "EVENTS", "INPUTS", "JOBS", "metadata"]
 
 metadata: Final = sa.MetaData()
 
@@ -75,4 +79,15 @@ EVENTS: Final = sa.Table(
     sa.Column("done", sa.Integer, nullable=False, server_default="0"),
     sa.Column("total", sa.Integer, nullable=False, server_default="0"),
     sa.Column("at", _TIME, nullable=False),
+)
+
+ANSWERS: Final = sa.Table(
+    "libtext_job_answers",
+    metadata,
+    sa.Column("job_id", sa.String(40), primary_key=True),
+    sa.Column("key", sa.String(64), primary_key=True),  # the provider cache's key
+    sa.Column("task", sa.String(20), nullable=False),
+    sa.Column("provider", sa.Text, nullable=False),
+    sa.Column("prompt_version", sa.String(40), nullable=False),
+    sa.Column("value", sa.Text, nullable=False),
 )
