@@ -158,6 +158,18 @@ async def test_prefer_respond_async_queues_a_pdf(store: Any, library: Any) -> No
     assert store.list().pagination.total == 0  # queued, not processed
 
 
+async def test_prefer_may_repeat(store: Any, library: Any) -> None:
+    """RFC 7240: preferences may come in several Prefer fields; respond-async in any counts."""
+    async with client_for(app_for(store, library)) as c:
+        r = await c.post(
+            "/api/process",
+            json={"work_id": "100"},
+            headers=[("Prefer", "handling=lenient"), ("Prefer", "respond-async")],
+        )
+        assert r.status_code == 202, r.text
+        assert r.headers["preference-applied"] == "respond-async"
+
+
 async def test_wait_false_queues_a_work(store: Any, library: Any) -> None:
     async with client_for(app_for(store, library)) as c:
         r = await c.post("/api/process?wait=false", json={"work_id": "100", "max_pages": 5})

@@ -391,12 +391,14 @@ def create_app(
             Query(description="false: queue it and answer 202 with the job (see /api/jobs)."),
         ] = None,
         prefer: Annotated[
-            list[str] | None,
+            str | None,
             Header(description="respond-async (RFC 7240): as wait=false."),
         ] = None,
     ) -> Response:
+        # Declared as one string (any header value is one); RFC 7240 allows the field
+        # to repeat, so every occurrence is read.
         names = _split_providers(providers)
-        if wants_async(prefer, wait):
+        if wants_async(request.headers.getlist("prefer") if prefer else None, wait):
             return await accept(job_backend, request, source, names)
         return _json(await backend.process(source, names))
 
