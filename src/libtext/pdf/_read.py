@@ -28,7 +28,14 @@ from typing import Any
 from libtext.pdf._columns import find_gutter, split_at_gutter
 from libtext.pdf._pdfium import CharCalls
 from libtext.pdf._text import attach_marks, is_mark, line_direction, neutral_run_direction
-from libtext.pdf._visual import Direction, Glyph, visual_direction, visual_parts
+from libtext.pdf._visual import (
+    TOUCH,
+    Direction,
+    Glyph,
+    turns_at,
+    visual_direction,
+    visual_parts,
+)
 
 __all__ = ["RawLine", "RawPage", "ligatures_in_order", "read_page", "reading_order"]
 
@@ -101,6 +108,10 @@ class _Reader:
         self._replaced: dict[int, tuple[float, float] | None] | None = None
         self._objects: dict[int, int] | None = None
         self._bold_fonts: dict[int, bool] = {}
+
+    def loose(self, i: int) -> tuple[float, float]:
+        """Character ``i``'s advance box (left, right): where it sits among its neighbours."""
+        return self._calls.loose(i)
 
     def box(self, i: int) -> tuple[float, float]:
         got = self._boxes.get(i)
@@ -499,11 +510,50 @@ def _make_line(
     ):
         line_text = _rtl_from_geometry(r, text, a, b) or line_text
     else:
+        # These repairs move characters within runs without spaces: a space's place
+        # in the line stays that of its character on the page.
         if _PUNCT_RUN.search(line_text):
             line_text = _order_punctuation(r, line_text, a)
         if _LEAD_NUMBER.match(line_text):
             line_text = _order_leading_number(r, line_text, a)
+        if " " in line_text:
+            line_text = _drop_hidden_spaces(r, line_text, a, size)
     return [RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])]
+
+
+def _drop_hidden_spaces(r: _Reader, line: str, a: int, size: float) -> str:
+    """``line`` without the stream's spaces that take no room on the page.
+
+    A space character is a word space only where the glyphs on its two sides stand
+    apart by about its width. Word writes some right-to-left spaces over a letter
+    (its origin inside the letter beside it) or draws the next word back over the
+    space (a justified line's negative adjustment), and the page shows the two
+    letters touching: one word, whatever the stream says. Where the letters run in
+    opposite directions (a Hebrew letter against a Latin word or a number) the
+    stream's space stays: it is the direction change's boundary, which Word draws
+    without room, and no word holds both scripts. ``line[k]`` is character
+    ``a + k`` of the page (or one of its run moved within the run: not a space).
+    """
+    if len(line) < 3:
+        return line
+    chars = list(line)
+    loose = r.loose
+    for k in range(1, len(line) - 1):
+        if line[k] != " ":
+            continue
+        p, q = line[k - 1], line[k + 1]
+        if p.isspace() or q.isspace() or turns_at(p, q):
+            continue
+        (lp, rp), (lq, rq) = loose(a + k - 1), loose(a + k + 1)
+        if max(lp, lq) - min(rp, rq) >= TOUCH * size:
+            continue
+        # A space pdfium inferred (from the glyphs' advances) or one without a width
+        # (XeTeX writes those after pointed letters and along rotated text) is
+        # not the stream's claim that room was left.
+        lo, hi = r.box(a + k)
+        if hi - lo > 0.1 * size and not r.raw.FPDFText_IsGenerated(r.tp, a + k):
+            chars[k] = ""
+    return "".join(chars)
 
 
 def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, b: int) -> bool:

@@ -24,10 +24,12 @@ from typing import Literal
 from libtext.models import _NOT_TEXT, unicode_problem
 
 __all__ = [
+    "TOUCH",
     "Glyph",
     "Part",
     "join_surrogates",
     "pair_brackets",
+    "turns_at",
     "valid_text",
     "visual_direction",
     "visual_parts",
@@ -39,8 +41,13 @@ Direction = Literal["L", "R"]
 # Letters of one word abut (kerning moves them a few hundredths of an em); a word
 # space is at least a sixth of an em even on a tight justified line.
 SPACE_GAP = 0.12
-# With the stream's spaces, a gap this wide is a space all the same.
+# Letters whose advance boxes are closer than this many font sizes touch: no word
+# space is drawn between them, whatever the text stream says.
+TOUCH = 0.05
+# With the stream's spaces, a gap this wide is a space all the same; and one this
+# much wider than the line's usual gap between neighbours.
 _STREAM_GAP = 0.45
+_OVER_USUAL = 0.15
 # Wider than this many font sizes, with words on both sides: two columns.
 _COLUMN_GAP = 1.5
 # Wider than this many font sizes: two items on one line (a list number and its text).
@@ -285,13 +292,24 @@ def visual_parts(
         attached.setdefault(k, []).append(m.ch)
         if m.x1 - m.x0 > 0.05 * size:  # a mark with a slot of its own widens its letter
             lo[k], hi[k] = min(lo[k], m.x0), max(hi[k], m.x1)
-    # Word spaces: the text stream's own where it has them (a justified Word line may
-    # space letters apart), else the gaps (LuaTeX writes no spaces).
+    # Word spaces: the text stream's own where it has them, else the gaps (LuaTeX
+    # writes no spaces). Even with the stream's spaces, a gap clearly wider than the
+    # line's usual one between neighbours is a space: a producer that writes a word
+    # space where its run ends (a bracket or a colon after a Hebrew word, drawn on
+    # the far side of it) leaves the drawn gap without a character. The usual gap
+    # is the median, that of letters within words; a justified line that spaces
+    # its letters apart raises it.
     em = max(size, 1.0)
-    wide = sum(1 for k in range(1, len(bases)) if lo[k] - hi[k - 1] > SPACE_GAP * em)
+    gaps = sorted(max(lo[k] - hi[k - 1], 0.0) for k in range(1, len(bases)))
+    wide = sum(1 for gap in gaps if gap > SPACE_GAP * em)
     if 2 * len(real) < wide:
         real = {}  # a stray space or two in a stream without them
-    gap_limit = (_STREAM_GAP if real else SPACE_GAP) * em
+    usual = gaps[len(gaps) // 2] if gaps else 0.0
+    gap_limit = (
+        min(_STREAM_GAP * em, max(SPACE_GAP * em, usual + _OVER_USUAL * em))
+        if real
+        else SPACE_GAP * em
+    )
     # Where a stream space is drawn matters only when its own letters are far apart
     # on the line (a line pdfium took in two halves); between neighbours it is
     # placed already, and its box may lie anywhere (Word 365 puts a right-to-left
@@ -309,13 +327,16 @@ def visual_parts(
         gap = lo[k] - hi[k - 1]
         pair = {(id(prev), id(g)), (id(g), id(prev))}
         # XeTeX writes a zero-width space after every pointed letter: a space
-        # counts where it has a width, or where the letters stand apart.
+        # counts where it has a width, or where the letters stand apart. One with a
+        # width between letters that touch takes no room on the page (Word draws
+        # some over a letter): not a space, unless the direction turns there (its
+        # boundary, which Word draws without room).
         stream_space = max((real.get(p, -1.0) for p in pair), default=-1.0)
         if gap > _TAB_GAP * em:
             after[k - 1] = "\t"
         elif (
             gap > gap_limit
-            or stream_space > 0.1 * em
+            or (stream_space > 0.1 * em and (gap >= TOUCH * em or turns_at(prev.ch, g.ch)))
             or (stream_space >= 0 and gap > SPACE_GAP * em)
             or (gap > 0.03 * em and _space_between(spaces, hi[k - 1], lo[k]))
             or (gap > 0.5 * SPACE_GAP * em and not inferred.isdisjoint(pair))
@@ -333,7 +354,12 @@ def visual_parts(
         if distance <= 1:
             continue
         if distance > 2:
-            missing += 1
+            # A space with a width at a direction change: Word's run boundary.
+            width = real.get((p, q), 0.0)
+            if width <= 0.1 * em or not _at_turn(
+                bases, lo, hi, after, position[p], position[q], where[p, q]
+            ):
+                missing += 1
             continue
         first, last = sorted((position[p], position[q]))
         between = range(first + 1, last + 1)
@@ -466,6 +492,51 @@ def _turns(a: str, b: str) -> bool:
     """Whether two letters run in opposite directions (no word holds both: a gap
     between them is a word space even where the stream has none)."""
     da, db = _strong(a[0]), _strong(b[0])
+    return da is not None and db is not None and da != db
+
+
+def _at_turn(
+    bases: list[Glyph], lo: list[float], hi: list[float], after: list[str], a: int, b: int, x: float
+) -> bool:
+    """Place the stream's space between ``bases[a]`` and ``bases[b]`` (far apart on the
+    line, in opposite directions) where their runs meet; False if it has no place.
+
+    A space between a Hebrew word and a Latin run is written after the Hebrew word,
+    before the run's first letter in logical order; on the page the run's other end
+    may meet the Hebrew word. The candidates are the gaps beside either letter where
+    the direction turns to the other's; one that has its space already settles it,
+    else the space goes to the one nearest where it is drawn (``x``).
+    """
+    da, db = _run_direction(bases[a].ch), _run_direction(bases[b].ch)
+    if da is None or db is None or da == db:
+        return False
+    gaps = [
+        max(own, j)  # the gap before bases[k]
+        for own, other in ((a, db), (b, da))
+        for j in (own - 1, own + 1)
+        if 0 <= j < len(bases) and _run_direction(bases[j].ch) == other
+    ]
+    if not gaps:
+        return False
+    if all(not after[k - 1] for k in gaps):
+        nearest = min(gaps, key=lambda k: abs((hi[k - 1] + lo[k]) / 2 - x))
+        after[nearest - 1] = " "
+    return True
+
+
+def _run_direction(ch: str) -> Direction | None:
+    """A character's direction in a run: its strong one, digits left to right."""
+    bidi = unicodedata.bidirectional(ch[0])
+    if bidi in ("R", "AL"):
+        return "R"
+    return "L" if bidi in ("L", "EN", "AN") else None
+
+
+def turns_at(a: str, b: str) -> bool:
+    """Whether the text changes direction between two characters (a letter and a
+    word or number in the other direction): the stream's space there is the
+    direction change's boundary."""
+    da, db = _run_direction(a), _run_direction(b)
     return da is not None and db is not None and da != db
 
 
