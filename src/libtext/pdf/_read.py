@@ -560,13 +560,14 @@ def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, 
     """Whether pdfium's order of this line cannot be trusted (see :mod:`._visual`).
 
     That is a line with surrogate halves, a Hebrew line with Latin letters or digits
-    (pdfium guesses their order), or a Hebrew line in visual order: its first letter
-    left of its last, where the text stream came from LuaTeX.
+    (pdfium guesses their order), a Hebrew line in visual order: its first letter
+    left of its last, where the text stream came from LuaTeX, or a Latin line read
+    right to left.
     """
     if _SURROGATE.search(line):
         return True
     if not _HEBREW.search(line):
-        return False
+        return _LATIN.search(line) is not None and _runs_leftwards(r, line, a)
     if _LTR_CHAR.search(line) or _MARKS.search(line):
         return True
     first = _solid(line, 0, 0, len(line))
@@ -580,6 +581,20 @@ def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, 
     # pdfium merely took in two halves (its second half first) is not visual.
     (l0, r0), (l1, r1), (l2, r2) = r.box(a + first), r.box(a + last), r.box(a + second)
     return (l0 + r0) < (l1 + r1) and (l0 + r0) < (l2 + r2)
+
+
+def _runs_leftwards(r: _Reader, line: str, a: int) -> bool:
+    """Whether a line without Hebrew was given right to left: its first letter right of
+    its last. pdfium reads a Latin line of a right-to-left page (an English reference
+    in a Hebrew book) in the page's direction when the producer drew its words from
+    the right; its glyphs' positions say the order.
+    """
+    first = _solid(line, 0, 0, len(line))
+    last = _solid(line, len(line) - 1, 0, len(line))
+    if last - first < 2:
+        return False
+    (l0, r0), (l1, r1) = r.box(a + first), r.box(a + last)
+    return l0 + r0 > l1 + r1
 
 
 def ligatures_in_order(line: str, box: Callable[[int], tuple[float, float]]) -> str:

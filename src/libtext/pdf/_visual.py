@@ -52,6 +52,8 @@ _OVER_USUAL = 0.15
 _COLUMN_GAP = 1.5
 # Wider than this many font sizes: two items on one line (a list number and its text).
 _TAB_GAP = 1.2
+# Punctuation that ends a sentence, after its last word.
+_SENTENCE_END = frozenset(".?!:;")
 # Invisible characters that are neither letters nor spaces (combining grapheme joiner).
 _DROP = frozenset("\u034f")
 # Marks drawn at the top left of their letter, over the gap to the letter after it.
@@ -133,7 +135,24 @@ def visual_direction(glyphs: list[Glyph], default: Direction) -> Direction:
         return default
     left = min(strong)[1]
     right = max(strong)[1]
-    return left if left == right else default
+    if left != right:
+        return default
+    if left == "L" and default == "R":
+        visual = "".join(g.ch for g in sorted(glyphs, key=lambda g: g.center))
+        return _ends_leftwards(visual)
+    return left
+
+
+def _ends_leftwards(visual: str) -> Direction:
+    """The direction of a Latin line (visual order) on a right-to-left page.
+
+    A Latin line that ends a right-to-left sentence (a term in a Hebrew flowchart
+    box) has its full stop on the left, where that sentence ends.
+    """
+    solid = visual.strip()
+    if len(solid) > 1 and solid[0] in _SENTENCE_END and solid[-1] not in _SENTENCE_END:
+        return "R"
+    return "L"
 
 
 def _dist(b: Glyph, x: float) -> float:
@@ -418,6 +437,8 @@ def visual_parts(
         visual = "".join(ch for k in group for ch in items[k])
         strong = [d for ch in visual if (d := _strong(ch)) is not None]
         own_dir = strong[0] if strong and strong[0] == strong[-1] else direction
+        if own_dir == "L" and direction == "R":
+            own_dir = _ends_leftwards(visual)
         # Bracket characters say little (pdfium mirrors some itself, producers map
         # mirrored glyphs either way) but on the page a pair always reads "(" then ")"
         # left to right: so set them before the bidi algorithm pairs them, and after.
