@@ -113,6 +113,13 @@ class _Reader:
         """Character ``i``'s advance box (left, right): where it sits among its neighbours."""
         return self._calls.loose(i)
 
+    def invisible(self, i: int) -> bool:
+        """Whether character ``i`` is drawn invisibly: an OCR engine's text over a scan."""
+        obj = self._calls.text_object(i)
+        if not obj:
+            return False
+        return bool(self._calls.render_mode(obj) == self.raw.FPDF_TEXTRENDERMODE_INVISIBLE)
+
     def box(self, i: int) -> tuple[float, float]:
         got = self._boxes.get(i)
         if got is None:
@@ -516,7 +523,9 @@ def _make_line(
             line_text = _order_punctuation(r, line_text, a)
         if _LEAD_NUMBER.match(line_text):
             line_text = _order_leading_number(r, line_text, a)
-        if " " in line_text:
+        if r.invisible(mid):
+            line_text = _ocr_spaces(r, line_text, a, size)
+        elif " " in line_text:
             line_text = _drop_hidden_spaces(r, line_text, a, size)
     return [RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])]
 
@@ -554,6 +563,42 @@ def _drop_hidden_spaces(r: _Reader, line: str, a: int, size: float) -> str:
         if hi - lo > 0.1 * size and not r.raw.FPDFText_IsGenerated(r.tp, a + k):
             chars[k] = ""
     return "".join(chars)
+
+
+# In an OCR text layer, letters of one word abut; a gap this much wider (in font
+# sizes) than the line's usual one parts two words.
+_OCR_GAP = 0.06
+
+
+def _ocr_spaces(r: _Reader, line: str, a: int, size: float) -> str:
+    """``line`` with the word spaces an OCR text layer leaves out.
+
+    An OCR engine lays each recognised word over its image, stretched to the word's
+    box: the letters of a word abut, and two words stand apart by the gap between
+    their boxes, often without a space character between them (pdfium infers one
+    only from a wide gap). The positions come from the page's image, so the gaps
+    are authoritative: a gap clearly wider than the line's usual one is a space.
+    ``line[k]`` is character ``a + k`` of the page.
+    """
+    # Punctuation hugs the word before it: a gap before it is the OCR box's slack.
+    pairs = [
+        k
+        for k in range(1, len(line))
+        if not line[k].isspace() and not line[k - 1].isspace() and line[k] not in ".,:;!?"
+    ]
+    if not pairs:
+        return line
+    boxes = {k: r.loose(a + k) for k in range(len(line)) if not line[k].isspace()}
+    gaps = {k: max(boxes[k - 1][0], boxes[k][0]) - min(boxes[k - 1][1], boxes[k][1]) for k in pairs}
+    ordered = sorted(gaps.values())
+    usual = max(ordered[len(ordered) // 2], 0.0)
+    limit = usual + _OCR_GAP * size
+    out = []
+    for k, ch in enumerate(line):
+        if k in gaps and gaps[k] > limit:
+            out.append(" ")
+        out.append(ch)
+    return "".join(out)
 
 
 def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, b: int) -> bool:
