@@ -182,7 +182,18 @@ def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
             if key < best_key:
                 best, best_key = j, key
         accent = "\u0591" <= m.ch <= "\u05af"
-        own_vav = m.ch in _LEFT_MARKS and bases[best].ch == "ו"  # holam male
+        # Holam male sits over its vav; a holam on the vav's right edge, touching the
+        # letter on its right, is that letter's (הֹו in יְהֹוָה).
+        b = bases[best]
+        own_vav = (
+            m.ch in _LEFT_MARKS
+            and b.ch == "ו"
+            and not (
+                best + 1 < len(bases)
+                and b.x1 - x <= 0.2 * (b.x1 - b.x0)
+                and _dist(bases[best + 1], x) <= 0.05 * size
+            )
+        )
         if (accent or m.ch in _LEFT_MARKS) and best + 1 < len(bases) and not own_vav:
             # Holam sits at its letter's top left: over the gap, or over the right
             # edge of the letter on the left (לֹא); over a vav it is the vav's own.
@@ -442,10 +453,13 @@ def visual_parts(
         # Bracket characters say little (pdfium mirrors some itself, producers map
         # mirrored glyphs either way) but on the page a pair always reads "(" then ")"
         # left to right: so set them before the bidi algorithm pairs them, and after.
-        texts = [_item_text(pair_brackets("".join(items[k]))[0], own_dir) for k in group]
+        texts = [
+            _item_text(_trailing_marks(pair_brackets("".join(items[k]))[0], own_dir), own_dir)
+            for k in group
+        ]
         if own_dir == "R":
             texts.reverse()
-        paired = [pair_brackets(t) for t in texts]
+        paired = [pair_brackets(t.replace(_RLM, "")) for t in texts]
         text = unicodedata.normalize("NFC", " ".join(t for t, _ in paired))
         parts.append(
             Part(text, all(ok for _, ok in paired), spans[group[0]][0], spans[group[-1]][1])
@@ -602,6 +616,29 @@ def _space_between(spaces: list[float], lo: float, hi: float) -> bool:
     """Whether one of the stream's spaces is drawn in the gap ``lo``-``hi`` (not in a letter)."""
     k = bisect.bisect_left(spaces, lo - 0.05)
     return k < len(spaces) and spaces[k] <= hi + 0.05
+
+
+_RLM = "\u200f"
+# Sentence punctuation at the left end of a word, with a space or nothing before it.
+_LEFT_PUNCT = re.compile(r"(?:(?<=\s)|^)([.,:;!?]+)(?=[^\W\d_])")
+
+
+def _trailing_marks(visual: str, direction: Direction) -> str:
+    """Mark the punctuation that ends a left-to-right word read right to left.
+
+    On a right-to-left line ``CLS:`` followed by another Latin run is drawn with
+    the colon on the word's left (``V7 :CLS``): the producer placed each run in the
+    line's direction. The bidi algorithm would join the two runs over the colon
+    and read ``V7 :CLS``; the punctuation's place on the page says it ends ``CLS``.
+    A right-to-left mark after it keeps it with the line's direction (removed
+    again from the text). Left-to-right text never has a full stop or colon at a
+    word's left edge.
+    """
+    if direction != "R" or not _LEFT_PUNCT.search(visual):
+        return visual
+    return _LEFT_PUNCT.sub(
+        lambda m: m.group(1) + _RLM if _strong(visual[m.end()]) == "L" else m.group(1), visual
+    )
 
 
 def _item_text(visual: str, direction: Direction) -> str:
