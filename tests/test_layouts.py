@@ -112,7 +112,8 @@ def test_title_and_author(name: str) -> None:
 # PDFs drawn the way real producers draw Hebrew (1 Tf with the size in the text matrix,
 # 327.68 Tf scaled down, glyphs in visual order without spaces, Latin runs inside Hebrew
 # lines, pointed text, marks in slots of their own, pointed letters with /ActualText,
-# two columns, bilingual table rows), by
+# two columns, bilingual table rows, spaces that take no room, an OCR layer without
+# spaces, a Latin line drawn from the right, holam before a vav), by
 # tests/layouts/producers/make_producers.py; each truth is that script's input.
 
 PRODUCERS = LAYOUTS / "producers"
@@ -126,6 +127,7 @@ def test_producer_cases_are_there() -> None:
     assert {"two_columns", "slotted_marks", "actualtext_marks", "bilingual_rows"} <= set(
         PRODUCER_CASES
     )
+    assert {"hidden_spaces", "ocr_words", "latin_lines", "holam_vav"} <= set(PRODUCER_CASES)
 
 
 @pytest.mark.parametrize("name", PRODUCER_CASES)
