@@ -386,9 +386,7 @@ def visual_parts(
         if distance > 2:
             # A space with a width at a direction change: Word's run boundary.
             width = real.get((p, q), 0.0)
-            if width <= 0.1 * em or not _at_turn(
-                bases, lo, hi, after, position[p], position[q], where[p, q]
-            ):
+            if width <= 0.1 * em or not _at_turn(bases, after, position[p], position[q], direction):
                 missing += 1
             continue
         first, last = sorted((position[p], position[q]))
@@ -530,33 +528,29 @@ def _turns(a: str, b: str) -> bool:
     return da is not None and db is not None and da != db
 
 
-def _at_turn(
-    bases: list[Glyph], lo: list[float], hi: list[float], after: list[str], a: int, b: int, x: float
-) -> bool:
+def _at_turn(bases: list[Glyph], after: list[str], a: int, b: int, direction: Direction) -> bool:
     """Place the stream's space between ``bases[a]`` and ``bases[b]`` (far apart on the
     line, in opposite directions) where their runs meet; False if it has no place.
 
-    A space between a Hebrew word and a Latin run is written after the Hebrew word,
-    before the run's first letter in logical order; on the page the run's other end
-    may meet the Hebrew word. The candidates are the gaps beside either letter where
-    the direction turns to the other's; one that has its space already settles it,
-    else the space goes to the one nearest where it is drawn (``x``).
+    On a right-to-left line, ``ה scores`` is drawn ``scores ה``: the space written
+    between the Hebrew letter and the Latin run's first letter stands between the
+    run's other end and the Hebrew letter. Whichever of the two letters runs in the
+    line's direction, the space is beside it, on the side where the embedded run
+    begins.
     """
     da, db = _run_direction(bases[a].ch), _run_direction(bases[b].ch)
     if da is None or db is None or da == db:
         return False
-    gaps = [
-        max(own, j)  # the gap before bases[k]
-        for own, other in ((a, db), (b, da))
-        for j in (own - 1, own + 1)
-        if 0 <= j < len(bases) and _run_direction(bases[j].ch) == other
-    ]
-    if not gaps:
+    own, other = (a, db) if da == direction else (b, da) if db == direction else (-1, None)
+    if own < 0:
         return False
-    if all(not after[k - 1] for k in gaps):
-        nearest = min(gaps, key=lambda k: abs((hi[k - 1] + lo[k]) / 2 - x))
-        after[nearest - 1] = " "
-    return True
+    for j in (own - 1, own + 1):
+        if 0 <= j < len(bases) and _run_direction(bases[j].ch) == other:
+            k = max(own, j)  # the gap before bases[k]
+            if not after[k - 1]:
+                after[k - 1] = " "
+            return True
+    return False
 
 
 def _run_direction(ch: str) -> Direction | None:
