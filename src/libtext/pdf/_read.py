@@ -593,9 +593,15 @@ def _ocr_spaces(r: _Reader, line: str, a: int, size: float) -> str:
     ordered = sorted(gaps.values())
     usual = max(ordered[len(ordered) // 2], 0.0)
     limit = usual + _OCR_GAP * size
+    cuts = {k for k, gap in gaps.items() if gap > limit}
+    # Hebrew has no one-letter words: a lone letter (a prefix the engine boxed on its
+    # own) belongs to the word after it.
+    for k in sorted(cuts):
+        if _HEBREW.match(line[k - 1]) and (k == 1 or line[k - 2].isspace() or k - 1 in cuts):
+            cuts.discard(k)
     out = []
     for k, ch in enumerate(line):
-        if k in gaps and gaps[k] > limit:
+        if k in cuts:
             out.append(" ")
         out.append(ch)
     return "".join(out)

@@ -464,11 +464,19 @@ def hidden_truth(runs: list[tuple[str, str, str]]) -> str:
 
 
 def ocr_line(sh: Shaper, text: str, size: float, right: float, y: float, row: int) -> str:
-    """One line of an OCR text layer: invisible words, each on its own baseline."""
+    """One line of an OCR text layer: invisible words, each on its own baseline; on
+    the first line, a one-letter prefix boxed apart from the rest of its word."""
     ops: list[str] = []
     x = right
+    pieces: list[tuple[str, float]] = []  # (text, gap after it)
     for k, word in enumerate(text.split()):
-        glyphs = sh.run(word, "R", size)
+        gap = size * (0.09 + 0.01 * ((k + row) % 4))  # a tenth of an em, as recognised
+        if row == 0 and k == 4:  # ומסרה: its vav boxed apart
+            pieces.append((word[0], 0.1 * size))
+            word = word[1:]
+        pieces.append((word, gap))
+    for k, (piece, gap) in enumerate(pieces):
+        glyphs = sh.run(piece, "R", size)
         width = sum(g.advance for g in glyphs)
         x -= width
         base = y + 0.3 * (((k + row) % 3) - 1)  # a scan is never quite level
@@ -477,7 +485,7 @@ def ocr_line(sh: Shaper, text: str, size: float, right: float, y: float, row: in
             f"1 0 0 1 {g.x + x:.3f} {base:.3f} Tm {hexg(g.gid)} Tj" for g in reversed(glyphs)
         )
         ops.append("ET")
-        x -= size * (0.09 + 0.01 * ((k + row) % 4))  # a tenth of an em, as recognised
+        x -= gap
     return "\n".join(ops)
 
 
