@@ -113,7 +113,8 @@ def test_title_and_author(name: str) -> None:
 # 327.68 Tf scaled down, glyphs in visual order without spaces, Latin runs inside Hebrew
 # lines, pointed text, marks in slots of their own, pointed letters with /ActualText,
 # two columns, bilingual table rows, list numbers and labels, margin line numbers,
-# ornament fonts, table rows), by
+# ornament fonts, table rows, spaces that take no room, an OCR layer without
+# spaces, a Latin line drawn from the right, holam before a vav), by
 # tests/layouts/producers/make_producers.py; each truth is that script's input.
 
 PRODUCERS = LAYOUTS / "producers"
@@ -134,6 +135,7 @@ def test_producer_cases_are_there() -> None:
         PRODUCER_CASES
     )
     assert {"table_cells", "visual_punct"} <= set(PRODUCER_CASES)
+    assert {"hidden_spaces", "ocr_words", "latin_lines", "holam_vav"} <= set(PRODUCER_CASES)
 
 
 @pytest.mark.parametrize("name", PRODUCER_CASES)

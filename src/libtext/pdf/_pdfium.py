@@ -39,6 +39,9 @@ class CharCalls:
         self._quad = tuple(ctypes.c_void_p(base + 8 * k) for k in range(4))
         self._matrix = ctypes.c_void_p(ctypes.addressof(matrix))
         self._char_box = _unchecked(raw.FPDFText_GetCharBox, ctypes.c_int)
+        self._rect = raw.FS_RECTF()
+        self._rect_ref = ctypes.c_void_p(ctypes.addressof(self._rect))
+        self._loose_box = _unchecked(raw.FPDFText_GetLooseCharBox, ctypes.c_int)
         self._char_origin = _unchecked(raw.FPDFText_GetCharOrigin, ctypes.c_int)
         self._font_size = _unchecked(raw.FPDFText_GetFontSize, ctypes.c_double)
         self._get_matrix = _unchecked(raw.FPDFText_GetMatrix, ctypes.c_int)
@@ -67,6 +70,12 @@ class CharCalls:
             call(tp, i, *quad)
             append((buf[0], buf[1]))
         return out
+
+    def loose(self, i: int) -> tuple[float, float]:
+        """Left and right of character ``i``'s advance box (``FPDFText_GetLooseCharBox``)."""
+        self._loose_box(self.tp, i, self._rect_ref)
+        rect = self._rect
+        return float(rect.left), float(rect.right)
 
     def origin(self, i: int) -> tuple[float, float]:
         """Character ``i``'s origin, in page coordinates (``FPDFText_GetCharOrigin``)."""

@@ -30,7 +30,14 @@ from libtext.pdf._dropped import LOST_LABEL, restore_dropped
 from libtext.pdf._lines import join_items, margin_number
 from libtext.pdf._pdfium import CharCalls
 from libtext.pdf._text import attach_marks, is_mark, line_direction, neutral_run_direction
-from libtext.pdf._visual import Direction, Glyph, visual_direction, visual_parts
+from libtext.pdf._visual import (
+    TOUCH,
+    Direction,
+    Glyph,
+    turns_at,
+    visual_direction,
+    visual_parts,
+)
 
 __all__ = ["RawLine", "RawPage", "ligatures_in_order", "read_page", "reading_order"]
 
@@ -105,6 +112,17 @@ class _Reader:
         self._replaced: dict[int, tuple[float, float] | None] | None = None
         self._objects: dict[int, int] | None = None
         self._bold_fonts: dict[int, bool] = {}
+
+    def loose(self, i: int) -> tuple[float, float]:
+        """Character ``i``'s advance box (left, right): where it sits among its neighbours."""
+        return self._calls.loose(i)
+
+    def invisible(self, i: int) -> bool:
+        """Whether character ``i`` is drawn invisibly: an OCR engine's text over a scan."""
+        obj = self._calls.text_object(i)
+        if not obj:
+            return False
+        return bool(self._calls.render_mode(obj) == self.raw.FPDF_TEXTRENDERMODE_INVISIBLE)
 
     def box(self, i: int) -> tuple[float, float]:
         got = self._boxes.get(i)
@@ -613,10 +631,16 @@ def _make_line(
     ):
         line_text = _rtl_from_geometry(r, text, a, b) or line_text
     else:
+        # These repairs move characters within runs without spaces: a space's place
+        # in the line stays that of its character on the page.
         if _PUNCT_RUN.search(line_text):
             line_text = _order_punctuation(r, line_text, a)
         if _LEAD_NUMBER.match(line_text):
             line_text = _order_leading_number(r, line_text, a)
+        if r.invisible(mid):
+            line_text = _ocr_spaces(r, line_text, a, size)
+        elif " " in line_text:
+            line_text = _drop_hidden_spaces(r, line_text, a, size)
     return [RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])]
 
 
@@ -679,18 +703,96 @@ def _last_hebrew(line: str, end: int) -> int:
     return -1
 
 
+def _drop_hidden_spaces(r: _Reader, line: str, a: int, size: float) -> str:
+    """``line`` without the stream's spaces that take no room on the page.
+
+    A space character is a word space only where the glyphs on its two sides stand
+    apart by about its width. Word writes some right-to-left spaces over a letter
+    (its origin inside the letter beside it) or draws the next word back over the
+    space (a justified line's negative adjustment), and the page shows the two
+    letters touching: one word, whatever the stream says. Where the letters run in
+    opposite directions (a Hebrew letter against a Latin word or a number) the
+    stream's space stays: it is the direction change's boundary, which Word draws
+    without room, and no word holds both scripts. ``line[k]`` is character
+    ``a + k`` of the page (or one of its run moved within the run: not a space).
+    """
+    if len(line) < 3:
+        return line
+    chars = list(line)
+    loose = r.loose
+    for k in range(1, len(line) - 1):
+        if line[k] != " ":
+            continue
+        p, q = line[k - 1], line[k + 1]
+        if p.isspace() or q.isspace() or turns_at(p, q):
+            continue
+        (lp, rp), (lq, rq) = loose(a + k - 1), loose(a + k + 1)
+        if max(lp, lq) - min(rp, rq) >= TOUCH * size:
+            continue
+        # A space pdfium inferred (from the glyphs' advances) or one without a width
+        # (XeTeX writes those after pointed letters and along rotated text) is
+        # not the stream's claim that room was left.
+        lo, hi = r.box(a + k)
+        if hi - lo > 0.1 * size and not r.raw.FPDFText_IsGenerated(r.tp, a + k):
+            chars[k] = ""
+    return "".join(chars)
+
+
+# In an OCR text layer, letters of one word abut; a gap this much wider (in font
+# sizes) than the line's usual one parts two words.
+_OCR_GAP = 0.06
+
+
+def _ocr_spaces(r: _Reader, line: str, a: int, size: float) -> str:
+    """``line`` with the word spaces an OCR text layer leaves out.
+
+    An OCR engine lays each recognised word over its image, stretched to the word's
+    box: the letters of a word abut, and two words stand apart by the gap between
+    their boxes, often without a space character between them (pdfium infers one
+    only from a wide gap). The positions come from the page's image, so the gaps
+    are authoritative: a gap clearly wider than the line's usual one is a space.
+    ``line[k]`` is character ``a + k`` of the page.
+    """
+    # Punctuation hugs the word before it: a gap before it is the OCR box's slack.
+    pairs = [
+        k
+        for k in range(1, len(line))
+        if not line[k].isspace() and not line[k - 1].isspace() and line[k] not in ".,:;!?"
+    ]
+    if not pairs:
+        return line
+    boxes = {k: r.loose(a + k) for k in range(len(line)) if not line[k].isspace()}
+    gaps = {k: max(boxes[k - 1][0], boxes[k][0]) - min(boxes[k - 1][1], boxes[k][1]) for k in pairs}
+    ordered = sorted(gaps.values())
+    usual = max(ordered[len(ordered) // 2], 0.0)
+    limit = usual + _OCR_GAP * size
+    cuts = {k for k, gap in gaps.items() if gap > limit}
+    # Hebrew has no one-letter words: a lone letter (a prefix the engine boxed on its
+    # own) belongs to the word after it.
+    for k in sorted(cuts):
+        if _HEBREW.match(line[k - 1]) and (k == 1 or line[k - 2].isspace() or k - 1 in cuts):
+            cuts.discard(k)
+    out = []
+    for k, ch in enumerate(line):
+        if k in cuts:
+            out.append(" ")
+        out.append(ch)
+    return "".join(out)
+
+
 def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, b: int) -> bool:
     """Whether pdfium's order of this line cannot be trusted (see :mod:`._visual`).
 
     That is a line with surrogate halves, a Hebrew line with Latin letters or digits
-    (pdfium guesses their order), or a Hebrew line in visual order: its first letter
-    left of its last, where the text stream came from LuaTeX.
+    (pdfium guesses their order), a Hebrew line in visual order: its first letter
+    left of its last, where the text stream came from LuaTeX, or a Latin line read
+    right to left.
     """
     if _SURROGATE.search(line):
         return True
     m = _HEBREW.search(line)
     if m is None:
-        return False
+        return _LATIN.search(line) is not None and _runs_leftwards(r, line, a)
     if _LTR_CHAR.search(line) or _MARKS.search(line):
         return True
     # The first and last letters: punctuation at an end ("(" or ".") says nothing.
@@ -715,6 +817,20 @@ def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, 
     # pdfium merely took in two halves (its second half first) is not visual.
     c0 = center(first)
     return c0 < center(last) and c0 < center(second)
+
+
+def _runs_leftwards(r: _Reader, line: str, a: int) -> bool:
+    """Whether a line without Hebrew was given right to left: its first letter right of
+    its last. pdfium reads a Latin line of a right-to-left page (an English reference
+    in a Hebrew book) in the page's direction when the producer drew its words from
+    the right; its glyphs' positions say the order.
+    """
+    first = _solid(line, 0, 0, len(line))
+    last = _solid(line, len(line) - 1, 0, len(line))
+    if last - first < 2:
+        return False
+    (l0, r0), (l1, r1) = r.box(a + first), r.box(a + last)
+    return l0 + r0 > l1 + r1
 
 
 def ligatures_in_order(line: str, box: Callable[[int], tuple[float, float]]) -> str:

@@ -24,10 +24,12 @@ from typing import Literal
 from libtext.models import _NOT_TEXT, unicode_problem
 
 __all__ = [
+    "TOUCH",
     "Glyph",
     "Part",
     "join_surrogates",
     "pair_brackets",
+    "turns_at",
     "valid_text",
     "visual_direction",
     "visual_parts",
@@ -39,12 +41,19 @@ Direction = Literal["L", "R"]
 # Letters of one word abut (kerning moves them a few hundredths of an em); a word
 # space is at least a sixth of an em even on a tight justified line.
 SPACE_GAP = 0.12
-# With the stream's spaces, a gap this wide is a space all the same.
+# Letters whose advance boxes are closer than this many font sizes touch: no word
+# space is drawn between them, whatever the text stream says.
+TOUCH = 0.05
+# With the stream's spaces, a gap this wide is a space all the same; and one this
+# much wider than the line's usual gap between neighbours.
 _STREAM_GAP = 0.45
+_OVER_USUAL = 0.15
 # Wider than this many font sizes, with words on both sides: two columns.
 _COLUMN_GAP = 1.5
 # Wider than this many font sizes: two items on one line (a list number and its text).
 _TAB_GAP = 1.2
+# Punctuation that ends a sentence, after its last word.
+_SENTENCE_END = frozenset(".?!:;")
 # Invisible characters that are neither letters nor spaces (combining grapheme joiner).
 _DROP = frozenset("\u034f")
 # Marks drawn at the top left of their letter, over the gap to the letter after it.
@@ -126,7 +135,24 @@ def visual_direction(glyphs: list[Glyph], default: Direction) -> Direction:
         return default
     left = min(strong)[1]
     right = max(strong)[1]
-    return left if left == right else default
+    if left != right:
+        return default
+    if left == "L" and default == "R":
+        visual = "".join(g.ch for g in sorted(glyphs, key=lambda g: g.center))
+        return _ends_leftwards(visual)
+    return left
+
+
+def _ends_leftwards(visual: str) -> Direction:
+    """The direction of a Latin line (visual order) on a right-to-left page.
+
+    A Latin line that ends a right-to-left sentence (a term in a Hebrew flowchart
+    box) has its full stop on the left, where that sentence ends.
+    """
+    solid = visual.strip()
+    if len(solid) > 1 and solid[0] in _SENTENCE_END and solid[-1] not in _SENTENCE_END:
+        return "R"
+    return "L"
 
 
 def _dist(b: Glyph, x: float) -> float:
@@ -156,7 +182,18 @@ def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
             if key < best_key:
                 best, best_key = j, key
         accent = "\u0591" <= m.ch <= "\u05af"
-        own_vav = m.ch in _LEFT_MARKS and bases[best].ch == "ו"  # holam male
+        # Holam male sits over its vav; a holam on the vav's right edge, touching the
+        # letter on its right, is that letter's (הֹו in יְהֹוָה).
+        b = bases[best]
+        own_vav = (
+            m.ch in _LEFT_MARKS
+            and b.ch == "ו"
+            and not (
+                best + 1 < len(bases)
+                and b.x1 - x <= 0.2 * (b.x1 - b.x0)
+                and _dist(bases[best + 1], x) <= 0.05 * size
+            )
+        )
         if (accent or m.ch in _LEFT_MARKS) and best + 1 < len(bases) and not own_vav:
             # Holam sits at its letter's top left: over the gap, or over the right
             # edge of the letter on the left (לֹא); over a vav it is the vav's own.
@@ -285,13 +322,24 @@ def visual_parts(
         attached.setdefault(k, []).append(m.ch)
         if m.x1 - m.x0 > 0.05 * size:  # a mark with a slot of its own widens its letter
             lo[k], hi[k] = min(lo[k], m.x0), max(hi[k], m.x1)
-    # Word spaces: the text stream's own where it has them (a justified Word line may
-    # space letters apart), else the gaps (LuaTeX writes no spaces).
+    # Word spaces: the text stream's own where it has them, else the gaps (LuaTeX
+    # writes no spaces). Even with the stream's spaces, a gap clearly wider than the
+    # line's usual one between neighbours is a space: a producer that writes a word
+    # space where its run ends (a bracket or a colon after a Hebrew word, drawn on
+    # the far side of it) leaves the drawn gap without a character. The usual gap
+    # is the median, that of letters within words; a justified line that spaces
+    # its letters apart raises it.
     em = max(size, 1.0)
-    wide = sum(1 for k in range(1, len(bases)) if lo[k] - hi[k - 1] > SPACE_GAP * em)
+    gaps = sorted(max(lo[k] - hi[k - 1], 0.0) for k in range(1, len(bases)))
+    wide = sum(1 for gap in gaps if gap > SPACE_GAP * em)
     if 2 * len(real) < wide:
         real = {}  # a stray space or two in a stream without them
-    gap_limit = (_STREAM_GAP if real else SPACE_GAP) * em
+    usual = gaps[len(gaps) // 2] if gaps else 0.0
+    gap_limit = (
+        min(_STREAM_GAP * em, max(SPACE_GAP * em, usual + _OVER_USUAL * em))
+        if real
+        else SPACE_GAP * em
+    )
     # Where a stream space is drawn matters only when its own letters are far apart
     # on the line (a line pdfium took in two halves); between neighbours it is
     # placed already, and its box may lie anywhere (Word 365 puts a right-to-left
@@ -309,13 +357,16 @@ def visual_parts(
         gap = lo[k] - hi[k - 1]
         pair = {(id(prev), id(g)), (id(g), id(prev))}
         # XeTeX writes a zero-width space after every pointed letter: a space
-        # counts where it has a width, or where the letters stand apart.
+        # counts where it has a width, or where the letters stand apart. One with a
+        # width between letters that touch takes no room on the page (Word draws
+        # some over a letter): not a space, unless the direction turns there (its
+        # boundary, which Word draws without room).
         stream_space = max((real.get(p, -1.0) for p in pair), default=-1.0)
         if gap > _TAB_GAP * em:
             after[k - 1] = "\t"
         elif (
             gap > gap_limit
-            or stream_space > 0.1 * em
+            or (stream_space > 0.1 * em and (gap >= TOUCH * em or turns_at(prev.ch, g.ch)))
             or (stream_space >= 0 and gap > SPACE_GAP * em)
             or (gap > 0.03 * em and _space_between(spaces, hi[k - 1], lo[k]))
             or (gap > 0.5 * SPACE_GAP * em and not inferred.isdisjoint(pair))
@@ -333,7 +384,10 @@ def visual_parts(
         if distance <= 1:
             continue
         if distance > 2:
-            missing += 1
+            # A space with a width at a direction change: Word's run boundary.
+            width = real.get((p, q), 0.0)
+            if width <= 0.1 * em or not _at_turn(bases, after, position[p], position[q], direction):
+                missing += 1
             continue
         first, last = sorted((position[p], position[q]))
         between = range(first + 1, last + 1)
@@ -392,13 +446,18 @@ def visual_parts(
         visual = "".join(ch for k in group for ch in items[k])
         strong = [d for ch in visual if (d := _strong(ch)) is not None]
         own_dir = strong[0] if strong and strong[0] == strong[-1] else direction
+        if own_dir == "L" and direction == "R":
+            own_dir = _ends_leftwards(visual)
         # Bracket characters say little (pdfium mirrors some itself, producers map
         # mirrored glyphs either way) but on the page a pair always reads "(" then ")"
         # left to right: so set them before the bidi algorithm pairs them, and after.
-        texts = [_item_text(pair_brackets("".join(items[k]))[0], own_dir) for k in group]
+        texts = [
+            _item_text(_trailing_marks(pair_brackets("".join(items[k]))[0], own_dir), own_dir)
+            for k in group
+        ]
         if own_dir == "R":
             texts.reverse()
-        paired = [pair_brackets(t) for t in texts]
+        paired = [pair_brackets(t.replace(_RLM, "")) for t in texts]
         text = unicodedata.normalize("NFC", " ".join(t for t, _ in paired))
         parts.append(
             Part(text, all(ok for _, ok in paired), spans[group[0]][0], spans[group[-1]][1])
@@ -469,6 +528,47 @@ def _turns(a: str, b: str) -> bool:
     return da is not None and db is not None and da != db
 
 
+def _at_turn(bases: list[Glyph], after: list[str], a: int, b: int, direction: Direction) -> bool:
+    """Place the stream's space between ``bases[a]`` and ``bases[b]`` (far apart on the
+    line, in opposite directions) where their runs meet; False if it has no place.
+
+    On a right-to-left line, ``ה scores`` is drawn ``scores ה``: the space written
+    between the Hebrew letter and the Latin run's first letter stands between the
+    run's other end and the Hebrew letter. Whichever of the two letters runs in the
+    line's direction, the space is beside it, on the side where the embedded run
+    begins.
+    """
+    da, db = _run_direction(bases[a].ch), _run_direction(bases[b].ch)
+    if da is None or db is None or da == db:
+        return False
+    own, other = (a, db) if da == direction else (b, da) if db == direction else (-1, None)
+    if own < 0:
+        return False
+    for j in (own - 1, own + 1):
+        if 0 <= j < len(bases) and _run_direction(bases[j].ch) == other:
+            k = max(own, j)  # the gap before bases[k]
+            if not after[k - 1]:
+                after[k - 1] = " "
+            return True
+    return False
+
+
+def _run_direction(ch: str) -> Direction | None:
+    """A character's direction in a run: its strong one, digits left to right."""
+    bidi = unicodedata.bidirectional(ch[0])
+    if bidi in ("R", "AL"):
+        return "R"
+    return "L" if bidi in ("L", "EN", "AN") else None
+
+
+def turns_at(a: str, b: str) -> bool:
+    """Whether the text changes direction between two characters (a letter and a
+    word or number in the other direction): the stream's space there is the
+    direction change's boundary."""
+    da, db = _run_direction(a), _run_direction(b)
+    return da is not None and db is not None and da != db
+
+
 def _letters(chars: list[str]) -> int:
     return sum(1 for ch in chars if _strong(ch) is not None)
 
@@ -510,6 +610,29 @@ def _space_between(spaces: list[float], lo: float, hi: float) -> bool:
     """Whether one of the stream's spaces is drawn in the gap ``lo``-``hi`` (not in a letter)."""
     k = bisect.bisect_left(spaces, lo - 0.05)
     return k < len(spaces) and spaces[k] <= hi + 0.05
+
+
+_RLM = "\u200f"
+# Sentence punctuation at the left end of a word, with a space or nothing before it.
+_LEFT_PUNCT = re.compile(r"(?:(?<=\s)|^)([.,:;!?]+)(?=[^\W\d_])")
+
+
+def _trailing_marks(visual: str, direction: Direction) -> str:
+    """Mark the punctuation that ends a left-to-right word read right to left.
+
+    On a right-to-left line ``CLS:`` followed by another Latin run is drawn with
+    the colon on the word's left (``V7 :CLS``): the producer placed each run in the
+    line's direction. The bidi algorithm would join the two runs over the colon
+    and read ``V7 :CLS``; the punctuation's place on the page says it ends ``CLS``.
+    A right-to-left mark after it keeps it with the line's direction (removed
+    again from the text). Left-to-right text never has a full stop or colon at a
+    word's left edge.
+    """
+    if direction != "R" or not _LEFT_PUNCT.search(visual):
+        return visual
+    return _LEFT_PUNCT.sub(
+        lambda m: m.group(1) + _RLM if _strong(visual[m.end()]) == "L" else m.group(1), visual
+    )
 
 
 def _item_text(visual: str, direction: Direction) -> str:

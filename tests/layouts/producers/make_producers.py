@@ -57,6 +57,20 @@ the way one producer does:
   from the right, each TJ offset moving the pen back left, no space glyphs) on lines
   that begin with a bracket or end with a full stop.
 
+* ``hidden_spaces``: Word's spaces that take no room: lines drawn glyph by glyph in
+  logical order where, between some words, the space glyph is drawn over the letter
+  before it (Word 365) or the next word is drawn back over the space (Word 2007's
+  justified lines), so the letters touch; the truth reads them as one word, but at a
+  change of direction (a Hebrew prefix before a Latin word), where Word draws the run
+  boundary's space without room, the words stay apart;
+* ``ocr_words``: an OCR text layer: invisible text (``3 Tr``), a text object per word
+  on a baseline of its own, words apart by a sixth of an em and no space characters;
+* ``latin_lines``: a Hebrew page with an English line drawn word by word from the
+  right (the stream right to left), and a Hebrew line whose Latin runs are each set
+  in the line's direction, the colon ending one drawn on its left (``V7 :CLS``);
+* ``holam_vav``: pointed words with holam before a vav (``יְהֹוָה``), holam male and
+  holam on a consonant vav, shaped with the font's GPOS.
+
 Every truth line is the generator's own input (the logical text it typesets), never
 libtext's output.
 """
@@ -105,6 +119,39 @@ BILINGUAL = [
     ("השתא עבדי לשנה הבאה בני חורין", "now we are slaves, next year free."),
     ("מה נשתנה הלילה הזה מכל הלילות", "Why is this night different?"),
 ]
+# Lines of runs (text, direction, how the space before the run is drawn): "" a
+# space of the run's own text, "over" the space glyph over the letter before it,
+# "back" the run drawn back over the space; the letters then touch.
+HIDDEN: list[list[tuple[str, str, str]]] = [
+    [("חלק יבש ענו על השאל", "R", ""), ("ות הבאות", "R", "over")],
+    [("פגיעה בגופו של", "R", ""), ("אדם אחר ונזק לרכוש", "R", "back")],
+    [("ערעורים על הדפסות שגויות לא יתקבלו לפני ה", "R", ""), ("הגשה", "R", "over")],
+    [
+        ("משרטטת למסך את היסטוגרמת ה", "R", ""),
+        ("scores", "L", "over"),
+        (" של אותה ", "R", ""),
+        ("event", "L", ""),
+    ],
+]
+POINTED_VAV = [
+    "וַיֹּאמֶר יְהֹוָה אֶל מֹשֶׁה",
+    "שָׁלוֹם עַל יִשְׂרָאֵל",
+    "וְשָׁמַרְתָּ אֶת מִצְוֹת יְהֹוָה",
+    "וַיֵּרָא אֵלָיו יְהֹוָה בְּאֵלֹנֵי מַמְרֵא",
+]
+ENGLISH = "Responding to a suicide death: the role of first responders."
+# A Hebrew line whose Latin runs are set each in the line's direction.
+RUNS_RTL: list[list[tuple[str, str]]] = [
+    [("גרסת ", "R"), ("CLS", "L"), (": ", "R"), ("V7.0.6", "L")],
+    [
+        ("ערכות נושא: ", "R"),
+        ("fancy", "L"),
+        (", ", "R"),
+        ("minimal", "L"),
+        (", ", "R"),
+        ("striped", "L"),
+    ],
+]
 # Each line: runs of (text, direction); the truth is the runs joined.
 MIXED: list[list[tuple[str, str]]] = [
     [("שמרו את הקובץ ", "R"), ("students.txt", "L"), (" בתיקייה הראשית", "R")],
@@ -140,6 +187,7 @@ class Glyph:
     x: float  # left edge of the glyph's origin, points
     y_off: float
     advance: float
+    cluster: int = -1  # the text index of the glyph's cluster (Shaper.run's glyphs)
 
 
 class Shaper:
@@ -173,6 +221,7 @@ class Shaper:
                     x + pos.x_offset * scale,
                     pos.y_offset * scale,
                     pos.x_advance * scale,
+                    info.cluster,
                 )
             )
             x += pos.x_advance * scale
@@ -383,6 +432,117 @@ def actualtext_line(sh: Shaper, text: str, size: float, right: float, y: float) 
         f"BT /F1 {size:g} Tf 1 0 0 1 {sx:.3f} {y:.3f} Tm {hexg(space)} Tj ET" for sx in spaces
     )
     return "\n".join(ops)
+
+
+def holam_on_edge(sh: Shaper, text: str, size: float, right: float) -> list[Glyph]:
+    """A right-to-left line with each holam that is not on a vav moved to its letter's
+    left edge (centred on it), where LuaTeX's fonts draw holam haser: over the gap
+    to the letter after it, which may be a vav (הֹו)."""
+    holam = sh.font.get_nominal_glyph(ord("\u05b9"))
+    vav = sh.font.get_nominal_glyph(ord("ו"))
+    ext = sh.font.get_glyph_extents(holam)
+    ink = (ext.x_bearing + ext.width / 2) * size / sh.upem  # ink centre from origin
+    glyphs = sh.run(text, "R", size)
+    shift = right - sum(g.advance for g in glyphs)
+    base = {g.cluster: g for g in glyphs if g.advance > 0}  # each cluster's letter
+    out = []
+    for g in glyphs:
+        x = g.x
+        letter = base.get(g.cluster)
+        if g.gid == holam and letter is not None and letter.gid != vav:
+            x = letter.x - ink - 0.03 * size  # a hair past the edge, as LuaTeX sets it
+        out.append(Glyph(g.gid, x + shift, g.y_off, g.advance))
+    return sorted(out, key=lambda g: g.x)
+
+
+def logical_line(
+    sh: Shaper, runs: list[tuple[str, str, str]], size: float, right: float, y: float
+) -> str:
+    """One line drawn in logical order (Word), spaces as in ``HIDDEN``."""
+    space = sh.font.get_nominal_glyph(ord(" "))
+    space_width = sh.font.get_glyph_h_advance(space) * size / sh.upem
+    placed: list[tuple[int, float]] = []  # (gid, origin x), stream order
+    x = right
+    for text, direction, hidden in runs:
+        if hidden == "over":
+            placed.append((space, x))  # its box lies over the letter on its right
+        elif hidden == "back":
+            placed.append((space, x - space_width))  # the run is drawn over it
+        glyphs = sh.run(text, direction, size)
+        width = sum(g.advance for g in glyphs)
+        shifted = [(g.gid, g.x + x - width) for g in glyphs]
+        placed.extend(reversed(shifted) if direction == "R" else shifted)
+        x -= width
+    return tj_line(sh, placed, size, y)
+
+
+def tj_line(sh: Shaper, placed: list[tuple[int, float]], size: float, y: float) -> str:
+    """One text object, one TJ in stream order, each glyph moved to its place by the
+    number before it (thousandths of the size, positive leftwards), as Word and
+    InDesign write a line."""
+    array: list[str] = []
+    pen = placed[0][1]
+    for gid, gx in placed:
+        if abs(pen - gx) > 1e-6:
+            array.append(f"{(pen - gx) * 1000 / size:.2f}")
+        array.append(hexg(gid))
+        pen = gx + sh.font.get_glyph_h_advance(gid) * size / sh.upem
+    return f"BT /F1 {size:g} Tf 1 0 0 1 {placed[0][1]:.3f} {y:.3f} Tm [{' '.join(array)}] TJ ET"
+
+
+def hidden_truth(runs: list[tuple[str, str, str]]) -> str:
+    """The line as printed: a space without room parts words only where the direction
+    turns (no word holds both scripts)."""
+    out, before = "", runs[0][1]
+    for text, direction, hidden in runs:
+        if hidden and direction != before:
+            out += " "
+        out += text
+        before = direction
+    return out
+
+
+def ocr_line(sh: Shaper, text: str, size: float, right: float, y: float, row: int) -> str:
+    """One line of an OCR text layer: invisible words, each on its own baseline; on
+    the first line, a one-letter prefix boxed apart from the rest of its word."""
+    ops: list[str] = []
+    x = right
+    pieces: list[tuple[str, float]] = []  # (text, gap after it)
+    for k, word in enumerate(text.split()):
+        gap = size * (0.09 + 0.01 * ((k + row) % 4))  # a tenth of an em, as recognised
+        if row == 0 and k == 4:  # ומסרה: its vav boxed apart
+            pieces.append((word[0], 0.1 * size))
+            word = word[1:]
+        pieces.append((word, gap))
+    for k, (piece, gap) in enumerate(pieces):
+        glyphs = sh.run(piece, "R", size)
+        width = sum(g.advance for g in glyphs)
+        x -= width
+        base = y + 0.3 * (((k + row) % 3) - 1)  # a scan is never quite level
+        ops.append(f"BT 3 Tr /F1 {size:g} Tf")
+        ops.extend(
+            f"1 0 0 1 {g.x + x:.3f} {base:.3f} Tm {hexg(g.gid)} Tj" for g in reversed(glyphs)
+        )
+        ops.append("ET")
+        x -= gap
+    return "\n".join(ops)
+
+
+def words_from_right(sh: Shaper, text: str, size: float, left: float, y: float) -> str:
+    """A Latin line drawn word by word from its right end (each word left to right)."""
+    space = sh.font.get_nominal_glyph(ord(" "))
+    glyphs = [Glyph(g.gid, g.x + left, g.y_off, g.advance) for g in sh.run(text, "L", size)]
+    # Each word with the space after it, written first (InDesign), in one text object.
+    words: list[list[Glyph]] = [[]]
+    for g in glyphs:
+        words[-1].append(g)
+        if g.gid == space:
+            words.append([])
+    placed: list[tuple[int, float]] = []
+    for word in reversed([w for w in words if w]):
+        ordered = word[-1:] + word[:-1] if word[-1].gid == space else word
+        placed.extend((g.gid, g.x) for g in ordered)
+    return tj_line(sh, placed, size, y)
 
 
 def pdf_bytes(sh: Shaper, content: str, ornaments: dict[int, str] | None = None) -> bytes:
@@ -731,6 +891,31 @@ def make(name: str, description: str, style: str) -> None:
                 ops.append(draw_line(sh, glyphs, y, size, "logical_tj"))
             truth.append({"kind": "body", "text": " ".join(cells)})
             y -= lead
+    elif style == "hidden_spaces":
+        for runs in HIDDEN:
+            ops.append(logical_line(sh, runs, size, right, y))
+            truth.append({"kind": "body", "text": hidden_truth(runs)})
+            y -= lead
+    elif style == "ocr_words":
+        for row, text in enumerate(wrap(sh, AVOT, size, right - margin)[:6]):
+            ops.append(ocr_line(sh, text, size, right, y, row))
+            truth.append({"kind": "body", "text": text})
+            y -= lead
+    elif style == "latin_lines":
+        # A Hebrew page: most of its letters Hebrew.
+        for first in wrap(sh, AVOT, size, right - margin)[:4]:
+            ops.append(
+                draw_line(sh, line_glyphs(sh, [(first, "R")], size, right), y, size, "plain")
+            )
+            truth.append({"kind": "body", "text": first})
+            y -= lead
+        ops.append(words_from_right(sh, ENGLISH, size, margin, y))
+        truth.append({"kind": "body", "text": ENGLISH})
+        y -= lead
+        for runs in RUNS_RTL:
+            ops.append(draw_line(sh, line_glyphs(sh, runs, size, right), y, size, "plain"))
+            truth.append({"kind": "body", "text": "".join(t for t, _ in runs)})
+            y -= lead
     else:
         if style == "ltr_runs":
             lines = MIXED
@@ -738,6 +923,13 @@ def make(name: str, description: str, style: str) -> None:
             lines = [[(t, "R")] for t in POINTED]
         elif name == "visual_punct":
             lines = [[(t, "R")] for t in PUNCTUATED]
+        elif style == "holam_vav":
+            for text in POINTED_VAV:
+                glyphs = holam_on_edge(sh, text, size, right)
+                ops.append(draw_line(sh, glyphs, y, size, "plain"))
+                truth.append({"kind": "body", "text": text})
+                y -= lead
+            lines = []
         else:
             lines = [[(t, "R")] for t in wrap(sh, AVOT, size, right - margin)]
         for runs in lines:
@@ -816,6 +1008,24 @@ CASES = [
         "baseline 0.8 pt lower",
         "bilingual_rows",
     ),
+    (
+        "hidden_spaces",
+        "spaces that take no room: the space glyph over a letter (Word 365) or the next "
+        "word drawn back over it (Word 2007); a Hebrew prefix before a Latin word",
+        "hidden_spaces",
+    ),
+    (
+        "ocr_words",
+        "an OCR text layer: invisible words, each on its own baseline, no space characters",
+        "ocr_words",
+    ),
+    (
+        "latin_lines",
+        "an English line drawn word by word from the right on a Hebrew page; Hebrew lines "
+        "with Latin runs set in the line's direction (colon on the run's left)",
+        "latin_lines",
+    ),
+    ("holam_vav", "holam before a vav (יְהֹוָה), holam male, holam on a consonant vav", "holam_vav"),
 ]
 
 
