@@ -135,8 +135,10 @@ class _Reader:
         """The vertical middle of character ``i``'s ink box (page coordinates)."""
         got = self._middles.get(i)
         if got is None:
-            self.box(i)
-            got = self._middles[i]
+            # boxes() (the gutter search's batch) fills the boxes alone.
+            lo, hi, got = self._calls.box_middle(i)
+            self._middles[i] = got
+            self._boxes.setdefault(i, (lo, hi))
         return got
 
     def boxes(self, indices: list[int]) -> list[tuple[float, float]]:
