@@ -77,6 +77,17 @@ class CharCalls:
         rect = self._rect
         return float(rect.left), float(rect.right)
 
+    def looses(self, indices: list[int]) -> list[float]:
+        """:meth:`loose` of many characters in one tight loop (the word-space check's
+        path), flat: left and right of the first, of the second, ..."""
+        call, tp, ref, rect = self._loose_box, self.tp, self._rect_ref, self._rect
+        out: list[float] = []
+        extend = out.extend
+        for i in indices:
+            call(tp, i, ref)
+            extend((rect.left, rect.right))
+        return out
+
     def origin(self, i: int) -> tuple[float, float]:
         """Character ``i``'s origin, in page coordinates (``FPDFText_GetCharOrigin``)."""
         q = self._quad

@@ -117,6 +117,10 @@ class _Reader:
         """Character ``i``'s advance box (left, right): where it sits among its neighbours."""
         return self._calls.loose(i)
 
+    def looses(self, indices: list[int]) -> list[float]:
+        """:meth:`loose` of many characters, from one batch, flat (left, right, left, ...)."""
+        return self._calls.looses(indices)
+
     def invisible(self, i: int) -> bool:
         """Whether character ``i`` is drawn invisibly: an OCR engine's text over a scan."""
         obj = self._calls.text_object(i)
@@ -720,23 +724,35 @@ def _drop_hidden_spaces(r: _Reader, line: str, a: int, size: float) -> str:
     """
     if len(line) < 3:
         return line
-    chars = list(line)
-    loose = r.loose
-    for k in range(1, len(line) - 1):
-        if line[k] != " ":
-            continue
+    # The spaces between two characters that run the same way, then their
+    # neighbours' advance boxes in one batch.
+    spaces: list[int] = []
+    k = line.find(" ", 1)
+    end = len(line) - 1
+    while 0 < k < end:
         p, q = line[k - 1], line[k + 1]
-        if p.isspace() or q.isspace() or turns_at(p, q):
-            continue
-        (lp, rp), (lq, rq) = loose(a + k - 1), loose(a + k + 1)
-        if max(lp, lq) - min(rp, rq) >= TOUCH * size:
+        if not (p.isspace() or q.isspace() or turns_at(p, q)):
+            spaces.append(k)
+        k = line.find(" ", k + 1)
+    if not spaces:
+        return line
+    sides = r.looses([a + j for k in spaces for j in (k - 1, k + 1)])
+    touch = TOUCH * size
+    chars: list[str] | None = None
+    for n, k in enumerate(spaces):
+        lp, rp, lq, rq = sides[4 * n : 4 * n + 4]
+        if (lp if lp > lq else lq) - (rp if rp < rq else rq) >= touch:
             continue
         # A space pdfium inferred (from the glyphs' advances) or one without a width
         # (XeTeX writes those after pointed letters and along rotated text) is
         # not the stream's claim that room was left.
         lo, hi = r.box(a + k)
         if hi - lo > 0.1 * size and not r.raw.FPDFText_IsGenerated(r.tp, a + k):
+            if chars is None:
+                chars = list(line)
             chars[k] = ""
+    if chars is None:
+        return line
     return "".join(chars)
 
 

@@ -553,12 +553,20 @@ def _at_turn(bases: list[Glyph], after: list[str], a: int, b: int, direction: Di
     return False
 
 
+_RUN_DIRECTIONS: dict[str, Direction | None] = {}
+
+
 def _run_direction(ch: str) -> Direction | None:
     """A character's direction in a run: its strong one, digits left to right."""
+    if ch in _RUN_DIRECTIONS:
+        return _RUN_DIRECTIONS[ch]
     bidi = unicodedata.bidirectional(ch[0])
-    if bidi in ("R", "AL"):
-        return "R"
-    return "L" if bidi in ("L", "EN", "AN") else None
+    direction: Direction | None = (
+        "R" if bidi in ("R", "AL") else "L" if bidi in ("L", "EN", "AN") else None
+    )
+    if len(_RUN_DIRECTIONS) < 4096:  # the characters a book uses: bounded all the same
+        _RUN_DIRECTIONS[ch] = direction
+    return direction
 
 
 def turns_at(a: str, b: str) -> bool:
