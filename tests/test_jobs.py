@@ -276,6 +276,17 @@ def start_worker(
         )
 
 
+def stop_workers(workers: list[Any]) -> None:
+    """SIGTERM to every worker still running, then wait for all (a test's cleanup)."""
+    import signal
+
+    for w in workers:
+        if w.poll() is None:
+            w.send_signal(signal.SIGTERM)
+    for w in workers:
+        w.wait(timeout=30)
+
+
 def owner_pid(url: str, job_id: str) -> int | None:
     import sqlalchemy as sa
 
@@ -327,11 +338,7 @@ def test_three_worker_processes_take_thirty_jobs_and_survive_a_kill(
             wait_for(all_over, 180, "every job to end")
             ended = [queue.get(j.id) for j in jobs]
         finally:
-            for w in workers:
-                if w.poll() is None:
-                    w.send_signal(signal.SIGTERM)
-            for w in workers:
-                w.wait(timeout=30)
+            stop_workers(workers)
     logs = "\n".join(p.read_text(errors="replace")[-2000:] for p in tmp_path.glob("w*.log"))
     assert [j.state for j in ended] == [JobState.SUCCEEDED] * 30, logs
     assert ended[0].attempts == 2 and all(j.attempts == 1 for j in ended[1:])
@@ -407,11 +414,7 @@ def test_a_job_resumed_on_another_machine_repeats_no_answered_call(tmp_path: Pat
             wait_for(lambda: queue.get(job.id).state.final, 120, "the job to end")
             ended = queue.get(job.id)
         finally:
-            for w in workers:
-                if w.poll() is None:
-                    w.send_signal(signal.SIGTERM)
-            for w in workers:
-                w.wait(timeout=30)
+            stop_workers(workers)
     logs = "\n".join(p.read_text(errors="replace")[-2000:] for p in tmp_path.glob("m*.log"))
     assert ended.state is JobState.SUCCEEDED and ended.attempts == 2, logs
     after = [r for r in server.requests if r.time > killed_at]
