@@ -71,15 +71,9 @@ class CharCalls:
             append((buf[0], buf[1]))
         return out
 
-    def loose(self, i: int) -> tuple[float, float]:
-        """Left and right of character ``i``'s advance box (``FPDFText_GetLooseCharBox``)."""
-        self._loose_box(self.tp, i, self._rect_ref)
-        rect = self._rect
-        return float(rect.left), float(rect.right)
-
     def looses(self, indices: list[int]) -> list[float]:
-        """:meth:`loose` of many characters in one tight loop (the word-space check's
-        path), flat: left and right of the first, of the second, ..."""
+        """Left and right of many characters' advance boxes (``FPDFText_GetLooseCharBox``)
+        in one tight loop, flat: left and right of the first, of the second, ..."""
         call, tp, ref, rect = self._loose_box, self.tp, self._rect_ref, self._rect
         out: list[float] = []
         extend = out.extend

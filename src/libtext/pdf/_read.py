@@ -113,12 +113,9 @@ class _Reader:
         self._objects: dict[int, int] | None = None
         self._bold_fonts: dict[int, bool] = {}
 
-    def loose(self, i: int) -> tuple[float, float]:
-        """Character ``i``'s advance box (left, right): where it sits among its neighbours."""
-        return self._calls.loose(i)
-
     def looses(self, indices: list[int]) -> list[float]:
-        """:meth:`loose` of many characters, from one batch, flat (left, right, left, ...)."""
+        """The advance boxes (where each sits among its neighbours) of many characters,
+        from one batch, flat: left, right of the first, left, right of the second, ..."""
         return self._calls.looses(indices)
 
     def invisible(self, i: int) -> bool:
@@ -779,7 +776,9 @@ def _ocr_spaces(r: _Reader, line: str, a: int, size: float) -> str:
     ]
     if not pairs:
         return line
-    boxes = {k: r.loose(a + k) for k in range(len(line)) if not line[k].isspace()}
+    drawn = [k for k in range(len(line)) if not line[k].isspace()]
+    flat = r.looses([a + k for k in drawn])
+    boxes = {k: (flat[2 * n], flat[2 * n + 1]) for n, k in enumerate(drawn)}
     gaps = {k: max(boxes[k - 1][0], boxes[k][0]) - min(boxes[k - 1][1], boxes[k][1]) for k in pairs}
     ordered = sorted(gaps.values())
     usual = max(ordered[len(ordered) // 2], 0.0)

@@ -107,7 +107,6 @@ def _nearest_type(text: str, where: range, base: Direction) -> Direction:
             return "R"
         if s == "L":
             return "L"
-            return "R"
         if s == "EN":  # W7: as the last strong letter before it
             last = _nearest_letter(text, i, base)
             return "L" if last == "L" else "R"
