@@ -34,16 +34,13 @@ import contextlib  # noqa: E402
 import json  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
-import threading  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Iterator  # noqa: E402
 from datetime import datetime  # noqa: E402
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
-from urllib.parse import parse_qs, urlsplit  # noqa: E402
 
 import httpx  # noqa: E402
+from tests.library_server import serve_library  # noqa: E402
 from tests.served import serving  # noqa: E402
 
 
@@ -57,29 +54,8 @@ def work_tree(pages: int) -> dict[str, Any]:
     return tree
 
 
-@contextlib.contextmanager
-def fake_library(tree: dict[str, Any]) -> Iterator[str]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-        def do_GET(self) -> None:
-            query = parse_qs(urlsplit(self.path).query)
-            node = (query.get("path") or [""])[0].lstrip("/")
-            data = json.dumps(tree.get(node, {"content": None}), ensure_ascii=False).encode()
-            self.send_response(200)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/books"
-    finally:
-        server.shutdown()
-        server.server_close()
+def fake_library(tree: dict[str, Any]) -> contextlib.AbstractContextManager[str]:
+    return serve_library(lambda node: tree.get(node, {"content": None}))
 
 
 def follow(client: httpx.Client, location: str) -> tuple[float, list[float]]:

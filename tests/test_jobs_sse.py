@@ -14,13 +14,12 @@ import json
 import shutil
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
+from tests.library_server import serve_library
 from tests.served import serving
 
 pytest.importorskip("libtext.asgi")
@@ -49,32 +48,17 @@ TREE: dict[str, Any] = {
 def gated_library(gate: threading.Event) -> Iterator[str]:
     """The library above; its pages are answered only once ``gate`` is set."""
 
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
+    def answer(node: str) -> Any:
+        body = TREE.get(node, {"content": None})
+        if body.get("content", {}) and body["content"]["type"] == "page":
+            gate.wait(60)
+        return body
 
-        def do_GET(self) -> None:
-            query = parse_qs(urlsplit(self.path).query)
-            node = (query.get("path") or query.get("id") or [""])[0].lstrip("/")
-            body = TREE.get(node, {"content": None})
-            if body.get("content", {}) and body["content"]["type"] == "page":
-                gate.wait(60)
-            data = json.dumps(body, ensure_ascii=False).encode()
-            self.send_response(200)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/books"
-    finally:
-        gate.set()
-        server.shutdown()
-        server.server_close()
+    with serve_library(answer) as url:
+        try:
+            yield url
+        finally:
+            gate.set()
 
 
 def read_events(

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
@@ -22,6 +19,7 @@ from click.testing import CliRunner
 
 pytest.importorskip("libtext.jobs")
 
+from tests.library_server import serve_library
 from tests.test_store import store_url  # noqa: F401  (the SQLite/PostgreSQL fixture)
 
 from libtext import RetryPolicy
@@ -87,27 +85,8 @@ class Library:
 
 @contextlib.contextmanager
 def served_library(library: Library) -> Iterator[str]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-        def do_GET(self) -> None:
-            query = parse_qs(urlsplit(self.path).query)
-            node = (query.get("path") or [""])[0].lstrip("/")
-            data = json.dumps(library.answer(node), ensure_ascii=False).encode()
-            self.send_response(200)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/books"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve_library(library.answer) as url:
+        yield url
 
 
 @pytest.fixture
