@@ -191,23 +191,10 @@ def _url_path(normal: str) -> str:
 def find_citations(text: str) -> list[Citation]:
     """Every citation in a Hebrew text, in order, with its span, Sefaria ref and URL."""
     out = Citations()  # a list, with a table view in Jupyter
-    new, add, path = object.__new__, out.append, _url_path
-    set_start, set_end, set_text, set_ref, set_english, set_url, set_conf, set_kind = (
-        _SET_CITATION
-    )
     for start, end, ref, kind, confidence in _scan(text):
-        # Citation.__init__ inlined (the same slot setters): this runs once per citation.
         normal = ref.normal()
-        c = new(Citation)
-        set_start(c, start)
-        set_end(c, end)
-        set_text(c, text[start:end])
-        set_ref(c, normal)
-        set_english(c, normal)
-        set_url(c, SEFARIA_BASE_URL + path(normal))
-        set_conf(c, confidence)
-        set_kind(c, kind)
-        add(c)
+        url = SEFARIA_BASE_URL + _url_path(normal)
+        out.append(Citation(start, end, text[start:end], normal, normal, url, confidence, kind))
     return out
 
 
@@ -415,11 +402,7 @@ def _scan_plain(text: str) -> list[_Found]:
         entry = cache.get(title) or _roles(cat, title)
         if not entry[0]:
             continue
-        # _parse_match, inlined: this runs for every title found
-        if entry[2] is not None:
-            got = _parse_deciding(cat, text, m, entry[0], entry[2], prev)
-        else:
-            got = _parse_numbered(cat, text, m, entry[0], entry[1])
+        got = _parse_match(cat, text, m, entry, prev)
         if start <= blocked_to:  # "לקו"ת (במדבר יג, א)": a page of the blocking work
             blocked_to = -1
             if isinstance(got, _Hit):
@@ -440,8 +423,7 @@ def _scan_plain(text: str) -> list[_Found]:
         if (
             got.shape != "book"
             and not marks(text, numbers, end)
-            and text[numbers - 1 : numbers] not in _OPENERS  # _bracketed, inlined
-            and text[end : end + 1] not in _CLOSERS
+            and not _bracketed(text, numbers, end)
         ):
             conf = _BARE[conf]  # numbers written as bare letters
         # "דברי הימים א ט"ו:ט"ו - דברי הימים א ט"ז:י"ז": one range, the title repeated
@@ -504,10 +486,6 @@ _MARKS = re.compile(
 _PUNCTUATION = re.compile(_PUNCTUATION_MARKS)
 _MERGE_GAP = 6  # at most " - " and spaces between the two halves of a range
 _RANGE_GAP = re.compile(rf"{SPACE}*[-\u2013\u2014\u05be]{SPACE}*")
-
-
-_OPENERS = frozenset("([")
-_CLOSERS = frozenset(")]")
 
 
 def _bracketed(text: str, begin: int, end: int) -> bool:
