@@ -435,6 +435,24 @@ async def test_not_a_pdf_is_415(fixtures_dir: Path) -> None:
             assert_error(r, 415, "unsupported_media")
 
 
+async def test_the_uploads_name_reaches_the_document_and_its_errors(
+    small_pdf: bytes, fixtures_dir: Path
+) -> None:
+    """A synchronous route reads an upload under its name, as a file opened by path
+    (and as a queued job): the document carries it, an error names the file."""
+    async with client_for(fake_app()) as c:
+        r = await c.post(
+            "/api/extract", files={"file": ("dir/Pirkei Avot.pdf", small_pdf, "application/pdf")}
+        )
+        assert r.status_code == 200, r.text
+        assert r.json()["source_name"] == "Pirkei Avot.pdf"
+        damaged = (fixtures_dir / "truncated.pdf").read_bytes()
+        for route in ("/api/extract", "/api/outline", "/api/process"):
+            r = await c.post(route, files={"file": ("letters.pdf", damaged, "application/pdf")})
+            assert 400 <= r.status_code < 500, r.text
+            assert "letters.pdf" in r.json()["error"]["message"], (route, r.text)
+
+
 async def test_missing_file_part_and_empty_file_are_400() -> None:
     async with client_for(fake_app()) as c:
         r = await c.post(

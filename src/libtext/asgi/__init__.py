@@ -51,6 +51,7 @@ from libtext.asgi._uploads import (
     read_pdf_upload,
     read_process_source,
     require_json,
+    upload_filename,
 )
 from libtext.jobs import Job
 from libtext.models import (
@@ -348,8 +349,10 @@ def create_app(
         openapi_extra=PDF_UPLOAD_BODY,
         responses=_error_responses(400, *auth_err, 413, 415, 500, 504),
     )
-    async def extract(data: Annotated[bytes, Depends(read_pdf_upload)]) -> Response:
-        return _json(await backend.extract(data))
+    async def extract(
+        request: Request, data: Annotated[bytes, Depends(read_pdf_upload)]
+    ) -> Response:
+        return _json(await backend.extract(data, upload_filename(request)))
 
     @app.post(
         "/api/outline",
@@ -362,9 +365,12 @@ def create_app(
         responses=_error_responses(400, *auth_err, 413, 415, 429, 500, 502, 503, 504),
     )
     async def outline(
-        data: Annotated[bytes, Depends(read_pdf_upload)], providers: Providers = None
+        request: Request,
+        data: Annotated[bytes, Depends(read_pdf_upload)],
+        providers: Providers = None,
     ) -> Response:
-        return _json(await backend.outline(data, _split_providers(providers)))
+        names = _split_providers(providers)
+        return _json(await backend.outline(data, names, upload_filename(request)))
 
     @app.post(
         "/api/process",
@@ -400,7 +406,7 @@ def create_app(
         names = _split_providers(providers)
         if wants_async(request.headers.getlist("prefer") if prefer else None, wait):
             return await accept(job_backend, request, source, names)
-        return _json(await backend.process(source, names))
+        return _json(await backend.process(source, names, upload_filename(request)))
 
     @app.post(
         "/api/translate",

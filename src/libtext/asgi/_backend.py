@@ -162,16 +162,22 @@ class Backend:
                 raise inner from None
             raise
 
-    async def _extract(self, data: bytes) -> ExtractedDocument:
+    async def _extract(self, data: bytes, filename: str | None = None) -> ExtractedDocument:
         """PDF extraction in the guard's worker processes (see ``libtext.pdf._guard``).
 
         The route's timeout (or a client gone) cancels the wait and kills the worker:
-        the next upload finds the capacity free, and the event loop never parses.
+        the next upload finds the capacity free, and the event loop never parses. The
+        upload's name goes with it, as a file opened by path would give it (and as a
+        queued job's does).
         """
+        import io
+
         from libtext.pdf import aextract_pdf
 
+        source = io.BytesIO(data)
+        source.name = filename or ""
         return await aextract_pdf(
-            data,
+            source,
             max_pages=self.settings.max_pdf_pages,
             max_bytes=self.settings.max_upload_bytes,
             guard=self.pdf_guard,
@@ -260,17 +266,19 @@ class Backend:
 
         return await self.within(self.settings.request_timeout, call)
 
-    async def extract(self, data: bytes) -> ExtractedDocument:
-        return await self.within(self.settings.processing_timeout, lambda: self._extract(data))
+    async def extract(self, data: bytes, filename: str | None = None) -> ExtractedDocument:
+        return await self.within(
+            self.settings.processing_timeout, lambda: self._extract(data, filename)
+        )
 
     async def outline(
-        self, data: bytes, names: tuple[str, ...]
+        self, data: bytes, names: tuple[str, ...], filename: str | None = None
     ) -> DocumentOutline | OutlineComparison:
         """One provider gives its outline; several give the comparison."""
         outliner = self.outliner(names)
 
         async def call() -> DocumentOutline | OutlineComparison:
-            doc = await self._extract(data)
+            doc = await self._extract(data, filename)
             if len(names) > 1:
                 return await outliner.acompare(doc)
             return await outliner.aoutline(doc)
@@ -278,7 +286,7 @@ class Backend:
         return await self.within(self.settings.processing_timeout, call)
 
     async def process(
-        self, source: bytes | ProcessRequest, names: tuple[str, ...]
+        self, source: bytes | ProcessRequest, names: tuple[str, ...], filename: str | None = None
     ) -> ProcessResponse:
         """Outline, translate and store a PDF or a library work; return it with its slug."""
         outliner = self.outliner(names)
@@ -290,7 +298,7 @@ class Backend:
         async def call() -> ProcessResponse:
             doc_source: Any
             if isinstance(source, bytes):
-                doc_source = await self._extract(source)
+                doc_source = await self._extract(source, filename)
             else:
                 max_pages = min(source.max_pages or limit, limit)
                 doc_source = await self.library().aget_work(source.work_id, max_pages=max_pages)
