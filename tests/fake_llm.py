@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import httpx
+
 __all__ = ["FakeLLMServer", "FakeReply", "RecordedRequest", "chat_completion", "error_body", "ok"]
 
 
@@ -87,7 +89,7 @@ class RecordedRequest:
     path: str
     model: str | None
     body: dict[str, Any]
-    headers: dict[str, str]
+    headers: httpx.Headers  # case-insensitive, as HTTP header names are
 
 
 class FakeLLMServer:
@@ -176,7 +178,7 @@ class FakeLLMServer:
                             path=self.path,
                             model=body.get("model") if isinstance(body, dict) else None,
                             body=body if isinstance(body, dict) else {"_json": body},
-                            headers=dict(self.headers.items()),
+                            headers=httpx.Headers(list(self.headers.items())),
                         )
                     )
                 reply = fake._next(body if isinstance(body, dict) else {})
