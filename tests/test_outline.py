@@ -229,6 +229,26 @@ async def test_async_and_sync_give_the_same_windowed_outline(book: ExtractedDocu
     assert await make().aoutline(book) == make().outline(book)
 
 
+def test_options_ride_on_every_outline_request_to_a_provider_object(
+    book: ExtractedDocument,
+) -> None:
+    """``options=`` means what it means on the Translator: sent with each request, so a
+    provider object gets them as a named one does."""
+    model = FakeModel()
+    seen: list[dict[str, Any]] = []
+
+    def answer(request: ProviderRequest) -> Any:
+        seen.append(dict(request.options))
+        return model(request)
+
+    outliner = Outliner(
+        provider=FunctionProvider(answer), options={"temperature": 0}, window_tokens=5000
+    )
+    outliner.outline(book)
+    assert len(seen) > 1  # several windows, each with the options
+    assert all(options == {"temperature": 0} for options in seen)
+
+
 def test_small_window_budget_is_refused(small: ExtractedDocument) -> None:
     outliner = Outliner(providers=[FunctionProvider(FakeModel())], window_tokens=10)
     with pytest.raises(ConfigurationError):

@@ -102,7 +102,8 @@ class Outliner:
             or a :class:`~libtext.providers.base.Provider` object. Default: offline.
         providers: Several providers, to compare (:meth:`compare`); instead of
             ``provider``.
-        options: Model options passed to every named provider (``{"temperature": 0}``).
+        options: Model options (``{"temperature": 0}``) sent with every outline request,
+            to a named provider or a provider object alike (as the Translator's).
         retry: Retries and timeouts of each provider call
             (:class:`~libtext.RetryPolicy`).
         timeout: Seconds one provider call may take (replaces ``retry.call_timeout``).
@@ -314,7 +315,11 @@ class Outliner:
         if getattr(provider, "reads_payload", False):
             # Rule-based providers read the whole document, not a prompt.
             request = ProviderRequest(
-                task="outline", messages=[], response_model=DocumentOutline, payload=doc
+                task="outline",
+                messages=[],
+                response_model=DocumentOutline,
+                payload=doc,
+                options=dict(self.options or {}),
             )
             result = await run_structured(provider, request, policy=self.retry)
             outline, report = await _ground(result.value, index)
@@ -345,6 +350,7 @@ class Outliner:
                 response_model=DocumentOutline,
                 payload=window.document(doc),
                 prompt_version=prompt.version,
+                options=dict(self.options or {}),
             )
             async with limiter:
                 try:
