@@ -44,6 +44,8 @@ __all__ = ["RawLine", "RawPage", "ligatures_in_order", "read_page", "reading_ord
 _MARKS = re.compile("[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]")
 _HEBREW = re.compile("[\u05d0-\u05ea]")
 _LATIN = re.compile("[A-Za-z]")
+_HEBREW_RUN = re.compile("[\u05d0-\u05ea]+")
+_LATIN_RUN = re.compile("[A-Za-z]+")
 _HEBREW_LETTERS = tuple(map(chr, range(0x05D0, 0x05EB)))
 _LATIN_LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _LTR_CHAR = re.compile(r"[A-Za-z0-9\u00c0-\u024f]")
@@ -112,6 +114,8 @@ class _Reader:
         self._replaced: dict[int, tuple[float, float] | None] | None = None
         self._objects: dict[int, int] | None = None
         self._bold_fonts: dict[int, bool] = {}
+        self._char_objects: dict[int, int | None] = {}
+        self._modes: dict[int, int] = {}
 
     def looses(self, indices: list[int]) -> list[float]:
         """The advance boxes (where each sits among its neighbours) of many characters,
@@ -120,10 +124,23 @@ class _Reader:
 
     def invisible(self, i: int) -> bool:
         """Whether character ``i`` is drawn invisibly: an OCR engine's text over a scan."""
-        obj = self._calls.text_object(i)
+        obj = self._text_object(i)
         if not obj:
             return False
-        return bool(self._calls.render_mode(obj) == self.raw.FPDF_TEXTRENDERMODE_INVISIBLE)
+        return bool(self._render_mode(obj) == self.raw.FPDF_TEXTRENDERMODE_INVISIBLE)
+
+    def _text_object(self, i: int) -> int | None:
+        # A line's weight and its visibility are asked of the same character.
+        if i in self._char_objects:
+            return self._char_objects[i]
+        got = self._char_objects[i] = self._calls.text_object(i)
+        return got
+
+    def _render_mode(self, obj: int) -> int:
+        got = self._modes.get(obj)
+        if got is None:
+            got = self._modes[obj] = self._calls.render_mode(obj)
+        return got
 
     def box(self, i: int) -> tuple[float, float]:
         got = self._boxes.get(i)
@@ -270,7 +287,7 @@ class _Reader:
         dozens of lines.
         """
         calls = self._calls
-        obj = calls.text_object(i)
+        obj = self._text_object(i)
         font = calls.font(obj) if obj else None
         if not obj or not font:
             return self._font_bold(i) or (obj is not None and self._stroked(obj))
@@ -301,7 +318,7 @@ class _Reader:
 
     def _stroked(self, obj: int) -> bool:
         # Word and others fake bold by stroking the glyph outline as well as filling it.
-        return bool(self._calls.render_mode(obj) == self.raw.FPDF_TEXTRENDERMODE_FILL_STROKE)
+        return bool(self._render_mode(obj) == self.raw.FPDF_TEXTRENDERMODE_FILL_STROKE)
 
 
 def _address(handle: Any) -> int:
@@ -1045,7 +1062,7 @@ def reading_order(lines: list[RawLine]) -> list[RawLine]:
     if len(lines) < 2:
         return lines
     sample = "".join(ln.text[:20] for ln in lines[:40])
-    rtl = len(_HEBREW.findall(sample)) >= len(_LATIN.findall(sample))
+    rtl = _letters(_HEBREW_RUN, sample) >= _letters(_LATIN_RUN, sample)
     ordered = sorted(lines, key=lambda ln: ln.y)
     groups: list[list[RawLine]] = [[ordered[0]]]
     for ln in ordered[1:]:
@@ -1059,6 +1076,12 @@ def reading_order(lines: list[RawLine]) -> list[RawLine]:
     for group in groups:
         out.extend(sorted(group, key=lambda g: -g.x1 if rtl else g.x0))
     return out
+
+
+def _letters(run: re.Pattern[str], text: str) -> int:
+    """How many letters of ``run``'s script ``text`` holds: their runs' lengths (half
+    the time of a list of every letter)."""
+    return sum(map(len, run.findall(text)))
 
 
 def _in_columns(groups: list[list[RawLine]], lines: list[RawLine]) -> bool:
