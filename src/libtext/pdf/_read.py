@@ -106,7 +106,8 @@ class _Reader:
         self._name = ctypes.create_string_buffer(128)
         self._flags = ctypes.c_int()
         # The gutter search, the line reader and the glyph reader ask for the same
-        # characters' boxes and sizes: one ctypes call each per page.
+        # characters' boxes and sizes: one ctypes call each per page (but for the
+        # gutter search's batches, see boxes()).
         self._boxes: dict[int, tuple[float, float]] = {}
         self._sizes: dict[int, float] = {}
         self._baselines: dict[int, float] = {}
@@ -153,19 +154,16 @@ class _Reader:
         """The vertical middle of character ``i``'s ink box (page coordinates)."""
         got = self._middles.get(i)
         if got is None:
-            # boxes() (the gutter search's batch) fills the boxes alone.
             lo, hi, got = self._calls.box_middle(i)
             self._middles[i] = got
-            self._boxes.setdefault(i, (lo, hi))
+            self._boxes[i] = (lo, hi)
         return got
 
     def boxes(self, indices: list[int]) -> list[tuple[float, float]]:
-        """:meth:`box` of many characters: those not yet asked for in one batch."""
-        known = self._boxes
-        missing = [i for i in indices if i not in known]
-        if missing:
-            known.update(zip(missing, self._calls.boxes(missing), strict=True))
-        return [known[i] for i in indices]
+        """:meth:`box` of many characters in one batch, not kept: the gutter search
+        reads the letters around a page's spaces once, and keeping them cost more
+        than asking again for the few that are read later."""
+        return self._calls.boxes(indices)
 
     def glyph(self, i: int, ch: str) -> Glyph:
         """Character ``i`` with its advance box and ink centre (for marks)."""
