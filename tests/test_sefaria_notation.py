@@ -192,7 +192,7 @@ def test_tractate_chapters(text: str, ref: str) -> None:
         ('שו"ע יו"ד קיג:ד', "Shulchan Arukh, Yoreh De'ah 113:4"),
         ("ברכות ח.", "Berakhot 8a"),  # the period is amud a
         ('ירושלמי יומא פ"א ה"א', "Jerusalem Talmud Yoma 1:1"),
-        ('ב"ר פ"ח', "Bereshit Rabbah 8"),
+        ('ב"ר פ"ח', "Bereishit Rabbah 8"),
         ('שמו"ר פט"ו', "Shemot Rabbah 15"),
         ('רש"י בראשית א, א', "Rashi on Genesis 1:1"),
         ('פדר"א פ"ג', "Pirkei DeRabbi Eliezer 3"),

@@ -145,7 +145,7 @@ TANYA_LEADS = ("תניא", "ספר התניא")
 
 # Midrash Rabbah on the Torah: chapters (parashiyot) per book.
 MIDRASH_RABBAH: dict[str, tuple[int, tuple[str, ...]]] = {
-    "Bereshit Rabbah": (100, ('ב"ר', "בראשית רבה", 'בר"ר')),
+    "Bereishit Rabbah": (100, ('ב"ר', "בראשית רבה", 'בר"ר')),
     "Shemot Rabbah": (52, ('שמו"ר', "שמות רבה")),
     "Vayikra Rabbah": (37, ('ויק"ר', "ויקרא רבה")),
     "Bamidbar Rabbah": (23, ('במדב"ר', 'במד"ר', "במדבר רבה")),
