@@ -515,3 +515,31 @@ def test_a_pair_continuing_a_list_of_references(text: str, expected: list[str]) 
 )
 def test_amud_words_dashes_and_points(text: str, ref: str) -> None:
     assert refs(text) == [ref]
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # הל' before a number abbreviates הלכה: "halacha 2", not ה glued to ל' (30 is ה"ל)
+        ('רמב"ם הל\' תשובה פ"א הל\' ב', "Mishneh Torah, Repentance 1:2"),
+        ('(הל\' שבת פ"ד הל\' ו)', "Mishneh Torah, Sabbath 4:6"),
+        ('ירושלמי יומא פ"א הל\' ג', "Jerusalem Talmud Yoma 1:3"),
+        ('רמב"ם הל\' תשובה פ"א ה"ל', "Mishneh Torah, Repentance 1:30"),
+    ],
+)
+def test_hal_abbreviates_halacha(text: str, ref: str) -> None:
+    assert refs(text) == [ref]
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # ירו' abbreviates ירושלמי: the Jerusalem Talmud's chapter and halacha, not the Bavli
+        ('ירו\' ברכות פ"א ה"א', "Jerusalem Talmud Berakhot 1:1"),
+        ('ירו׳ שבת פ"ז ה"ב', "Jerusalem Talmud Shabbat 7:2"),
+        ('ירו\' פאה פ"ב', "Jerusalem Talmud Peah 2"),
+    ],
+)
+def test_yerushalmi_abbreviated(text: str, ref: str) -> None:
+    assert refs(text) == [ref]
+

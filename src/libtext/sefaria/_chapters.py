@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from libtext.sefaria._data import ORDINALS, Catalog, Parsha, key, loose
 from libtext.sefaria._parse import (
     GERSHAYIM,
+    HALACHA_WORD,
     LETTER,
     NUMERAL,
     SPACE,
@@ -228,7 +229,7 @@ _NO_YERUSHALMI = {
 _YERUSHALMI_NUMS = re.compile(
     rf"{SPACE}*,?{SPACE}*(?:פרק{SPACE}+(?P<chapter>{NUMERAL})"
     rf"|(?P<chapter_glued>[רס]?פ[{LETTER}]{{0,2}}{GERSHAYIM}[{LETTER}]))"
-    rf"(?:{SPACE}*,?{SPACE}*(?:הלכה{SPACE}+(?P<halacha>{NUMERAL})"
+    rf"(?:{SPACE}*,?{SPACE}*(?:{HALACHA_WORD}{SPACE}+(?P<halacha>{NUMERAL})"
     rf"|(?P<halacha_glued>ה[{LETTER}]{{0,2}}{GERSHAYIM}[{LETTER}])))?{WORD_END}"
 )
 

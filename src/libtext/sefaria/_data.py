@@ -378,7 +378,7 @@ def catalog() -> Catalog:
     for en, (count, forms) in SEIF_KATAN_WORKS.items():
         for he in forms:
             cat.add(he, "seif_katan", (en, count))
-    for lead in ("ירושלמי", "ירוש'", "בירושלמי", "תלמוד ירושלמי"):
+    for lead in ("ירושלמי", "ירוש'", "ירו'", "בירושלמי", "תלמוד ירושלמי"):
         cat.add(lead, "yerushalmi", True)
     for lead in ("בבלי", "גמרא", "גמ'"):  # not "דף": too frequent in prose to look behind
         cat.add(lead, "daf_lead", True)

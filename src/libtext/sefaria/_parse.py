@@ -691,7 +691,12 @@ def _glued_value(token: str | None, prefix: str, markers: str = "") -> int | Non
 
 # ---------------------------------------------------------------- Mishneh Torah
 _CHAPTER = rf"(?:פרק{SPACE}+(?P<chapter>{NUMERAL})|(?P<chapter_glued>{glued('פ', 'רס')}))"
-_HALACHA = rf"(?:הלכה{SPACE}+(?P<halacha>{NUMERAL})|(?P<halacha_glued>{glued('ה')}))"
+# "הל' ב" is "halacha 2": the abbreviated word, never ה glued to ל' (30, written ה"ל)
+HALACHA_WORD = rf"(?:הלכה|הל{GERESH})"
+_HALACHA = (
+    rf"(?:{HALACHA_WORD}{SPACE}+(?P<halacha>{NUMERAL})"
+    rf"|(?!הל{GERESH})(?P<halacha_glued>{glued('ה')}))"
+)
 _RAMBAM_NUMS = re.compile(
     rf"{SPACE}*,?{SPACE}*(?:{_CHAPTER})?{SPACE}*,?{SPACE}*(?:{_HALACHA}{WORD_END})?"
 )
