@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from libtext.sefaria._data import ORDINALS, Catalog, Parsha, key, loose
 from libtext.sefaria._parse import (
+    GERESH,
     GERSHAYIM,
     HALACHA_WORD,
     LETTER,
@@ -233,12 +234,15 @@ _YERUSHALMI_NUMS = re.compile(
     rf"|(?P<halacha_glued>ה[{LETTER}]{{0,2}}{GERSHAYIM}[{LETTER}])))?{WORD_END}"
 )
 
+# "ירושלמי מס' ברכות": the word for tractate may stand between the lead and the name
+_SPACE_TRACTATE = re.compile(rf"{SPACE}+(?:(?:מסכת|מס{GERESH}){SPACE}+)?")
+
 
 def parse_yerushalmi(
     text: str, pos: int, title_at: TitleAt, glued: Callable[[str | None, str, str], int | None]
 ) -> tuple[int, Ref, str] | None:
     """``ירושלמי יומא פ"א ה"א`` -> ``Jerusalem Talmud Yoma 1:1``."""
-    sp = _SPACE.match(text, pos)
+    sp = _SPACE_TRACTATE.match(text, pos)
     got = title_at(text, sp.end()) if sp else None
     tr = got.roles.get("tractate") if got and got.prefix in ("", "ב", "ד", "מ") else None
     if got is None or tr is None:

@@ -132,7 +132,7 @@ SHULCHAN_ARUKH: dict[str, tuple[int, tuple[str, ...]]] = {
     "Shulchan Arukh, Even HaEzer": (178, ('אה"ע', 'אבהע"ז', 'אהע"ז', "אבן העזר")),
     "Shulchan Arukh, Choshen Mishpat": (427, ('חו"מ', 'ח"מ', 'חוה"מ', "חושן משפט")),
 }
-SHULCHAN_ARUKH_LEADS = ('שו"ע', 'טושו"ע', "שולחן ערוך", "שלחן ערוך", 'ש"ע')
+SHULCHAN_ARUKH_LEADS = ('שו"ע', 'טושו"ע', 'טוש"ע', "שולחן ערוך", "שלחן ערוך", 'ש"ע')
 
 TANYA_PARTS: tuple[tuple[str, int, tuple[str, ...]], ...] = (
     ("Tanya, Part I; Likkutei Amarim", 53, ('לקו"א', 'לק"א', "לקוטי אמרים", "ליקוטי אמרים")),

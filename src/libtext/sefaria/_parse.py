@@ -587,6 +587,31 @@ def _end(m: re.Match[str], group: str) -> int:
     return m.end(group) if m[group] else m.end(group + "_glued")
 
 
+_GERESH_END = re.compile(f"{GERESH}$")
+_LAST_RANGE = re.compile(
+    rf"{DASH}(?P<to>[{LETTER}]{{1,4}}(?:{GERSHAYIM}[{LETTER}]|{GERESH})){WORD_END}"
+)
+
+
+def last_range(text: str, end: int, letter: str, ref: Ref, first: int, limit: int) -> Parsed:
+    """``ה"ד-ה"ה``, ``מ"א-מ"ב``, ``ס"א-ג'``: a range of the last number, written glued to
+    its section letter again or as a marked numeral (not ``ה'``/``י'``, the divine name);
+    anything else after the dash leaves the citation as it was."""
+    m = _LAST_RANGE.match(text, end)
+    if m is None:
+        return end, ref
+    token = m["to"]
+    if token.startswith(letter):  # "ה"ה"; but "סי'", "הל'" are the words siman, halacha
+        last = None if _GERESH_END.search(token) else _glued_value(token, letter)
+    elif token.strip("'\u05f3\u2019") not in ("ה", "י"):
+        last = num(token)
+    else:
+        last = None
+    if last is None or not first < last <= limit:
+        return end, ref
+    return m.end(), Ref(ref.index, ref.sections, (*ref.sections[:-1], str(last)))
+
+
 def parse_mishnah(
     text: str, pos: int, mishnah: tuple[str, int], mishnah_only: bool
 ) -> Parsed | None:
@@ -605,7 +630,9 @@ def parse_mishnah(
         mishnah_n = _number(m, "mishnah", "מ")
         if mishnah_n is None or not 0 < mishnah_n <= 40:
             return None
-        return m.end(), Ref(name, (str(chapter), str(mishnah_n)))
+        return last_range(
+            text, m.end(), "מ", Ref(name, (str(chapter), str(mishnah_n))), mishnah_n, 40
+        )
     if not mishnah_only:
         return None  # "שבת פ"א" alone may be the Bavli chapter
     return _end(m, "chapter"), Ref(name, (str(chapter),))
@@ -760,7 +787,7 @@ def parse_rambam(
         halacha = _number(m, "halacha", "ה")
         if halacha is None or not 0 < halacha <= 50:
             return None
-        return m.end(), Ref(index, (str(chapter), str(halacha)))
+        return last_range(text, m.end(), "ה", Ref(index, (str(chapter), str(halacha))), halacha, 50)
     if m and has_chapter:
         end = _end(m, "chapter")
     return end, Ref(index, (str(chapter),))
@@ -804,7 +831,8 @@ def parse_rambam_ibid(text: str, pos: int, prev: Ref) -> Parsed | None:
 # ---------------------------------------------------------------- Shulchan Arukh
 _SIMAN = re.compile(
     rf"{SPACE}*,?{SPACE}*(?P<open_paren>\({SPACE}*)?"
-    rf"(?:(?:סימן|[רס]?סי{GERESH}|ס{GERESH}){SPACE}*(?P<siman>{NUMERAL})"
+    # ר"ס / ס"ס: the beginning / end of a siman ("ר"ס רלא")
+    rf"(?:(?:סימן|[רס]?סי{GERESH}|ס{GERESH}|[רס]{GERSHAYIM}ס){SPACE}*(?P<siman>{NUMERAL})"
     rf"|(?P<siman_glued>{glued('ס', 'ר')})|(?P<siman_colon>{NUMERAL})(?={SPACE}*[:,]))"
     rf"(?:{SPACE}*,?{SPACE}*(?:(?:סעיף|סעי?{GERESH}){SPACE}*(?P<seif>{NUMERAL})"
     rf"|(?P<seif_glued>{glued('ס')}))"
@@ -832,7 +860,8 @@ def parse_siman(
     if m["seif"] or m["seif_glued"] or m["seif_colon"]:
         seif = num(m["seif_colon"]) if m["seif_colon"] else _number(m, "seif", "ס")
         if seif is not None and 0 < seif <= 60:
-            return _closed(text, m.end(), m["open_paren"]), Ref(name, (str(siman), str(seif)))
+            end, ref = last_range(text, m.end(), "ס", Ref(name, (str(siman), str(seif))), seif, 60)
+            return _closed(text, end, m["open_paren"]), ref
         if m["seif_colon"]:
             return None
     return _closed(text, _end(m, "siman"), m["open_paren"]), Ref(name, (str(siman),))
@@ -948,7 +977,10 @@ def parse_tanya(cat: Catalog, text: str, pos: int, part: tuple[str, int] | None)
 _MIDRASH = re.compile(
     rf"{SPACE}*,?{SPACE}*(?:(?:פרשה|פרק|מזמור|פ{GERESH}){SPACE}*(?P<chapter>{NUMERAL})"
     rf"|(?P<chapter_glued>{glued('פ', 'רס')}))"
-    rf"(?:{SPACE}*,{SPACE}*(?P<section>{NUMERAL}))?{WORD_END}"
+    rf"(?:{SPACE}*,{SPACE}*(?P<section>{NUMERAL})"
+    # the Vilna edition's paragraph, named: "פ"ח ס"א", "פרשה א אות א", "פ"ח סי' ב"
+    rf"|{SPACE}+(?:(?:אות|סימן|סי{GERESH}){SPACE}*(?P<section_word>{NUMERAL})"
+    rf"|(?!ספ)(?P<section_word_glued>{glued('ס')})))?{WORD_END}"  # ספ"ט: end of ch. 9
 )
 
 
@@ -971,8 +1003,8 @@ def parse_midrash(text: str, pos: int, start: int, book: tuple[str, int]) -> Par
     chapter = _number(m, "chapter", "פ", "רס")
     if chapter is None or not 0 < chapter <= chapters:
         return None
-    if m["section"] and name not in _VERSE_CITED:
-        section = num(m["section"])
+    if (m["section"] or m["section_word"] or m["section_word_glued"]) and name not in _VERSE_CITED:
+        section = num(m["section"]) if m["section"] else _number(m, "section_word", "ס")
         if section is None or not 0 < section <= 200:
             return None
         return m.end(), Ref(name, (str(chapter), str(section)))
