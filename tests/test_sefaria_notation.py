@@ -592,3 +592,21 @@ def test_siman_edges_and_yerushalmi_masechet(text: str, ref: str) -> None:
 )
 def test_range_of_the_last_number(text: str, expected: list[str]) -> None:
     assert refs(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # "מדרש רבה" before a book of the Torah names that book's Rabbah, not the book
+        ("(מדרש רבה בראשית ח, א)", "Bereishit Rabbah 8:1"),
+        ('במדרש רבה שמות פט"ו', "Shemot Rabbah 15"),
+        # ranges of the last number in the Jerusalem Talmud and the Midrash
+        ('(ירושלמי ברכות פ"ד ה"א-ה"ב)', "Jerusalem Talmud Berakhot 4:1-2"),
+        ('(ב"ר פ"ח ס"א-ס"ב)', "Bereishit Rabbah 8:1-2"),
+        # more abbreviations of book names
+        ("(תה' קד, כד)", "Psalms 104:24"),
+        ('(דבה"י א כט, יא)', "I Chronicles 29:11"),
+    ],
+)
+def test_midrash_rabbah_by_book_ranges_and_abbreviations(text: str, ref: str) -> None:
+    assert refs(text) == [ref]

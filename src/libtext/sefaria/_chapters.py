@@ -24,6 +24,7 @@ from libtext.sefaria._parse import (
     WORD_END,
     Ref,
     colon_numbers,
+    last_range,
     num,
     parse_bavli,
     talmud_daf,
@@ -262,7 +263,10 @@ def parse_yerushalmi(
         halacha = num(m["halacha"]) if m["halacha"] else glued(m["halacha_glued"], "ה", "")
         if halacha is None or not 0 < halacha <= 30:
             return None
-        return m.end(), Ref(name, (str(chapter), str(halacha))), "full"
+        end, ref = last_range(
+            text, m.end(), "ה", Ref(name, (str(chapter), str(halacha))), halacha, 30
+        )
+        return end, ref, "full"
     end = m.end("chapter") if m["chapter"] else m.end("chapter_glued")
     return end, Ref(name, (str(chapter),)), "chapter"
 

@@ -35,13 +35,13 @@ TANAKH_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "Obadiah": ("עובדיה", "עובדי'", "עבדיה"),
     "Zephaniah": ("צפניה", "צפני'"),
     "Zechariah": ("זכריה", "זכרי'"),
-    "Psalms": ("תהלים", "תהילים", "תהל'", "תילים"),
+    "Psalms": ("תהלים", "תהילים", "תהל'", "תה'", "תילים"),
     "Song of Songs": ("שיר השירים", 'שה"ש', 'שיה"ש'),
     "Ecclesiastes": ("קהלת", "קה'"),
     "Lamentations": ("איכה",),
     "Nehemiah": ("נחמיה", "נחמי'"),
-    "I Chronicles": ("דברי הימים א", 'דה"א', 'דהי"א', 'דה"י א', "דברי הימים א'"),
-    "II Chronicles": ("דברי הימים ב", 'דה"ב', 'דהי"ב', 'דה"י ב', "דברי הימים ב'"),
+    "I Chronicles": ("דברי הימים א", 'דה"א', 'דהי"א', 'דה"י א', 'דבה"י א', "דברי הימים א'"),
+    "II Chronicles": ("דברי הימים ב", 'דה"ב', 'דהי"ב', 'דה"י ב', 'דבה"י ב', "דברי הימים ב'"),
 }
 
 PARASHOT_HE: dict[str, tuple[str, ...]] = {
@@ -143,13 +143,14 @@ TANYA_PARTS: tuple[tuple[str, int, tuple[str, ...]], ...] = (
 )
 TANYA_LEADS = ("תניא", "ספר התניא")
 
-# Midrash Rabbah on the Torah: chapters (parashiyot) per book.
+# Midrash Rabbah on the Torah: chapters (parashiyot) per book. "מדרש רבה בראשית" names the
+# midrash too (the book's name after it is not the Tanakh book).
 MIDRASH_RABBAH: dict[str, tuple[int, tuple[str, ...]]] = {
-    "Bereishit Rabbah": (100, ('ב"ר', "בראשית רבה", 'בר"ר')),
-    "Shemot Rabbah": (52, ('שמו"ר', "שמות רבה")),
-    "Vayikra Rabbah": (37, ('ויק"ר', "ויקרא רבה")),
-    "Bamidbar Rabbah": (23, ('במדב"ר', 'במד"ר', "במדבר רבה")),
-    "Devarim Rabbah": (11, ('דב"ר', "דברים רבה")),
+    "Bereishit Rabbah": (100, ('ב"ר', "בראשית רבה", 'בר"ר', "מדרש רבה בראשית")),
+    "Shemot Rabbah": (52, ('שמו"ר', "שמות רבה", "מדרש רבה שמות")),
+    "Vayikra Rabbah": (37, ('ויק"ר', "ויקרא רבה", "מדרש רבה ויקרא")),
+    "Bamidbar Rabbah": (23, ('במדב"ר', 'במד"ר', "במדבר רבה", "מדרש רבה במדבר")),
+    "Devarim Rabbah": (11, ('דב"ר', "דברים רבה", "מדרש רבה דברים")),
 }
 
 # Commentaries whose Sefaria index is "<Name> on <Book or Tractate>": (name, which Tanakh

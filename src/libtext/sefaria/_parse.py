@@ -1007,7 +1007,7 @@ def parse_midrash(text: str, pos: int, start: int, book: tuple[str, int]) -> Par
         section = num(m["section"]) if m["section"] else _number(m, "section_word", "ס")
         if section is None or not 0 < section <= 200:
             return None
-        return m.end(), Ref(name, (str(chapter), str(section)))
+        return last_range(text, m.end(), "ס", Ref(name, (str(chapter), str(section))), section, 200)
     return _end(m, "chapter"), Ref(name, (str(chapter),))
 
 
