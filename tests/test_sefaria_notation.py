@@ -610,3 +610,52 @@ def test_range_of_the_last_number(text: str, expected: list[str]) -> None:
 )
 def test_midrash_rabbah_by_book_ranges_and_abbreviations(text: str, ref: str) -> None:
     assert refs(text) == [ref]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # after a siman, "שם" with one se'if is that siman's se'if; a new siman is "סי'"
+        (
+            'שו"ע או"ח סי\' א ס"א. ושם ס"ב',
+            ["Shulchan Arukh, Orach Chayim 1:1", "Shulchan Arukh, Orach Chayim 1:2"],
+        ),
+        (
+            'שו"ע או"ח סי\' א ס"א. שם סעיף ג',
+            ["Shulchan Arukh, Orach Chayim 1:1", "Shulchan Arukh, Orach Chayim 1:3"],
+        ),
+        (
+            'שו"ע או"ח סי\' א ס"א. ושם סי\' ב',
+            ["Shulchan Arukh, Orach Chayim 1:1", "Shulchan Arukh, Orach Chayim 2"],
+        ),
+        (
+            'שו"ע או"ח סי\' א ס"א. ושם ס"ב ס"ג',
+            ["Shulchan Arukh, Orach Chayim 1:1", "Shulchan Arukh, Orach Chayim 2:3"],
+        ),
+    ],
+)
+def test_ibid_seif_of_the_same_siman(text: str, expected: list[str]) -> None:
+    assert refs(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # the last number of a range as bare letters, where the clause ends
+        ('(רמב"ם הל\' תשובה פ"ג ה"ד-ו)', "Mishneh Torah, Repentance 3:4-6"),
+        ('(שו"ע או"ח סי\' רנה ס"א-ג)', "Shulchan Arukh, Orach Chayim 255:1-3"),
+        # bare letters that go on into prose are not a range
+        ('רמב"ם הל\' תשובה פ"ג ה"ד-ו ועוד', "Mishneh Torah, Repentance 3:4"),
+    ],
+)
+def test_range_ending_in_bare_letters(text: str, ref: str) -> None:
+    assert refs(text) == [ref]
+
+
+@pytest.mark.parametrize(
+    "text",
+    # a page of Likkutei Torah on a portion that shares a book's name
+    ["ראה לקו\"ת פ' ויקרא ב, א", 'לקו"ת פרשת ויקרא ב, א'],
+)
+def test_a_blocking_work_keeps_its_portion_and_page(text: str) -> None:
+    assert refs(text) == []

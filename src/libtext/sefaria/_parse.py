@@ -589,19 +589,23 @@ def _end(m: re.Match[str], group: str) -> int:
 
 _GERESH_END = re.compile(f"{GERESH}$")
 _LAST_RANGE = re.compile(
-    rf"{DASH}(?P<to>[{LETTER}]{{1,4}}(?:{GERSHAYIM}[{LETTER}]|{GERESH})){WORD_END}"
+    rf"{DASH}(?P<to>[{LETTER}]{{1,4}}(?:{GERSHAYIM}[{LETTER}]|{GERESH})?){WORD_END}"
 )
 
 
 def last_range(text: str, end: int, letter: str, ref: Ref, first: int, limit: int) -> Parsed:
     """``ה"ד-ה"ה``, ``מ"א-מ"ב``, ``ס"א-ג'``: a range of the last number, written glued to
-    its section letter again or as a marked numeral (not ``ה'``/``י'``, the divine name);
-    anything else after the dash leaves the citation as it was."""
+    its section letter again or as a marked numeral (not ``ה'``/``י'``, the divine name), or
+    as bare letters that end the clause (``ה"ד-ו)``); anything else after the dash leaves
+    the citation as it was."""
     m = _LAST_RANGE.match(text, end)
     if m is None:
         return end, ref
     token = m["to"]
-    if token.startswith(letter):  # "ה"ה"; but "סי'", "הל'" are the words siman, halacha
+    if not _MARK.search(token):  # bare letters ("ה"ד-ו") only where the clause ends
+        closed = _CLOSE_BRACKET.match(text, m.end()) or ENDS.match(text, m.end())
+        last = num(token) if closed and token not in WORDS_LIKE_NUMERALS else None
+    elif token.startswith(letter):  # "ה"ה"; but "סי'", "הל'" are the words siman, halacha
         last = None if _GERESH_END.search(token) else _glued_value(token, letter)
     elif token.strip("'\u05f3\u2019") not in ("ה", "י"):
         last = num(token)
@@ -865,6 +869,22 @@ def parse_siman(
         if m["seif_colon"]:
             return None
     return _closed(text, _end(m, "siman"), m["open_paren"]), Ref(name, (str(siman),))
+
+
+_SEIF_ONLY = re.compile(
+    rf"{SPACE}*,?{SPACE}*(?:(?:סעיף|סעי?{GERESH}){SPACE}*(?P<seif>{NUMERAL})"
+    rf"|(?!סי{GERESH})(?P<seif_glued>{glued('ס')})){WORD_END}(?!{SPACE}*,?{SPACE}*(?:ס{GERSHAYIM}|סעי?{GERESH}|סעיף))"
+)
+
+
+def parse_seif_only(text: str, pos: int, prev: Ref) -> Parsed | None:
+    """``ושם ס"ב`` after a siman: a se'if of the same siman (one glued ``ס"ב`` after ``שם``
+    is the se'if; a new siman is written ``סי' ב``, or with its se'if after it)."""
+    m = _SEIF_ONLY.match(text, pos)
+    seif = _number(m, "seif", "ס") if m else None
+    if m is None or seif is None or not 0 < seif <= 60 or not prev.sections:
+        return None
+    return last_range(text, m.end(), "ס", Ref(prev.index, (prev.sections[0], str(seif))), seif, 60)
 
 
 def parse_sa_lead(cat: Catalog, text: str, pos: int) -> Parsed | None:
