@@ -659,3 +659,20 @@ def test_range_ending_in_bare_letters(text: str, ref: str) -> None:
 )
 def test_a_blocking_work_keeps_its_portion_and_page(text: str) -> None:
     assert refs(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # Sefaria's colon form: a range of mishnayot, and the Mishnah Berurah's siman:se'if katan
+        ("משנה ברכות א׳:א׳-ב׳", "Mishnah Berakhot 1:1-2"),
+        ("(משנה ברכות א:א-ג)", "Mishnah Berakhot 1:1-3"),
+        ("משנה ברורה רנ״ה:ד׳", "Mishnah Berurah 255:4"),
+    ],
+)
+def test_colon_forms_of_mishnah_ranges_and_mishnah_berurah(text: str, ref: str) -> None:
+    assert refs(text) == [ref]
+
+
+def test_mishnah_berurah_without_its_small_seif_is_no_link() -> None:
+    assert refs("משנה ברורה א, א") == []

@@ -695,7 +695,11 @@ def parse_mishnah_plain(
     end, chapter, mishnah_n = pair
     if mishnah_n is None:
         return end, Ref(mishnah[0], (str(chapter),))
-    return (end, Ref(mishnah[0], (str(chapter), str(mishnah_n)))) if 0 < mishnah_n <= 40 else None
+    if not 0 < mishnah_n <= 40:
+        return None
+    return last_range(
+        text, end, "מ", Ref(mishnah[0], (str(chapter), str(mishnah_n))), mishnah_n, 40
+    )
 
 
 _MISHNAH_ONLY = re.compile(rf"{SPACE}*,?{SPACE}*{_MISHNAH_NUMBER}{WORD_END}")
@@ -933,8 +937,11 @@ def parse_seif_katan(text: str, pos: int, work: tuple[str, int]) -> Parsed | Non
     the Shulchan Arukh's own)."""
     name, simanim = work
     m = _SEIF_KATAN.match(text, pos)
-    if not m:
-        return None
+    if not m:  # "משנה ברורה א׳:א׳": Sefaria's form, siman and small se'if by colon
+        got = colon_numbers(text, pos, pos, 2)
+        if got is None or len(got[1]) != 2 or not (got[1][0] <= simanim and got[1][1] <= 150):
+            return None
+        return got[0], Ref(name, tuple(map(str, got[1])))
     siman = _number(m, "siman", "ס", "ר")
     katan = num(m["katan"]) if m["katan"] else _glued_value(m["katan_glued"], "סק")
     if siman is None or katan is None or not (0 < siman <= simanim and 0 < katan <= 150):
