@@ -676,3 +676,27 @@ def test_colon_forms_of_mishnah_ranges_and_mishnah_berurah(text: str, ref: str) 
 
 def test_mishnah_berurah_without_its_small_seif_is_no_link() -> None:
     assert refs("משנה ברורה א, א") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a commentary or code cited at its base text's address: the address is the
+        # commentary's (Sefaria numbers it under the commentary), never the base text's
+        'רשב"א ברכות ב, א',
+        'ריטב"א שבת קיט, ב',
+        'רא"ש ברכות פ"א סי\' א',
+        'כסף משנה הל\' תשובה פ"ג ה"ד',
+        'ראב"ד הל\' תשובה פ"ג ה"ז',
+        'ר"ע מברטנורא ברכות פ"א מ"א',
+        "מצודת דוד תהלים א, א",
+        "תרגום יונתן בראשית א, א",
+        "ערוך השלחן או\"ח סי' א",
+    ],
+)
+def test_a_commentary_at_its_base_text_address_is_not_the_base_text(text: str) -> None:
+    assert refs(text) == []
+
+
+def test_the_base_text_before_its_commentary_is_still_linked() -> None:
+    assert refs('ראה ברכות ב, א ורשב"א שם') == ["Berakhot 2a"]
