@@ -700,3 +700,22 @@ def test_a_commentary_at_its_base_text_address_is_not_the_base_text(text: str) -
 
 def test_the_base_text_before_its_commentary_is_still_linked() -> None:
     assert refs('ראה ברכות ב, א ורשב"א שם') == ["Berakhot 2a"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a range of chapters as bare letters when the brackets close right after it
+        ("(תהלים קד-קו)", ["Psalms 104-106"]),
+        ("(תהלים קד-קו ועוד)", []),
+        ("(בראשית נ-נא)", []),  # Genesis has 50 chapters
+        # the name of a group of laws between the Shulchan Arukh's part and its siman
+        ('(שו"ע או"ח הל\' שבת סי\' רנה ס"ב)', ["Shulchan Arukh, Orach Chayim 255:2"]),
+        ('שו"ע או"ח הלכות ראש השנה סי\' תקפה', ["Shulchan Arukh, Orach Chayim 585"]),
+        ('שו"ע או"ח הל\' שבת', []),
+    ],
+)
+def test_bare_chapter_range_in_brackets_and_laws_named_before_the_siman(
+    text: str, expected: list[str]
+) -> None:
+    assert refs(text) == expected

@@ -215,8 +215,16 @@ def tanakh_numbers(text: str, pos: int, start: int, *, verse: bool = True) -> Ta
         return None
     inpar = bool(open_paren) or _in_parens(text, start)
     end = m.end("chapter")
-    dash = _CHAPTER_RANGE.match(text, end) if _MARK.search(chapter_token) else None
-    if dash and _MARK.search(dash["chapter_to"]) and (inpar or ENDS.match(text, dash.end())):
+    marked_chapter = _MARK.search(chapter_token)
+    dash = _CHAPTER_RANGE.match(text, end) if marked_chapter or inpar else None
+    if dash and (
+        (
+            marked_chapter
+            and _MARK.search(dash["chapter_to"])
+            and (inpar or ENDS.match(text, dash.end()))
+        )
+        or (inpar and _CLOSE_BRACKET.match(text, dash.end()))  # "(תהלים קד-קו)"
+    ):
         chapter_to = num(dash["chapter_to"])  # "שמות ד׳-ה׳": chapters 4 to 5
         if not chapter_to:
             return None
@@ -904,8 +912,19 @@ def parse_sa_lead(cat: Catalog, text: str, pos: int) -> Parsed | None:
         part = cat.sa_parts.get(key(cand))
         if part:
             end = pos + m.group(0).index(cand) + len(cand)
+            section = _SA_HILCHOT.match(text, end)  # "או"ח הל' שבת סי' רנה"
+            if section:
+                return parse_siman(text, section.end(), part)
             return parse_siman(text, end, part, alone=" " in key(cand))
     return None
+
+
+# The name of a group of laws between the part and the siman: up to four words, and only
+# when a word for siman follows them.
+_SA_HILCHOT = re.compile(
+    rf"{SPACE}*,?{SPACE}*(?:הלכות|הל{GERESH}){SPACE}+(?:[{LETTER}\"'\u05f3\u05f4]+{SPACE}+){{1,4}}?"
+    rf"(?=(?:סימן|[רס]?סי{GERESH}){SPACE}*[{LETTER}\d])"
+)
 
 
 _SEIF_KATAN = re.compile(
