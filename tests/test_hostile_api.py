@@ -345,7 +345,10 @@ def limited_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[s
     env = {"LIBTEXT_BODY_TIMEOUT": "1", "LIBTEXT_API_KEY": "s3cret-key"}
     args = ["--store", f"sqlite:///{tmp / 'served.db'}", "--log-level", "info"]
     args += ["--limit-concurrency", "4", "--header-timeout", "1"]
-    with log.open("wb") as out, serving(args, env=env, stdout=out, output=log.read_text) as (_, base):
+    with (
+        log.open("wb") as out,
+        serving(args, env=env, stdout=out, output=log.read_text) as (_, base),
+    ):
         yield base, log
 
 

@@ -501,9 +501,7 @@ async def test_a_stuck_queue_is_504_not_a_hang(store: Any, library: Any) -> None
     assert_error(r, 504, "timeout")
 
 
-async def test_a_queued_pdf_is_read_under_the_servers_pdf_limits(
-    store: Any, library: Any
-) -> None:
+async def test_a_queued_pdf_is_read_under_the_servers_pdf_limits(store: Any, library: Any) -> None:
     """The in-process workers read a job's PDF as the synchronous route reads an upload."""
     app = app_for(store, library, jobs_workers=1, max_pdf_pages=2)  # sample.pdf has 4 pages
     async with app.router.lifespan_context(app), client_for(app) as c:

@@ -332,7 +332,7 @@ def test_ibid_with_a_lone_number(text: str, expected: list[str]) -> None:
         "בראשית א, א. שם ה'.",  # the divine name
         "בראשית א, א. שם לא.",  # "לא" (not) ends sentences
         "תהלים כג, א. שם ז.",  # Psalm 23 has 6 verses
-        "(תהלים קי\"ט) (שם לא)",
+        '(תהלים קי"ט) (שם לא)',
     ],
 )
 def test_a_lone_number_after_ibid_that_is_no_citation(text: str) -> None:
@@ -428,7 +428,7 @@ def test_sefaria_forms_that_are_not_citations(text: str) -> None:
         ('שו"ע א"ח סי\' רנ"ה ס"ב', ["Shulchan Arukh, Orach Chayim 255:2"]),
         # Mishnah Berurah: siman and its small se'if (ס"ק, glued סק"ד)
         ('משנ"ב סי\' רנ"ה סק"ד', ["Mishnah Berurah 255:4"]),
-        ("משנה ברורה סימן רנה ס\"ק יד", ["Mishnah Berurah 255:14"]),
+        ('משנה ברורה סימן רנה ס"ק יד', ["Mishnah Berurah 255:14"]),
         ('משנ"ב סי\' רנ"ה סק"ד. ושם סק"ה', ["Mishnah Berurah 255:4", "Mishnah Berurah 255:5"]),
         # Likkutei Amarim in two parts: its second part (ח"ב) is Shaar HaYichud VehaEmunah
         ('בלק"א ח"ב פי"א', ["Tanya, Part II; Shaar HaYichud VehaEmunah 11"]),
@@ -459,7 +459,7 @@ def test_footnote_abbreviations_that_are_not_citations(text: str) -> None:
     ("text", "expected"),
     [
         ("משנה, ברכות א:א", ["Mishnah Berakhot 1:1"]),  # Sefaria's "Mishnah, Tractate"
-        ('רמב"ם הל\' תפילה ד, א', ["Mishneh Torah, Prayer and the Priestly Blessing 4:1"]),
+        ("רמב\"ם הל' תפילה ד, א", ["Mishneh Torah, Prayer and the Priestly Blessing 4:1"]),
         ('שו"ע או"ח רנה, ב', ["Shulchan Arukh, Orach Chayim 255:2"]),  # siman, se'if
         ("עדויות ה:ז", ["Mishnah Eduyot 5:7"]),  # plene spelling of עדיות
         ("מקוואות א, א", ["Mishnah Mikvaot 1:1"]),
@@ -510,8 +510,212 @@ def test_a_pair_continuing_a_list_of_references(text: str, expected: list[str]) 
         ("שבת טו. – טז:", "Shabbat 15a-16b"),  # en dash
         ("שבת טו, א — טז, ב", "Shabbat 15a-16b"),  # em dash
         ("(בְּרֵאשִׁית א, א)", "Genesis 1:1"),  # pointed
-        ("ירושלמי ברכות רפ\"ד", "Jerusalem Talmud Berakhot 4"),
+        ('ירושלמי ברכות רפ"ד', "Jerusalem Talmud Berakhot 4"),
     ],
 )
 def test_amud_words_dashes_and_points(text: str, ref: str) -> None:
     assert refs(text) == [ref]
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # הל' before a number abbreviates הלכה: "halacha 2", not ה glued to ל' (30 is ה"ל)
+        ("רמב\"ם הל' תשובה פ\"א הל' ב", "Mishneh Torah, Repentance 1:2"),
+        ("(הל' שבת פ\"ד הל' ו)", "Mishneh Torah, Sabbath 4:6"),
+        ("ירושלמי יומא פ\"א הל' ג", "Jerusalem Talmud Yoma 1:3"),
+        ('רמב"ם הל\' תשובה פ"א ה"ל', "Mishneh Torah, Repentance 1:30"),
+    ],
+)
+def test_hal_abbreviates_halacha(text: str, ref: str) -> None:
+    assert refs(text) == [ref]
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # ירו' abbreviates ירושלמי: the Jerusalem Talmud's chapter and halacha, not the Bavli
+        ('ירו\' ברכות פ"א ה"א', "Jerusalem Talmud Berakhot 1:1"),
+        ('ירו׳ שבת פ"ז ה"ב', "Jerusalem Talmud Shabbat 7:2"),
+        ("ירו' פאה פ\"ב", "Jerusalem Talmud Peah 2"),
+    ],
+)
+def test_yerushalmi_abbreviated(text: str, ref: str) -> None:
+    assert refs(text) == [ref]
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # the Vilna Midrash Rabbah numbers paragraphs within a parasha: ס"א, סי' ב, אות א
+        ('(ב"ר פ"ח ס"א)', "Bereishit Rabbah 8:1"),
+        ('שמו"ר פט"ו סי\' ו', "Shemot Rabbah 15:6"),
+        ("(ויקרא רבה פרשה ד אות ח)", "Vayikra Rabbah 4:8"),
+        ('ב"ר פ"ח ספ"ט', "Bereishit Rabbah 8"),  # ספ"ט: the end of chapter 9, no paragraph
+    ],
+)
+def test_midrash_rabbah_paragraph_named(text: str, ref: str) -> None:
+    assert refs(text) == [ref]
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # ר"ס / ס"ס before a siman: its beginning / end, the siman itself
+        ('(שו"ע או"ח ר"ס א)', "Shulchan Arukh, Orach Chayim 1"),
+        ('טוש"ע או"ח ר"ס רלא', "Shulchan Arukh, Orach Chayim 231"),
+        ('שו"ע יו"ד ס"ס קטז', "Shulchan Arukh, Yoreh De'ah 116"),
+        # the word for tractate between ירושלמי and its name
+        ('ירושלמי מס\' ברכות פ"א ה"ב', "Jerusalem Talmud Berakhot 1:2"),
+        ('ירושלמי מסכת שבת פ"ז ה"ב', "Jerusalem Talmud Shabbat 7:2"),
+    ],
+)
+def test_siman_edges_and_yerushalmi_masechet(text: str, ref: str) -> None:
+    assert refs(text) == [ref]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a range of the last number, glued to its letter again or as a marked numeral
+        ('רמב"ם הל\' תשובה פ"ג ה"ד-ה"ה', ["Mishneh Torah, Repentance 3:4-5"]),
+        ('שו"ע או"ח סי\' א ס"א-ס"ב', ["Shulchan Arukh, Orach Chayim 1:1-2"]),
+        ('אבות פ"א מ"א-ג\'', ["Pirkei Avot 1:1-3"]),
+        # not a range: backwards, the divine name, or a new siman after the dash
+        ('רמב"ם הל\' תשובה פ"ג ה"ד-ה"ג', ["Mishneh Torah, Repentance 3:4"]),
+        ('רמב"ם הל\' תשובה פ"ג ה"ד - ה\' אלקים', ["Mishneh Torah, Repentance 3:4"]),
+        (
+            'שו"ע או"ח סי\' א ס"א - סי\' ב',
+            ["Shulchan Arukh, Orach Chayim 1:1", "Shulchan Arukh, Orach Chayim 2"],
+        ),
+    ],
+)
+def test_range_of_the_last_number(text: str, expected: list[str]) -> None:
+    assert refs(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # "מדרש רבה" before a book of the Torah names that book's Rabbah, not the book
+        ("(מדרש רבה בראשית ח, א)", "Bereishit Rabbah 8:1"),
+        ('במדרש רבה שמות פט"ו', "Shemot Rabbah 15"),
+        # ranges of the last number in the Jerusalem Talmud and the Midrash
+        ('(ירושלמי ברכות פ"ד ה"א-ה"ב)', "Jerusalem Talmud Berakhot 4:1-2"),
+        ('(ב"ר פ"ח ס"א-ס"ב)', "Bereishit Rabbah 8:1-2"),
+        # more abbreviations of book names
+        ("(תה' קד, כד)", "Psalms 104:24"),
+        ('(דבה"י א כט, יא)', "I Chronicles 29:11"),
+    ],
+)
+def test_midrash_rabbah_by_book_ranges_and_abbreviations(text: str, ref: str) -> None:
+    assert refs(text) == [ref]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # after a siman, "שם" with one se'if is that siman's se'if; a new siman is "סי'"
+        (
+            'שו"ע או"ח סי\' א ס"א. ושם ס"ב',
+            ["Shulchan Arukh, Orach Chayim 1:1", "Shulchan Arukh, Orach Chayim 1:2"],
+        ),
+        (
+            'שו"ע או"ח סי\' א ס"א. שם סעיף ג',
+            ["Shulchan Arukh, Orach Chayim 1:1", "Shulchan Arukh, Orach Chayim 1:3"],
+        ),
+        (
+            'שו"ע או"ח סי\' א ס"א. ושם סי\' ב',
+            ["Shulchan Arukh, Orach Chayim 1:1", "Shulchan Arukh, Orach Chayim 2"],
+        ),
+        (
+            'שו"ע או"ח סי\' א ס"א. ושם ס"ב ס"ג',
+            ["Shulchan Arukh, Orach Chayim 1:1", "Shulchan Arukh, Orach Chayim 2:3"],
+        ),
+    ],
+)
+def test_ibid_seif_of_the_same_siman(text: str, expected: list[str]) -> None:
+    assert refs(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # the last number of a range as bare letters, where the clause ends
+        ('(רמב"ם הל\' תשובה פ"ג ה"ד-ו)', "Mishneh Torah, Repentance 3:4-6"),
+        ('(שו"ע או"ח סי\' רנה ס"א-ג)', "Shulchan Arukh, Orach Chayim 255:1-3"),
+        # bare letters that go on into prose are not a range
+        ('רמב"ם הל\' תשובה פ"ג ה"ד-ו ועוד', "Mishneh Torah, Repentance 3:4"),
+    ],
+)
+def test_range_ending_in_bare_letters(text: str, ref: str) -> None:
+    assert refs(text) == [ref]
+
+
+@pytest.mark.parametrize(
+    "text",
+    # a page of Likkutei Torah on a portion that shares a book's name
+    ["ראה לקו\"ת פ' ויקרא ב, א", 'לקו"ת פרשת ויקרא ב, א'],
+)
+def test_a_blocking_work_keeps_its_portion_and_page(text: str) -> None:
+    assert refs(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # Sefaria's colon form: a range of mishnayot, and the Mishnah Berurah's siman:se'if katan
+        ("משנה ברכות א׳:א׳-ב׳", "Mishnah Berakhot 1:1-2"),
+        ("(משנה ברכות א:א-ג)", "Mishnah Berakhot 1:1-3"),
+        ("משנה ברורה רנ״ה:ד׳", "Mishnah Berurah 255:4"),
+    ],
+)
+def test_colon_forms_of_mishnah_ranges_and_mishnah_berurah(text: str, ref: str) -> None:
+    assert refs(text) == [ref]
+
+
+def test_mishnah_berurah_without_its_small_seif_is_no_link() -> None:
+    assert refs("משנה ברורה א, א") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a commentary or code cited at its base text's address: the address is the
+        # commentary's (Sefaria numbers it under the commentary), never the base text's
+        'רשב"א ברכות ב, א',
+        'ריטב"א שבת קיט, ב',
+        'רא"ש ברכות פ"א סי\' א',
+        'כסף משנה הל\' תשובה פ"ג ה"ד',
+        'ראב"ד הל\' תשובה פ"ג ה"ז',
+        'ר"ע מברטנורא ברכות פ"א מ"א',
+        "מצודת דוד תהלים א, א",
+        "תרגום יונתן בראשית א, א",
+        "ערוך השלחן או\"ח סי' א",
+    ],
+)
+def test_a_commentary_at_its_base_text_address_is_not_the_base_text(text: str) -> None:
+    assert refs(text) == []
+
+
+def test_the_base_text_before_its_commentary_is_still_linked() -> None:
+    assert refs('ראה ברכות ב, א ורשב"א שם') == ["Berakhot 2a"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a range of chapters as bare letters when the brackets close right after it
+        ("(תהלים קד-קו)", ["Psalms 104-106"]),
+        ("(תהלים קד-קו ועוד)", []),
+        ("(בראשית נ-נא)", []),  # Genesis has 50 chapters
+        # the name of a group of laws between the Shulchan Arukh's part and its siman
+        ('(שו"ע או"ח הל\' שבת סי\' רנה ס"ב)', ["Shulchan Arukh, Orach Chayim 255:2"]),
+        ('שו"ע או"ח הלכות ראש השנה סי\' תקפה', ["Shulchan Arukh, Orach Chayim 585"]),
+        ('שו"ע או"ח הל\' שבת', []),
+    ],
+)
+def test_bare_chapter_range_in_brackets_and_laws_named_before_the_siman(
+    text: str, expected: list[str]
+) -> None:
+    assert refs(text) == expected

@@ -62,6 +62,7 @@ from libtext.sefaria._parse import (
     parse_rambam_ibid,
     parse_sa_lead,
     parse_seif_katan,
+    parse_seif_only,
     parse_siman,
     parse_tanakh,
     parse_tanya,
@@ -87,7 +88,9 @@ _TITLE_ONLY_ROLES = {"tractate", "tanakh", "parsha"}  # may follow a chapter or 
 _SPACES = re.compile(rf"{SPACE}*")
 _COMMA_GAP = re.compile(rf"{SPACE}*,?{SPACE}*")
 _URL_TAIL = re.compile(r"_(?=\d[0-9ab.\-]*$)")
-_BLOCK_GAP = re.compile(r"[\s(\[,:]{0,4}")
+# what may stand between a blocking work and its page: brackets, and the portion it is on
+# ("לקו"ת פ' ויקרא ב, א": Likkutei Torah's page on Vayikra, not Leviticus 2:1)
+_BLOCK_GAP = re.compile(rf"[\s(\[,:]{{0,4}}(?:(?:פרשת|פ{GERESH}){SPACE}*)?")
 _COMMENT_LINK = re.compile(rf"{SPACE}*(?:על{SPACE}+(?:התורה{SPACE}+)?|עה{GERSHAYIM}[פת]{SPACE}+)?")
 _IBID_AMUD = re.compile(rf"{SPACE}*(?:ע{GERSHAYIM}|עמוד{SPACE}+)([אב]){GERESH}?{WORD_END}")
 _BREAK = "\n\r\v\f\x1c-\x1e\x85\u2028\u2029"  # what str.splitlines() splits on
@@ -287,7 +290,7 @@ def _title_body() -> str:
     numbered = sorted(k for k, r in roles.items() if not _LEAD_ROLES & r.keys())
     leads = sorted(k for k, r in roles.items() if _LEAD_ROLES & r.keys())
     ahead = (
-        rf"(?={SPACE}*+[,(]?{SPACE}*+(?:\d|(?:פרק|פרשה|דף|סימן|עמוד|פסוק|משנה|הלכה){SPACE}"
+        rf"(?={SPACE}*+[,(]?{SPACE}*+(?:\d|(?:פרק|פרשה|דף|סימן|סעיף|עמוד|פסוק|משנה|הלכה){SPACE}"
         rf"|[\u05d0-\u05ea]{{1,5}}+(?:{GERSHAYIM}|{GERESH})"
         rf"|(?=[\u05d0-\u05ea])(?>(?:[קרשת]{{1,3}}+[יכלמנסעפצ]?|[יכלמנסעפצ])?(?:ט[וז]|[א-ט])?)"
         rf"(?![\u05d0-\u05ea])))"
@@ -403,13 +406,13 @@ def _scan_plain(text: str) -> list[_Found]:
         if not entry[0]:
             continue
         got = _parse_match(cat, text, m, entry, prev)
+        if got is None:  # ("פ'" in "לקו"ת פ' ויקרא" reads as nothing: the block holds)
+            continue
         if start <= blocked_to:  # "לקו"ת (במדבר יג, א)": a page of the blocking work
             blocked_to = -1
             if isinstance(got, _Hit):
                 pos, prev = got.end, None
                 continue
-        if got is None:
-            continue
         if isinstance(got, int):  # a blocker: the next citation belongs to that work
             blocked_to = _BLOCK_GAP.match(text, got).end()  # type: ignore[union-attr]
             pos, prev = got, None
@@ -936,7 +939,7 @@ def _parse_ibid(cat: Catalog, text: str, pos: int, start: int, prev: _Hit) -> Re
     elif kind == "rambam":
         got = parse_rambam_ibid(text, pos, prev.ref)
     elif kind == "sa":
-        got = parse_siman(text, pos, data)
+        got = parse_seif_only(text, pos, prev.ref) or parse_siman(text, pos, data)
     elif kind == "tanya":
         got = parse_tanya(cat, text, pos, data)
     elif kind == "seif_katan":

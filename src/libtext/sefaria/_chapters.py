@@ -15,13 +15,16 @@ from typing import Any, NamedTuple
 
 from libtext.sefaria._data import ORDINALS, Catalog, Parsha, key, loose
 from libtext.sefaria._parse import (
+    GERESH,
     GERSHAYIM,
+    HALACHA_WORD,
     LETTER,
     NUMERAL,
     SPACE,
     WORD_END,
     Ref,
     colon_numbers,
+    last_range,
     num,
     parse_bavli,
     talmud_daf,
@@ -228,16 +231,19 @@ _NO_YERUSHALMI = {
 _YERUSHALMI_NUMS = re.compile(
     rf"{SPACE}*,?{SPACE}*(?:פרק{SPACE}+(?P<chapter>{NUMERAL})"
     rf"|(?P<chapter_glued>[רס]?פ[{LETTER}]{{0,2}}{GERSHAYIM}[{LETTER}]))"
-    rf"(?:{SPACE}*,?{SPACE}*(?:הלכה{SPACE}+(?P<halacha>{NUMERAL})"
+    rf"(?:{SPACE}*,?{SPACE}*(?:{HALACHA_WORD}{SPACE}+(?P<halacha>{NUMERAL})"
     rf"|(?P<halacha_glued>ה[{LETTER}]{{0,2}}{GERSHAYIM}[{LETTER}])))?{WORD_END}"
 )
+
+# "ירושלמי מס' ברכות": the word for tractate may stand between the lead and the name
+_SPACE_TRACTATE = re.compile(rf"{SPACE}+(?:(?:מסכת|מס{GERESH}){SPACE}+)?")
 
 
 def parse_yerushalmi(
     text: str, pos: int, title_at: TitleAt, glued: Callable[[str | None, str, str], int | None]
 ) -> tuple[int, Ref, str] | None:
     """``ירושלמי יומא פ"א ה"א`` -> ``Jerusalem Talmud Yoma 1:1``."""
-    sp = _SPACE.match(text, pos)
+    sp = _SPACE_TRACTATE.match(text, pos)
     got = title_at(text, sp.end()) if sp else None
     tr = got.roles.get("tractate") if got and got.prefix in ("", "ב", "ד", "מ") else None
     if got is None or tr is None:
@@ -257,7 +263,10 @@ def parse_yerushalmi(
         halacha = num(m["halacha"]) if m["halacha"] else glued(m["halacha_glued"], "ה", "")
         if halacha is None or not 0 < halacha <= 30:
             return None
-        return m.end(), Ref(name, (str(chapter), str(halacha))), "full"
+        end, ref = last_range(
+            text, m.end(), "ה", Ref(name, (str(chapter), str(halacha))), halacha, 30
+        )
+        return end, ref, "full"
     end = m.end("chapter") if m["chapter"] else m.end("chapter_glued")
     return end, Ref(name, (str(chapter),)), "chapter"
 

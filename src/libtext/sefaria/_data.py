@@ -35,13 +35,13 @@ TANAKH_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "Obadiah": ("עובדיה", "עובדי'", "עבדיה"),
     "Zephaniah": ("צפניה", "צפני'"),
     "Zechariah": ("זכריה", "זכרי'"),
-    "Psalms": ("תהלים", "תהילים", "תהל'", "תילים"),
+    "Psalms": ("תהלים", "תהילים", "תהל'", "תה'", "תילים"),
     "Song of Songs": ("שיר השירים", 'שה"ש', 'שיה"ש'),
     "Ecclesiastes": ("קהלת", "קה'"),
     "Lamentations": ("איכה",),
     "Nehemiah": ("נחמיה", "נחמי'"),
-    "I Chronicles": ("דברי הימים א", 'דה"א', 'דהי"א', 'דה"י א', "דברי הימים א'"),
-    "II Chronicles": ("דברי הימים ב", 'דה"ב', 'דהי"ב', 'דה"י ב', "דברי הימים ב'"),
+    "I Chronicles": ("דברי הימים א", 'דה"א', 'דהי"א', 'דה"י א', 'דבה"י א', "דברי הימים א'"),
+    "II Chronicles": ("דברי הימים ב", 'דה"ב', 'דהי"ב', 'דה"י ב', 'דבה"י ב', "דברי הימים ב'"),
 }
 
 PARASHOT_HE: dict[str, tuple[str, ...]] = {
@@ -132,7 +132,7 @@ SHULCHAN_ARUKH: dict[str, tuple[int, tuple[str, ...]]] = {
     "Shulchan Arukh, Even HaEzer": (178, ('אה"ע', 'אבהע"ז', 'אהע"ז', "אבן העזר")),
     "Shulchan Arukh, Choshen Mishpat": (427, ('חו"מ', 'ח"מ', 'חוה"מ', "חושן משפט")),
 }
-SHULCHAN_ARUKH_LEADS = ('שו"ע', 'טושו"ע', "שולחן ערוך", "שלחן ערוך", 'ש"ע')
+SHULCHAN_ARUKH_LEADS = ('שו"ע', 'טושו"ע', 'טוש"ע', "שולחן ערוך", "שלחן ערוך", 'ש"ע')
 
 TANYA_PARTS: tuple[tuple[str, int, tuple[str, ...]], ...] = (
     ("Tanya, Part I; Likkutei Amarim", 53, ('לקו"א', 'לק"א', "לקוטי אמרים", "ליקוטי אמרים")),
@@ -143,13 +143,14 @@ TANYA_PARTS: tuple[tuple[str, int, tuple[str, ...]], ...] = (
 )
 TANYA_LEADS = ("תניא", "ספר התניא")
 
-# Midrash Rabbah on the Torah: chapters (parashiyot) per book.
+# Midrash Rabbah on the Torah: chapters (parashiyot) per book. "מדרש רבה בראשית" names the
+# midrash too (the book's name after it is not the Tanakh book).
 MIDRASH_RABBAH: dict[str, tuple[int, tuple[str, ...]]] = {
-    "Bereishit Rabbah": (100, ('ב"ר', "בראשית רבה", 'בר"ר')),
-    "Shemot Rabbah": (52, ('שמו"ר', "שמות רבה")),
-    "Vayikra Rabbah": (37, ('ויק"ר', "ויקרא רבה")),
-    "Bamidbar Rabbah": (23, ('במדב"ר', 'במד"ר', "במדבר רבה")),
-    "Devarim Rabbah": (11, ('דב"ר', "דברים רבה")),
+    "Bereishit Rabbah": (100, ('ב"ר', "בראשית רבה", 'בר"ר', "מדרש רבה בראשית")),
+    "Shemot Rabbah": (52, ('שמו"ר', "שמות רבה", "מדרש רבה שמות")),
+    "Vayikra Rabbah": (37, ('ויק"ר', "ויקרא רבה", "מדרש רבה ויקרא")),
+    "Bamidbar Rabbah": (23, ('במדב"ר', 'במד"ר', "במדבר רבה", "מדרש רבה במדבר")),
+    "Devarim Rabbah": (11, ('דב"ר', "דברים רבה", "מדרש רבה דברים")),
 }
 
 # Commentaries whose Sefaria index is "<Name> on <Book or Tractate>": (name, which Tanakh
@@ -199,6 +200,13 @@ BLOCKERS = (
     "אבות דר\"נ", "אדר\"נ", "רבינו בחיי", "טור", "הטור", "ב\"י", "בית יוסף", "שו\"ע הרב",
     "שולחן ערוך הרב", "מג\"א", "ט\"ז", "ש\"ך", "פמ\"ג", "לבוש",
     "תו\"ח", "תורה חיים", "פיה\"מ", "באבער", "ד\"ח", "דרך חיים", "להאריז\"ל", "שער הכוונות",
+    # commentaries cited at their base text's address (Sefaria: "Rashba on Berakhot 2a",
+    # "Kessef Mishneh on ..."): the address after them is the commentary's, not the text's
+    "רשב\"א", "ריטב\"א", "רא\"ש", "רי\"ף", "מאירי", "ראב\"ד", "כס\"מ", "כסף משנה",
+    "מגיד משנה", "לחם משנה", "ברטנורא", "ברטנורה", "תוי\"ט", "תוספות יום טוב",
+    "מצודת דוד", "מצודת ציון", "כלי יקר", "שפתי חכמים", "גור אריה", "ערוך השלחן",
+    "ערוה\"ש", "פני יהושע", "פנ\"י", "מהרש\"ל", "נמוקי יוסף", "נמו\"י", "שיטה מקובצת",
+    "תרגום יונתן", "תרגום אונקלוס", "תרגום ירושלמי",
 )  # fmt: skip
 
 # Words that mark a dibbur hamatchil after a daf, sending the reference into a commentary.
@@ -378,7 +386,7 @@ def catalog() -> Catalog:
     for en, (count, forms) in SEIF_KATAN_WORKS.items():
         for he in forms:
             cat.add(he, "seif_katan", (en, count))
-    for lead in ("ירושלמי", "ירוש'", "בירושלמי", "תלמוד ירושלמי"):
+    for lead in ("ירושלמי", "ירוש'", "ירו'", "בירושלמי", "תלמוד ירושלמי"):
         cat.add(lead, "yerushalmi", True)
     for lead in ("בבלי", "גמרא", "גמ'"):  # not "דף": too frequent in prose to look behind
         cat.add(lead, "daf_lead", True)

@@ -215,8 +215,16 @@ def tanakh_numbers(text: str, pos: int, start: int, *, verse: bool = True) -> Ta
         return None
     inpar = bool(open_paren) or _in_parens(text, start)
     end = m.end("chapter")
-    dash = _CHAPTER_RANGE.match(text, end) if _MARK.search(chapter_token) else None
-    if dash and _MARK.search(dash["chapter_to"]) and (inpar or ENDS.match(text, dash.end())):
+    marked_chapter = _MARK.search(chapter_token)
+    dash = _CHAPTER_RANGE.match(text, end) if marked_chapter or inpar else None
+    if dash and (
+        (
+            marked_chapter
+            and _MARK.search(dash["chapter_to"])
+            and (inpar or ENDS.match(text, dash.end()))
+        )
+        or (inpar and _CLOSE_BRACKET.match(text, dash.end()))  # "(תהלים קד-קו)"
+    ):
         chapter_to = num(dash["chapter_to"])  # "שמות ד׳-ה׳": chapters 4 to 5
         if not chapter_to:
             return None
@@ -587,6 +595,35 @@ def _end(m: re.Match[str], group: str) -> int:
     return m.end(group) if m[group] else m.end(group + "_glued")
 
 
+_GERESH_END = re.compile(f"{GERESH}$")
+_LAST_RANGE = re.compile(
+    rf"{DASH}(?P<to>[{LETTER}]{{1,4}}(?:{GERSHAYIM}[{LETTER}]|{GERESH})?){WORD_END}"
+)
+
+
+def last_range(text: str, end: int, letter: str, ref: Ref, first: int, limit: int) -> Parsed:
+    """``ה"ד-ה"ה``, ``מ"א-מ"ב``, ``ס"א-ג'``: a range of the last number, written glued to
+    its section letter again or as a marked numeral (not ``ה'``/``י'``, the divine name), or
+    as bare letters that end the clause (``ה"ד-ו)``); anything else after the dash leaves
+    the citation as it was."""
+    m = _LAST_RANGE.match(text, end)
+    if m is None:
+        return end, ref
+    token = m["to"]
+    if not _MARK.search(token):  # bare letters ("ה"ד-ו") only where the clause ends
+        closed = _CLOSE_BRACKET.match(text, m.end()) or ENDS.match(text, m.end())
+        last = num(token) if closed and token not in WORDS_LIKE_NUMERALS else None
+    elif token.startswith(letter):  # "ה"ה"; but "סי'", "הל'" are the words siman, halacha
+        last = None if _GERESH_END.search(token) else _glued_value(token, letter)
+    elif token.strip("'\u05f3\u2019") not in ("ה", "י"):
+        last = num(token)
+    else:
+        last = None
+    if last is None or not first < last <= limit:
+        return end, ref
+    return m.end(), Ref(ref.index, ref.sections, (*ref.sections[:-1], str(last)))
+
+
 def parse_mishnah(
     text: str, pos: int, mishnah: tuple[str, int], mishnah_only: bool
 ) -> Parsed | None:
@@ -605,7 +642,9 @@ def parse_mishnah(
         mishnah_n = _number(m, "mishnah", "מ")
         if mishnah_n is None or not 0 < mishnah_n <= 40:
             return None
-        return m.end(), Ref(name, (str(chapter), str(mishnah_n)))
+        return last_range(
+            text, m.end(), "מ", Ref(name, (str(chapter), str(mishnah_n))), mishnah_n, 40
+        )
     if not mishnah_only:
         return None  # "שבת פ"א" alone may be the Bavli chapter
     return _end(m, "chapter"), Ref(name, (str(chapter),))
@@ -664,7 +703,11 @@ def parse_mishnah_plain(
     end, chapter, mishnah_n = pair
     if mishnah_n is None:
         return end, Ref(mishnah[0], (str(chapter),))
-    return (end, Ref(mishnah[0], (str(chapter), str(mishnah_n)))) if 0 < mishnah_n <= 40 else None
+    if not 0 < mishnah_n <= 40:
+        return None
+    return last_range(
+        text, end, "מ", Ref(mishnah[0], (str(chapter), str(mishnah_n))), mishnah_n, 40
+    )
 
 
 _MISHNAH_ONLY = re.compile(rf"{SPACE}*,?{SPACE}*{_MISHNAH_NUMBER}{WORD_END}")
@@ -691,7 +734,12 @@ def _glued_value(token: str | None, prefix: str, markers: str = "") -> int | Non
 
 # ---------------------------------------------------------------- Mishneh Torah
 _CHAPTER = rf"(?:פרק{SPACE}+(?P<chapter>{NUMERAL})|(?P<chapter_glued>{glued('פ', 'רס')}))"
-_HALACHA = rf"(?:הלכה{SPACE}+(?P<halacha>{NUMERAL})|(?P<halacha_glued>{glued('ה')}))"
+# "הל' ב" is "halacha 2": the abbreviated word, never ה glued to ל' (30, written ה"ל)
+HALACHA_WORD = rf"(?:הלכה|הל{GERESH})"
+_HALACHA = (
+    rf"(?:{HALACHA_WORD}{SPACE}+(?P<halacha>{NUMERAL})"
+    rf"|(?!הל{GERESH})(?P<halacha_glued>{glued('ה')}))"
+)
 _RAMBAM_NUMS = re.compile(
     rf"{SPACE}*,?{SPACE}*(?:{_CHAPTER})?{SPACE}*,?{SPACE}*(?:{_HALACHA}{WORD_END})?"
 )
@@ -755,7 +803,7 @@ def parse_rambam(
         halacha = _number(m, "halacha", "ה")
         if halacha is None or not 0 < halacha <= 50:
             return None
-        return m.end(), Ref(index, (str(chapter), str(halacha)))
+        return last_range(text, m.end(), "ה", Ref(index, (str(chapter), str(halacha))), halacha, 50)
     if m and has_chapter:
         end = _end(m, "chapter")
     return end, Ref(index, (str(chapter),))
@@ -799,7 +847,8 @@ def parse_rambam_ibid(text: str, pos: int, prev: Ref) -> Parsed | None:
 # ---------------------------------------------------------------- Shulchan Arukh
 _SIMAN = re.compile(
     rf"{SPACE}*,?{SPACE}*(?P<open_paren>\({SPACE}*)?"
-    rf"(?:(?:סימן|[רס]?סי{GERESH}|ס{GERESH}){SPACE}*(?P<siman>{NUMERAL})"
+    # ר"ס / ס"ס: the beginning / end of a siman ("ר"ס רלא")
+    rf"(?:(?:סימן|[רס]?סי{GERESH}|ס{GERESH}|[רס]{GERSHAYIM}ס){SPACE}*(?P<siman>{NUMERAL})"
     rf"|(?P<siman_glued>{glued('ס', 'ר')})|(?P<siman_colon>{NUMERAL})(?={SPACE}*[:,]))"
     rf"(?:{SPACE}*,?{SPACE}*(?:(?:סעיף|סעי?{GERESH}){SPACE}*(?P<seif>{NUMERAL})"
     rf"|(?P<seif_glued>{glued('ס')}))"
@@ -827,10 +876,27 @@ def parse_siman(
     if m["seif"] or m["seif_glued"] or m["seif_colon"]:
         seif = num(m["seif_colon"]) if m["seif_colon"] else _number(m, "seif", "ס")
         if seif is not None and 0 < seif <= 60:
-            return _closed(text, m.end(), m["open_paren"]), Ref(name, (str(siman), str(seif)))
+            end, ref = last_range(text, m.end(), "ס", Ref(name, (str(siman), str(seif))), seif, 60)
+            return _closed(text, end, m["open_paren"]), ref
         if m["seif_colon"]:
             return None
     return _closed(text, _end(m, "siman"), m["open_paren"]), Ref(name, (str(siman),))
+
+
+_SEIF_ONLY = re.compile(
+    rf"{SPACE}*,?{SPACE}*(?:(?:סעיף|סעי?{GERESH}){SPACE}*(?P<seif>{NUMERAL})"
+    rf"|(?!סי{GERESH})(?P<seif_glued>{glued('ס')})){WORD_END}(?!{SPACE}*,?{SPACE}*(?:ס{GERSHAYIM}|סעי?{GERESH}|סעיף))"
+)
+
+
+def parse_seif_only(text: str, pos: int, prev: Ref) -> Parsed | None:
+    """``ושם ס"ב`` after a siman: a se'if of the same siman (one glued ``ס"ב`` after ``שם``
+    is the se'if; a new siman is written ``סי' ב``, or with its se'if after it)."""
+    m = _SEIF_ONLY.match(text, pos)
+    seif = _number(m, "seif", "ס") if m else None
+    if m is None or seif is None or not 0 < seif <= 60 or not prev.sections:
+        return None
+    return last_range(text, m.end(), "ס", Ref(prev.index, (prev.sections[0], str(seif))), seif, 60)
 
 
 def parse_sa_lead(cat: Catalog, text: str, pos: int) -> Parsed | None:
@@ -846,8 +912,19 @@ def parse_sa_lead(cat: Catalog, text: str, pos: int) -> Parsed | None:
         part = cat.sa_parts.get(key(cand))
         if part:
             end = pos + m.group(0).index(cand) + len(cand)
+            section = _SA_HILCHOT.match(text, end)  # "או"ח הל' שבת סי' רנה"
+            if section:
+                return parse_siman(text, section.end(), part)
             return parse_siman(text, end, part, alone=" " in key(cand))
     return None
+
+
+# The name of a group of laws between the part and the siman: up to four words, and only
+# when a word for siman follows them.
+_SA_HILCHOT = re.compile(
+    rf"{SPACE}*,?{SPACE}*(?:הלכות|הל{GERESH}){SPACE}+(?:[{LETTER}\"'\u05f3\u05f4]+{SPACE}+){{1,4}}?"
+    rf"(?=(?:סימן|[רס]?סי{GERESH}){SPACE}*[{LETTER}\d])"
+)
 
 
 _SEIF_KATAN = re.compile(
@@ -879,8 +956,11 @@ def parse_seif_katan(text: str, pos: int, work: tuple[str, int]) -> Parsed | Non
     the Shulchan Arukh's own)."""
     name, simanim = work
     m = _SEIF_KATAN.match(text, pos)
-    if not m:
-        return None
+    if not m:  # "משנה ברורה א׳:א׳": Sefaria's form, siman and small se'if by colon
+        got = colon_numbers(text, pos, pos, 2)
+        if got is None or len(got[1]) != 2 or not (got[1][0] <= simanim and got[1][1] <= 150):
+            return None
+        return got[0], Ref(name, tuple(map(str, got[1])))
     siman = _number(m, "siman", "ס", "ר")
     katan = num(m["katan"]) if m["katan"] else _glued_value(m["katan_glued"], "סק")
     if siman is None or katan is None or not (0 < siman <= simanim and 0 < katan <= 150):
@@ -943,7 +1023,10 @@ def parse_tanya(cat: Catalog, text: str, pos: int, part: tuple[str, int] | None)
 _MIDRASH = re.compile(
     rf"{SPACE}*,?{SPACE}*(?:(?:פרשה|פרק|מזמור|פ{GERESH}){SPACE}*(?P<chapter>{NUMERAL})"
     rf"|(?P<chapter_glued>{glued('פ', 'רס')}))"
-    rf"(?:{SPACE}*,{SPACE}*(?P<section>{NUMERAL}))?{WORD_END}"
+    rf"(?:{SPACE}*,{SPACE}*(?P<section>{NUMERAL})"
+    # the Vilna edition's paragraph, named: "פ"ח ס"א", "פרשה א אות א", "פ"ח סי' ב"
+    rf"|{SPACE}+(?:(?:אות|סימן|סי{GERESH}){SPACE}*(?P<section_word>{NUMERAL})"
+    rf"|(?!ספ)(?P<section_word_glued>{glued('ס')})))?{WORD_END}"  # ספ"ט: end of ch. 9
 )
 
 
@@ -966,11 +1049,11 @@ def parse_midrash(text: str, pos: int, start: int, book: tuple[str, int]) -> Par
     chapter = _number(m, "chapter", "פ", "רס")
     if chapter is None or not 0 < chapter <= chapters:
         return None
-    if m["section"] and name not in _VERSE_CITED:
-        section = num(m["section"])
+    if (m["section"] or m["section_word"] or m["section_word_glued"]) and name not in _VERSE_CITED:
+        section = num(m["section"]) if m["section"] else _number(m, "section_word", "ס")
         if section is None or not 0 < section <= 200:
             return None
-        return m.end(), Ref(name, (str(chapter), str(section)))
+        return last_range(text, m.end(), "ס", Ref(name, (str(chapter), str(section))), section, 200)
     return _end(m, "chapter"), Ref(name, (str(chapter),))
 
 
