@@ -116,11 +116,17 @@ def _titles(src: Path) -> dict[str, object]:
             for r in data["shulchan_arukh"]
         ],
         "midrash": [
-            {"en": r["en"], "he": he_forms(r, "he", "abbrev_observed")}
+            {"en": PRIMARY.get(r["en"], r["en"]), "he": he_forms(r, "he", "abbrev_observed")}
             for r in data["other"]
             if r["en"].endswith("Rabbah")
         ],
     }
+
+
+# Sefaria's primary title where the source lists a variant: Sefaria-Export
+# schemas/Bereshit_Rabbah.json has "Bereishit Rabbah" only among its titleVariants, and a
+# ref must use the primary title to be Sefaria's normal ref.
+PRIMARY = {"Bereishit Rabbah": "Bereshit Rabbah"}
 
 
 def main() -> None:

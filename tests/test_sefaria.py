@@ -130,7 +130,7 @@ def test_ref_normal_forms() -> None:
         ('אגה"ק סכ"ה', "Tanya, Part IV; Iggeret HaKodesh 25"),
         ('שעהיוה"א פ"ו', "Tanya, Part II; Shaar HaYichud VehaEmunah 6"),
         ('תניא אגה"ת פ"ד', "Tanya, Part III; Iggeret HaTeshuvah 4"),
-        ('ב"ר פי"ט, ז', "Bereishit Rabbah 19:7"),
+        ('ב"ר פי"ט, ז', "Bereshit Rabbah 19:7"),
     ],
 )
 def test_families(text: str, expected: str) -> None:
@@ -184,7 +184,7 @@ def test_negatives(text: str) -> None:
         ("ירמיהו פרק יא פסוק ה", ["Jeremiah 11:5"]),
         ("(משנה אבות ג יז)", ["Pirkei Avot 3:17"]),
         ("משנה ברכות א:א", ["Mishnah Berakhot 1:1"]),
-        ("(בראשית רבה א ד)", ["Bereishit Rabbah 1:4"]),
+        ("(בראשית רבה א ד)", ["Bereshit Rabbah 1:4"]),
         ("(שבת קכז.)", ["Shabbat 127a"]),
         ("בנדרים דף פ'. והנה", ["Nedarim 80a-80b"]),  # the period ends the sentence
         ('כדאיתא בסנהדרין דף פ"ז ע"ש', ["Sanhedrin 87a-87b"]),
@@ -739,7 +739,7 @@ SPLIT = [
     ('ברמב"ם הל\' תשובה{}פ"ג{}ה"ד', "Mishneh Torah, Repentance 3:4"),
     ('כמ"ש בתניא{}פרק{}ל"ב', "Tanya, Part I; Likkutei Amarim 32"),
     ('בתניא אגה"ת{}פ"ד', "Tanya, Part III; Iggeret HaTeshuvah 4"),
-    ('(ב"ר{}פרשה{}י"ט,{}ז\')', "Bereishit Rabbah 19:7"),
+    ('(ב"ר{}פרשה{}י"ט,{}ז\')', "Bereshit Rabbah 19:7"),
     ("(משנה{}אבות ג{}יז)", "Pirkei Avot 3:17"),
 ]
 
@@ -817,7 +817,7 @@ def _spellings(letters: str) -> list[str]:
         ('שו"ע או"ח סימן {} סעיף ב', "רנא", "Shulchan Arukh, Orach Chayim 251:2"),
         ('שו"ע או"ח סימן א סעיף {}', "יב", "Shulchan Arukh, Orach Chayim 1:12"),
         ("תניא פרק {}", "לב", "Tanya, Part I; Likkutei Amarim 32"),
-        ('ב"ר פרשה {}, ז', "יט", "Bereishit Rabbah 19:7"),
+        ('ב"ר פרשה {}, ז', "יט", "Bereshit Rabbah 19:7"),
     ],
 )
 def test_marked_numbers_read_like_plain_ones(template: str, number: str, expected: str) -> None:

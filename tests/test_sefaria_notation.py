@@ -192,7 +192,7 @@ def test_tractate_chapters(text: str, ref: str) -> None:
         ('שו"ע יו"ד קיג:ד', "Shulchan Arukh, Yoreh De'ah 113:4"),
         ("ברכות ח.", "Berakhot 8a"),  # the period is amud a
         ('ירושלמי יומא פ"א ה"א', "Jerusalem Talmud Yoma 1:1"),
-        ('ב"ר פ"ח', "Bereishit Rabbah 8"),
+        ('ב"ר פ"ח', "Bereshit Rabbah 8"),
         ('שמו"ר פט"ו', "Shemot Rabbah 15"),
         ('רש"י בראשית א, א', "Rashi on Genesis 1:1"),
         ('פדר"א פ"ג', "Pirkei DeRabbi Eliezer 3"),
@@ -548,10 +548,10 @@ def test_yerushalmi_abbreviated(text: str, ref: str) -> None:
     ("text", "ref"),
     [
         # the Vilna Midrash Rabbah numbers paragraphs within a parasha: ס"א, סי' ב, אות א
-        ('(ב"ר פ"ח ס"א)', "Bereishit Rabbah 8:1"),
+        ('(ב"ר פ"ח ס"א)', "Bereshit Rabbah 8:1"),
         ('שמו"ר פט"ו סי\' ו', "Shemot Rabbah 15:6"),
         ("(ויקרא רבה פרשה ד אות ח)", "Vayikra Rabbah 4:8"),
-        ('ב"ר פ"ח ספ"ט', "Bereishit Rabbah 8"),  # ספ"ט: the end of chapter 9, no paragraph
+        ('ב"ר פ"ח ספ"ט', "Bereshit Rabbah 8"),  # ספ"ט: the end of chapter 9, no paragraph
     ],
 )
 def test_midrash_rabbah_paragraph_named(text: str, ref: str) -> None:
@@ -598,11 +598,11 @@ def test_range_of_the_last_number(text: str, expected: list[str]) -> None:
     ("text", "ref"),
     [
         # "מדרש רבה" before a book of the Torah names that book's Rabbah, not the book
-        ("(מדרש רבה בראשית ח, א)", "Bereishit Rabbah 8:1"),
+        ("(מדרש רבה בראשית ח, א)", "Bereshit Rabbah 8:1"),
         ('במדרש רבה שמות פט"ו', "Shemot Rabbah 15"),
         # ranges of the last number in the Jerusalem Talmud and the Midrash
         ('(ירושלמי ברכות פ"ד ה"א-ה"ב)', "Jerusalem Talmud Berakhot 4:1-2"),
-        ('(ב"ר פ"ח ס"א-ס"ב)', "Bereishit Rabbah 8:1-2"),
+        ('(ב"ר פ"ח ס"א-ס"ב)', "Bereshit Rabbah 8:1-2"),
         # more abbreviations of book names
         ("(תה' קד, כד)", "Psalms 104:24"),
         ('(דבה"י א כט, יא)', "I Chronicles 29:11"),

@@ -146,7 +146,7 @@ TANYA_LEADS = ("תניא", "ספר התניא")
 # Midrash Rabbah on the Torah: chapters (parashiyot) per book. "מדרש רבה בראשית" names the
 # midrash too (the book's name after it is not the Tanakh book).
 MIDRASH_RABBAH: dict[str, tuple[int, tuple[str, ...]]] = {
-    "Bereishit Rabbah": (100, ('ב"ר', "בראשית רבה", 'בר"ר', "מדרש רבה בראשית")),
+    "Bereshit Rabbah": (100, ('ב"ר', "בראשית רבה", 'בר"ר', "מדרש רבה בראשית")),
     "Shemot Rabbah": (52, ('שמו"ר', "שמות רבה", "מדרש רבה שמות")),
     "Vayikra Rabbah": (37, ('ויק"ר', "ויקרא רבה", "מדרש רבה ויקרא")),
     "Bamidbar Rabbah": (23, ('במדב"ר', 'במד"ר', "במדבר רבה", "מדרש רבה במדבר")),
