@@ -154,16 +154,16 @@ def test_a_work_named_with_numbers_is_a_full_citation() -> None:
     ("text", "ref"),
     [
         # פ"ק = פרק קמא (chapter 1); Pesachim chapter 1 runs 2a-21a in the Vilna Shas
-        ('פ"ק בפסחים', "Pesachim 2a-21a"),
-        ('פ"ה בפסחים', "Pesachim 58a-65b"),
+        ('פ"ק בפסחים', "Pesachim 2a:1-21a:7"),
+        ('פ"ה בפסחים', "Pesachim 58a:1-65b:9"),
         ('רפ"ג דכלאים', "Mishnah Kilayim 3"),  # Kilayim has no Bavli: its Mishnah chapter
         ('ר"פ בתרא דמשנה ברכות', "Mishnah Berakhot 9"),  # בתרא = the last chapter, of 9
         ("משנה ברכות פרק קמא", "Mishnah Berakhot 1"),
         ("משנה ברכות פרק בתרא", "Mishnah Berakhot 9"),
-        ("פרק אלו דברים בפסחים", "Pesachim 65b-73b"),  # chapter 6 by its opening words
-        ('בספ"ג דנדה', "Niddah 21a-31b"),
-        ('ב"ב פ"א', "Bava Batra 2a-17a"),  # פ"א after a tractate is chapter 1, not daf 81
-        ('ר"פ ט"ז דשבת', "Shabbat 115a-122b"),
+        ("פרק אלו דברים בפסחים", "Pesachim 65b:10-73b:16"),  # chapter 6 by its opening words
+        ('בספ"ג דנדה', "Niddah 21a:4-31b:17"),
+        ('ב"ב פ"א', "Bava Batra 2a:1-17a:7"),  # פ"א after a tractate is chapter 1, not daf 81
+        ('ר"פ ט"ז דשבת', "Shabbat 115a:3-122b:3"),
     ],
 )
 def test_tractate_chapters(text: str, ref: str) -> None:
@@ -220,7 +220,6 @@ def test_numbers_that_overrun_the_chapter_are_no_link() -> None:
     [
         'ירושלמי כלים פ"א ה"א',  # the Yerushalmi has no Kelim
         'ירושלמי יומא פ"ט ה"א',  # Yoma has 8 chapters
-        'זח"א דף פג:',  # Zohar by Vilna page: Sefaria numbers the Zohar by parasha
         'תקו"ז תי"ח',  # Tikkunei Zohar by tikkun number: Sefaria numbers it by daf
     ],
 )
@@ -296,7 +295,7 @@ def test_amud_written_as_beginning_or_end() -> None:
             ["Shulchan Arukh, Orach Chayim 1", "Shulchan Arukh, Orach Chayim 493"],
         ),
         # another work named in between: its page, not the tractate's
-        ('ברכות ב, א. וראה זח"א דף כ', ["Berakhot 2a"]),
+        ('ברכות ב, א. וראה זח"א דף כ', ["Berakhot 2a", "Zohar, Bereshit"]),  # (a Zohar page)
         ("ברכות ב, א.\nדף כ", ["Berakhot 2a"]),  # a new line starts a new context
         ("דף כ", []),  # no citation before it
     ],
@@ -365,8 +364,8 @@ def test_a_daf_after_a_chapter_is_the_passage(text: str, ref: str) -> None:
     ("text", "cited", "ref"),
     [
         # chapter 1 of Shevuot ends on 14a: daf 16 does not belong to it, the chapter stays
-        ('בפ"ק דשבועות דט"ז', 'בפ"ק דשבועות', "Shevuot 2a-14a"),
-        ('פ"ק דפסחים דף כא:', 'פ"ק דפסחים', "Pesachim 2a-21a"),  # 21b is chapter 2
+        ('בפ"ק דשבועות דט"ז', 'בפ"ק דשבועות', "Shevuot 2a:1-14a:11"),
+        ('פ"ק דפסחים דף כא:', 'פ"ק דפסחים', "Pesachim 2a:1-21a:7"),  # 21b is chapter 2
     ],
 )
 def test_a_daf_outside_the_chapter_is_not_read(text: str, cited: str, ref: str) -> None:
@@ -434,7 +433,7 @@ def test_sefaria_forms_that_are_not_citations(text: str) -> None:
         ('בלק"א ח"ב פי"א', ["Tanya, Part II; Shaar HaYichud VehaEmunah 11"]),
         ('וכמ"ש בלק"א בח"א פל"ד', ["Tanya, Part I; Likkutei Amarim 34"]),
         # a tractate's name cut short by a geresh
-        ("בפ\"ו דשבועו'", ["Shevuot 38b-44b"]),
+        ("בפ\"ו דשבועו'", ["Shevuot 38b:8-44b:7"]),
         ("סנהדרי' לז, א", ["Sanhedrin 37a"]),
     ],
 )

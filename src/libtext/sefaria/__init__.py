@@ -37,7 +37,7 @@ from libtext.sefaria._chapters import (
     parse_yerushalmi,
     whole_work,
 )
-from libtext.sefaria._data import Catalog, Parsha, catalog, key
+from libtext.sefaria._data import TORAH_NODES, ZOHAR_TITLES, Catalog, Parsha, catalog, key
 from libtext.sefaria._parse import (
     GERESH,
     GERSHAYIM,
@@ -70,6 +70,14 @@ from libtext.sefaria._parse import (
     slot_setters,
     talmud_daf,
     tanakh_numbers,
+)
+from libtext.sefaria._scope import (
+    Scope,
+    list_gap,
+    owns,
+    scope_end,
+    zohar_page,
+    zohar_volume,
 )
 
 __all__ = ["SEFARIA_BASE_URL", "Citation", "Ref", "find_citations", "ref_url", "resolve",
@@ -117,6 +125,10 @@ class Citation:
         kind: ``"full"`` (a passage), ``"chapter"`` (a whole chapter, e.g. a Bavli chapter's
             daf range), ``"book"`` (a book, tractate, section or Torah portion named without
             numbers) or ``"ibid"`` (``שם``: the previous citation's work with new numbers).
+        exact: ``True`` when ``ref`` is exactly what the text cites; ``False`` for a coarse
+            link, the smallest ref that certainly contains the cited place (a Tosafot comment
+            by its opening words -> the amud, a Zohar page -> its parasha, ``ר"פ`` -> the
+            chapter, a sub-number Sefaria does not number -> the unit above it).
     """
 
     start: int
@@ -127,6 +139,7 @@ class Citation:
     url: str
     confidence: float = 1.0
     kind: str = "full"
+    exact: bool = True
 
     def __init__(
         self,
@@ -138,11 +151,20 @@ class Citation:
         url: str,
         confidence: float = 1.0,
         kind: str = "full",
+        exact: bool = True,
     ) -> None:
         # The slots' own setters (see Ref.__init__): one Citation per citation found.
-        set_start, set_end, set_text, set_ref, set_english, set_url, set_conf, set_kind = (
-            _SET_CITATION
-        )
+        (
+            set_start,
+            set_end,
+            set_text,
+            set_ref,
+            set_english,
+            set_url,
+            set_conf,
+            set_kind,
+            set_exact,
+        ) = _SET_CITATION
         set_start(self, start)
         set_end(self, end)
         set_text(self, text)
@@ -151,6 +173,7 @@ class Citation:
         set_url(self, url)
         set_conf(self, confidence)
         set_kind(self, kind)
+        set_exact(self, exact)
 
     def _repr_html_(self) -> str:
         from libtext._html import citations_html
@@ -159,7 +182,7 @@ class Citation:
 
 
 _SET_CITATION = slot_setters(
-    Citation, ("start", "end", "text", "ref", "english", "url", "confidence", "kind")
+    Citation, ("start", "end", "text", "ref", "english", "url", "confidence", "kind", "exact")
 )
 
 
@@ -194,10 +217,12 @@ def _url_path(normal: str) -> str:
 def find_citations(text: str) -> list[Citation]:
     """Every citation in a Hebrew text, in order, with its span, Sefaria ref and URL."""
     out = Citations()  # a list, with a table view in Jupyter
-    for start, end, ref, kind, confidence in _scan(text):
+    for start, end, ref, kind, confidence, exact in _scan(text):
         normal = ref.normal()
         url = SEFARIA_BASE_URL + _url_path(normal)
-        out.append(Citation(start, end, text[start:end], normal, normal, url, confidence, kind))
+        out.append(
+            Citation(start, end, text[start:end], normal, normal, url, confidence, kind, exact)
+        )
     return out
 
 
@@ -368,6 +393,7 @@ class _Found(NamedTuple):
     ref: Ref
     kind: str  # Citation.kind
     confidence: float
+    exact: bool  # Citation.exact
 
 
 _found = _Found._make  # tuple.__new__ in C, not the NamedTuple's Python __new__
@@ -396,6 +422,7 @@ def _scan_plain(text: str) -> list[_Found]:
     prev: _Hit | None = None
     pos = 0
     blocked_to = -1
+    scope: Scope | None = None  # the list a blocking work's name opened (see _scope)
     line_break, marks = _LINE_BREAK.search, _MARKS.search  # bound once: they run per citation
     for m in _scanner().finditer(text):
         start = m.start("prefix")
@@ -405,6 +432,17 @@ def _scan_plain(text: str) -> list[_Found]:
         entry = cache.get(title) or _roles(cat, title)
         if not entry[0]:
             continue
+        if scope is not None:
+            listed = start < scope.end and (
+                start <= blocked_to or list_gap(text, scope.owned_to, start)
+            )
+            if listed and owns(cat, entry[0], title, scope):
+                # "זהר ויגש רי, א. ויקרא כ, ב": the next page of the Zohar, not Leviticus
+                out += _owned_item(cat, text, m, entry[0], scope)
+                pos, prev, blocked_to = scope.owned_to, None, -1
+                continue
+            if not listed:
+                scope = None
         got = _parse_match(cat, text, m, entry, prev)
         if got is None:  # ("פ'" in "לקו"ת פ' ויקרא" reads as nothing: the block holds)
             continue
@@ -412,16 +450,29 @@ def _scan_plain(text: str) -> list[_Found]:
             blocked_to = -1
             if isinstance(got, _Hit):
                 pos, prev = got.end, None
+                if scope is not None:
+                    scope.owned_to = got.end
                 continue
         if isinstance(got, int):  # a blocker: the next citation belongs to that work
-            blocked_to = _BLOCK_GAP.match(text, got).end()  # type: ignore[union-attr]
+            blocked_to = _block_gap(text, got, title)
             pos, prev = got, None
+            outer = scope  # "זהר (רע"מ) ויקרא": a part of the work named in its list
+            scope = Scope(blocked_to, scope_end(text, start, got), key(title) in ZOHAR_TITLES)
+            if outer is not None:
+                scope.end, scope.zohar = max(scope.end, outer.end), scope.zohar or outer.zohar
+            if scope.zohar:  # "זח"א דף פג:", "זהר ח"ב קיד, א": a page of a volume
+                out += _zohar_volume_page(cat, text, start, got, title, scope)
+                if scope.owned_to > blocked_to:
+                    pos, blocked_to = scope.owned_to, -1
             continue
+        scope = None
         begin = start if got.start is None else got.start
         end = got.end
         if line_break(text, begin, end) and _own_lines(text, begin, end):
             continue
         numbers = begin if got.start is not None or "chapter_lead" in entry[0] else m.end()
+        if not _sound(text, m.end(), end):
+            continue
         conf = got.conf
         if (
             got.shape != "book"
@@ -438,16 +489,143 @@ def _scan_plain(text: str) -> list[_Found]:
         shape = got.shape
         if shape == "full" and len(got.ref.sections) == 1 and got.ref.sections[0][-1] not in "ab":
             shape = "chapter"  # "תהלים קי"ט", "תניא פל"ב": a whole chapter (not a daf)
-        out.append(_found((begin - 1, got.end - 1, got.ref, shape, conf)))
+        out.append(_found((begin - 1, got.end - 1, got.ref, shape, conf, got.exact)))
         prev = got
         pos = got.end
         if got.kind in _CONTINUED and text[pos : pos + 1] in _CONTINUE_MARKS:
             while (more := _continuation(cat, text, prev)) is not None:
                 first = (more.start or 1) - 1  # _continuation always sets its start
-                out.append(_found((first, more.end - 1, more.ref, "ibid", more.conf)))
+                out.append(_found((first, more.end - 1, more.ref, "ibid", more.conf, more.exact)))
                 prev = more
                 pos = more.end
     return out
+
+
+_MIDRASH_WORDS = frozenset({"מדרש", "מדרשי"})
+_NAME_WORD = re.compile(rf"{SPACE}+[\u05d0-\u05ea\"']{{2,}}")
+
+
+def _block_gap(text: str, end: int, title: str) -> int:
+    """Where the first item of a blocking work may start: after brackets and the word for
+    its portion (``לקו"ת פ' ויקרא``); after ``מדרש``, after up to two words of the
+    midrash's name (``מדרש אגדה בראשית``, ``מדרש משלי``: the midrash, not the book)."""
+    gap = _BLOCK_GAP.match(text, end).end()  # type: ignore[union-attr]
+    if key(title) not in _MIDRASH_WORDS:
+        return gap
+    p = end
+    for _ in range(2):
+        w = _NAME_WORD.match(text, p)
+        if w is None:
+            break
+        p = w.end()
+        nxt = _master().match(text, _SPACES.match(text, p).end())  # type: ignore[union-attr]
+        if nxt and _roles(catalog(), nxt["title"])[0].keys() & {"tanakh", "parsha"}:
+            return nxt.start()
+    return gap
+
+
+def _zohar_volume_page(
+    cat: Catalog, text: str, start: int, end: int, title: str, scope: Scope
+) -> list[_Found]:
+    """``זח"א דף פג:``, ``זהר ח"ב קיד, א``: a Vilna page of a volume, linked to the Zohar's
+    parasha that holds it (coarse)."""
+    p, volume = zohar_volume(text, end, ZOHAR_TITLES.get(key(title)))
+    if volume is None:
+        intro = _ZOHAR_INTRO.match(text, end)
+        if intro is None:
+            return []
+        scope.owned_to = intro.end()
+        return _zohar_pages(cat, text, intro.start("word"), intro.end(), 0, scope)
+    scope.volume = volume
+    node = None
+    named = _title_at(text, _SPACES.match(text, p).end())  # type: ignore[union-attr]
+    parsha = named.roles.get("parsha") if named and not named.prefix else None
+    if named and parsha is not None and parsha in cat.zohar_of_parsha:
+        # "זוה"ק ח"א לך לך סתרי תורה דף פ.": the parasha, a section's name, then the page
+        node, p = cat.zohar_of_parsha[parsha], named.end
+        words = _SECTION_WORDS.match(text, p)
+        p = words.end() if words else p
+    page = zohar_page(cat, text, p, p, volume, node)
+    if page is None:
+        return []
+    scope.owned_to = page[0]
+    if page[1] is None:
+        return []
+    scope.node = _node_of(cat, page[1])
+    return [_found((start - 1, page[0] - 1, page[1], "chapter", 0.9, False))]
+
+
+_SECTION_WORDS = re.compile(
+    rf"(?:{SPACE}+\(?[\u05d0-\u05ea\"']{{2,}}\)?){{0,3}}?{SPACE}*(?=(?:דף|ד{GERESH}){SPACE})"
+)
+
+
+def _node_of(cat: Catalog, ref: Ref) -> int | None:
+    name = ref.index.removeprefix("Zohar, ")
+    return next((i for i, z in enumerate(cat.zohar) if z[0] == name), None)
+
+
+def _owned_item(
+    cat: Catalog, text: str, m: re.Match[str], roles: dict[str, Any], scope: Scope
+) -> list[_Found]:
+    """An item of a blocking work's list (``ויקרא כ, ב`` after a Zohar page): never the
+    Tanakh's. In the Zohar, its page is linked to the parasha that holds it (coarse), and
+    the bare pages after it (``ויקרא ד, א. ז, ב``) too."""
+    begin, p = m.start("prefix"), m.end()
+    if not scope.zohar:
+        daf = talmud_daf(text, p, begin)
+        scope.owned_to = daf.end if daf else p
+        return []
+    if "parsha" in roles:
+        node = cat.zohar_of_parsha.get(roles["parsha"])
+    elif "ibid" in roles:
+        node = scope.node
+    else:  # "בהקדמה": the Zohar's introduction
+        node = 0
+    scope.owned_to = p
+    return _zohar_pages(cat, text, begin, p, node, scope)
+
+
+def _zohar_pages(
+    cat: Catalog, text: str, begin: int, p: int, node: int | None, scope: Scope
+) -> list[_Found]:
+    """The pages of one Zohar parasha from ``p`` on: ``ד, א. ז, ב``."""
+    out: list[_Found] = []
+    while node is not None:
+        page = zohar_page(cat, text, p, begin, None, node)
+        if page is None or page[1] is None:
+            scope.owned_to = page[0] if page else scope.owned_to
+            break
+        out.append(_found((begin - 1, page[0] - 1, page[1], "chapter", 0.9, False)))
+        scope.owned_to = page[0]
+        scope.node = node
+        more = _ZOHAR_NEXT.match(text, page[0])
+        if more is None or more.end() >= scope.end:
+            break
+        begin = p = more.end()
+    return out
+
+
+_ZOHAR_NEXT = re.compile(
+    rf"{SPACE}*[.;]{SPACE}*(?=[\u05d0-\u05ea](?:[\u05d0-\u05ea]{{0,2}}|{GERSHAYIM}[\u05d0-\u05ea]){SPACE}*[,.:])"
+)
+_ZOHAR_INTRO = re.compile(rf"{SPACE}*(?P<word>ב?הקדמה)(?![\u05d0-\u05ea])")
+_LEADERS = re.compile(r"(?:\.[^\S\n]*){3,}|\u2026")
+_DIGIT_ON_NEXT_LINE = re.compile(f"[{_BREAK}][^\\d]*\\d")
+
+
+def _sound(text: str, numbers: int, end: int) -> bool:
+    """False for numbers that cannot be the citation's: an Arabic number on another line
+    or after dot leaders (a table of contents: ``קבלת שבת ⏎ 12``), and letters a bracket
+    splits from the rest of their word (``(ושבת ו)מועדי``: a bracket inside a word)."""
+    if _LEADERS.search(text, numbers, end):
+        return False
+    if _DIGIT_ON_NEXT_LINE.search(text, numbers, end):
+        return False
+    after = text[end : end + 2]
+    if after[:1] in (")", "]") and "\u05d0" <= after[1:2] <= "\u05ea":
+        return False
+    return not (text[end - 1 : end] in (")", "]") and "\u05d0" <= text[end : end + 1] <= "\u05ea")
 
 
 _CONTINUED = frozenset({"tanakh", "bavli"})
@@ -567,6 +745,7 @@ class _Hit:
     start: int | None = None  # when the citation begins before its title (פ"ח מהל' ...)
     shape: str = "full"  # Citation.kind: full, chapter, book, ibid
     conf: float = 1.0  # before the bare-numbers factor
+    exact: bool = True  # Citation.exact
 
 
 Result = _Hit | int | None
@@ -683,7 +862,9 @@ def _parse_numbered(
         if got:
             return _Hit(got[0], got[1], "mishnah", tr["mishnah"])
         if tr["bavli"]:
-            got = parse_bavli(text, pos, start, tr["bavli"])
+            got = parse_bavli(text, pos, start, tr["bavli"], commentary=True)
+            if got and " on " in got[1].index:  # "תד"ה טלית" after the daf: Tosafot's amud
+                return _Hit(got[0], got[1], "commentary", None, exact=False)
             if got:
                 return _Hit(got[0], got[1], "bavli", tr["bavli"])
             got = None
@@ -780,6 +961,7 @@ def _parse_commentary(
     name, tanakh, on_bavli = value
     link = _COMMENT_LINK.match(text, pos)
     p = link.end() if link else pos
+    dh = dh or bool(_DH_WORDS.match(text, p))  # cited by its opening words: a coarse link
     m = _commented_title(text, p, dh)
     roles = cat.roles.get(key(m["title"])) if m and not m["prefix"] else None
     if m and roles:
@@ -791,21 +973,29 @@ def _parse_commentary(
         if got:
             book = got[1].index
             if tanakh == "all" or book in _TORAH:
-                end, sections = got[0], got[1].sections
+                end, sections, to = got[0], got[1].sections, got[1].to_sections
                 comment = _comment_number(text, m.end(), end) if len(sections) == 2 else None
-                if comment and not got[1].to_sections:  # "א׳:א׳:א׳": its first comment there
+                if comment and not to:  # "א׳:א׳:א׳": its first comment there
                     end, sections = comment[0], (*sections, str(comment[1]))
-                ref = Ref(f"{name} on {book}", sections, got[1].to_sections)
-                return _Hit(end, ref, "commentary", book)
+                    last = _COMMENT_RANGE.match(text, end)  # "א׳:א׳:ב׳-ג׳": comments 2 to 3
+                    value = num(last["last"]) if last else None
+                    if last and value and comment[1] < value <= 60:
+                        end, to = last.end(), (*sections[:2], str(value))
+                index = name.format(TORAH_NODES[book]) if "{" in name else f"{name} on {book}"
+                ref = Ref(index, sections, to)
+                return _Hit(end, ref, "commentary", book, exact=not dh)
         tr = roles.get("tractate")
         if on_bavli and tr and tr["bavli"]:
             got = parse_bavli(text, m.end(), m.start(), tr["bavli"])
             if got:
                 ref = Ref(f"{name} on {tr['bavli'][0]}", got[1].sections, got[1].to_sections)
-                return _Hit(got[0], ref, "commentary", tr["bavli"])
+                return _Hit(got[0], ref, "commentary", tr["bavli"], exact=not dh)
     return p  # a commentary we cannot number: block what follows
 
 
+_COMMENT_RANGE = re.compile(
+    rf"{SPACE}*[-\u2013\u05be]{SPACE}*(?P<last>{NUMERAL}){WORD_END}(?!{SPACE}*:)"
+)
 _COMMENT_NUMBER = re.compile(rf"{SPACE}*:{SPACE}*({NUMERAL}){WORD_END}")
 
 

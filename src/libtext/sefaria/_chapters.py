@@ -2,7 +2,8 @@
 
 Talmudic writing cites a tractate by its chapter as often as by daf: ``פ"ק בפסחים``,
 ``רפ"ג דכלאים``, ``ר"פ בתרא דמשנה ברכות``, ``פרק אלו דברים בפסחים``, ``נדה פ"ג``. A Bavli
-chapter links to its daf range (Sefaria's chapter bounds, ``data/bavli_chapters.json``), a
+chapter links to Sefaria's own chapter ref, which starts and ends inside an amud
+(``Pesachim 2a:1-21a:7``, ``data/bavli_chapters.json``), a
 tractate without Bavli to its Mishnah chapter. A work named without numbers (``בספר בראשית``,
 ``במסכת תמיד``, ``בפרשת בהעלותך``) links to the whole book, tractate or portion.
 """
@@ -67,12 +68,18 @@ def chapter_value(token: str, count: int) -> int | None:
 
 
 def bavli_chapter(cat: Catalog, tractate: str, chapter: int) -> Ref | None:
-    """The daf range of a Bavli chapter: ``Pesachim 2a-21a``."""
+    """A Bavli chapter as Sefaria refers to it, segment-precise: ``Pesachim 2a:1-21a:7``
+    (a chapter starts and ends inside an amud; whole amudim would hold its neighbours)."""
     chapters = cat.bavli_chapters.get(tractate)
     if not chapters or not 0 < chapter <= len(chapters):
         return None
     _, first, last = chapters[chapter - 1]
-    return Ref(tractate, (first,), (last,))
+    return segment_range(tractate, first, last)
+
+
+def segment_range(tractate: str, first: str, last: str) -> Ref:
+    """``Ref("Pesachim", ("2a", "1"), ("21a", "7"))`` from ``"2a:1"`` and ``"21a:7"``."""
+    return Ref(tractate, tuple(first.split(":")), tuple(last.split(":")))
 
 
 def chapter_ref(cat: Catalog, tr: dict[str, Any], chapter: int, mishnah: bool) -> Ref | None:
@@ -169,7 +176,7 @@ def _named_chapter(cat: Catalog, text: str, pos: int, title_at: TitleAt) -> tupl
                 end, tr, _ = found
                 for he, first, last in cat.bavli_chapters[tr["bavli"][0]]:
                     if he == name:
-                        return end, Ref(tr["bavli"][0], (first,), (last,))
+                        return end, segment_range(tr["bavli"][0], first, last)
                 return None
         name += loose(w.group(1))
         if name not in prefixes:  # no chapter is called this: "פרק זה" in prose stops here

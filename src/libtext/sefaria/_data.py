@@ -45,7 +45,7 @@ TANAKH_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
 }
 
 PARASHOT_HE: dict[str, tuple[str, ...]] = {
-    "Bereshit": ("בראשית",), "Noach": ("נח",), "Lech-Lecha": ("לך לך",), "Vayera": ("וירא",),
+    "Bereshit": ("בראשית",), "Noach": ("נח",), "Lech-Lecha": ("לך לך", "לך"), "Vayera": ("וירא",),
     "Chayei Sara": ("חיי שרה",), "Toldot": ("תולדות",), "Vayetzei": ("ויצא",),
     "Vayishlach": ("וישלח",), "Vayeshev": ("וישב",), "Miketz": ("מקץ",), "Vayigash": ("ויגש",),
     "Vayechi": ("ויחי",), "Shemot": ("שמות",), "Vaera": ("וארא",), "Bo": ("בא",),
@@ -170,6 +170,18 @@ COMMENTATORS: dict[str, tuple[str, str, bool]] = {
     "תוספות": ("Tosafot", "", True),
     'תד"ה': ("Tosafot", "", True),
     'תוד"ה': ("Tosafot", "", True),
+    'אב"ע': ("Ibn Ezra", "torah", False),
+    # Sefaria's Rabbeinu Bahya is one index with a node per Torah book
+    # (``Rabbeinu Bahya, Vayikra 1:1``, Sefaria-Export schemas/Rabbeinu_Bahya.json)
+    "בחיי": ("Rabbeinu Bahya, {}", "torah", False),
+    "רבינו בחיי": ("Rabbeinu Bahya, {}", "torah", False),
+    "רבנו בחיי": ("Rabbeinu Bahya, {}", "torah", False),
+    'רבינו בחיי ז"ל': ("Rabbeinu Bahya, {}", "torah", False),
+}  # fmt: skip
+# The node of an index arranged by Torah book (``Rabbeinu Bahya, Vayikra``).
+TORAH_NODES = {
+    "Genesis": "Bereshit", "Exodus": "Shemot", "Leviticus": "Vayikra", "Numbers": "Bamidbar",
+    "Deuteronomy": "Devarim",
 }  # fmt: skip
 
 # Midrashim numbered by chapter (parashah, mizmor or perek) and an optional section.
@@ -197,7 +209,7 @@ BLOCKERS = (
     "פירוש המשניות", "סהמ\"צ", "ספר המצוות", "בעל הטורים", "בעה\"ט", "אלשיך", "של\"ה",
     "ספר הערכים", "עץ חיים", "ע\"ח", "פע\"ח", "סה\"מ", "ד\"ה", "אוה\"ת", "אור התורה",
     "מאמרי אדמו\"ר", "לקו\"ש", "לקוטי שיחות", "אגרות קודש", "אג\"ק", "תו\"מ",
-    "אבות דר\"נ", "אדר\"נ", "רבינו בחיי", "טור", "הטור", "ב\"י", "בית יוסף", "שו\"ע הרב",
+    "אבות דר\"נ", "אדר\"נ", "טור", "הטור", "ב\"י", "בית יוסף", "שו\"ע הרב",
     "שולחן ערוך הרב", "מג\"א", "ט\"ז", "ש\"ך", "פמ\"ג", "לבוש",
     "תו\"ח", "תורה חיים", "פיה\"מ", "באבער", "ד\"ח", "דרך חיים", "להאריז\"ל", "שער הכוונות",
     # commentaries cited at their base text's address (Sefaria: "Rashba on Berakhot 2a",
@@ -207,11 +219,33 @@ BLOCKERS = (
     "מצודת דוד", "מצודת ציון", "כלי יקר", "שפתי חכמים", "גור אריה", "ערוך השלחן",
     "ערוה\"ש", "פני יהושע", "פנ\"י", "מהרש\"ל", "נמוקי יוסף", "נמו\"י", "שיטה מקובצת",
     "תרגום יונתן", "תרגום אונקלוס", "תרגום ירושלמי",
+    # the Zohar's companions and commentaries, cited by their own pages or sections
+    "ביאוה\"ז", "ביאורי הזהר", "ביאורי הזוהר", "ז\"ח", "זהר חדש", "זוהר חדש", "זוה\"ח",
+    "עט\"ר", "עטרת ראש", "רע\"מ", "ר\"מ", "אד\"ז", "אד\"ר", "אדרא", "רמ\"ז", "מק\"מ",
+    "מקדש מלך", "תוספתא", "הקדמת הזהר",
+    # midrashim and commentaries cited at a verse, which Sefaria has under other structures
+    # (or not at all): the verse after them is theirs, not the Tanakh's
+    "תו\"כ", "ת\"כ", "תורת כהנים", "רקאנטי", "ריקאנטי", "לקח טוב", "שכל טוב", "אברבנאל",
+    "אברבנל", "ילקוט ראובני", "תורה שלמה", "פי' המפרש", "המפרש", "מדרש", "מדרשי",
+    "מדרש אגדה", "מדרש הגדול", "אגדת בראשית", "פסיקתא", "פס\"ר", "פסדר\"כ", "פדר\"כ",
+    "מכילתא דרשב\"י", "ספרי זוטא", "יל\"ר", "מו\"נ", "מורה נבוכים", "כוזרי", "עקדה",
+    "עקידת יצחק", "אדה\"א", "אדמו\"ר האמצעי", "מאמרי אדה\"ז", "מאמרי אדה\"א",
+    "מאמרי אדה\"ז", "אוה\"ח הק'", "שערי אורה", "דרמ\"צ", "דרך מצותיך", "פלח הרמון",
+    "יהל אור", "רמ\"ע", "שעה\"י", "שער היחודים", "ס' הליקוטים", "ספר הליקוטים",
+    "סידור", "סדור", "הגהות", "מנחת שי",
 )  # fmt: skip
+
+# The Zohar named alone (its volume follows, or a parasha) and by volume (``זח"א``): a
+# page of the Vilna edition links coarsely to Sefaria's parasha of the Zohar that holds it.
+ZOHAR_TITLES: dict[str, int | None] = {
+    "זהר": None, "זוהר": None, "זוה\"ק": None, "זה\"ק": None, "זהר הקדוש": None,
+    "זח\"א": 1, "זח\"ב": 2, "זח\"ג": 3,
+}  # fmt: skip
 
 # Words that mark a dibbur hamatchil after a daf, sending the reference into a commentary.
 COMMENTARY_AFTER_DAF = re.compile(
-    r"\s*[,(]?\s*(?:ב?רש[\"״']{1,2}י|ב?תוס['׳]|ב?תוספות|ב?תד[\"״]ה|ב?ר[\"״]ן|ב?רשב[\"״]ם"
+    r"\s*[,(]?\s*(?:(?P<rashi>ב?(?:פ?רש[\"״']{1,2}י|פירש[\"״]י))"
+    r"|(?P<tosafot>ב?תוס['׳]|ב?תוספות|ב?תו?ד[\"״]ה)|ב?ר[\"״]ן|ב?רשב[\"״]ם"
     r"|ב?מהרש[\"״]א|ד[\"״]ה)"
 )
 
@@ -264,6 +298,11 @@ def loose(text: str) -> str:
     return _LOOSE_DROP.sub("", key(text))
 
 
+def amud_index(amud: str) -> int:
+    """``"15a"`` -> 29, ``"15b"`` -> 30: amudim in order, to compare pages."""
+    return 2 * int(amud[:-1]) - (amud[-1] == "a")
+
+
 @dataclass(frozen=True, slots=True)
 class Parsha:
     """A Torah portion and its verse range."""
@@ -287,6 +326,10 @@ class Catalog:
     # Bavli tractate -> its chapters in order: (loose Hebrew name, first amud, last amud)
     bavli_chapters: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
     glued_of: set[str] = field(default_factory=set)  # "דשבועות": titles with ד glued on
+    # Sefaria's Zohar parashot: (title, Vilna volume, first amud, last amud), amudim as
+    # amud_index() numbers; and the node of each Torah portion
+    zohar: list[tuple[str, int, int, int]] = field(default_factory=list)
+    zohar_of_parsha: dict[Parsha, int] = field(default_factory=dict)
 
     def add(self, title: str, role: str, value: Any) -> None:
         self.roles.setdefault(key(title), {}).setdefault(role, value)
@@ -399,8 +442,18 @@ def catalog() -> Catalog:
         for k, v in _load("bavli_chapters.json").items()
         if not k.startswith("_")
     }
-    for he in BLOCKERS:
+    for he in (*BLOCKERS, *ZOHAR_TITLES):
         cat.add(he, "block", True)
+    zohar = _load("zohar_parashot.json")["parashot"]
+    cat.zohar = [(title, volume, amud_index(first), amud_index(last))
+                 for title, _, volume, first, last in zohar]  # fmt: skip
+    by_name = {loose(he): i for i, (_, he, *_rest) in enumerate(zohar)}
+    for he_forms in PARASHOT_HE.values():
+        for he in he_forms:
+            parsha = cat.roles.get(key(he), {}).get("parsha")
+            found = next((by_name[loose(f)] for f in he_forms if loose(f) in by_name), None)
+            if parsha is not None and found is not None:
+                cat.zohar_of_parsha[parsha] = found
     cat.add("שם", "ibid", True)
     for word, kind in (("דף", "bavli"), ("סימן", "sa"), ("סי'", "sa")):
         cat.add(word, "context_ibid", kind)  # "דף כ", "סימן תצ"ג" after a citation of that work

@@ -512,7 +512,13 @@ def _daf_alone(text: str, token: str, end: int, inpar: bool | str) -> bool:
     )
 
 
-def parse_bavli(text: str, pos: int, start: int, tractate: tuple[str, int, int]) -> Parsed | None:
+def parse_bavli(
+    text: str, pos: int, start: int, tractate: tuple[str, int, int], *, commentary: bool = False
+) -> Parsed | None:
+    """A daf (and amud, range or segment) of ``tractate`` at ``pos``. A Rashi or Tosafot
+    comment named after it by its opening words (``מנחות מד ע"א תד"ה טלית``) is not the
+    daf: with ``commentary`` its ref is the commentary on that amud (``Tosafot on Menachot
+    44a``, ending after the commentator's name), else ``None``."""
     name, first, last = tractate
     got = talmud_daf(text, pos, start)
     if not got:
@@ -551,8 +557,12 @@ def parse_bavli(text: str, pos: int, start: int, tractate: tuple[str, int, int])
         and (not _AFTER_PERIOD.match(text, end) or text[pos:end].strip(" .") in WORDS_LIKE_NUMERALS)
     ):
         return None  # "ברכות ח." is amud a when what follows says so, else it may end a sentence
-    if more and COMMENTARY_AFTER_DAF.match(text, end) and _dh_follows(text, end):
-        return None  # "מנחות מד ע"א תד"ה ..." points into Tosafot, not the daf
+    after = COMMENTARY_AFTER_DAF.match(text, end) if more else None
+    if after and _dh_follows(text, end):  # "מנחות מד ע"א תד"ה ..." points into Tosafot
+        who = "Rashi" if after["rashi"] else "Tosafot" if after["tosafot"] else None
+        if not commentary or who is None:
+            return None
+        return after.end(), Ref(f"{who} on {name}", ref.sections, ref.to_sections)
     return end, ref
 
 

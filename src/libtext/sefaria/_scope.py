@@ -1,0 +1,144 @@
+"""What a work named once covers: the following items of its list, to the end of the note.
+
+Source lists name a work once and then give its items: ``ראה זהר ויגש רי, א. ויקרא כ, ב.``
+cites two pages of the Zohar (Vayigash 210a, Vayikra 20b), not Leviticus 20:2. Once a work
+the linker does not number by verse (the Zohar, Likkutei Torah, a midrash cited at its
+verse ...) is named, a Torah portion or a book that is also a portion's name, ``שם``, or a
+page number that follows it in the same list belongs to that work, up to:
+
+* another work's title (``ישעי' א, א`` after a Zohar item is Isaiah again),
+* words that are not list items (prose: the list is over),
+* the end of the note (a blank line) or the bracket that held the work's name.
+
+A Zohar page of the Vilna edition (``זח"א דף פג:``, ``זהר ויקרא כ, ב``) is linked to
+Sefaria's parasha of the Zohar that holds it (``Zohar, Lech Lecha``), a coarse link:
+Sefaria's Zohar has no offline page table finer than its parashot
+(``data/zohar_parashot.json``). A page on an amud shared by two parashot, outside every
+parasha, or outside the parasha the text names, is left unlinked.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from libtext.sefaria._data import Catalog, amud_index, key
+from libtext.sefaria._parse import GERESH, GERSHAYIM, SPACE, Ref, num, talmud_daf
+
+_BLANK_LINE = re.compile(r"\n[^\S\n]*\n")
+_GAP_TOKEN = re.compile(
+    r"\s+|[.,;:\-\u2013\u2014\u05be?]+|\([^()\n]{0,40}\)|\[[^\[\]\n]{0,40}\]"
+    r"|[\u05d0-\u05ea\"'\u05f3\u05f4]+|\S"
+)
+# Words that may stand between the items of a list of pages without ending it.
+_LIST_WORDS = frozenset(
+    key(w)
+    for w in (
+        "ואילך", 'וש"נ', "ועוד", "ושם", 'ע"ש', 'עיי"ש', "בהגהה", "ובהגהה", "הובא", "דף",
+        'ע"א', 'ע"ב', 'סע"א', 'סע"ב', 'רע"א', 'רע"ב', "ריש", "סוף", 'ח"א', 'ח"ב', 'ח"ג',
+        "ע'", "עמ'", "שם", "ג\"כ", "וכן", "גם",
+    )
+)  # fmt: skip
+# Words that name a part of the Zohar rather than a parasha: its introduction.
+_ZOHAR_INTRO = frozenset({"הקדמה", "בהקדמה", "ההקדמה", "הקדמת"})
+_VOLUME = re.compile(
+    rf"{SPACE}*\(?{SPACE}*ח{GERSHAYIM}(?P<volume>[אבג]){SPACE}*\)?{SPACE}*,?{SPACE}*"
+    rf"(?:(?:דף|ד{GERESH}){SPACE}*)?"
+)
+_WORD = re.compile(rf"{SPACE}+[\u05d0-\u05ea]{{2,}}(?=[{SPACE[1:-1]}(])")
+
+
+@dataclass(slots=True)
+class Scope:
+    """The list a work's name opened: where its last item ended and where the note ends."""
+
+    owned_to: int
+    end: int
+    zohar: bool
+    volume: int | None = None  # the Zohar volume named (זח"ב, זהר ח"ב)
+    node: int | None = None  # the Zohar parasha of the last item (for שם)
+
+
+def scope_end(text: str, start: int, after: int) -> int:
+    """The end of the note a work named at ``start`` is in: a blank line, or the bracket
+    that closes one opened before the name on its line."""
+    blank = _BLANK_LINE.search(text, after)
+    end = blank.start() if blank else len(text)
+    line = max(text.rfind("\n", 0, start), 0)
+    depth = 0
+    for ch in text[line:start]:
+        depth += ch in "(["
+        depth -= ch in ")]" and depth > 0
+    if depth:
+        level = 0
+        for i in range(after, end):
+            ch = text[i]
+            if ch in "([":
+                level += 1
+            elif ch in ")]":
+                if level == 0:
+                    return i
+                level -= 1
+    return end
+
+
+def list_gap(text: str, begin: int, end: int) -> bool:
+    """True when only list separators, bracketed asides, page numbers and list words
+    (``ואילך``, ``וש"נ``) stand between two items: the list goes on."""
+    if end - begin > 120:
+        return False
+    for tok in _GAP_TOKEN.findall(text, begin, end):
+        if tok[0].isspace() or tok[0] in "()[].,;:-\u2013\u2014\u05be?":
+            continue
+        word = key(tok).strip("'\"")
+        if key(tok) in _LIST_WORDS or word in _LIST_WORDS:
+            continue
+        if len(word) <= 4 and num(word) is not None:
+            continue
+        return False
+    return True
+
+
+def owns(cat: Catalog, roles: dict[str, object], title: str, scope: Scope) -> bool:
+    """True when a title in a work's list is an item of that work: a Torah portion (also
+    a book that is a portion's name), ``שם``, a siman of a code's commentary, a word for a
+    page, or (in the Zohar) its introduction."""
+    if roles.keys() & {"parsha", "ibid", "context_ibid", "sa_part"}:
+        return True
+    return scope.zohar and key(title) in _ZOHAR_INTRO
+
+
+def zohar_volume(text: str, pos: int, volume: int | None) -> tuple[int, int | None]:
+    """After ``זהר``: ``ח"ב`` names the volume (``זהר ח"ב קיד, א``); returns where the
+    page begins and the volume (or ``volume`` as given by ``זח"ב``)."""
+    m = _VOLUME.match(text, pos)
+    if m is None:
+        return pos, volume
+    return m.end(), "אבג".index(m["volume"]) + 1
+
+
+def zohar_page(
+    cat: Catalog, text: str, pos: int, start: int, volume: int | None, node: int | None
+) -> tuple[int, Ref | None] | None:
+    """The Vilna page at ``pos`` and the Zohar parasha that holds it: ``(end, ref)``, the
+    ref ``None`` when no single parasha holds the page. ``None`` when no page follows."""
+    daf = talmud_daf(text, pos, start)
+    if daf is None or not 0 < daf.daf < 400:
+        return None
+    amuds = (f"{daf.daf}a", f"{daf.daf}b") if daf.amud is None else (f"{daf.daf}{daf.amud}",)
+    first, last = amud_index(amuds[0]), amud_index(amuds[-1])
+    if node is not None:
+        nodes = [node] if cat.zohar[node][2] <= first and last <= cat.zohar[node][3] else []
+    else:
+        nodes = [
+            i
+            for i, (_, vol, lo, hi) in enumerate(cat.zohar)
+            if vol == volume and lo <= last and first <= hi
+        ]
+        if len(nodes) == 1 and not (
+            cat.zohar[nodes[0]][2] <= first and last <= cat.zohar[nodes[0]][3]
+        ):
+            nodes = []  # a daf whose two amudim lie in two parashot
+    if len(nodes) != 1:
+        return daf.end, None
+    return daf.end, Ref("Zohar, " + cat.zohar[nodes[0]][0])
