@@ -794,11 +794,12 @@ def _parse_deciding(
     if deciding == "work_lead":
         return _parse_work(cat, text, pos, start, roles["work_lead"], prev)
     if deciding == "yerushalmi":
-        found = parse_yerushalmi(text, pos, _title_at, glued_value)
+        found = parse_yerushalmi(text, pos, _title_at, glued_value, _tractate_of(cat, prev))
         if found is None:
-            return pos  # a Yerushalmi we cannot number: not the Bavli tractate that follows
-        end, ref, shape = found
-        return _Hit(end, ref, "yerushalmi", None, shape=shape, conf=0.9 if shape != "full" else 1)
+            return _past_tractate(text, pos)  # not the Bavli tractate that follows
+        end, ref, shape, exact = found
+        conf = 0.9 if shape != "full" else 1
+        return _Hit(end, ref, "yerushalmi", None, shape=shape, conf=conf, exact=exact)
     if deciding == "daf_lead":
         got = parse_daf_first(text, pos, start, _title_at)
         return _Hit(got[0], got[1], "bavli", None) if got else None
@@ -810,6 +811,47 @@ def _parse_deciding(
         return None
     got = parse_mishnah_plain(text, nxt.end(), start, tr["mishnah"])
     return _Hit(got[0], got[1], "mishnah", tr["mishnah"]) if got else None
+
+
+_WORD_AHEAD = re.compile(rf"{SPACE}+(?=[^{SPACE_CHARS}])")
+_ONE_WORD = re.compile(rf"[^{SPACE_CHARS},.;:()\[\]]+")
+
+
+def _past_tractate(text: str, pos: int) -> int:
+    """A Yerushalmi the linker cannot number blocks a tractate named a few words on
+    (``ירושלמי, הובא בר"ן, ברכות ...``): that tractate is the Yerushalmi's, not the Bavli's."""
+    p = pos
+    for _ in range(4):
+        gap = _WORD_AHEAD.match(text, p)
+        if gap is None:
+            break
+        found = _title_at(text, gap.end())
+        if found is not None and "tractate" in found.roles:
+            return found.end
+        word = _ONE_WORD.match(text, gap.end())
+        if word is None:
+            break
+        p = word.end()
+    return pos
+
+
+def _tractate_of(cat: Catalog, prev: _Hit | None) -> dict[str, Any] | None:
+    """The tractate the last citation was of (for ``ירושלמי שם``)."""
+    if prev is None or prev.kind not in ("bavli", "mishnah") or not prev.data:
+        return None
+    return _tractates().get(prev.data[0])
+
+
+@cache
+def _tractates() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for roles in catalog().roles.values():
+        tr = roles.get("tractate")
+        if tr:
+            out.setdefault(tr["mishnah"][0], tr)
+            if tr["bavli"]:
+                out.setdefault(tr["bavli"][0], tr)
+    return out
 
 
 def _parse_numbered(
@@ -852,7 +894,11 @@ def _parse_numbered(
             ):
                 hit.start = before
             return hit
-        if role == "sa_lead" or (role == "rambam" and "tractate" not in roles):
+        if role == "sa_lead":
+            # "בשו"ע שלו בהלכות ת"ת": the Alter Rebbe's Shulchan Arukh, not the Rambam's
+            own = _OWN_HILCHOT.match(text, pos)
+            return own.end() if own else None
+        if role == "rambam" and "tractate" not in roles:
             return None
     if "tractate" in roles:
         tr = roles["tractate"]
@@ -872,7 +918,8 @@ def _parse_numbered(
                 got = parse_chapter_after(cat, tr, parse_mishnah(text, pos, tr["mishnah"], True))
             if got:  # "נדה פ"ג": the Bavli chapter's daf range
                 return _Hit(got[0], got[1], "bavli", tr["bavli"], shape="chapter", conf=0.9)
-    if "tanakh" in roles:
+    portion = "parsha" in roles and _PORTION_BEFORE.search(text, max(0, start - 8), start)
+    if "tanakh" in roles and not portion:  # "פ' שופטים": the portion, not the book Judges
         got = parse_tanakh(cat, text, pos, start, roles["tanakh"])
         title = m["title"]
         if got and ('"' in title or "\u05f4" in title or "''" in title) and _OPEN.match(text, pos):
@@ -917,6 +964,13 @@ def _kind(ref: Ref) -> str:
     return "midrash"
 
 
+# After "שו"ע" with no part of the Shulchan Arukh: up to three words (שלו, הרב, אדה"ז),
+# then a section of laws: the code of the one named (Shulchan Arukh HaRav), by section.
+_OWN_HILCHOT = re.compile(
+    rf"(?:{SPACE}+\(?[\u05d0-\u05ea\"'\u05f3\u05f4]+\)?){{0,3}}?{SPACE}+\(?"
+    rf"(?:[רס]?פ[\u05d0-\u05ea]{{0,2}}{GERSHAYIM}[\u05d0-\u05ea]{SPACE}+)?[במ]?(?:הלכות|הל{GERESH})"
+    rf"(?![\u05d0-\u05ea])"
+)
 _CHAPTER_BEFORE_HILCHOT = re.compile(
     rf"(?<![\u05d0-\u05ea])([רס]?פ[\u05d0-\u05ea]{{0,3}}{GERSHAYIM}[\u05d0-\u05ea]){SPACE}+מ$"
 )
@@ -1063,7 +1117,10 @@ def _parse_work(
         return None
     inner = _master().match(text, p)
     if inner is not None and not inner["prefix"]:
-        got = _parse_match(cat, text, inner, _roles(cat, inner["title"]), prev)
+        entry = _roles(cat, inner["title"])
+        if want == "parsha":  # "פרשת שופטים טז, יח": the portion, not the book Judges
+            entry = ({"parsha": title.roles["parsha"]}, (), None)
+        got = _parse_match(cat, text, inner, entry, prev)
         if isinstance(got, _Hit):
             got.start = start if got.start is None else got.start
             return got

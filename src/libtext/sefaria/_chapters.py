@@ -243,26 +243,57 @@ _YERUSHALMI_NUMS = re.compile(
 )
 
 # "ירושלמי מס' ברכות": the word for tractate may stand between the lead and the name
-_SPACE_TRACTATE = re.compile(rf"{SPACE}+(?:(?:מסכת|מס{GERESH}){SPACE}+)?")
+_SPACE_TRACTATE = re.compile(rf"{SPACE}*(?:(?:מסכת|מס{GERESH}){SPACE}+)?")
 
 
 def parse_yerushalmi(
-    text: str, pos: int, title_at: TitleAt, glued: Callable[[str | None, str, str], int | None]
-) -> tuple[int, Ref, str] | None:
-    """``ירושלמי יומא פ"א ה"א`` -> ``Jerusalem Talmud Yoma 1:1``."""
-    sp = _SPACE_TRACTATE.match(text, pos)
-    got = title_at(text, sp.end()) if sp else None
-    tr = got.roles.get("tractate") if got and got.prefix in ("", "ב", "ד", "מ") else None
-    if got is None or tr is None:
+    text: str,
+    pos: int,
+    title_at: TitleAt,
+    glued: Callable[[str | None, str, str], int | None],
+    previous: dict[str, Any] | None = None,
+) -> tuple[int, Ref, str, bool] | None:
+    """``ירושלמי יומא פ"א ה"א`` -> ``Jerusalem Talmud Yoma 1:1``: ``(end, ref, kind, exact)``.
+
+    Also with the chapter first (``ירושלמי ספ"ב דברכות``), words for where in it
+    (``ירושלמי סוף פ"ט דברכות``: the chapter, a coarse link), brackets (``ירושלמי (ע"ז
+    פ"א ה"א)``) and ``שם`` for ``previous``, the tractate cited last (``ירושלמי שם``).
+    """
+    edge = _YERUSHALMI_EDGE.match(text, pos)
+    p, coarse = (edge.end(), bool(edge["edge"])) if edge else (pos, False)
+    first = _CHAPTER_FIRST.match(text, p)
+    if first:  # "ספ"ב דברכות", "פרק ב דברכות": the chapter, then the tractate
+        got = title_at(text, first.end())
+        tr = got.roles.get("tractate") if got and got.prefix in ("ב", "ד", "מ") else None
+        name = _yerushalmi_name(tr) if tr else None
+        if got is None or tr is None or name is None:
+            return None
+        if first["chapter"]:
+            chapter = num(first["chapter"])
+        else:
+            chapter = glued(first["chapter_glued"], "פ", "רס")
+            coarse = coarse or first["chapter_glued"][0] in "רס"
+        if chapter is None or not 0 < chapter <= tr["mishnah"][1]:
+            return None
+        return got.end, Ref(name, (str(chapter),)), "chapter", not coarse
+    ibid = _IBID_WORD.match(text, p)
+    if ibid and previous is not None:  # "ירושלמי שם": the tractate just cited
+        tr, end = previous, ibid.end()
+    else:
+        sp = _SPACE_TRACTATE.match(text, p)
+        got = title_at(text, sp.end()) if sp else None
+        tr = got.roles.get("tractate") if got and got.prefix in ("", "ב", "ד", "מ") else None
+        if got is None or tr is None:
+            return None
+        end = got.end
+    name = _yerushalmi_name(tr)
+    if name is None:
         return None
-    en, chapters = tr["mishnah"]
-    short = en.removeprefix("Mishnah ").replace("Pirkei ", "")
-    if short in _NO_YERUSHALMI:
-        return None
-    name = "Jerusalem Talmud " + (tr["bavli"][0] if tr["bavli"] else short)
-    m = _YERUSHALMI_NUMS.match(text, got.end)
+    chapters = tr["mishnah"][1]
+    m = _YERUSHALMI_NUMS.match(text, end)
     if not m:
-        return _yerushalmi_colon(text, got.end, name, chapters)
+        found = _yerushalmi_colon(text, end, name, chapters)
+        return (*found, not coarse) if found else None
     chapter = num(m["chapter"]) if m["chapter"] else glued(m["chapter_glued"], "פ", "רס")
     if chapter is None or not 0 < chapter <= chapters:
         return None
@@ -273,9 +304,31 @@ def parse_yerushalmi(
         end, ref = last_range(
             text, m.end(), "ה", Ref(name, (str(chapter), str(halacha))), halacha, 30
         )
-        return end, ref, "full"
+        return end, ref, "full", True
     end = m.end("chapter") if m["chapter"] else m.end("chapter_glued")
-    return end, Ref(name, (str(chapter),)), "chapter"
+    coarse = coarse or bool(m["chapter_glued"] and m["chapter_glued"][0] in "רס")
+    return end, Ref(name, (str(chapter),)), "chapter", not coarse
+
+
+def _yerushalmi_name(tr: dict[str, Any]) -> str | None:
+    en = tr["mishnah"][0]
+    short = en.removeprefix("Mishnah ").replace("Pirkei ", "")
+    if short in _NO_YERUSHALMI:
+        return None
+    return "Jerusalem Talmud " + (tr["bavli"][0] if tr["bavli"] else short)
+
+
+# Between "ירושלמי" and the tractate: a bracket, and words for where in it (its end ...).
+_YERUSHALMI_EDGE = re.compile(
+    rf"{SPACE}*\(?(?:{SPACE}*(?P<edge>סוף|ריש|תחילת|בסוף|בריש|בתחילת|ס{GERSHAYIM}פ|ר{GERSHAYIM}פ)"
+    rf"(?=(?:{SPACE}+(?:מסכת|מס{GERESH}))?{SPACE}+[{LETTER}]))?"
+)
+_CHAPTER_FIRST = re.compile(
+    rf"{SPACE}*(?:(?P<chapter_glued>[רס]?פ[{LETTER}]{{0,2}}{GERSHAYIM}[{LETTER}]|[רס]?פ{GERSHAYIM}ק)"
+    rf"|פרק{SPACE}+(?P<chapter>{NUMERAL}))"
+    rf"{SPACE}+(?=[דבמ][{LETTER}])"
+)
+_IBID_WORD = re.compile(rf"{SPACE}*\(?{SPACE}*שם(?![{LETTER}])")
 
 
 def _yerushalmi_colon(text: str, pos: int, name: str, chapters: int) -> tuple[int, Ref, str] | None:
@@ -287,7 +340,17 @@ def _yerushalmi_colon(text: str, pos: int, name: str, chapters: int) -> tuple[in
     end, values = got
     if not values[0] <= chapters or (len(values) > 1 and values[1] > 30):
         return None
-    return end, Ref(name, tuple(map(str, values))), "chapter" if len(values) == 1 else "full"
+    ref = Ref(name, tuple(map(str, values)))
+    to = _LAST_COLON.match(text, end) if len(values) > 1 else None
+    value = num(to["last"]) if to else None
+    if to and value and values[-1] < value <= 200:  # "א׳:א׳:ב׳-ד׳": a range of the last
+        return to.end(), Ref(name, ref.sections, (*ref.sections[:-1], str(value))), "full"
+    return end, ref, "chapter" if len(values) == 1 else "full"
+
+
+_LAST_COLON = re.compile(
+    rf"{SPACE}*[-\u2013\u05be]{SPACE}*(?P<last>{NUMERAL}){WORD_END}(?!{SPACE}*:)"
+)
 
 
 _DAF_WORD = re.compile(rf"{SPACE}*דף(?![{LETTER}])")

@@ -127,6 +127,7 @@ _HAS_GERSHAYIM = re.compile(GERSHAYIM)
 _CLOSE = re.compile(rf"{SPACE}*[);,]")
 _CLOSE_BRACKET = re.compile(rf"{SPACE}*[)\]]")
 _GERESH_LETTER = re.compile(f"[{LETTER}]{GERESH}")
+_DIVINE = re.compile(f"ה{GERESH}")  # ה' with a geresh and a space after: the divine name
 
 
 def _in_parens(text: str, start: int) -> bool:
@@ -195,6 +196,7 @@ def tanakh_numbers(text: str, pos: int, start: int, *, verse: bool = True) -> Ta
         verse
         and verse_token
         and verse_n is not None
+        and not (not sep and _DIVINE.fullmatch(chapter_token))  # "ויקרא ה' ה'": the name
         and (
             sep
             or (inpar and _CLOSE.match(text, m.end()))
@@ -420,6 +422,10 @@ _DAF_RANGE = re.compile(
     rf"|(?:{SPACE}*,{SPACE}*|{SPACE}+(?:ע{GERSHAYIM})?)(?P<amud>[אב]){GERESH}?{WORD_END}))"
 )
 _CHAPTER_TOKEN = re.compile(rf"פ[{LETTER}]?{GERSHAYIM}[{LETTER}]")
+_SEGMENT_RANGE = re.compile(
+    rf"{DASH}(?:(?P<daf>{NUMERAL}){SPACE}+(?P<amud>[אב]){SPACE}*:{SPACE}*(?P<seg>{NUMERAL})"
+    rf"|(?P<last>{NUMERAL})(?!{SPACE}*:)){WORD_END}"
+)
 _DAF_ONLY_RANGE = re.compile(rf"{DASH}(?P<daf>{NUMERAL}){WORD_END}")
 _SEGMENT = re.compile(rf"{SPACE}*:{SPACE}*(?P<segment>{NUMERAL}){WORD_END}")
 # After "ח." (amud a by a period, outside brackets): the end of the text or line, a bracket,
@@ -536,7 +542,21 @@ def parse_bavli(
         segment = num(seg["segment"])
         if not segment or segment > 200:
             return None
-        return seg.end(), Ref(name, (f"{daf}{amud}", str(segment)))
+        ref = Ref(name, (f"{daf}{amud}", str(segment)))
+        to = _SEGMENT_RANGE.match(text, seg.end())
+        if to is None:
+            return seg.end(), ref
+        if to["last"]:  # "ב:כ״ג-כ״ה": segments 23 to 25 of that amud
+            value = num(to["last"])
+            if value and segment < value <= 200:
+                return to.end(), Ref(name, ref.sections, (ref.sections[0], str(value)))
+            return seg.end(), ref
+        # "ג׳ ב:כ״ג-ד׳ א:ה׳": to a segment of a later amud
+        daf_to, seg_to = num(to["daf"]), num(to["seg"])
+        amud_to = "a" if to["amud"] == "א" else "b"
+        if daf_to and seg_to and first <= daf_to <= last and (daf_to, amud_to) > (daf, amud):
+            return to.end(), Ref(name, ref.sections, (f"{daf_to}{amud_to}", str(seg_to)))
+        return seg.end(), ref
     if amud is None:
         daf_dash = _DAF_ONLY_RANGE.match(text, end) if more else None
         daf_to = num(daf_dash["daf"]) if daf_dash else None
@@ -816,7 +836,14 @@ def parse_rambam(
         return last_range(text, m.end(), "ה", Ref(index, (str(chapter), str(halacha))), halacha, 50)
     if m and has_chapter:
         end = _end(m, "chapter")
+        if _SEIF_AFTER.match(text, end):
+            return None  # "הל' ת"ת פ"ד ס"ה": a se'if, so a code with se'ifim, not the Rambam
     return end, Ref(index, (str(chapter),))
+
+
+_SEIF_AFTER = re.compile(
+    rf"{SPACE}*,?{SPACE}*(?:ס{GERSHAYIM}|ס[{LETTER}]{GERSHAYIM}|סעיף|סעי?{GERESH})"
+)
 
 
 def _rambam_colon(text: str, pos: int, index: str) -> Parsed | None:

@@ -26,6 +26,7 @@ from libtext.sefaria._data import Catalog, amud_index, key
 from libtext.sefaria._parse import GERESH, GERSHAYIM, SPACE, Ref, num, talmud_daf
 
 _BLANK_LINE = re.compile(r"\n[^\S\n]*\n")
+_MAX_NOTE = 2000  # a list never runs longer than this
 _GAP_TOKEN = re.compile(
     r"\s+|[.,;:\-\u2013\u2014\u05be?]+|\([^()\n]{0,40}\)|\[[^\[\]\n]{0,40}\]"
     r"|[\u05d0-\u05ea\"'\u05f3\u05f4]+|\S"
@@ -62,9 +63,10 @@ class Scope:
 def scope_end(text: str, start: int, after: int) -> int:
     """The end of the note a work named at ``start`` is in: a blank line, or the bracket
     that closes one opened before the name on its line."""
-    blank = _BLANK_LINE.search(text, after)
-    end = blank.start() if blank else len(text)
-    line = max(text.rfind("\n", 0, start), 0)
+    limit = min(len(text), after + _MAX_NOTE)  # bounded: a text may have no blank line
+    blank = _BLANK_LINE.search(text, after, limit)
+    end = blank.start() if blank else limit
+    line = max(text.rfind("\n", max(0, start - 200), start), start - 200, 0)
     depth = 0
     for ch in text[line:start]:
         depth += ch in "(["
