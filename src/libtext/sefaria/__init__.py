@@ -489,7 +489,10 @@ def _scan_plain(text: str) -> list[_Found]:
         shape = got.shape
         if shape == "full" and len(got.ref.sections) == 1 and got.ref.sections[0][-1] not in "ab":
             shape = "chapter"  # "תהלים קי"ט", "תניא פל"ב": a whole chapter (not a daf)
-        out.append(_found((begin - 1, got.end - 1, got.ref, shape, conf, got.exact)))
+        exact = got.exact
+        if exact and shape == "chapter" and _EDGE.search(text, begin, end):
+            exact = False  # "ר"פ ט"ז דשבת", "ספ"ג": the beginning or end of the chapter cited
+        out.append(_found((begin - 1, got.end - 1, got.ref, shape, conf, exact)))
         prev = got
         pos = got.end
         if got.kind in _CONTINUED and text[pos : pos + 1] in _CONTINUE_MARKS:
@@ -501,6 +504,11 @@ def _scan_plain(text: str) -> list[_Found]:
     return out
 
 
+# The beginning or end of a chapter or siman: "ר"פ", "רפ"ג", "ספ"ג", "ס"ס", "ססי'", "סוף פרק".
+_EDGE = re.compile(
+    rf"(?<![\u05d0-\u05ea])[ובדלמ]{{0,2}}(?:[רס]פ[\u05d0-\u05ea]{{0,2}}{GERSHAYIM}[\u05d0-\u05ea]|[רס]{GERSHAYIM}[פס]"
+    rf"|[רס]סי{GERESH}|סו{GERSHAYIM}[פס]|(?:ריש|סוף|בריש|בסוף){SPACE}+(?:פרק|סימן))"
+)
 _MIDRASH_WORDS = frozenset({"מדרש", "מדרשי"})
 _NAME_WORD = re.compile(rf"{SPACE}+[\u05d0-\u05ea\"']{{2,}}")
 
@@ -628,9 +636,12 @@ def _sound(text: str, numbers: int, end: int) -> bool:
     return not (text[end - 1 : end] in (")", "]") and "\u05d0" <= text[end : end + 1] <= "\u05ea")
 
 
-_CONTINUED = frozenset({"tanakh", "bavli"})
+_CONTINUED = frozenset({"tanakh", "bavli", "midrash", "tanya", "rambam"})
 _CONTINUE_MARKS = frozenset(".;")
 _CONTINUE_GAP = re.compile(rf"[.;]{SPACE}*(?=[\u05d0-\u05ea])")
+_CHAPTER_ITEM = re.compile(
+    rf"(?:פרק{SPACE}|פרשה{SPACE}|[רס]?פ[\u05d0-\u05ea]{{0,2}}{GERSHAYIM}[\u05d0-\u05ea])"
+)
 _CONTINUE_END = re.compile(rf"{SPACE}*(?:\Z|[.;\])\n\r])")
 
 
@@ -648,6 +659,16 @@ def _continuation(cat: Catalog, text: str, prev: _Hit) -> _Hit | None:
         if got is None or got.verse is None or got.separator != ",":
             return None
         found = parse_tanakh(cat, text, p, p, prev.data, chapter_only=False)
+    elif prev.kind in ("midrash", "tanya", "rambam"):
+        # "ב"ר פי"ז, ה. פמ"ד, יז.": the next chapter of the same work, its chapter marked
+        if not _CHAPTER_ITEM.match(text, p):
+            return None
+        if prev.kind == "midrash":
+            found = parse_midrash(text, p, p, prev.data)
+        elif prev.kind == "tanya":
+            found = parse_tanya(cat, text, p, prev.data)
+        else:
+            found = parse_rambam_ibid(text, p, prev.ref)
     else:
         daf = talmud_daf(text, p, p)
         if daf is None or daf.amud is None or daf.by_period:
@@ -887,6 +908,8 @@ def _parse_numbered(
             got = parse_midrash(text, pos, start, value)
         if got:
             hit = _Hit(got[0], got[1], _kind(got[1]), _book_data(cat, got[1].index, value))
+            if role == "midrash" and len(got[1].sections) == 1 and _VERSE_AFTER.match(text, pos):
+                hit.exact = False  # "מדרש תהלים קד, יח": the mizmor; Sefaria has no verse
             if (
                 role == "hilchot"
                 and chapter is not None
@@ -938,6 +961,12 @@ def _parse_numbered(
         if got:
             return _Hit(got[0], got[1], "tanakh", parsha.book)
     return None
+
+
+# A second number after a midrash's chapter: "קד, יח", "פרק כג, א", "כ״ג:א׳".
+_VERSE_AFTER = re.compile(
+    rf"{SPACE}*(?:(?:פרשה|פרק|מזמור){SPACE}*)?[^{SPACE_CHARS},:]+{SPACE}*[,:]{SPACE}*[\u05d0-\u05ea\d]"
+)
 
 
 def _book_data(cat: Catalog, index: str, value: Any) -> Any:
