@@ -352,3 +352,61 @@ def _hebrew_name(tractate: str) -> str | None:
 )
 def test_next_items_are_the_same_work(text: str, expected: list[str]) -> None:
     assert refs(text) == expected
+
+
+# ---------------------------------------------------------------- coarse links reach the reader
+
+
+def test_coarse_link_is_kept_in_translation_data_and_shown() -> None:
+    from libtext._html import translated_html
+    from libtext.models import EnrichedSegment
+    from libtext.translate import Translator
+
+    block = "וכן הוא בזהר. ראה זהר ויגש רי, א. ושם נאמר (בראשית א, ג) יהי אור."
+    seg = EnrichedSegment(sequence_id=1, original_hebrew_block=block)
+    result = Translator(provider="offline").translate(seg)
+    linked = [d for d in result.translation_data if d.sefaria_link]
+    assert {(d.sefaria_link.rsplit("/", 1)[1], d.exact) for d in linked} == {
+        ("Zohar,_Vayigash", False),
+        ("Genesis.1.3", True),
+    }
+    page = translated_html(result)
+    assert page.count("(coarse)") == 1
+
+
+def test_the_phrase_splitter_never_cuts_a_citation() -> None:
+    from libtext.translate._phrases import split_phrases
+
+    block = 'והנה ידוע מה שכתוב בזה בספר התניא פרק ל"ב ובשאר מקומות רבים מאד מאד'
+    cites = [(c.start, c.end) for c in find_citations(block)]
+    assert cites
+    for max_words in range(1, 8):
+        spans = split_phrases(block, protected=cites, max_words=max_words)
+        cuts = {s for s, _ in spans[1:]}
+        assert not any(s < cut < e for s, e in cites for cut in cuts), max_words
+
+
+def test_a_citation_cut_by_a_models_phrases_links_the_phrase_with_its_numbers() -> None:
+    import json as _json
+
+    from libtext.models import EnrichedSegment
+    from libtext.providers.function import FunctionProvider
+    from libtext.translate import Translator
+
+    block = "כמו שכתוב (משלי ה, ו) ארח חיים"
+
+    def model(req: object) -> str:  # the model cuts the citation after its title
+        return _json.dumps(
+            {
+                "phrases": [
+                    {"hebrew_phrase": "כמו שכתוב (משלי", "english_translation": "as written"},
+                    {"hebrew_phrase": "ה, ו) ארח חיים", "english_translation": "path of life"},
+                ],
+                "footnotes": [],
+            }
+        )
+
+    seg = EnrichedSegment(sequence_id=1, original_hebrew_block=block)
+    data = Translator(provider=FunctionProvider(model)).translate(seg).translation_data
+    linked = [d.hebrew_phrase for d in data if d.sefaria_link]
+    assert linked == ["ה, ו) ארח חיים"]

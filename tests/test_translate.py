@@ -226,9 +226,10 @@ async def test_model_phrases_are_aligned_and_linked_by_libtext() -> None:
     assert result.complete and result.notes == []
     assert covers(BLOCK, [d.hebrew_phrase for d in data])
     assert all(d.english_translation.startswith("EN[") for d in data)
-    # The link comes from the linker, for the phrase holding the citation.
+    # The link comes from the linker, for the phrase holding the citation's numbers (the
+    # model's 5-word phrases may cut "(בראשית" from "א, ג)": the link goes with "ג)").
     linked = [d for d in data if d.sefaria_link]
-    assert any("(בראשית" in d.hebrew_phrase for d in linked)
+    assert any("ג)" in d.hebrew_phrase for d in linked if "Genesis" in d.sefaria_link)
     assert all("Genesis.1.3" in d.sefaria_link or "Psalms" in d.sefaria_link for d in linked)
     # Expansion filled from the table where the model gave none.
     assert any("הקדוש ברוך הוא" in d.hebrew_phrase_expanded for d in data)

@@ -120,6 +120,16 @@ def _link(url: str, label: str = "Sefaria") -> str:
     return f'<a href="{_e(url)}" target="_blank" rel="noopener noreferrer">{_e(label)}</a>'
 
 
+def _coarse(exact: bool) -> str:
+    """A coarse link says so: its ref contains the place cited but is not exactly it."""
+    if exact:
+        return ""
+    return (
+        ' <span class="lt-muted" title="the smallest Sefaria ref that contains the place '
+        'cited, not exactly it">(coarse)</span>'
+    )
+
+
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" + ("" if count == 1 else "s")
 
@@ -197,7 +207,8 @@ def _phrases(data: list[TranslationData]) -> str:
                 f' class="lt-he" title="{_e(d.hebrew_phrase_expanded)}"',
             ),
             _td(
-                _e(d.english_translation) + (f" {_link(d.sefaria_link)}" if d.sefaria_link else "")
+                _e(d.english_translation)
+                + (f" {_link(d.sefaria_link)}{_coarse(d.exact)}" if d.sefaria_link else "")
             ),
         )
         for d in data
@@ -360,7 +371,7 @@ def citations_html(citations: list[Citation]) -> str:
     rows = "".join(
         _row(
             _td(_e(c.text), _RTL, ' class="lt-he"'),
-            _td(_e(c.english or c.ref)),
+            _td(_e(c.english or c.ref) + _coarse(c.exact)),
             _td(_link(c.url)),
         )
         for c in citations

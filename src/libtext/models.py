@@ -212,12 +212,15 @@ class TranslationData(_Model):
     ``hebrew_phrase`` (extension) is the phrase exactly as it stands in the section's
     ``original_hebrew_block``; ``hebrew_phrase_expanded`` spells out its abbreviations.
     ``sefaria_link`` comes from libtext's citation linker, never from a model; it is
-    empty where the phrase cites nothing.
+    empty where the phrase cites nothing. ``exact`` (extension) is false when that link is
+    coarse: the smallest ref that certainly contains the place cited (a Zohar page's
+    parasha, a Tosafot comment's amud), so a reviewer sees it.
     """
 
     hebrew_phrase_expanded: str = ""
     english_translation: str = ""
     sefaria_link: str = ""
+    exact: bool = True
     hebrew_phrase: str = Field(default="", description="extension: the phrase as printed")
 
 

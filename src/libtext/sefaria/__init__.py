@@ -125,10 +125,7 @@ class Citation:
         kind: ``"full"`` (a passage), ``"chapter"`` (a whole chapter, e.g. a Bavli chapter's
             daf range), ``"book"`` (a book, tractate, section or Torah portion named without
             numbers) or ``"ibid"`` (``שם``: the previous citation's work with new numbers).
-        exact: ``True`` when ``ref`` is exactly what the text cites; ``False`` for a coarse
-            link, the smallest ref that certainly contains the cited place (a Tosafot comment
-            by its opening words -> the amud, a Zohar page -> its parasha, ``ר"פ`` -> the
-            chapter, a sub-number Sefaria does not number -> the unit above it).
+        exact: ``True`` when ``ref`` is exactly the place cited; ``False`` for a coarse link.
     """
 
     start: int

@@ -102,17 +102,21 @@ class _Tally:
 
 
 class _Links:
-    """A block's linked citations, sorted, to find those that begin inside a phrase."""
+    """A block's linked citations, sorted, to find those that end inside a phrase.
 
-    __slots__ = ("citations", "starts")
+    A citation belongs to the phrase that holds its last character, the numbers: where a
+    model's phrases cut ``(משלי`` from ``ה)``, the link goes with ``ה)``, not the title.
+    """
+
+    __slots__ = ("citations", "lasts")
 
     def __init__(self, citations: list[Citation]) -> None:
-        self.citations = sorted(citations, key=lambda c: c.start)
-        self.starts = [c.start for c in self.citations]
+        self.citations = sorted(citations, key=lambda c: c.end)
+        self.lasts = [c.end - 1 for c in self.citations]
 
     def within(self, start: int, end: int) -> list[Citation]:
-        """The citations that begin in ``[start, end)``."""
-        return self.citations[bisect_left(self.starts, start) : bisect_left(self.starts, end)]
+        """The citations whose last character is in ``[start, end)``."""
+        return self.citations[bisect_left(self.lasts, start) : bisect_left(self.lasts, end)]
 
 
 def _chunk_phrases(
@@ -150,13 +154,14 @@ def _phrase(
         # Spelled out from the bundled table, leaving the citations as they are.
         raw = block[start:end]
         offset = start + len(raw) - len(raw.lstrip())  # where ``hebrew`` begins
-        protected = [(c.start - offset, c.end - offset) for c in inside]
+        protected = [(max(0, c.start - offset), c.end - offset) for c in inside]
         expanded = expand_abbreviations(hebrew, protected=protected)
     return _TD(
         hebrew_phrase=hebrew,
         hebrew_phrase_expanded=expanded,
         english_translation=english,
         sefaria_link=inside[0].url if inside else "",
+        exact=inside[0].exact if inside else True,
     )
 
 
@@ -200,7 +205,7 @@ def _link_quotes(data: list[_TD]) -> None:
             if 0 <= j < len(data):
                 other = data[j]
                 if other.sefaria_link and _CITATION_ONLY.match(other.hebrew_phrase):
-                    d.sefaria_link = other.sefaria_link
+                    d.sefaria_link, d.exact = other.sefaria_link, other.exact
                     break
 
 

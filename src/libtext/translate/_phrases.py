@@ -186,7 +186,7 @@ def split_phrases(
         tok = block[s:e]
         group = groups[-1]
         while pending and pending[0] <= s:
-            if group and group[-1][1] <= pending[0]:
+            if group and group[-1][1] <= pending[0] and s not in covered:
                 group = []
                 groups.append(group)
             pending.pop(0)
@@ -214,9 +214,13 @@ def split_phrases(
             continue
         parts = max(1, -(-len(group) // max_words))
         size = -(-len(group) // parts)
-        for i in range(0, len(group), size):
-            chunk = group[i : i + size]
-            spans.append((chunk[0][0], chunk[-1][1]))
+        i = 0
+        while i < len(group):
+            j = min(i + size, len(group))
+            while j < len(group) and group[j][0] in covered:
+                j += 1  # never inside a citation: its numbers stay with its title
+            spans.append((group[i][0], group[j - 1][1]))
+            i = j
     spans = _merge_tiny(block, spans, protected)
     return _partition(block, spans)
 
