@@ -120,7 +120,46 @@ def _titles(src: Path) -> dict[str, object]:
             for r in data["other"]
             if r["en"].endswith("Rabbah")
         ],
+        "works": _works(data),
     }
+
+
+# Indexes the linker may emit beyond the families above, each the ``title`` of its
+# Sefaria-Export ``schemas/<Title>.json`` (commit eda4cfbf48e003410a1a20b3be20de430237debc,
+# read 2026-11-27 with the search tool's find_files/read_file). Commentaries follow Sefaria's
+# "<Commentator> on <Book>" pattern, except where Sefaria has no such index: there is no
+# schemas/Rashi_on_Tamid.json nor schemas/Tosafot_on_Tamid.json (checked), so the linker
+# links neither.
+NO_INDEX = {"Rashi on Tamid", "Tosafot on Tamid"}
+TORAH_BOOKS = ["Genesis", "Exodus", "Leviticus", "Numbers", "Deuteronomy"]
+
+
+def _works(data: dict[str, object]) -> list[str]:
+    tanakh = [r["en"] for r in data["tanakh"]]  # type: ignore[index]
+    bavli = [r["en"] for r in data["bavli"]]  # type: ignore[index]
+    out = [
+        "Tanya, Part I; Likkutei Amarim", "Tanya, Part II; Shaar HaYichud VehaEmunah",
+        "Tanya, Part III; Iggeret HaTeshuvah", "Tanya, Part IV; Iggeret HaKodesh",
+        "Tanya, Part V; Kuntres Acharon", "Mishnah Berurah", "Midrash Tehillim",
+        "Pirkei DeRabbi Eliezer", "Rabbeinu Bahya", "Zohar", "Devarim Rabbah",
+    ]  # fmt: skip
+    out += [f"Rashi on {b}" for b in tanakh + bavli]
+    out += [f"Tosafot on {b}" for b in bavli]
+    for name in ("Ramban", "Ibn Ezra", "Sforno", "Or HaChaim"):
+        out += [f"{name} on {b}" for b in TORAH_BOOKS]
+    # the Yerushalmi: Seder Zeraim to Nezikin and Niddah, without Avot and Eduyot; named
+    # like the Bavli's tractate where there is one (Jerusalem Talmud Taanit)
+    by_mishnah = {r["mishnah_index"]: r["en"] for r in data["bavli"]}  # type: ignore[index]
+    for r in data["mishnah"]:  # type: ignore[union-attr]
+        seder = r["category"][1]
+        short = r["en"].removeprefix("Mishnah ").removeprefix("Pirkei ")
+        if short in ("Avot", "Eduyot"):
+            continue
+        if seder in ("Seder Zeraim", "Seder Moed", "Seder Nashim", "Seder Nezikin") or (
+            short == "Niddah"
+        ):
+            out.append("Jerusalem Talmud " + by_mishnah.get(r["en"], short))
+    return [w for w in out if w not in NO_INDEX]
 
 
 # Sefaria's primary title where the source lists a variant: Sefaria-Export

@@ -326,9 +326,9 @@ def _hebrew_name(tractate: str) -> str | None:
 
     for he, roles in catalog().roles.items():
         tr = roles.get("tractate")
-        if tr and tr["bavli"] and tr["bavli"][0] == tractate and " " not in he and '"' not in he:
-            if not he.startswith("ד"):
-                return he
+        plain = " " not in he and '"' not in he and not he.startswith("ד")
+        if tr and tr["bavli"] and tr["bavli"][0] == tractate and plain:
+            return he
     return None
 
 

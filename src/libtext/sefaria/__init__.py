@@ -930,6 +930,8 @@ def _parse_numbered(
         if tr["bavli"]:
             got = parse_bavli(text, pos, start, tr["bavli"], commentary=True)
             if got and " on " in got[1].index:  # "תד"ה טלית" after the daf: Tosafot's amud
+                if got[1].index not in cat.indexes:
+                    return got[0]  # (Sefaria has no Tosafot on Tamid): the commentary's
                 return _Hit(got[0], got[1], "commentary", None, exact=False)
             if got:
                 return _Hit(got[0], got[1], "bavli", tr["bavli"])
@@ -1062,12 +1064,14 @@ def _parse_commentary(
                     if last and value and comment[1] < value <= 60:
                         end, to = last.end(), (*sections[:2], str(value))
                 index = name.format(TORAH_NODES[book]) if "{" in name else f"{name} on {book}"
+                if index.split(",")[0] not in cat.indexes:
+                    return p  # no such index on Sefaria: no link, and not the verse
                 ref = Ref(index, sections, to)
                 return _Hit(end, ref, "commentary", book, exact=not dh)
         tr = roles.get("tractate")
         if on_bavli and tr and tr["bavli"]:
             got = parse_bavli(text, m.end(), m.start(), tr["bavli"])
-            if got:
+            if got and f"{name} on {tr['bavli'][0]}" in cat.indexes:
                 ref = Ref(f"{name} on {tr['bavli'][0]}", got[1].sections, got[1].to_sections)
                 return _Hit(got[0], ref, "commentary", tr["bavli"], exact=not dh)
     return p  # a commentary we cannot number: block what follows

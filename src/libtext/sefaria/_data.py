@@ -330,6 +330,8 @@ class Catalog:
     # amud_index() numbers; and the node of each Torah portion
     zohar: list[tuple[str, int, int, int]] = field(default_factory=list)
     zohar_of_parsha: dict[Parsha, int] = field(default_factory=dict)
+    # every Sefaria index title the linker may emit (the package data's primary titles)
+    indexes: frozenset[str] = frozenset()
 
     def add(self, title: str, role: str, value: Any) -> None:
         self.roles.setdefault(key(title), {}).setdefault(role, value)
@@ -344,6 +346,11 @@ def catalog() -> Catalog:
     """Build the title tables from package data (cached; about 2 ms)."""
     titles, tanakh = _load("sefaria_titles.json"), _load("tanakh.json")
     cat = Catalog(verses={k: list(v) for k, v in tanakh["verses"].items()})
+    cat.indexes = frozenset(
+        [r["en"] for family in ("tanakh", "mishnah", "bavli", "mishneh_torah", "shulchan_arukh",
+                                "midrash") for r in titles[family]]
+        + titles["works"]
+    )  # fmt: skip
     for rec in titles["tanakh"]:
         for he in (*rec["he"], *TANAKH_ABBREVIATIONS.get(rec["en"], ())):
             cat.add(he, "tanakh", rec["en"])
