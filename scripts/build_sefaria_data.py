@@ -159,6 +159,12 @@ def _works(data: dict[str, object]) -> list[str]:
             short == "Niddah"
         ):
             out.append("Jerusalem Talmud " + by_mishnah.get(r["en"], short))
+    # the Tosefta: "Tosefta <the Mishnah's name>" (schemas/Tosefta_Ta'anit.json ...), none
+    # for Avot, Tamid, Middot, Kinnim; Kelim is split in three
+    for r in data["mishnah"]:  # type: ignore[union-attr]
+        short = r["en"].removeprefix("Mishnah ").removeprefix("Pirkei ")
+        if short not in ("Avot", "Tamid", "Middot", "Kinnim", "Kelim"):
+            out.append("Tosefta " + short)
     return [w for w in out if w not in NO_INDEX]
 
 

@@ -90,7 +90,7 @@ _AFTER_TITLE_PREFIXES = _PREFIXES + "ד"  # "פ"ג דנדה": ד (of) only where
 _CHAR = {'"': GERSHAYIM, "'": GERESH, " ": f"[{SPACE_CHARS}\\-\u05be]+"}
 _LEAD_ROLES = {
     "block", "context_ibid", "commentator", "sa_lead", "tanya", "rambam", "hilchot", "mishnah_lead",
-    "yerushalmi", "daf_lead", "work_lead", "chapter_lead",
+    "yerushalmi", "daf_lead", "work_lead", "chapter_lead", "tosefta",
 }  # fmt: skip
 _TITLE_ONLY_ROLES = {"tractate", "tanakh", "parsha"}  # may follow a chapter or a work word
 _SPACES = re.compile(rf"{SPACE}*")
@@ -736,7 +736,7 @@ _MIDDLE_ROLES = (
 # Roles that decide alone how a title is read, in the order they take precedence.
 _DECIDING_ROLES = (
     "block", "ibid", "context_ibid", "commentator", "chapter_lead", "work_lead", "yerushalmi",
-    "daf_lead", "mishnah_lead",
+    "tosefta", "daf_lead", "mishnah_lead",
 )  # fmt: skip
 # roles, which of _MIDDLE_ROLES it has, and its deciding role (if any)
 _Roles = tuple[dict[str, Any], tuple[str, ...], str | None]
@@ -811,8 +811,15 @@ def _parse_deciding(
         return _Hit(end, ref, "chapter", None, shape=shape, conf=0.9 if shape == "chapter" else 1)
     if deciding == "work_lead":
         return _parse_work(cat, text, pos, start, roles["work_lead"], prev)
-    if deciding == "yerushalmi":
-        found = parse_yerushalmi(text, pos, _title_at, glued_value, _tractate_of(cat, prev))
+    if deciding in ("yerushalmi", "tosefta"):
+        found = parse_yerushalmi(
+            text,
+            pos,
+            _title_at,
+            glued_value,
+            _tractate_of(cat, prev),
+            tosefta=deciding == "tosefta",
+        )
         if found is None:
             return _past_tractate(text, pos)  # not the Bavli tractate that follows
         end, ref, shape, exact = found

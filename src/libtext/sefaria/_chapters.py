@@ -252,20 +252,26 @@ def parse_yerushalmi(
     title_at: TitleAt,
     glued: Callable[[str | None, str, str], int | None],
     previous: dict[str, Any] | None = None,
+    *,
+    tosefta: bool = False,
 ) -> tuple[int, Ref, str, bool] | None:
     """``ירושלמי יומא פ"א ה"א`` -> ``Jerusalem Talmud Yoma 1:1``: ``(end, ref, kind, exact)``.
 
     Also with the chapter first (``ירושלמי ספ"ב דברכות``), words for where in it
     (``ירושלמי סוף פ"ט דברכות``: the chapter, a coarse link), brackets (``ירושלמי (ע"ז
     פ"א ה"א)``) and ``שם`` for ``previous``, the tractate cited last (``ירושלמי שם``).
+
+    ``tosefta``: the same notation after ``תוספתא``. Its halachot are numbered differently
+    in each edition, so a halacha links to its chapter (``Tosefta Berakhot 1``, coarse).
     """
+    name_of = _tosefta_name if tosefta else _yerushalmi_name
     edge = _YERUSHALMI_EDGE.match(text, pos)
     p, coarse = (edge.end(), bool(edge["edge"])) if edge else (pos, False)
     first = _CHAPTER_FIRST.match(text, p)
     if first:  # "ספ"ב דברכות", "פרק ב דברכות": the chapter, then the tractate
         got = title_at(text, first.end())
         tr = got.roles.get("tractate") if got and got.prefix in ("ב", "ד", "מ") else None
-        name = _yerushalmi_name(tr) if tr else None
+        name = name_of(tr) if tr else None
         if got is None or tr is None or name is None:
             return None
         if first["chapter"]:
@@ -286,11 +292,13 @@ def parse_yerushalmi(
         if got is None or tr is None:
             return None
         end = got.end
-    name = _yerushalmi_name(tr)
+    name = name_of(tr)
     if name is None:
         return None
     chapters = tr["mishnah"][1]
     m = _YERUSHALMI_NUMS.match(text, end)
+    if not m and tosefta:
+        return None
     if not m:
         found = _yerushalmi_colon(text, end, name, chapters)
         return (*found, not coarse) if found else None
@@ -304,10 +312,22 @@ def parse_yerushalmi(
         end, ref = last_range(
             text, m.end(), "ה", Ref(name, (str(chapter), str(halacha))), halacha, 30
         )
+        if tosefta:
+            return end, Ref(name, (str(chapter),)), "chapter", False
         return end, ref, "full", True
     end = m.end("chapter") if m["chapter"] else m.end("chapter_glued")
     coarse = coarse or bool(m["chapter_glued"] and m["chapter_glued"][0] in "רס")
     return end, Ref(name, (str(chapter),)), "chapter", not coarse
+
+
+# Tractates the Tosefta does not have, or splits (Kelim: Bava Kamma, Metzia, Batra).
+_NO_TOSEFTA = {"Avot", "Tamid", "Middot", "Kinnim", "Kelim"}
+
+
+def _tosefta_name(tr: dict[str, Any]) -> str | None:
+    """Sefaria's Tosefta index: ``Tosefta`` and the Mishnah's name (``Tosefta Ta'anit``)."""
+    short = tr["mishnah"][0].removeprefix("Mishnah ").replace("Pirkei ", "")
+    return None if short in _NO_TOSEFTA else "Tosefta " + short
 
 
 def _yerushalmi_name(tr: dict[str, Any]) -> str | None:
