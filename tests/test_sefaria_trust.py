@@ -147,6 +147,20 @@ def test_yerushalmi_is_never_the_bavli(text: str, expected: list[tuple[str, bool
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
+        ('תוספתא ריש פ"ג דסנהדרין', [("Tosefta Sanhedrin 3", False)]),
+        # the Tosefta's halachot differ between editions: the chapter, coarse
+        ('תוספתא ברכות פ"א ה"א', [("Tosefta Berakhot 1", False)]),
+        ('תוספתא תענית פ"ב', [("Tosefta Ta'anit 2", True)]),
+        ('תוספתא כלים פ"א', []),  # Sefaria splits the Tosefta's Kelim in three
+    ],
+)
+def test_tosefta_is_never_the_bavli(text: str, expected: list[tuple[str, bool]]) -> None:
+    assert links(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
         ('ברכות ב, א תוד"ה מאימתי', "Tosafot on Berakhot 2a"),
         ('מנחות מד ע"א תד"ה טלית', "Tosafot on Menachot 44a"),
         ('ביצה (דף טו ע"ב רש"י ד"ה שמא יפשע)', "Rashi on Beitzah 15b"),
