@@ -424,3 +424,39 @@ def test_a_citation_cut_by_a_models_phrases_links_the_phrase_with_its_numbers() 
     data = Translator(provider=FunctionProvider(model)).translate(seg).translation_data
     linked = [d.hebrew_phrase for d in data if d.sefaria_link]
     assert linked == ["ה, ו) ארח חיים"]
+
+
+# ---------------------------------------------------------------- found reviewing running text
+# Works arranged by the code's own sections cite them by the code's address: the address
+# after them is theirs, not the code's (the same cause as a commentary at its verse).
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'הגר"א (ביו"ד סימן ק"ב ס"ק ח)',  # a small se'if: a commentary's, not the code's
+        'הסמ"ע (חו"מ סימן פ"ה ס"ק ב\')',
+        "בכף החיים חלק או\"ח סי' תלד אות ו",  # a commentary's letter
+        'החזון איש (או"ח סימן קט"ז, יג)',
+        'בחת"ס (תשובות או"ח סימן ב)',  # responsa arranged by the code's parts
+        'הכתב סופר (אה"ע סימן ל"ח)',
+        'בית יוסף בדק הבית ביו"ד סימן רמ"ב',
+        'הגר"ח על הרמב"ם הלכות חמץ ומצה פ"א ה"ג',  # a commentary on the Rambam
+        "אבן האזל הלכות גזלה ואבדה פרק י הלכה ט",
+    ],
+)
+def test_a_work_on_the_code_is_not_the_code(text: str) -> None:
+    assert refs(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('שו"ע או"ח סי\' א ס"א', "Shulchan Arukh, Orach Chayim 1:1"),
+        ('שפסק מרן בשו"ע או"ח (סי\' קע סעיף ג)', "Shulchan Arukh, Orach Chayim 170:3"),
+        ('כדברי הרמב"ם ז"ל (בהל\' דעות פ"ד ה"א)', "Mishneh Torah, Human Dispositions 4:1"),
+        ('משנ"ב סי\' רנ"ה סק"ד', "Mishnah Berurah 255:4"),
+    ],
+)
+def test_the_code_itself_still_links(text: str, expected: str) -> None:
+    assert refs(text) == [expected]

@@ -885,6 +885,8 @@ def _parse_numbered(
     """A title followed by its numbers: a book, tractate, section or part."""
     start, pos, pre = m.start("prefix"), m.end(), m["prefix"]
     before, chapter = start, None
+    if middle and middle[0] in _CODE_ROLES and _ON_BEFORE.search(text, max(0, start - 4), start):
+        return pos  # "הגר"ח על הרמב"ם הל' ...": a commentary on the code, at its address
     for role in middle:
         value = roles[role]
         got = None
@@ -999,6 +1001,8 @@ def _kind(ref: Ref) -> str:
     return "midrash"
 
 
+_CODE_ROLES = frozenset({"rambam", "sa_lead"})
+_ON_BEFORE = re.compile(rf"(?<![\u05d0-\u05ea])על{SPACE}+\(?$")
 # After "שו"ע" with no part of the Shulchan Arukh: up to three words (שלו, הרב, אדה"ז),
 # then a section of laws: the code of the one named (Shulchan Arukh HaRav), by section.
 _OWN_HILCHOT = re.compile(

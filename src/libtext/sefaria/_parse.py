@@ -892,6 +892,10 @@ _SIMAN = re.compile(
     rf"|{SPACE}*[:,]{SPACE}*(?P<seif_colon>{NUMERAL}))?{WORD_END}"
 )
 _PAREN = re.compile(rf"{SPACE}*\([^()\n]{{1,25}}\)")
+# What follows a siman in a commentary on the code: its small se'if or letter (ס"ק ח, אות ו).
+_COMMENT_SUB = re.compile(
+    rf"{SPACE}*,?{SPACE}*(?:ס{GERSHAYIM}ק|סק{GERSHAYIM}|סעיף{SPACE}+קטן|אות{SPACE}|בהגה)"
+)
 _SA_PART = re.compile(rf"{SPACE}*([{LETTER}\"'\u05f3\u05f4]+(?:{SPACE}+[{LETTER}]+)?)")
 
 
@@ -910,6 +914,9 @@ def parse_siman(
     siman = num(m["siman_colon"]) if m["siman_colon"] else _number(m, "siman", "ס", "ר")
     if siman is None or not 0 < siman <= simanim:
         return None
+    siman_end = m.end("siman_colon") if m["siman_colon"] else _end(m, "siman")
+    if _COMMENT_SUB.match(text, siman_end):
+        return None  # "(יו"ד סימן קב ס"ק ח)": a commentary's small se'if, not the code's
     if m["seif"] or m["seif_glued"] or m["seif_colon"]:
         seif = num(m["seif_colon"]) if m["seif_colon"] else _number(m, "seif", "ס")
         if seif is not None and 0 < seif <= 60:
