@@ -134,6 +134,8 @@ def test_commentary_sefaria_cannot_number_is_never_the_verse(text: str) -> None:
         ('ירושלמי ספ"ב דברכות', [("Jerusalem Talmud Berakhot 2", False)]),
         ('ירושלמי סוף מסכת ברכות פ"ט', [("Jerusalem Talmud Berakhot 9", False)]),
         ('ירושלמי (ע"ז פ"א ה"א)', [("Jerusalem Talmud Avodah Zarah 1:1", True)]),
+        ('ירושלמי פ"ב דברכות ה"ג', [("Jerusalem Talmud Berakhot 2:3", True)]),
+        ('בירושלמי פ"א דפאה סוף ה"א', [("Jerusalem Talmud Peah 1:1", False)]),
         (
             'ברכות ב, א. ירושלמי שם פ"א ה"א',
             [("Berakhot 2a", True), ("Jerusalem Talmud Berakhot 1:1", True)],

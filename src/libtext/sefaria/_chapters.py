@@ -281,6 +281,13 @@ def parse_yerushalmi(
             coarse = coarse or first["chapter_glued"][0] in "רס"
         if chapter is None or not 0 < chapter <= tr["mishnah"][1]:
             return None
+        after = _HALACHA_AFTER.match(text, got.end)  # "פ"א דפאה סוף ה"א": its halacha
+        halacha = glued(after["glued"], "ה", "") if after and after["glued"] else None
+        if after and after["word"]:
+            halacha = num(after["word"])
+        if after and halacha and 0 < halacha <= 30 and not tosefta:
+            exact = not (coarse or after["edge"])
+            return after.end(), Ref(name, (str(chapter), str(halacha))), "full", exact
         return got.end, Ref(name, (str(chapter),)), "chapter", not coarse
     ibid = _IBID_WORD.match(text, p)
     if ibid and previous is not None:  # "ירושלמי שם": the tractate just cited
@@ -347,6 +354,11 @@ _CHAPTER_FIRST = re.compile(
     rf"{SPACE}*(?:(?P<chapter_glued>[רס]?פ[{LETTER}]{{0,2}}{GERSHAYIM}[{LETTER}]|[רס]?פ{GERSHAYIM}ק)"
     rf"|פרק{SPACE}+(?P<chapter>{NUMERAL}))"
     rf"{SPACE}+(?=[דבמ][{LETTER}])"
+)
+_HALACHA_AFTER = re.compile(
+    rf"{SPACE}*,?{SPACE}*(?:(?P<edge>סוף|ריש|בסוף|בריש){SPACE}+)?"
+    rf"(?:(?P<glued>ה[{LETTER}]{{0,2}}{GERSHAYIM}[{LETTER}])|{HALACHA_WORD}{SPACE}+(?P<word>{NUMERAL}))"
+    rf"{WORD_END}"
 )
 _IBID_WORD = re.compile(rf"{SPACE}*\(?{SPACE}*שם(?![{LETTER}])")
 
