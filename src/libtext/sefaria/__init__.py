@@ -1071,9 +1071,9 @@ def _parse_commentary(
                 if comment and not to:  # "א׳:א׳:א׳": its first comment there
                     end, sections = comment[0], (*sections, str(comment[1]))
                     last = _COMMENT_RANGE.match(text, end)  # "א׳:א׳:ב׳-ג׳": comments 2 to 3
-                    value = num(last["last"]) if last else None
-                    if last and value and comment[1] < value <= 60:
-                        end, to = last.end(), (*sections[:2], str(value))
+                    upto = num(last["last"]) if last else None
+                    if last and upto and comment[1] < upto <= 60:
+                        end, to = last.end(), (*sections[:2], str(upto))
                 index = name.format(TORAH_NODES[book]) if "{" in name else f"{name} on {book}"
                 if index.split(",")[0] not in cat.indexes:
                     return p  # no such index on Sefaria: no link, and not the verse

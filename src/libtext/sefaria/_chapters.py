@@ -338,7 +338,7 @@ def _tosefta_name(tr: dict[str, Any]) -> str | None:
 
 
 def _yerushalmi_name(tr: dict[str, Any]) -> str | None:
-    en = tr["mishnah"][0]
+    en: str = tr["mishnah"][0]
     short = en.removeprefix("Mishnah ").replace("Pirkei ", "")
     if short in _NO_YERUSHALMI:
         return None

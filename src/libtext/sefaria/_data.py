@@ -467,10 +467,10 @@ def catalog() -> Catalog:
     by_name = {loose(he): i for i, (_, he, *_rest) in enumerate(zohar)}
     for he_forms in PARASHOT_HE.values():
         for he in he_forms:
-            parsha = cat.roles.get(key(he), {}).get("parsha")
+            portion = cat.roles.get(key(he), {}).get("parsha")
             found = next((by_name[loose(f)] for f in he_forms if loose(f) in by_name), None)
-            if parsha is not None and found is not None:
-                cat.zohar_of_parsha[parsha] = found
+            if portion is not None and found is not None:
+                cat.zohar_of_parsha[portion] = found
     cat.add("שם", "ibid", True)
     for word, kind in (("דף", "bavli"), ("סימן", "sa"), ("סי'", "sa")):
         cat.add(word, "context_ibid", kind)  # "דף כ", "סימן תצ"ג" after a citation of that work
