@@ -220,7 +220,9 @@ class TranslationData(_Model):
     hebrew_phrase_expanded: str = ""
     english_translation: str = ""
     sefaria_link: str = ""
-    exact: bool = True
+    exact: bool = Field(
+        default=True, description="extension: false when sefaria_link is a coarse link"
+    )
     hebrew_phrase: str = Field(default="", description="extension: the phrase as printed")
 
 
