@@ -445,6 +445,10 @@ def test_a_citation_cut_by_a_models_phrases_links_the_phrase_with_its_numbers() 
         'בית יוסף בדק הבית ביו"ד סימן רמ"ב',
         'הגר"ח על הרמב"ם הלכות חמץ ומצה פ"א ה"ג',  # a commentary on the Rambam
         "אבן האזל הלכות גזלה ואבדה פרק י הלכה ט",
+        "עיין בתוס' ר\"י הזקן על קידושין ה' ע\"ב שכתב",  # a commentary on the tractate
+        'כתב הבעל המאור (פסחים כו ע"ב בדפי הרי"ף)',  # a page of the Rif's edition
+        'ועיין מגן אברהם שם ס"ק י"א',  # ס"ק: a small se'if, never siman 100
+        "חקר בעל הקהלות יעקב (ברכות יז) אם",  # a work numbered by its own simanim
     ],
 )
 def test_a_work_on_the_code_is_not_the_code(text: str) -> None:

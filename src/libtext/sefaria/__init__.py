@@ -885,8 +885,11 @@ def _parse_numbered(
     """A title followed by its numbers: a book, tractate, section or part."""
     start, pos, pre = m.start("prefix"), m.end(), m["prefix"]
     before, chapter = start, None
-    if middle and middle[0] in _CODE_ROLES and _ON_BEFORE.search(text, max(0, start - 4), start):
-        return pos  # "הגר"ח על הרמב"ם הל' ...": a commentary on the code, at its address
+    code = (middle and middle[0] in _CODE_ROLES) or (not middle and "tractate" in roles)
+    if code and _ON_BEFORE.search(text, max(0, start - 4), start):
+        # "הגר"ח על הרמב"ם הל' ...", "תוס' ר"י הזקן על קידושין ה ע"ב": a commentary on the
+        # code or tractate, at its address
+        return pos
     for role in middle:
         value = roles[role]
         got = None

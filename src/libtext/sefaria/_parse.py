@@ -577,6 +577,8 @@ def parse_bavli(
         and (not _AFTER_PERIOD.match(text, end) or text[pos:end].strip(" .") in WORDS_LIKE_NUMERALS)
     ):
         return None  # "ברכות ח." is amud a when what follows says so, else it may end a sentence
+    if _RIF_PAGES.match(text, end):
+        return None  # "(פסחים כו ע"ב בדפי הרי"ף)": a page of the Rif's edition, not the daf
     after = COMMENTARY_AFTER_DAF.match(text, end) if more else None
     if after and _dh_follows(text, end):  # "מנחות מד ע"א תד"ה ..." points into Tosafot
         who = "Rashi" if after["rashi"] else "Tosafot" if after["tosafot"] else None
@@ -596,6 +598,7 @@ def _dh_follows(text: str, end: int) -> bool:
     return bool(_DH.match(text[end : end + 20]))
 
 
+_RIF_PAGES = re.compile(rf"{SPACE}*[(,]?{SPACE}*[במ]?דפי{SPACE}+(?:ה)?רי{GERSHAYIM}ף")
 _DH = re.compile(rf".{{0,12}}?ד{GERSHAYIM}ה", re.S)
 
 
@@ -886,7 +889,9 @@ _SIMAN = re.compile(
     rf"{SPACE}*,?{SPACE}*(?P<open_paren>\({SPACE}*)?"
     # ר"ס / ס"ס: the beginning / end of a siman ("ר"ס רלא")
     rf"(?:(?:סימן|[רס]?סי{GERESH}|ס{GERESH}|[רס]{GERSHAYIM}ס){SPACE}*(?P<siman>{NUMERAL})"
-    rf"|(?P<siman_glued>{glued('ס', 'ר')})|(?P<siman_colon>{NUMERAL})(?={SPACE}*[:,]))"
+    # (not ס"ק: a commentary's small se'if, "סעיף קטן")
+    rf"|(?!ס{GERSHAYIM}ק)(?P<siman_glued>{glued('ס', 'ר')})"
+    rf"|(?P<siman_colon>{NUMERAL})(?={SPACE}*[:,]))"
     rf"(?:{SPACE}*,?{SPACE}*(?:(?:סעיף|סעי?{GERESH}){SPACE}*(?P<seif>{NUMERAL})"
     rf"|(?P<seif_glued>{glued('ס')}))"
     rf"|{SPACE}*[:,]{SPACE}*(?P<seif_colon>{NUMERAL}))?{WORD_END}"
