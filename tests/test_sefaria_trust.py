@@ -301,6 +301,7 @@ def test_ranges_are_not_cut(text: str, expected: str) -> None:
         ('שמו"ר רפל"ב', "Shemot Rabbah 32"),
         ('טוש"ע או"ח ר"ס רלא', "Shulchan Arukh, Orach Chayim 231"),
         ("מדרש תהלים קד, יח", "Midrash Tehillim 104"),  # the verse dropped
+        ("בתחילת פרק שני דפסחים", "Pesachim 21a:8-42a:14"),  # the chapter's beginning
     ],
 )
 def test_coarse_links_are_marked(text: str, expected: str) -> None:

@@ -487,7 +487,14 @@ def _scan_plain(text: str) -> list[_Found]:
         if shape == "full" and len(got.ref.sections) == 1 and got.ref.sections[0][-1] not in "ab":
             shape = "chapter"  # "תהלים קי"ט", "תניא פל"ב": a whole chapter (not a daf)
         exact = got.exact
-        if exact and shape == "chapter" and _EDGE.search(text, begin, end):
+        if (
+            exact
+            and shape == "chapter"
+            and (
+                _EDGE.search(text, begin, end)
+                or _EDGE_BEFORE.search(text, max(0, begin - 9), begin)
+            )
+        ):
             exact = False  # "ר"פ ט"ז דשבת", "ספ"ג": the beginning or end of the chapter cited
         out.append(_found((begin - 1, got.end - 1, got.ref, shape, conf, exact)))
         prev = got
@@ -504,8 +511,9 @@ def _scan_plain(text: str) -> list[_Found]:
 # The beginning or end of a chapter or siman: "ר"פ", "רפ"ג", "ספ"ג", "ס"ס", "ססי'", "סוף פרק".
 _EDGE = re.compile(
     rf"(?<![\u05d0-\u05ea])[ובדלמ]{{0,2}}(?:[רס]פ[\u05d0-\u05ea]{{0,2}}{GERSHAYIM}[\u05d0-\u05ea]|[רס]{GERSHAYIM}[פס]"
-    rf"|[רס]סי{GERESH}|סו{GERSHAYIM}[פס]|(?:ריש|סוף|בריש|בסוף){SPACE}+(?:פרק|סימן))"
+    rf"|[רס]סי{GERESH}|סו{GERSHAYIM}[פס]|(?:ריש|סוף|בריש|בסוף|תחילת|בתחילת|בתחלת){SPACE}+(?:פרק|סימן))"
 )
+_EDGE_BEFORE = re.compile(rf"(?<![\u05d0-\u05ea])[ו]?(?:ב?תחילת|ב?תחלת|ב?סוף|ב?ריש){SPACE}+$")
 _MIDRASH_WORDS = frozenset({"מדרש", "מדרשי"})
 _NAME_WORD = re.compile(rf"{SPACE}+[\u05d0-\u05ea\"']{{2,}}")
 
