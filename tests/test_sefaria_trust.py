@@ -302,6 +302,7 @@ def test_ranges_are_not_cut(text: str, expected: str) -> None:
         ('טוש"ע או"ח ר"ס רלא', "Shulchan Arukh, Orach Chayim 231"),
         ("מדרש תהלים קד, יח", "Midrash Tehillim 104"),  # the verse dropped
         ("בתחילת פרק שני דפסחים", "Pesachim 21a:8-42a:14"),  # the chapter's beginning
+        ("על עזבם: ירמי' ט. יא. יב.", "Jeremiah 9"),  # its verses listed after it
     ],
 )
 def test_coarse_links_are_marked(text: str, expected: str) -> None:

@@ -496,6 +496,9 @@ def _scan_plain(text: str) -> list[_Found]:
             )
         ):
             exact = False  # "ר"פ ט"ז דשבת", "ספ"ג": the beginning or end of the chapter cited
+        if exact and shape == "chapter" and got.kind == "tanakh":
+            verse = _VERSE_ITEM.match(text, end)  # "ירמי' ט. יא. יב.": verses of that chapter
+            exact = not (verse and num(verse[1]))
         out.append(_found((begin - 1, got.end - 1, got.ref, shape, conf, exact)))
         prev = got
         pos = got.end
@@ -513,6 +516,7 @@ _EDGE = re.compile(
     rf"(?<![\u05d0-\u05ea])[ובדלמ]{{0,2}}(?:[רס]פ[\u05d0-\u05ea]{{0,2}}{GERSHAYIM}[\u05d0-\u05ea]|[רס]{GERSHAYIM}[פס]"
     rf"|[רס]סי{GERESH}|סו{GERSHAYIM}[פס]|(?:ריש|סוף|בריש|בסוף|תחילת|בתחילת|בתחלת){SPACE}+(?:פרק|סימן))"
 )
+_VERSE_ITEM = re.compile(rf"\.{SPACE}*([\u05d0-\u05ea]{{1,3}}){SPACE}*[.;]")
 _EDGE_BEFORE = re.compile(rf"(?<![\u05d0-\u05ea])[ו]?(?:ב?תחילת|ב?תחלת|ב?סוף|ב?ריש){SPACE}+$")
 _MIDRASH_WORDS = frozenset({"מדרש", "מדרשי"})
 _NAME_WORD = re.compile(rf"{SPACE}+[\u05d0-\u05ea\"']{{2,}}")
