@@ -192,6 +192,7 @@ def family(ref: str) -> str:
         ("Tanya", "Tanya"), ("Jerusalem Talmud", "Yerushalmi"),
         ("Mishnah Berurah", "Mishnah Berurah"), ("Mishnah ", "Mishnah"),
         ("Pirkei Avot", "Mishnah"), ("Zohar", "Zohar"), ("Rabbeinu Bahya", "Commentary"),
+        ("Tosefta", "Tosefta"),
     ):  # fmt: skip
         if ref.startswith(prefix):
             return name
