@@ -16,16 +16,26 @@ import math
 from dataclasses import dataclass
 from functools import cache
 
+from pydantic import BaseModel, Field
+
 from libtext.errors import ConfigurationError
-from libtext.models import DocumentOutline, ExtractedDocument, ExtractedPage, SourceMetadata
+from libtext.models import (
+    DocumentOutline,
+    ExtractedDocument,
+    ExtractedPage,
+    OutlineSegment,
+    SourceMetadata,
+)
 from libtext.prompts import Prompt
 
 __all__ = [
     "CHARS_PER_TOKEN",
     "DEFAULT_CONTEXT_TOKENS",
     "MAX_WINDOW_TOKENS",
+    "OutlineAnswer",
     "Window",
     "estimate_tokens",
+    "halve_window",
     "merge_metadata",
     "outline_messages",
     "outline_schema",
@@ -48,10 +58,46 @@ def estimate_tokens(text: str) -> int:
     return math.ceil(len(text) / CHARS_PER_TOKEN)
 
 
+class _MetadataAnswer(BaseModel):
+    publication_title: str = ""
+    work_title: str = ""
+    author_name: str = ""
+
+
+class _SegmentAnswer(BaseModel):
+    sequence_id: int
+    chapter_number: str = ""
+    chapter_title: str
+    segment_title: str = ""
+    summary: str = ""
+    page_ref: str
+    start_phrase_hebrew: str = Field(min_length=1)
+    end_phrase_hebrew: str
+
+
+class OutlineAnswer(BaseModel):
+    """What a language model must answer for one window: :class:`DocumentOutline`'s
+    fields with those an outline cannot do without marked required.
+
+    :class:`DocumentOutline` requires nothing (a stored outline may be partial), so
+    ``{}`` or an echo of the request would validate as an empty outline; this schema,
+    sent to the model and checked on its answer, refuses them.
+    """
+
+    source_metadata: _MetadataAnswer
+    outline_segments: list[_SegmentAnswer]
+
+    def to_outline(self) -> DocumentOutline:
+        return DocumentOutline(
+            source_metadata=SourceMetadata(**self.source_metadata.model_dump()),
+            outline_segments=[OutlineSegment(**s.model_dump()) for s in self.outline_segments],
+        )
+
+
 @cache
 def outline_schema() -> str:
-    """The JSON schema of :class:`DocumentOutline`, compact, as the prompt shows it."""
-    return json.dumps(DocumentOutline.model_json_schema(), ensure_ascii=False)
+    """The JSON schema of :class:`OutlineAnswer`, compact, as the prompt shows it."""
+    return json.dumps(OutlineAnswer.model_json_schema(), ensure_ascii=False)
 
 
 def window_budget(
@@ -155,6 +201,28 @@ def split_windows(doc: ExtractedDocument, budget_tokens: int, overlap_pages: int
             overlap -= 1
         i = j - overlap
     return windows
+
+
+def halve_window(window: Window) -> tuple[Window, Window] | None:
+    """``window`` cut in two halves of its pages (or of its one page's lines); ``None``
+    when it is a single line, which cannot be cut."""
+    pages = window.pages
+    if len(pages) > 1:
+        half = len(pages) // 2
+        first, second = pages[:half], pages[half:]
+    else:
+        page = pages[0]
+        lines = [line for line in page.lines if line.kind in ("body", "heading")]
+        if len(lines) < 2:
+            return None
+        half = len(lines) // 2
+        first = (page.model_copy(update={"lines": lines[:half]}),)
+        second = (page.model_copy(update={"lines": lines[half:]}),)
+    overlap = min(window.overlap, len(first) - 1) if len(first) > 1 else 0
+    return (
+        Window(index=window.index, pages=tuple(first), overlap=overlap),
+        Window(index=window.index, pages=tuple(second), overlap=0),
+    )
 
 
 def _source_line(doc: ExtractedDocument) -> str:

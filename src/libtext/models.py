@@ -252,6 +252,11 @@ class TranslatedSegment(EnrichedSegment):
     provider: str = ""
     complete: bool = True
     notes: list[str] = Field(default_factory=list)
+    error: str | None = Field(
+        default=None,
+        description="extension: why the provider's translation is missing (what needs "
+        "no model is kept)",
+    )
 
     def _repr_html_(self) -> str:
         """A readable HTML view in Jupyter (Hebrew right-to-left, English left-to-right)."""

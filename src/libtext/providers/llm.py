@@ -68,10 +68,16 @@ KEY_ENV_VARS: dict[str, tuple[str, ...]] = {
     "huggingface": ("HUGGINGFACE_API_KEY", "HF_TOKEN"),
 }
 
-# Prefixes of models that run locally and need no key.
-LOCAL_PREFIXES = frozenset(
-    {"ollama", "ollama_chat", "lm_studio", "llamafile", "vllm", "hosted_vllm", "openai_like"}
-)
+# Prefixes of models that run locally and need no key (all litellm routes).
+LOCAL_PREFIXES = frozenset({"ollama", "ollama_chat", "lm_studio", "llamafile", "vllm", "hosted_vllm"})
+
+NO_KEY = "no-key-required"
+"""The key sent to a server at ``api_base`` when none is given: the OpenAI client refuses
+to start without one, and a local server ignores it."""
+
+MIN_SECRET_CHARS = 8
+"""Shorter "keys" (a dummy ``"x"`` for a local server) are not masked: masking them would
+only garble the message (``ma[redacted]imum``)."""
 
 _KEYLIKE = re.compile(
     r"\b(?:sk|pk|rk|key|gsk|xai|hf)[-_][A-Za-z0-9_\-]{6,}"  # sk-..., gsk_..., hf_...
@@ -87,10 +93,15 @@ _litellm: Any = None
 
 
 def redact(text: str, *secrets: str | None) -> str:
-    """``text`` with the given secrets and anything that looks like a key masked."""
+    """``text`` with the given secrets and anything that looks like a key masked.
+
+    A secret is masked only where it stands as a whole token (not inside a longer
+    word), and only when it has at least :data:`MIN_SECRET_CHARS` characters.
+    """
     for secret in secrets:
-        if secret:
-            text = text.replace(secret, "[redacted]")
+        if secret and len(secret) >= MIN_SECRET_CHARS:
+            whole = re.compile(rf"(?<![A-Za-z0-9]){re.escape(secret)}(?![A-Za-z0-9])")
+            text = whole.sub("[redacted]", text)
     return _KEYLIKE.sub("[redacted]", text)
 
 
@@ -267,6 +278,8 @@ class LiteLLMProvider:
         needs_key = bool(env_vars) and api_base is None and prefix not in LOCAL_PREFIXES
         if api_key is None and needs_key and "mock_response" not in options:
             raise MissingAPIKeyError(model, env_vars[0])
+        if api_key is None and api_base is not None:
+            api_key = NO_KEY  # a server of one's own: the client still wants some key
         self._api_key = api_key
         # Looked up once per provider, not per call.
         self._formats: dict[type[BaseModel], Any] = {}
@@ -363,6 +376,10 @@ class LiteLLMProvider:
             content = response.choices[0].message.content
         except (AttributeError, IndexError, TypeError):
             content = None
+        try:
+            finish = response.choices[0].finish_reason
+        except (AttributeError, IndexError, TypeError):
+            finish = None
         if content is None:
             content = ""
         usage_obj = getattr(response, "usage", None)
@@ -388,6 +405,7 @@ class LiteLLMProvider:
                 cost_usd=cost,
             ),
             model=str(getattr(response, "model", None) or self.model),
+            finish_reason=finish if isinstance(finish, str) else None,
         )
 
     def _endpoint(self) -> str:
@@ -519,6 +537,7 @@ def _unknown_model(f: _Failure) -> ProviderError:
 
 
 def _too_long(f: _Failure) -> ProviderError:
+    f.details["reason"] = "context_window"  # the Outliner splits the window and asks again
     return ProviderError(
         f"The input is too long for {f.provider!r}'s context window; use smaller windows "
         "or a model with a larger context.",
