@@ -356,7 +356,13 @@ class Outliner:
         answers: list[list[tuple[Window, DocumentOutline]]] = [[] for _ in windows]
         usages: list[Usage] = []
         errors: list[BaseException] = []
-        limiter = anyio.CapacityLimiter(self.concurrency)
+        # Calls queue here, before the timed call: a one-slot server's queue does not
+        # count against call_timeout.
+        declared = getattr(provider, "max_concurrency", None)
+        slots = self.concurrency
+        if isinstance(declared, int) and not isinstance(declared, bool) and declared > 0:
+            slots = min(slots, declared)
+        limiter = anyio.CapacityLimiter(slots)
         count = len(windows)
 
         async def ask_window(window: Window, depth: int) -> list[tuple[Window, DocumentOutline]]:
