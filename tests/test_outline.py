@@ -408,7 +408,7 @@ async def test_cold_compare_keeps_the_event_loop_running(
     monkeypatch.setattr(llm, "_load_litellm", cold_load)
     segment = {
         "sequence_id": 1,
-        "chapter_title": "ליקוטי מוהר\"ן",
+        "chapter_title": 'ליקוטי מוהר"ן',
         "page_ref": "1",
         "start_phrase_hebrew": "מבחר קטעים מחלק ראשון",
         "end_phrase_hebrew": "",

@@ -7,9 +7,10 @@ five real Hebrew PDFs, OpenAI's o200k tokenizer takes 0.4-0.6 tokens per charact
 cl100k 0.9-1.0, and SmolLM2's (a small open model's, 49k words) 1.2 on plain Hebrew,
 0.8 on pointed text (``benchmarks/real_model.py --tokens`` measures a model's own); so
 a Hebrew letter or mark counts as 1.25 tokens and any other character as 0.5, and a
-window sized by the estimate does not overflow. Consecutive windows share at most ``overlap_pages`` pages (and at most a
-quarter of a window) so that a chapter starting at a window's edge is seen whole by
-one of them; the characters sent stay close to the document's size.
+window sized by the estimate does not overflow. Consecutive windows share at most
+``overlap_pages`` pages (and at most a quarter of a window) so that a chapter
+starting at a window's edge is seen whole by one of them; the characters sent stay
+close to the document's size.
 """
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ from libtext.prompts import Prompt
 
 __all__ = [
     "CHARS_PER_TOKEN",
-    "HEBREW_TOKENS_PER_CHAR",
     "DEFAULT_CONTEXT_TOKENS",
+    "HEBREW_TOKENS_PER_CHAR",
     "MAX_WINDOW_TOKENS",
     "OutlineAnswer",
     "Window",

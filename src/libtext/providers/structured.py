@@ -200,15 +200,19 @@ def _unusable(
 ) -> ProviderOutputError:
     schema = request.response_model.__name__
     if again.location == _CUT_OFF:
-        reason, what = _CUT_OFF, (
-            "was cut off at its output limit (finish_reason 'length'), even after a re-ask; "
-            "raise max_tokens or send less text per call (window_tokens=, max_chars=)"
+        reason, what = (
+            _CUT_OFF,
+            (
+                "was cut off at its output limit (finish_reason 'length'), even after a re-ask; "
+                "raise max_tokens or send less text per call (window_tokens=, max_chars=)"
+            ),
         )
     elif again.location == "unusable":
         reason, what = "unusable", f"was not usable ({again.error}), even after a re-ask"
     else:
-        reason, what = "invalid", (
-            f"did not match the {schema} schema ({again.error}), even after a re-ask"
+        reason, what = (
+            "invalid",
+            (f"did not match the {schema} schema ({again.error}), even after a re-ask"),
         )
     return ProviderOutputError(
         f"Provider {name!r}'s answer {what}; try a stronger model or another provider.",

@@ -472,7 +472,6 @@ def _with_failure(
     )
 
 
-
 @cache
 def _response_schema() -> str:
     return json.dumps(TranslationResponse.model_json_schema(), ensure_ascii=False)
