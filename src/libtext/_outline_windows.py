@@ -55,7 +55,10 @@ OTHER_TOKENS_PER_CHAR = 0.5
 """Tokens counted for each other character (English, digits, JSON: measured 0.25-0.5)."""
 CHARS_PER_TOKEN = 1 / HEBREW_TOKENS_PER_CHAR
 """Characters of Hebrew text per token, as estimated (for sizing in characters)."""
-_HEBREW = re.compile("[\u0590-\u05ff\ufb1d-\ufb4f]")
+_HEBREW = re.compile(
+    r"[\u0590-\u05ff\ufb1d-\ufb4f]+(?:[\s\"'\-.,:;()]+[\u0590-\u05ff\ufb1d-\ufb4f]+)*"
+)
+"""A run of Hebrew words and what joins them (spaces, quotes, punctuation)."""
 DEFAULT_CONTEXT_TOKENS = 100_000
 """Context assumed when a provider does not say (``max_input_tokens`` is ``None``)."""
 MAX_WINDOW_TOKENS = 60_000
@@ -66,7 +69,8 @@ MAX_OVERLAP_FRACTION = 0.25
 
 
 def estimate_tokens(text: str) -> int:
-    """A pessimistic token count: Hebrew letters and marks 1.25 each, other characters 0.5."""
+    """A pessimistic token count: Hebrew (letters, marks and the spaces and punctuation
+    between Hebrew words) 1.25 tokens a character, other characters 0.5."""
     hebrew = len(text) - len(_HEBREW.sub("", text))
     return math.ceil(hebrew * HEBREW_TOKENS_PER_CHAR + (len(text) - hebrew) * OTHER_TOKENS_PER_CHAR)
 

@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import time
@@ -55,7 +56,7 @@ from libtext.errors import (
     ProviderError,
     ProviderOutputError,
 )
-from libtext.grounding import GroundingIndex, first_page, ground_outline
+from libtext.grounding import GroundingIndex, first_page, ground_metadata, ground_outline
 from libtext.models import (
     DocumentOutline,
     ErrorDetail,
@@ -77,6 +78,8 @@ if TYPE_CHECKING:
     from libtext._policy import RetryPolicy
 
 __all__ = ["OutlineSource", "Outliner", "agreement"]
+
+logger = logging.getLogger("libtext.outline")
 
 OutlineSource = str | os.PathLike[str] | bytes | bytearray | IO[bytes] | ExtractedDocument
 """What the Outliner reads: a PDF path, its bytes, a binary file, or an extraction."""
@@ -122,6 +125,9 @@ class Outliner:
             ``n_ctx``, vLLM's ``max_model_len``), else litellm's model map, else 100k.
         overlap_pages: Pages shared by consecutive windows (at most a quarter of a
             window), so a chapter at a window's edge is seen whole.
+        keep_metadata: Keep a title or author the model gave that is not in the
+            document's first pages nor its PDF metadata (it is always listed in the
+            grounding report's ``unsupported_metadata``); by default it is dropped.
 
     Old spellings (``policy=``, model options as keywords such as ``temperature=0``)
     still work until libtext 0.2, with a :class:`DeprecationWarning`; any other unknown
@@ -149,6 +155,7 @@ class Outliner:
         window_tokens: int | None = None,
         context_tokens: int | None = None,
         overlap_pages: int = 1,
+        keep_metadata: bool = False,
         **deprecated: Any,
     ) -> None:
         from libtext.providers.registry import resolve_provider
@@ -179,6 +186,7 @@ class Outliner:
         self.window_tokens = window_tokens
         self.context_tokens = context_tokens
         self.overlap_pages = overlap_pages
+        self.keep_metadata = keep_metadata
 
     def __repr__(self) -> str:
         names = ", ".join(repr(p.name) for p in self.providers)
@@ -404,6 +412,17 @@ class Outliner:
             raise errors[0]
         merged = _merge_windows([pair for pairs in answers for pair in pairs], doc)
         outline, report = await _ground(merged, index)
+        metadata, unsupported = ground_metadata(outline.source_metadata, doc)
+        if unsupported:
+            logger.warning(
+                "provider=%s gave %s not found in the document%s",
+                provider.name,
+                ", ".join(unsupported),
+                " (kept: keep_metadata=True)" if self.keep_metadata else " (dropped)",
+            )
+            report = report.model_copy(update={"unsupported_metadata": unsupported})
+            if not self.keep_metadata:
+                outline = outline.model_copy(update={"source_metadata": metadata})
         if not outline.outline_segments:
             raise ProviderOutputError(
                 f"Provider {provider.name!r} gave no segment whose start phrase is in the "

@@ -297,6 +297,8 @@ async def _outline(
         "max_pages": outliner.max_pages,
         "window_tokens": outliner.window_tokens,
         "overlap_pages": outliner.overlap_pages,
+        "context_tokens": outliner.context_tokens,
+        "keep_metadata": outliner.keep_metadata,
     }
     if outliner.options:  # model options change the answer (a provider object gets them)
         options["model_options"] = outliner.options
