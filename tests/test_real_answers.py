@@ -27,8 +27,6 @@ from libtext.providers.llm import LOCAL_PREFIXES, LiteLLMProvider, redact
 from libtext.providers.structured import _InvalidOutput, parse_structured
 from libtext.store import TextStore
 
-pytestmark = pytest.mark.anyio
-
 FAST = RetryPolicy(max_attempts=1, base_delay=0.0, call_timeout=30.0, deadline=60.0)
 
 PAGE_1 = "פרק א\nויאמר אלהים יהי אור ויהי אור וירא אלהים את האור כי טוב"
@@ -56,11 +54,6 @@ GOOD = json.dumps(
     },
     ensure_ascii=False,
 )
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 @pytest.fixture(autouse=True)
