@@ -365,10 +365,11 @@ async def test_a_window_that_overflows_is_split_and_retried() -> None:
         )
 
     with FakeLLMServer(answer) as fake:
-        outline = await local(fake, context_tokens=100_000).aoutline_text(
-            f"{PAGE_1 * 12}\f{PAGE_2 * 12}"
-        )
+        outliner = local(fake, window_tokens=100_000)
+        outline = await outliner.aoutline_text(f"{PAGE_1 * 12}\f{PAGE_2 * 12}")
     assert len(outline.outline_segments) == 2
+    # The window the server named in refusing is used from then on.
+    assert getattr(outliner.providers[0], "max_input_tokens", None) == 512
     sizes = [len(r.body["messages"][-1]["content"]) for r in fake.requests]
     assert sizes[0] > limit and all(s <= limit for s in sizes[1:])
 

@@ -334,7 +334,9 @@ class LiteLLMProvider:
 
     The context window (:attr:`max_input_tokens`) is ``context_tokens`` if given, else
     what the server at ``api_base`` reports (vLLM's ``max_model_len`` in ``/v1/models``,
-    llama.cpp's ``n_ctx`` in ``/props``), else litellm's model map.
+    llama.cpp's ``n_ctx`` in ``/props``), else litellm's model map; a server that
+    refuses a request as too long and names its window (``maximum context length is
+    8192``) sets it for the calls after.
 
     The answer's form (``response_format``) is the model's JSON schema where litellm
     says the model takes one, else for a model litellm does not know at an ``api_base``
@@ -514,6 +516,9 @@ class LiteLLMProvider:
                 error = self._map_error(litellm, exc)
                 if not chosen and self._refused_format(request.response_model, error):
                     continue  # the same question in the next form the server may take
+                learnt = error.details.get("context_tokens")
+                if isinstance(learnt, int) and learnt > 0:
+                    self._max_input_tokens = learnt  # what the server said in refusing
                 raise error from None
             return self._to_response(litellm, response)
 
@@ -682,8 +687,17 @@ def _unknown_model(f: _Failure) -> ProviderError:
     )
 
 
+_CONTEXT_SAID = re.compile(
+    r"(?:maximum context length is|context window of|context size \(?|n_ctx\D{0,4})\s*(\d{3,7})",
+    re.IGNORECASE,
+)
+
+
 def _too_long(f: _Failure) -> ProviderError:
     f.details["reason"] = "context_window"  # the Outliner splits the window and asks again
+    said = _CONTEXT_SAID.search(str(f.details.get("upstream_message", "")))
+    if said is not None:  # the server named its window: later windows are sized to it
+        f.details["context_tokens"] = int(said.group(1))
     return ProviderError(
         f"The input is too long for {f.provider!r}'s context window; use smaller windows "
         "or a model with a larger context.",
