@@ -66,6 +66,7 @@ __all__ = [
     "DocumentSource",
     "ProgressCallback",
     "aprocess_document",
+    "check_failures",
     "cut_sections",
     "process_document",
 ]
@@ -199,11 +200,8 @@ async def aprocess_document(
                 segments, todo, translator, provider_cache, concurrency, report
             )
             document = _assemble(doc, outline, sections)
-        _check_failures(
-            document.sections,
-            store=store is not None,
-            save_partial=save_partial,
-            provider=translator.name,
+        check_failures(
+            document, saving=store is not None, save_partial=save_partial, provider=translator.name
         )
         if store is not None:
             report("save", 0, 1)
@@ -399,21 +397,22 @@ def _translated(seg: EnrichedSegment, result: TranslatedSegment) -> Section:
     )
 
 
-def _check_failures(
-    sections: list[Section], *, store: bool, save_partial: bool, provider: str
+def check_failures(
+    document: ProcessedDocument, *, saving: bool, save_partial: bool, provider: str
 ) -> None:
-    """Refuse a run whose translations failed: all of them always, some when storing.
+    """Refuse a run whose translations failed: all of them always, some when saving.
 
     A section whose provider call failed has ``error`` set (its Hebrew, phrase split and
     links are kept). A document with such sections is saved only when the caller says
     so (``save_partial=True``); one where every section failed is never a result.
     """
+    sections = document.sections
     failed = [s for s in sections if s.error]
     if not failed or save_partial:
         return
     tried = [s for s in sections if s.error or s.translation_data]
     everything = len(failed) == len(tried)
-    if not everything and not store:
+    if not everything and not saving:
         return
     first = failed[0].error or ""
     what = "every section" if everything else f"{len(failed)} of {len(tried)} sections"

@@ -268,6 +268,9 @@ class Translator:
         seg = _as_segment(segment, footnotes)
         if self.max_segment_chars is not None:
             check_segment_size(seg, self.max_segment_chars, "max_segment_chars")
+        warm_up = getattr(self.provider, "warm_up", None)
+        if warm_up is not None:  # may learn the server's slots (max_concurrency) first
+            await warm_up()
         limiter = self._slots.limiter(self._max_in_flight())
         return await self._translate(seg, cache=self.cache, limiter=limiter)
 
