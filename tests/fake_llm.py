@@ -28,7 +28,12 @@ __all__ = ["FakeLLMServer", "FakeReply", "RecordedRequest", "chat_completion", "
 
 
 def chat_completion(
-    content: str, *, model: str = "fake-model", tokens_in: int = 11, tokens_out: int = 7
+    content: str,
+    *,
+    model: str = "fake-model",
+    tokens_in: int = 11,
+    tokens_out: int = 7,
+    finish_reason: str = "stop",
 ) -> dict[str, Any]:
     """An OpenAI chat-completion body whose answer is ``content``."""
     return {
@@ -40,7 +45,7 @@ def chat_completion(
             {
                 "index": 0,
                 "message": {"role": "assistant", "content": content},
-                "finish_reason": "stop",
+                "finish_reason": finish_reason,
             }
         ],
         "usage": {
@@ -67,6 +72,7 @@ class FakeReply:
         content: The assistant's text when ``body`` is ``None``.
         headers: Extra response headers (e.g. ``{"Retry-After": "0.1"}``).
         delay: Seconds to wait before answering.
+        finish_reason: The chat completion's ``finish_reason`` (``"length"``: cut off).
     """
 
     status: int = 200
@@ -74,6 +80,7 @@ class FakeReply:
     content: str = "{}"
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    finish_reason: str = "stop"
 
 
 def ok(content: str, *, delay: float = 0.0) -> FakeReply:
@@ -99,6 +106,8 @@ class FakeLLMServer:
         responder: Builds the reply for a request body when no reply is queued;
             default a 200 answering ``"{}"``.
         delay: Seconds every responder reply waits (queued replies carry their own).
+        info: JSON bodies answered to GET requests by path (``{"/props": {...}}``), as a
+            local server reports itself; other GETs get a 404.
     """
 
     def __init__(
@@ -106,9 +115,11 @@ class FakeLLMServer:
         responder: Callable[[dict[str, Any]], FakeReply] | None = None,
         *,
         delay: float = 0.0,
+        info: dict[str, Any] | None = None,
     ) -> None:
         self.responder = responder or (lambda body: FakeReply())
         self.delay = delay
+        self.info = dict(info or {})
         self.requests: list[RecordedRequest] = []
         self._queue: deque[FakeReply] = deque()
         self._lock = threading.Lock()
@@ -163,6 +174,16 @@ class FakeLLMServer:
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
+            def do_GET(self) -> None:
+                path = self.path.split("?", 1)[0]
+                found = path in fake.info
+                data = json.dumps(fake.info[path] if found else error_body("not found")).encode()
+                self.send_response(200 if found else 404)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
             def do_POST(self) -> None:
                 arrived = time.perf_counter()
                 length = int(self.headers.get("Content-Length") or 0)
@@ -187,7 +208,11 @@ class FakeLLMServer:
                 payload = reply.body
                 if payload is None:
                     if reply.status == 200:
-                        payload = chat_completion(reply.content, model=str(body.get("model")))
+                        payload = chat_completion(
+                            reply.content,
+                            model=str(body.get("model")),
+                            finish_reason=reply.finish_reason,
+                        )
                     else:
                         payload = error_body(f"fake error {reply.status}")
                 data = json.dumps(payload).encode()

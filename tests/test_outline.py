@@ -406,7 +406,14 @@ async def test_cold_compare_keeps_the_event_loop_running(
         return real
 
     monkeypatch.setattr(llm, "_load_litellm", cold_load)
-    answer = {"source_metadata": {"work_title": "t"}, "outline_segments": []}
+    segment = {
+        "sequence_id": 1,
+        "chapter_title": 'ליקוטי מוהר"ן',
+        "page_ref": "1",
+        "start_phrase_hebrew": "מבחר קטעים מחלק ראשון",
+        "end_phrase_hebrew": "",
+    }
+    answer = {"source_metadata": {"work_title": "t"}, "outline_segments": [segment]}
     outliner = Outliner(
         providers=["openai/gpt-4o-mini", "openai/gpt-4.1-mini"],
         api_key="sk-test-not-real",

@@ -297,9 +297,14 @@ async def test_invalid_output_is_reasked_once() -> None:
     result = await Translator(provider=FunctionProvider(fn), retry=FAST).atranslate(segment())
     assert answers == [] and result.complete
 
+    # Unusable even after the re-ask: libtext's own part comes back, marked incomplete.
     provider = FunctionProvider(lambda req: {"phrases": "nope"}, name="broken")
-    with pytest.raises(errors.ProviderOutputError):
-        await Translator(provider=provider, retry=FAST).atranslate(segment())
+    kept = await Translator(provider=provider, retry=FAST).atranslate(segment())
+    assert not kept.complete and kept.error and "provider_output" in kept.error
+    assert "provider_output" in kept.notes[0] and kept.translation_data
+    assert "".join(d.hebrew_phrase for d in kept.translation_data).replace(" ", "") == (
+        segment().original_hebrew_block.replace(" ", "").replace("\n", "")
+    )
 
 
 async def test_provider_errors_propagate_typed() -> None:

@@ -30,9 +30,25 @@ from functools import lru_cache
 from typing import Literal
 
 from libtext.hebrew import normalize_for_match
-from libtext.models import DocumentOutline, ExtractedDocument, GroundingReport, OutlineSegment
+from libtext.models import (
+    DocumentOutline,
+    ExtractedDocument,
+    GroundingReport,
+    OutlineSegment,
+    SourceMetadata,
+)
 
-__all__ = ["GroundingIndex", "PhraseMatch", "first_page", "ground_outline"]
+__all__ = [
+    "METADATA_PAGES",
+    "GroundingIndex",
+    "PhraseMatch",
+    "first_page",
+    "ground_metadata",
+    "ground_outline",
+]
+
+METADATA_PAGES = 3
+"""Pages searched for a title or author (the title page and what precedes the text)."""
 
 Side = Literal["start", "end"]
 
@@ -413,3 +429,42 @@ def ground_outline(
         )
     grounded = DocumentOutline(source_metadata=outline.source_metadata, outline_segments=segments)
     return grounded, report
+
+
+_NOT_LETTER = re.compile(r"[^\w]+")
+
+
+def _metadata_form(text: str) -> str:
+    return " ".join(_NOT_LETTER.sub(" ", normalize_for_match(text)).split())
+
+
+def ground_metadata(
+    metadata: SourceMetadata, doc: ExtractedDocument
+) -> tuple[SourceMetadata, list[str]]:
+    """The metadata with the fields a model invented cleared, and those fields' names.
+
+    A title or author is grounded when it occurs (letters compared as for phrases,
+    punctuation ignored) in the first :data:`METADATA_PAGES` pages or in the PDF's own
+    title and author. A cleared field falls back to the PDF's metadata.
+    """
+    haystack = " ".join(
+        [_metadata_form(p.text) for p in doc.pages[:METADATA_PAGES]]
+        + [_metadata_form(doc.title), _metadata_form(doc.author)]
+    )
+    haystack = f" {haystack} "
+    fallback = {
+        "publication_title": doc.title,
+        "work_title": doc.title,
+        "author_name": doc.author,
+    }
+    kept: dict[str, str] = {}
+    unsupported: list[str] = []
+    for name in ("publication_title", "work_title", "author_name"):
+        value = str(getattr(metadata, name) or "").strip()
+        form = _metadata_form(value)
+        if not form or f" {form} " in haystack:
+            kept[name] = value
+            continue
+        unsupported.append(name)
+        kept[name] = fallback[name] or ""
+    return SourceMetadata(**kept), unsupported

@@ -257,6 +257,11 @@ class TranslatedSegment(EnrichedSegment):
     provider: str = ""
     complete: bool = True
     notes: list[str] = Field(default_factory=list)
+    error: str | None = Field(
+        default=None,
+        description="extension: why the provider's translation is missing (what needs "
+        "no model is kept)",
+    )
 
     def _repr_html_(self) -> str:
         """A readable HTML view in Jupyter (Hebrew right-to-left, English left-to-right)."""
@@ -626,7 +631,9 @@ class GroundingReport(_Model):
 
     ``exact``: found verbatim; ``repaired``: a near miss mapped to the exact span;
     ``dropped``: segments removed because a phrase could not be found;
-    ``page_mismatches``: ``page_ref`` corrected to the page where the phrase is.
+    ``page_mismatches``: ``page_ref`` corrected to the page where the phrase is;
+    ``unsupported_metadata`` (extension): the ``source_metadata`` fields the model gave
+    that are neither in the document's first pages nor in its PDF metadata.
     """
 
     segments: int = 0
@@ -634,6 +641,10 @@ class GroundingReport(_Model):
     repaired: int = 0
     dropped: int = 0
     page_mismatches: int = 0
+    unsupported_metadata: list[str] = Field(
+        default_factory=list,
+        description="extension: source_metadata fields not found in the document",
+    )
 
 
 class ProviderOutcome(_Model):

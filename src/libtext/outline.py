@@ -17,10 +17,11 @@ Example:
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import IO, TYPE_CHECKING, Any
@@ -35,7 +36,9 @@ from libtext._keywords import (
     strict_keywords,
 )
 from libtext._outline_windows import (
+    OutlineAnswer,
     Window,
+    halve_window,
     merge_metadata,
     outline_messages,
     prompt_overhead_tokens,
@@ -50,8 +53,10 @@ from libtext.errors import (
     InvalidInputError,
     InvalidTypeError,
     LibtextError,
+    ProviderError,
+    ProviderOutputError,
 )
-from libtext.grounding import GroundingIndex, first_page, ground_outline
+from libtext.grounding import GroundingIndex, first_page, ground_metadata, ground_outline
 from libtext.models import (
     DocumentOutline,
     ErrorDetail,
@@ -73,6 +78,8 @@ if TYPE_CHECKING:
     from libtext._policy import RetryPolicy
 
 __all__ = ["OutlineSource", "Outliner", "agreement"]
+
+logger = logging.getLogger("libtext.outline")
 
 OutlineSource = str | os.PathLike[str] | bytes | bytearray | IO[bytes] | ExtractedDocument
 """What the Outliner reads: a PDF path, its bytes, a binary file, or an extraction."""
@@ -112,9 +119,15 @@ class Outliner:
         api_base: The server of a litellm model (``"http://localhost:11434"``).
         max_pages: Outline only the first ``max_pages`` pages.
         window_tokens: Tokens of document text per request; default from the
-            provider's context window (``max_input_tokens``), else 100k.
+            context window (``context_tokens``), less the prompt and room for the answer.
+        context_tokens: The model's context window in tokens, when you know it better
+            than libtext: default the server's own report (``api_base``: llama.cpp's
+            ``n_ctx``, vLLM's ``max_model_len``), else litellm's model map, else 100k.
         overlap_pages: Pages shared by consecutive windows (at most a quarter of a
             window), so a chapter at a window's edge is seen whole.
+        keep_metadata: Keep a title or author the model gave that is not in the
+            document's first pages nor its PDF metadata (it is always listed in the
+            grounding report's ``unsupported_metadata``); by default it is dropped.
 
     Old spellings (``policy=``, model options as keywords such as ``temperature=0``)
     still work until libtext 0.2, with a :class:`DeprecationWarning`; any other unknown
@@ -140,7 +153,9 @@ class Outliner:
         api_base: str | None = None,
         max_pages: int | None = None,
         window_tokens: int | None = None,
+        context_tokens: int | None = None,
         overlap_pages: int = 1,
+        keep_metadata: bool = False,
         **deprecated: Any,
     ) -> None:
         from libtext.providers.registry import resolve_provider
@@ -156,6 +171,12 @@ class Outliner:
             raise ConfigurationError("overlap_pages must be 0 or more.")
         if concurrency < 1:
             raise ConfigurationError("Outliner(concurrency=...) must be 1 or more.")
+        if context_tokens is not None and (
+            isinstance(context_tokens, bool)
+            or not isinstance(context_tokens, int)
+            or context_tokens < 1
+        ):
+            raise ConfigurationError("Outliner(context_tokens=...) must be a positive int.")
         connection = provider_connection(options, api_key, api_base, timeout)
         self.providers: list[Provider] = [resolve_provider(p, **connection) for p in chosen]
         self.retry = with_timeout(retry, timeout)
@@ -163,7 +184,9 @@ class Outliner:
         self.concurrency = concurrency
         self.max_pages = max_pages
         self.window_tokens = window_tokens
+        self.context_tokens = context_tokens
         self.overlap_pages = overlap_pages
+        self.keep_metadata = keep_metadata
 
     def __repr__(self) -> str:
         names = ", ".join(repr(p.name) for p in self.providers)
@@ -333,43 +356,119 @@ class Outliner:
         if warm_up is not None:
             await warm_up()
         budget = window_budget(
-            context_tokens=getattr(provider, "max_input_tokens", None),
+            context_tokens=self.context_tokens or getattr(provider, "max_input_tokens", None),
             overhead_tokens=overhead,
             window_tokens=self.window_tokens,
         )
         windows = split_windows(doc, budget, self.overlap_pages)
-        answers: list[DocumentOutline | None] = [None] * len(windows)
-        usages: list[Usage] = [Usage()] * len(windows)
+        answers: list[list[tuple[Window, DocumentOutline]]] = [[] for _ in windows]
+        usages: list[Usage] = []
         errors: list[BaseException] = []
-        limiter = anyio.CapacityLimiter(self.concurrency)
+        # Calls queue here, before the timed call: a one-slot server's queue does not
+        # count against call_timeout.
+        declared = getattr(provider, "max_concurrency", None)
+        slots = self.concurrency
+        if isinstance(declared, int) and not isinstance(declared, bool) and declared > 0:
+            slots = min(slots, declared)
+        limiter = anyio.CapacityLimiter(slots)
+        count = len(windows)
 
-        async def ask(window: Window, tg: TaskGroup) -> None:
+        async def ask_window(window: Window, depth: int) -> list[tuple[Window, DocumentOutline]]:
             request = ProviderRequest(
                 task="outline",
-                messages=outline_messages(prompt, doc, window, len(windows)),
-                response_model=DocumentOutline,
+                # A half of a split window is a part of a longer document.
+                messages=outline_messages(prompt, doc, window, count if not depth else 2),
+                response_model=OutlineAnswer,
                 payload=window.document(doc),
                 prompt_version=prompt.version,
                 options=dict(self.options or {}),
+                check=_window_check(window, doc, whole=count == 1 and not depth),
             )
-            async with limiter:
-                try:
+            try:
+                async with limiter:
                     result = await run_structured(provider, request, policy=self.retry)
-                except Exception as exc:
-                    errors.append(exc)
-                    tg.cancel_scope.cancel()  # one window failed: the outline has failed
-                    return
-            answers[window.index] = result.value
-            usages[window.index] = result.usage
+            except ProviderError as exc:
+                halves = halve_window(window) if depth < MAX_SPLITS and _too_big(exc) else None
+                if halves is None:
+                    raise
+                # Too long for the context, or the answer did not fit the output: the
+                # window is split, never sent whole again.
+                first = await ask_window(halves[0], depth + 1)
+                return first + await ask_window(halves[1], depth + 1)
+            usages.append(result.usage)
+            return [(window, result.value.to_outline())]
+
+        async def ask(window: Window, tg: TaskGroup) -> None:
+            try:
+                answers[window.index] = await ask_window(window, 0)
+            except Exception as exc:
+                errors.append(exc)
+                tg.cancel_scope.cancel()  # one window failed: the outline has failed
 
         async with anyio.create_task_group() as tg:
             for window in windows:
                 tg.start_soon(ask, window, tg)
         if errors:
             raise errors[0]
-        merged = _merge_windows(windows, [a for a in answers if a is not None], doc)
+        merged = _merge_windows([pair for pairs in answers for pair in pairs], doc)
         outline, report = await _ground(merged, index)
+        metadata, unsupported = ground_metadata(outline.source_metadata, doc)
+        if unsupported:
+            logger.warning(
+                "provider=%s gave %s not found in the document%s",
+                provider.name,
+                ", ".join(unsupported),
+                " (kept: keep_metadata=True)" if self.keep_metadata else " (dropped)",
+            )
+            report = report.model_copy(update={"unsupported_metadata": unsupported})
+            if not self.keep_metadata:
+                outline = outline.model_copy(update={"source_metadata": metadata})
+        if not outline.outline_segments:
+            raise ProviderOutputError(
+                f"Provider {provider.name!r} gave no segment whose start phrase is in the "
+                "document's text: the outline is not usable; try a stronger model or "
+                "another provider.",
+                provider=provider.name,
+                details={"reason": "no_grounded_segment", "grounding": report.model_dump()},
+            )
         return _Run(outline, report, _sum_usage(usages), prompt.version)
+
+
+MAX_SPLITS = 3
+"""Times a window too long for the model (its context, or its output limit) is halved."""
+
+
+def _too_big(exc: ProviderError) -> bool:
+    """The call failed because the window was too long: the input overflowed the
+    context, or the answer was cut off at the output limit."""
+    reason = exc.details.get("reason") if isinstance(exc.details, dict) else None
+    return reason in ("context_window", "length")
+
+
+def _window_check(
+    window: Window, doc: ExtractedDocument, *, whole: bool
+) -> Callable[[Any], str | None]:
+    """The usability check of one window's answer (see ``ProviderRequest.check``).
+
+    An answer whose segments all start with phrases that are not in the window's text
+    is unusable (invented or copied from the instructions); so is an empty one for a
+    whole document that has text. A part of a longer document may have no segment
+    start (a long chapter runs through it).
+    """
+
+    def check(answer: Any) -> str | None:
+        segments = getattr(answer, "outline_segments", [])
+        if not segments:
+            return "the answer has no outline segment" if whole else None
+        index = GroundingIndex.of(window.document(doc))
+        if any(index.locate(s.start_phrase_hebrew, side="start") for s in segments):
+            return None
+        return (
+            "no start_phrase_hebrew is in the document's text; copy the first words of "
+            "each segment verbatim from the text"
+        )
+
+    return check
 
 
 async def _ground(
@@ -383,7 +482,7 @@ async def _ground(
 
 
 def _merge_windows(
-    windows: list[Window], answers: list[DocumentOutline], doc: ExtractedDocument
+    answers: list[tuple[Window, DocumentOutline]], doc: ExtractedDocument
 ) -> DocumentOutline:
     """Concatenate the windows' segments; grounding sorts and de-duplicates them.
 
@@ -392,12 +491,12 @@ def _merge_windows(
     window's copy of the segment or repaired to the words before the next segment.
     """
     segments: list[OutlineSegment] = []
-    for k, answer in enumerate(answers):
+    for k, (_, answer) in enumerate(answers):
         segs = list(answer.outline_segments)
-        if k + 1 < len(windows) and segs:
+        if k + 1 < len(answers) and segs:
             segs[-1] = segs[-1].model_copy(update={"end_phrase_hebrew": ""})
         segments.extend(segs)
-    metadata = merge_metadata([a.source_metadata for a in answers], doc)
+    metadata = merge_metadata([a.source_metadata for _, a in answers], doc)
     return DocumentOutline(source_metadata=metadata, outline_segments=segments)
 
 

@@ -17,7 +17,9 @@
 
 Provider answers are cached (:mod:`libtext.providers._cache`), so processing the same document
 again makes no provider call. A section whose translation fails after retries keeps
-its Hebrew and gets ``error``; the document is still produced.
+its Hebrew, libtext's phrase split, expansions and links, and gets ``error``; such a
+document is saved only with ``save_partial=True``, and a run where every section failed
+raises.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ import anyio.to_thread
 
 from libtext._keywords import strict_keywords
 from libtext._sync import complete_twin_docs, run_sync
-from libtext.errors import ConfigurationError, InvalidInputError, LibtextError
+from libtext.errors import ConfigurationError, InvalidInputError, LibtextError, ProviderError
 from libtext.hebrew import marker_forms
 from libtext.models import (
     DocumentOutline,
@@ -49,6 +51,7 @@ from libtext.models import (
     ProcessedDocument,
     Section,
     SourceMetadata,
+    TranslatedSegment,
     WorkByIdResponse,
 )
 
@@ -63,6 +66,7 @@ __all__ = [
     "DocumentSource",
     "ProgressCallback",
     "aprocess_document",
+    "check_failures",
     "cut_sections",
     "process_document",
 ]
@@ -96,6 +100,7 @@ def process_document(
     concurrency: int = DEFAULT_CONCURRENCY,
     progress: ProgressCallback | None = None,
     password: str | None = None,
+    save_partial: bool = False,
 ) -> ProcessedDocument:
     """Sync twin of :func:`aprocess_document` (works inside Jupyter too)."""
     return run_sync(
@@ -108,6 +113,7 @@ def process_document(
         concurrency=concurrency,
         progress=progress,
         password=password,
+        save_partial=save_partial,
     )
 
 
@@ -122,6 +128,7 @@ async def aprocess_document(
     concurrency: int = DEFAULT_CONCURRENCY,
     progress: ProgressCallback | None = None,
     password: str | None = None,
+    save_partial: bool = False,
 ) -> ProcessedDocument:
     """Outline, cut, translate and (optionally) store a document.
 
@@ -144,11 +151,16 @@ async def aprocess_document(
             to a provider's ``max_concurrency`` when it declares one).
         progress: Called with ``(stage, done, total)`` as the work advances.
         password: The user password of an encrypted PDF.
+        save_partial: Save (and return) a document some of whose sections could not be
+            translated. By default such a document is not saved (a
+            :class:`~libtext.errors.ProviderError` says which sections failed), and one
+            where every section failed is never returned.
 
     Raises:
         InvalidInputError: The source cannot be read (see :func:`libtext.extract_pdf`).
-        ProviderError: The outline failed (a failed *section* translation is kept in
-            ``Section.error`` instead).
+        ProviderError: The outline failed; or every section's translation failed; or
+            some did and ``store`` is given without ``save_partial=True`` (a failed
+            section keeps its Hebrew, phrase split and links, with ``Section.error``).
         StoreError: Saving failed.
     """
     if concurrency < 1:
@@ -188,6 +200,9 @@ async def aprocess_document(
                 segments, todo, translator, provider_cache, concurrency, report
             )
             document = _assemble(doc, outline, sections)
+        check_failures(
+            document, saving=store is not None, save_partial=save_partial, provider=translator.name
+        )
         if store is not None:
             report("save", 0, 1)
             with anyio.CancelScope(shield=True):  # saved whole or not at all
@@ -280,6 +295,8 @@ async def _outline(
         "max_pages": outliner.max_pages,
         "window_tokens": outliner.window_tokens,
         "overlap_pages": outliner.overlap_pages,
+        "context_tokens": outliner.context_tokens,
+        "keep_metadata": outliner.keep_metadata,
     }
     if outliner.options:  # model options change the answer (a provider object gets them)
         options["model_options"] = outliner.options
@@ -335,6 +352,7 @@ async def _translate_all(
     # flight instead of all running before the first answer is read.
     active = anyio.CapacityLimiter(concurrency * 2)
     results: list[Section | None] = [None] * len(segments)
+    failed: list[LibtextError | str] = []
     done = 0
     report("translate", 0, len(todo))
 
@@ -348,15 +366,17 @@ async def _translate_all(
             logger.warning(
                 "section %d (%s) not translated: %s", seg.sequence_id, seg.segment_title, exc.code
             )
-            results[k] = _section(seg, error=f"{exc.code}: {exc.message}")
+            try:  # what needs no model is kept: phrase split, expansions, links
+                result = await anyio.to_thread.run_sync(translator.offline_part, seg, exc)
+            except LibtextError:
+                results[k] = _section(seg, error=f"{exc.code}: {exc.message}")
+            else:
+                results[k] = _translated(seg, result)
+            failed.append(exc)
         else:
-            results[k] = Section(
-                **seg.model_dump(exclude={"footnotes"}),
-                footnotes=result.footnotes,
-                translation_data=result.translation_data,
-                complete=result.complete,
-                notes=result.notes,
-            )
+            results[k] = _translated(seg, result)
+            if result.error is not None:
+                failed.append(result.error)
         done += 1
         report("translate", done, len(todo))
 
@@ -364,6 +384,51 @@ async def _translate_all(
         for k in todo:
             tg.start_soon(one, k)
     return [r if r is not None else _section(seg) for r, seg in zip(results, segments, strict=True)]
+
+
+def _translated(seg: EnrichedSegment, result: TranslatedSegment) -> Section:
+    return Section(
+        **seg.model_dump(exclude={"footnotes"}),
+        footnotes=result.footnotes,
+        translation_data=result.translation_data,
+        complete=result.complete,
+        notes=result.notes,
+        error=result.error,
+    )
+
+
+def check_failures(
+    document: ProcessedDocument, *, saving: bool, save_partial: bool, provider: str
+) -> None:
+    """Refuse a run whose translations failed: all of them always, some when saving.
+
+    A section whose provider call failed has ``error`` set (its Hebrew, phrase split and
+    links are kept). A document with such sections is saved only when the caller says
+    so (``save_partial=True``); one where every section failed is never a result.
+    """
+    sections = document.sections
+    failed = [s for s in sections if s.error]
+    if not failed or save_partial:
+        return
+    tried = [s for s in sections if s.error or s.translation_data]
+    everything = len(failed) == len(tried)
+    if not everything and not saving:
+        return
+    first = failed[0].error or ""
+    what = "every section" if everything else f"{len(failed)} of {len(tried)} sections"
+    raise ProviderError(
+        f"The translation of {what} failed (first: {first[:200]}); nothing was saved. "
+        "Fix the provider and run again (answers already given are cached), or pass "
+        "save_partial=True to keep the document with its untranslated sections.",
+        provider=provider,
+        retryable=False,
+        details={
+            "reason": "translation_failed",
+            "failed_sections": [s.sequence_id for s in failed],
+            "sections": len(tried),
+            "saved": False,
+        },
+    )
 
 
 def _needs_translation(seg: EnrichedSegment) -> bool:

@@ -119,6 +119,12 @@ def _summary(doc: ProcessedDocument, slug: str | None) -> None:
 )
 @click.option("--no-store", is_flag=True, help="Do not save, even when a store is configured.")
 @click.option(
+    "--save-partial",
+    is_flag=True,
+    help="Save the text even when some sections could not be translated (they keep their "
+    "Hebrew, phrase split and links).",
+)
+@click.option(
     "--format",
     "fmt",
     type=click.Choice(["json", "summary"]),
@@ -143,6 +149,7 @@ def process(
     provider: str,
     store_url: str | None,
     no_store: bool,
+    save_partial: bool,
     fmt: str,
     concurrency: int,
     glossary: str | None,
@@ -160,7 +167,7 @@ def process(
 
     from libtext.outline import Outliner
     from libtext.pdf import aextract_pdf
-    from libtext.process import aprocess_document
+    from libtext.process import aprocess_document, check_failures
     from libtext.translate import Translator
 
     outliner = Outliner(providers=[provider])
@@ -208,6 +215,7 @@ def process(
             click.echo("interrupted: nothing was saved", err=True)
             sys.exit(130)
         if store is not None:
+            check_failures(doc, saving=True, save_partial=save_partial, provider=provider)
             slug = store.save(doc).slug
     finally:
         if store is not None:

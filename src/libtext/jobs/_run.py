@@ -357,7 +357,7 @@ class Runner:
         check: Callable[[], Awaitable[None]],
     ) -> Any:
         from libtext.outline import Outliner
-        from libtext.process import DEFAULT_CONCURRENCY, aprocess_document
+        from libtext.process import DEFAULT_CONCURRENCY, aprocess_document, check_failures
         from libtext.providers._cache import ProviderCache, default_cache_path
         from libtext.providers.registry import resolve_provider
         from libtext.translate import Translator
@@ -393,7 +393,7 @@ class Runner:
                 raise LibtextError("The job's PDF is no longer stored; submit it again.")
             steps.note("extract", 0, 1)
             source = await self._extract(data, job.filename)
-        return await aprocess_document(
+        document = await aprocess_document(
             source,
             outliner=outliner,
             translator=translator,
@@ -401,6 +401,15 @@ class Runner:
             concurrency=concurrency,
             progress=steps.note,
         )
+        # Saved only whole, unless the job asked for a partial text (its answers are
+        # cached: running it again asks only for what failed).
+        check_failures(
+            document,
+            saving=True,
+            save_partial=bool(spec.get("save_partial")),
+            provider=provider.name,
+        )
+        return document
 
     async def _shared_answers(
         self, job: Job, local: ProviderCache, keep: Callable[[_db.Answer], None]

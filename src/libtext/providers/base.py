@@ -8,6 +8,7 @@ already-built pydantic model) plus token usage, so one validation path serves al
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -40,6 +41,9 @@ class ProviderRequest:
             extracted pages of a window, or the segment to translate).
         prompt_version: Version of the prompt that built ``messages``.
         options: Extra provider options (temperature, max_tokens, ...).
+        check: What makes a valid answer unusable beyond its schema (``None``: nothing),
+            e.g. an outline none of whose phrases is in the text; an unusable answer is
+            re-asked once with the reason, like one that does not match the schema.
     """
 
     task: Task
@@ -48,15 +52,21 @@ class ProviderRequest:
     payload: Any = None
     prompt_version: str = ""
     options: dict[str, Any] = field(default_factory=dict)
+    check: Callable[[Any], str | None] | None = None
 
 
 @dataclass
 class ProviderResponse:
-    """A provider's answer: JSON text or a model instance, plus usage."""
+    """A provider's answer: JSON text or a model instance, plus usage.
+
+    ``finish_reason`` is why the model stopped, where it says (``"stop"``; ``"length"``
+    means the answer was cut off at its output limit and is not used).
+    """
 
     content: str | BaseModel | dict[str, Any]
     usage: Usage = field(default_factory=Usage)
     model: str = ""
+    finish_reason: str | None = None
 
 
 @runtime_checkable

@@ -44,7 +44,15 @@ from libtext.errors import (
 )
 from libtext.providers.base import ProviderRequest, ProviderResponse, Usage
 
-__all__ = ["KEY_ENV_VARS", "LOCAL_PREFIXES", "LiteLLMProvider", "redact"]
+__all__ = [
+    "KEY_ENV_VARS",
+    "LOCAL_PREFIXES",
+    "NO_KEY",
+    "LiteLLMProvider",
+    "ServerLimits",
+    "redact",
+    "server_limits",
+]
 
 logger = logging.getLogger("libtext.providers")
 
@@ -68,10 +76,18 @@ KEY_ENV_VARS: dict[str, tuple[str, ...]] = {
     "huggingface": ("HUGGINGFACE_API_KEY", "HF_TOKEN"),
 }
 
-# Prefixes of models that run locally and need no key.
+# Prefixes of models that run locally and need no key (all litellm routes).
 LOCAL_PREFIXES = frozenset(
-    {"ollama", "ollama_chat", "lm_studio", "llamafile", "vllm", "hosted_vllm", "openai_like"}
+    {"ollama", "ollama_chat", "lm_studio", "llamafile", "vllm", "hosted_vllm"}
 )
+
+NO_KEY = "no-key-required"
+"""The key sent to a server at ``api_base`` when none is given: the OpenAI client refuses
+to start without one, and a local server ignores it."""
+
+MIN_SECRET_CHARS = 8
+"""Shorter "keys" (a dummy ``"x"`` for a local server) are not masked: masking them would
+only garble the message (``ma[redacted]imum``)."""
 
 _KEYLIKE = re.compile(
     r"\b(?:sk|pk|rk|key|gsk|xai|hf)[-_][A-Za-z0-9_\-]{6,}"  # sk-..., gsk_..., hf_...
@@ -80,6 +96,8 @@ _KEYLIKE = re.compile(
     r"|[A-Za-z0-9_\-]{32,}",  # any long token
 )
 
+_FORMAT_WORDS = re.compile(r"response_format|json|schema|grammar")
+
 _FIRST_CALL_IMPORTS = ("openai.resources", "httpcore", "h11")
 
 _import_lock = threading.Lock()
@@ -87,11 +105,85 @@ _litellm: Any = None
 
 
 def redact(text: str, *secrets: str | None) -> str:
-    """``text`` with the given secrets and anything that looks like a key masked."""
+    """``text`` with the given secrets and anything that looks like a key masked.
+
+    A secret is masked only where it stands as a whole token (not inside a longer
+    word), and only when it has at least :data:`MIN_SECRET_CHARS` characters.
+    """
     for secret in secrets:
-        if secret:
-            text = text.replace(secret, "[redacted]")
+        if secret and len(secret) >= MIN_SECRET_CHARS:
+            whole = re.compile(rf"(?<![A-Za-z0-9]){re.escape(secret)}(?![A-Za-z0-9])")
+            text = whole.sub("[redacted]", text)
     return _KEYLIKE.sub("[redacted]", text)
+
+
+def _form_name(form: Any) -> str:
+    if isinstance(form, dict):
+        return "json_object+schema" if "schema" in form else str(form.get("type"))
+    return "json_schema"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerLimits:
+    """What an OpenAI-compatible server says of itself (``None``: it does not say)."""
+
+    context: int | None = None
+    slots: int | None = None
+
+
+def server_limits(api_base: str, api_key: str | None, model: str) -> ServerLimits:
+    """The context window and slots a local server reports, asked once, briefly.
+
+    vLLM lists ``max_model_len`` per model in ``/v1/models``; llama.cpp's server reports
+    ``n_ctx`` (per slot) and ``total_slots`` in ``/props``; some servers put
+    ``context_length`` or ``meta.n_ctx`` in the model list. Anything else (no answer,
+    another shape) is "not said": this never fails a call.
+    """
+    import httpx
+
+    base = api_base.rstrip("/")
+    root = base[: -len("/v1")] if base.endswith("/v1") else base
+    name = model.split("/", 1)[1] if "/" in model else model
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    context: int | None = None
+    slots: int | None = None
+    try:
+        with httpx.Client(timeout=3.0, headers=headers, trust_env=False) as client:
+            try:
+                listed = client.get(f"{root}/v1/models").json().get("data") or []
+            except (httpx.HTTPError, ValueError, AttributeError):
+                listed = []
+            entries = [m for m in listed if isinstance(m, dict)]
+            mine = [m for m in entries if m.get("id") == name] or entries[:1]
+            for entry in mine:
+                raw_meta = entry.get("meta")
+                meta: dict[str, Any] = raw_meta if isinstance(raw_meta, dict) else {}
+                for raw in (
+                    entry.get("max_model_len"),
+                    entry.get("context_length"),
+                    entry.get("context_window"),
+                    meta.get("n_ctx"),
+                ):
+                    context = context or _positive(raw)
+            try:
+                props = client.get(f"{root}/props").json()
+            except (httpx.HTTPError, ValueError):
+                props = {}
+            if isinstance(props, dict):
+                settings = props.get("default_generation_settings")
+                if isinstance(settings, dict):
+                    context = context or _positive(settings.get("n_ctx"))
+                context = context or _positive(props.get("n_ctx"))
+                slots = _positive(props.get("total_slots"))
+    except Exception:  # a server's self-report must never break anything
+        logger.info("provider=%s: the server did not report its limits", model)
+    return ServerLimits(context=context, slots=slots)
+
+
+def _positive(raw: Any) -> int | None:
+    if isinstance(raw, bool) or not isinstance(raw, int | float) or raw < 1:
+        return None
+    return int(raw)
 
 
 def _litellm_installed() -> bool:
@@ -233,6 +325,24 @@ class LiteLLMProvider:
             also enforces its own ``call_timeout``).
         options: Passed to ``litellm.acompletion`` (``{"temperature": 0}``,
             ``max_tokens``, ``mock_response``...).
+        context_tokens: The model's context window, when litellm's model map and the
+            server do not say (or say wrong).
+        max_concurrency: Calls the server takes at once (``1`` for a one-slot local
+            server); default what llama.cpp's ``/props`` reports, else no limit. The
+            Outliner and the Translator queue their calls before the timed call, so a
+            call's timeout counts only its own time.
+
+    The context window (:attr:`max_input_tokens`) is ``context_tokens`` if given, else
+    what the server at ``api_base`` reports (vLLM's ``max_model_len`` in ``/v1/models``,
+    llama.cpp's ``n_ctx`` in ``/props``), else litellm's model map; a server that
+    refuses a request as too long and names its window (``maximum context length is
+    8192``) sets it for the calls after.
+
+    The answer's form (``response_format``) is the model's JSON schema where litellm
+    says the model takes one, else for a model litellm does not know at an ``api_base``
+    ``{"type": "json_object", "schema": ...}`` (llama.cpp enforces it with a grammar),
+    else JSON mode. A server that refuses the form gets the next one (then none: the
+    prompt holds the schema), once per provider.
 
     Model options as keywords (``temperature=0``) still work until libtext 0.2, with a
     :class:`DeprecationWarning`; any other unknown keyword raises :class:`TypeError`.
@@ -250,9 +360,21 @@ class LiteLLMProvider:
         api_base: str | None = None,
         timeout: float | None = None,
         options: dict[str, Any] | None = None,
+        context_tokens: int | None = None,
+        max_concurrency: int | None = None,
         **deprecated: Any,
     ) -> None:
         options = legacy_options("LiteLLMProvider", options, deprecated)
+        for arg, value in (
+            ("context_tokens", context_tokens),
+            ("max_concurrency", max_concurrency),
+        ):
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or value < 1
+            ):
+                raise ConfigurationError(f"LiteLLMProvider({arg}=...) must be a positive int.")
+        self.context_tokens = context_tokens
+        self.max_concurrency = max_concurrency
         self.model = model
         self.name = model
         self.api_base = api_base
@@ -267,10 +389,13 @@ class LiteLLMProvider:
         needs_key = bool(env_vars) and api_base is None and prefix not in LOCAL_PREFIXES
         if api_key is None and needs_key and "mock_response" not in options:
             raise MissingAPIKeyError(model, env_vars[0])
+        if api_key is None and api_base is not None:
+            api_key = NO_KEY  # a server of one's own: the client still wants some key
         self._api_key = api_key
         # Looked up once per provider, not per call.
-        self._formats: dict[type[BaseModel], Any] = {}
+        self._formats: dict[type[BaseModel], list[Any]] = {}
         self._max_input_tokens: int | bool | None = False  # False: not looked up yet
+        self._known = True  # whether litellm's model map knows the model
 
     def __repr__(self) -> str:
         # Never the key, nor credentials written into api_base.
@@ -279,10 +404,12 @@ class LiteLLMProvider:
 
     @property
     def max_input_tokens(self) -> int | None:
-        """The model's input context window from litellm's model map; ``None`` if unknown.
+        """The model's input context window; ``None`` if unknown.
 
-        The first read imports litellm (seconds): in async code ``await warm_up()``
-        first, which does both in a worker thread.
+        ``context_tokens`` if given, else the server's report (``api_base``), else
+        litellm's model map. The first read imports litellm and may ask the server
+        (seconds): in async code ``await warm_up()`` first, which does it in a worker
+        thread.
         """
         if self._max_input_tokens is False:
             value: int | None = None
@@ -292,32 +419,60 @@ class LiteLLMProvider:
                 value = int(raw) if raw else None
             except Exception:  # unknown model: litellm raises a plain Exception
                 value = None
+                self._known = False
+            if self.api_base:
+                served = server_limits(self.api_base, self._api_key, self.model)
+                value = served.context or value
+                if self.max_concurrency is None and served.slots:
+                    self.max_concurrency = served.slots
             self._max_input_tokens = value
+        if self.context_tokens is not None:
+            return self.context_tokens
         return self._max_input_tokens if isinstance(self._max_input_tokens, int) else None
 
     def _response_format(self, litellm: Any, model: type[BaseModel]) -> Any:
-        """The response model where the model supports a schema, else JSON mode, else nothing.
+        """The first form of answer the model takes: schema, JSON mode + schema, JSON mode.
 
         Looked up once per response model, with litellm's documented capability
-        checks. Given the pydantic class, litellm builds the schema in the provider's
-        own flavour on each call (milliseconds of CPU): building it here instead would
-        mean reaching into litellm's internals.
+        checks, and moved down the list when a server refuses a form
+        (:meth:`_refused_format`). Given the pydantic class, litellm builds the schema
+        in the provider's own flavour on each call.
         """
         if model not in self._formats:
-            fmt: Any = None
+            forms: list[Any] = []
             try:
                 if litellm.supports_response_schema(model=self.model):
-                    fmt = model
-                else:
-                    params = litellm.get_supported_openai_params(model=self.model) or []
-                    if "response_format" in params:
-                        fmt = {"type": "json_object"}
+                    forms.append(model)
+                params = litellm.get_supported_openai_params(model=self.model) or []
+                if "response_format" in params:
+                    if self.api_base and not self._known:
+                        schema = model.model_json_schema()
+                        forms.append({"type": "json_object", "schema": schema})
+                    forms.append({"type": "json_object"})
             except Exception:  # capability lookup must never break a call
-                fmt = None
-            self._formats[model] = fmt
-        fmt = self._formats[model]
+                forms = []
+            self._formats[model] = [*forms, None]
+        fmt = self._formats[model][0]
         # litellm may adjust a dict it is given: each call gets its own copy.
         return copy.deepcopy(fmt) if isinstance(fmt, dict) else fmt
+
+    def _refused_format(self, model: type[BaseModel], error: ProviderError) -> bool:
+        """Whether ``error`` is a server refusing the answer form; if so, use the next."""
+        forms = self._formats.get(model)
+        if not forms or forms[0] is None or error.status_code not in (400, 415, 422, 500, 501):
+            return False
+        said = str(error.details.get("upstream_message", "")).lower()
+        if not _FORMAT_WORDS.search(said):  # another failure: not the form's
+            return False
+        if error.details.get("reason") == "context_window":
+            return False
+        logger.info(
+            "provider=%s refused response_format %s; trying the next form",
+            self.model,
+            _form_name(forms[0]),
+        )
+        forms.pop(0)
+        return True
 
     async def warm_up(self) -> None:
         """Import litellm and look up the model in a worker thread, off the event loop.
@@ -347,22 +502,35 @@ class LiteLLMProvider:
             kwargs["api_key"] = self._api_key
         if self.api_base is not None:
             kwargs["api_base"] = self.api_base
-        if "response_format" not in options:
-            fmt = self._response_format(litellm, request.response_model)
-            if fmt is not None:
-                kwargs["response_format"] = fmt
+        chosen = "response_format" in options
         kwargs.update(options)
-        try:
-            response = await litellm.acompletion(**kwargs)
-        except Exception as exc:
-            raise self._map_error(litellm, exc) from None
-        return self._to_response(litellm, response)
+        while True:
+            if not chosen:
+                kwargs.pop("response_format", None)
+                fmt = self._response_format(litellm, request.response_model)
+                if fmt is not None:
+                    kwargs["response_format"] = fmt
+            try:
+                response = await litellm.acompletion(**kwargs)
+            except Exception as exc:
+                error = self._map_error(litellm, exc)
+                if not chosen and self._refused_format(request.response_model, error):
+                    continue  # the same question in the next form the server may take
+                learnt = error.details.get("context_tokens")
+                if isinstance(learnt, int) and learnt > 0:
+                    self._max_input_tokens = learnt  # what the server said in refusing
+                raise error from None
+            return self._to_response(litellm, response)
 
     def _to_response(self, litellm: Any, response: Any) -> ProviderResponse:
         try:
             content = response.choices[0].message.content
         except (AttributeError, IndexError, TypeError):
             content = None
+        try:
+            finish = response.choices[0].finish_reason
+        except (AttributeError, IndexError, TypeError):
+            finish = None
         if content is None:
             content = ""
         usage_obj = getattr(response, "usage", None)
@@ -388,6 +556,7 @@ class LiteLLMProvider:
                 cost_usd=cost,
             ),
             model=str(getattr(response, "model", None) or self.model),
+            finish_reason=finish if isinstance(finish, str) else None,
         )
 
     def _endpoint(self) -> str:
@@ -518,7 +687,17 @@ def _unknown_model(f: _Failure) -> ProviderError:
     )
 
 
+_CONTEXT_SAID = re.compile(
+    r"(?:maximum context length is|context window of|context size \(?|n_ctx\D{0,4})\s*(\d{3,7})",
+    re.IGNORECASE,
+)
+
+
 def _too_long(f: _Failure) -> ProviderError:
+    f.details["reason"] = "context_window"  # the Outliner splits the window and asks again
+    said = _CONTEXT_SAID.search(str(f.details.get("upstream_message", "")))
+    if said is not None:  # the server named its window: later windows are sized to it
+        f.details["context_tokens"] = int(said.group(1))
     return ProviderError(
         f"The input is too long for {f.provider!r}'s context window; use smaller windows "
         "or a model with a larger context.",

@@ -78,7 +78,12 @@ class _InvalidOutput(Exception):
 
 
 def _extract_json(text: str) -> Any:
-    """The one JSON value in ``text``, tolerating code fences and prose around an object."""
+    """The one JSON value in ``text``, tolerating code fences and prose around an object.
+
+    Prose around one object is read past; an answer whose first object does not parse
+    is refused, never mined for an inner object that happens to parse (a cut-off echo
+    of the schema holds many, each a valid but empty answer).
+    """
     stripped = text.strip()
     candidates = [stripped]
     candidates += [m.group(1).strip() for m in _FENCE.finditer(stripped)]
@@ -87,15 +92,14 @@ def _extract_json(text: str) -> Any:
             return json.loads(candidate)
         except ValueError:
             continue
-    decoder = json.JSONDecoder()
     start = stripped.find("{")
-    while start != -1:
+    if start != -1:
         try:
-            value, _ = decoder.raw_decode(stripped, start)
+            value, _ = json.JSONDecoder().raw_decode(stripped, start)
         except ValueError:
-            start = stripped.find("{", start + 1)
-            continue
-        return value
+            pass
+        else:
+            return value
     raise _InvalidOutput("the answer is not valid JSON (expected one JSON object)")
 
 
@@ -151,6 +155,75 @@ def _reask(request: ProviderRequest, answer: ProviderResponse, error: str) -> Pr
         },
     ]
     return dataclasses.replace(request, messages=messages)
+
+
+_CUT_OFF = "length"
+
+
+def _usable(answer: ProviderResponse, request: ProviderRequest) -> Any:
+    """The answer validated and checked, or :class:`_InvalidOutput` saying why not.
+
+    An answer cut off at the output limit is refused whatever it holds: what parses of
+    it is a fragment.
+    """
+    if answer.finish_reason == _CUT_OFF:
+        raise _InvalidOutput(
+            "the answer was cut off at the output limit (finish_reason 'length')", _CUT_OFF
+        )
+    value = parse_structured(answer.content, request.response_model)
+    problem = request.check(value) if request.check is not None else None
+    if problem:
+        raise _InvalidOutput(problem, "unusable")
+    return value
+
+
+def _second_request(
+    request: ProviderRequest, answer: ProviderResponse, error: _InvalidOutput
+) -> ProviderRequest:
+    """The re-ask: the error quoted, or for a cut-off answer the same question with twice
+    the output limit (the cut answer is not quoted: it would only take more room)."""
+    if error.location != _CUT_OFF:
+        return _reask(request, answer, error.error)
+    options = dict(request.options)
+    limit = options.get("max_tokens")
+    if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0:
+        options["max_tokens"] = limit * 2
+    return dataclasses.replace(request, options=options)
+
+
+def _unusable(
+    name: str,
+    request: ProviderRequest,
+    first: _InvalidOutput,
+    again: _InvalidOutput,
+    attempts: int,
+) -> ProviderOutputError:
+    schema = request.response_model.__name__
+    if again.location == _CUT_OFF:
+        reason, what = (
+            _CUT_OFF,
+            (
+                "was cut off at its output limit (finish_reason 'length'), even after a re-ask; "
+                "raise max_tokens or send less text per call (window_tokens=, max_chars=)"
+            ),
+        )
+    elif again.location == "unusable":
+        reason, what = "unusable", f"was not usable ({again.error}), even after a re-ask"
+    else:
+        reason, what = (
+            "invalid",
+            (f"did not match the {schema} schema ({again.error}), even after a re-ask"),
+        )
+    return ProviderOutputError(
+        f"Provider {name!r}'s answer {what}; try a stronger model or another provider.",
+        provider=name,
+        details={
+            "reason": reason,
+            "error": first.error,
+            "last_error": again.error,
+            "attempts": attempts,
+        },
+    )
 
 
 def _retryable(exc: BaseException) -> bool:
@@ -311,21 +384,15 @@ async def run_structured(
             answer = await ask(request)
             model_name = answer.model or name
             try:
-                value = parse_structured(answer.content, request.response_model)
+                value = _usable(answer, request)
             except _InvalidOutput as first:
-                logger.info("provider=%s answer invalid (%s); re-asking", name, first.location)
-                second = await ask(_reask(request, answer, first.error))
+                logger.info("provider=%s answer unusable (%s); re-asking", name, first.location)
+                second = await ask(_second_request(request, answer, first))
                 model_name = second.model or model_name
                 try:
-                    value = parse_structured(second.content, request.response_model)
-                except _InvalidOutput:
-                    raise ProviderOutputError(
-                        f"Provider {name!r} returned output that did not match the "
-                        f"{request.response_model.__name__} schema, even after a re-ask; "
-                        "try a stronger model or another provider.",
-                        provider=name,
-                        details={"error": first.error, "attempts": attempts},
-                    ) from None
+                    value = _usable(second, request)
+                except _InvalidOutput as again:
+                    raise _unusable(name, request, first, again, attempts) from None
     except TimeoutError:
         raise ProviderTimeoutError(
             f"Provider {name!r} did not finish within the {policy.deadline}s deadline "

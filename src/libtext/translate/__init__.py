@@ -41,6 +41,8 @@ from libtext.errors import (
     InputTooLargeError,
     InvalidInputError,
     InvalidTypeError,
+    LibtextError,
+    ProviderOutputError,
     short,
 )
 from libtext.models import (
@@ -266,6 +268,9 @@ class Translator:
         seg = _as_segment(segment, footnotes)
         if self.max_segment_chars is not None:
             check_segment_size(seg, self.max_segment_chars, "max_segment_chars")
+        warm_up = getattr(self.provider, "warm_up", None)
+        if warm_up is not None:  # may learn the server's slots (max_concurrency) first
+            await warm_up()
         limiter = self._slots.limiter(self._max_in_flight())
         return await self._translate(seg, cache=self.cache, limiter=limiter)
 
@@ -297,16 +302,24 @@ class Translator:
         title = seg.segment_title or seg.chapter_title
 
         failures: list[Exception] = []
+        unusable: list[tuple[int, ProviderOutputError]] = []
 
         starts = [s for s, _ in spans]
 
-        async def run(i: int, chunk: Chunk, tg: TaskGroup) -> None:
+        def chunk_phrases(chunk: Chunk) -> list[str]:
             # Bisect, not a scan of all spans per chunk: linear in the block, not quadratic.
             lo, hi = bisect_left(starts, chunk.start), bisect_left(starts, chunk.end)
-            phrases = [block[s:e].strip() for s, e in spans[lo:hi]]
+            return [block[s:e].strip() for s, e in spans[lo:hi]]
+
+        async def run(i: int, chunk: Chunk, tg: TaskGroup) -> None:
+            phrases = chunk_phrases(chunk)
             text = block[chunk.start : chunk.end]
             try:
                 answers[i] = await self._ask(text, phrases, chunk, title, cache, limiter)
+            except ProviderOutputError as exc:
+                # The answer was unusable: this chunk keeps what needs no model.
+                unusable.append((i, exc))
+                answers[i] = _offline_answer(text, phrases, chunk)
             except Exception as exc:  # one chunk failed: the segment has failed
                 failures.append(exc)
                 tg.cancel_scope.cancel()
@@ -318,13 +331,36 @@ class Translator:
             await run(0, chunks[0], tg)
         if failures:
             raise failures[0]
-        return await off_loop(
+        result = await off_loop(
             len(block),
             partial(assemble, provider=self.provider.name, glossary=self.glossary),
             seg,
             plan,
             answers,
         )
+        if not unusable:
+            return result
+        unusable.sort(key=lambda item: item[0])
+        return _with_failure(result, unusable[0][1], len(unusable), len(chunks))
+
+    def offline_part(self, segment: EnrichedSegment, error: LibtextError) -> TranslatedSegment:
+        """What needs no model, for a segment whose provider call failed with ``error``.
+
+        libtext's own phrase split, abbreviations expanded from the bundled table and
+        Sefaria links, with ``complete=False``, ``error`` set and a note naming the
+        failure. :func:`libtext.process_document` keeps this for a failed section.
+        """
+        seg = _as_segment(segment, None)
+        plan = make_plan(seg, self.max_chars)
+        answers: list[TranslationResponse | None] = []
+        for chunk in plan.chunks:
+            lo = bisect_left([s for s, _ in plan.spans], chunk.start)
+            hi = bisect_left([s for s, _ in plan.spans], chunk.end)
+            phrases = [seg.original_hebrew_block[s:e].strip() for s, e in plan.spans[lo:hi]]
+            text = seg.original_hebrew_block[chunk.start : chunk.end]
+            answers.append(_offline_answer(text, phrases, chunk))
+        result = assemble(seg, plan, answers, provider=self.provider.name, glossary=self.glossary)
+        return _with_failure(result, error, len(plan.chunks), len(plan.chunks))
 
     async def _ask(
         self,
@@ -410,6 +446,33 @@ class Translator:
 
 
 # --- helpers ------------------------------------------------------------------------
+
+
+def _offline_answer(text: str, phrases: list[str], chunk: Chunk) -> TranslationResponse:
+    """libtext's own answer for a chunk (phrase split, expansions, citations' English)."""
+    from libtext.translate._offline import answer
+
+    return answer(TranslatePayload(hebrew=text, phrases=phrases, footnotes=chunk.footnotes))
+
+
+def _with_failure(
+    result: TranslatedSegment, error: LibtextError, failed: int, chunks: int
+) -> TranslatedSegment:
+    """``result`` marked incomplete, with a note and ``error`` naming the provider's failure."""
+    where = "the segment" if chunks == 1 else f"{failed} of {chunks} parts of the segment"
+    reason = error.details.get("reason") if isinstance(error.details, dict) else None
+    why = f"{error.code}" + (f" ({reason})" if reason else "")
+    note = (
+        f"The provider's translation of {where} failed ({why}): {error.message} "
+        "libtext's own phrase split, expansions and links are kept."
+    )
+    return result.model_copy(
+        update={
+            "complete": False,
+            "notes": [note, *result.notes],
+            "error": f"{error.code}: {error.message}",
+        }
+    )
 
 
 @cache
