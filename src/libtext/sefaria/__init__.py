@@ -117,6 +117,7 @@ class Citation:
         kind: ``"full"`` (a passage), ``"chapter"`` (a whole chapter, e.g. a Bavli chapter's
             daf range), ``"book"`` (a book, tractate, section or Torah portion named without
             numbers) or ``"ibid"`` (``שם``: the previous citation's work with new numbers).
+        exact: ``True`` when ``ref`` is exactly the place cited; ``False`` for a coarse link.
     """
 
     start: int
@@ -127,6 +128,7 @@ class Citation:
     url: str
     confidence: float = 1.0
     kind: str = "full"
+    exact: bool = True
 
     def __init__(
         self,
@@ -138,11 +140,20 @@ class Citation:
         url: str,
         confidence: float = 1.0,
         kind: str = "full",
+        exact: bool = True,
     ) -> None:
         # The slots' own setters (see Ref.__init__): one Citation per citation found.
-        set_start, set_end, set_text, set_ref, set_english, set_url, set_conf, set_kind = (
-            _SET_CITATION
-        )
+        (
+            set_start,
+            set_end,
+            set_text,
+            set_ref,
+            set_english,
+            set_url,
+            set_conf,
+            set_kind,
+            set_exact,
+        ) = _SET_CITATION
         set_start(self, start)
         set_end(self, end)
         set_text(self, text)
@@ -151,6 +162,7 @@ class Citation:
         set_url(self, url)
         set_conf(self, confidence)
         set_kind(self, kind)
+        set_exact(self, exact)
 
     def _repr_html_(self) -> str:
         from libtext._html import citations_html
@@ -159,7 +171,7 @@ class Citation:
 
 
 _SET_CITATION = slot_setters(
-    Citation, ("start", "end", "text", "ref", "english", "url", "confidence", "kind")
+    Citation, ("start", "end", "text", "ref", "english", "url", "confidence", "kind", "exact")
 )
 
 
