@@ -23,6 +23,7 @@ into its zip. DOCX needs the ``export`` extra (python-docx).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from collections.abc import Iterator
@@ -224,8 +225,17 @@ def export(
         _write(document, fmt, buffer, revision, exported_at, layout)
         return buffer.getvalue()
     if isinstance(path_or_file, str | os.PathLike):
-        with open(path_or_file, "wb") as out:
-            _write(document, fmt, out, revision, exported_at, layout)
+        # Written beside the target and renamed: a failed export leaves no half file.
+        target = os.fspath(path_or_file)
+        part = f"{target}.part"
+        try:
+            with open(part, "wb") as out:
+                _write(document, fmt, out, revision, exported_at, layout)
+            os.replace(part, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.remove(part)
+            raise
         return None
     _write(document, fmt, path_or_file, revision, exported_at, layout)
     return None
