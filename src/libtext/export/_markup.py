@@ -23,8 +23,9 @@ nav.toc a{text-decoration:none}
 h1,h2{font-weight:600;line-height:1.25}
 h2{margin-top:2em;border-bottom:1px solid #ccc;padding-bottom:.2em}
 .meta{color:#555;font-size:.95em}
-.meta dt{font-weight:600;float:left;clear:left;margin-inline-end:.5em}
-.meta dd{margin:0 0 .2em}
+.meta{display:grid;grid-template-columns:max-content 1fr;gap:.1em .8em}
+.meta dt{font-weight:600}
+.meta dd{margin:0;text-align:left}
 [lang="he"]{font-family:"Ezra SIL","SBL Hebrew","Taamey Frank CLM","Frank Ruehl CLM",
 "David CLM","Noto Serif Hebrew","DejaVu Serif",serif;font-size:1.2em}
 .pair{display:grid;grid-template-columns:1fr 1fr;gap:0 1.5em;border-top:1px solid #eee;
