@@ -50,8 +50,9 @@ def jing(xml: Path, tmp: Path) -> tuple[int, str]:
     schema = tmp / "tei_all.rng"
     if not schema.is_file():
         schema.write_bytes(gzip.decompress(TEI_SCHEMA.read_bytes()))
-    done = subprocess.run([program, str(schema), str(xml)], capture_output=True, text=True,
-                          timeout=300)  # fmt: skip
+    done = subprocess.run(
+        [program, str(schema), str(xml)], capture_output=True, text=True, timeout=300
+    )
     return done.returncode, done.stdout
 
 
@@ -60,10 +61,20 @@ def to_pdf(docx: Path, outdir: Path) -> Path:
     program = need("soffice", "libreoffice-writer-nogui")
     profile = outdir / "lo-profile"
     done = subprocess.run(
-        [program, f"-env:UserInstallation={profile.as_uri()}", "--headless",
-         "--convert-to", "pdf", "--outdir", str(outdir), str(docx)],
-        capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+        [
+            program,
+            f"-env:UserInstallation={profile.as_uri()}",
+            "--headless",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+            str(outdir),
+            str(docx),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     pdf = outdir / (docx.stem + ".pdf")
     assert done.returncode == 0 and pdf.is_file(), done.stdout + done.stderr
     return pdf
@@ -138,17 +149,26 @@ def chromium(url: str, *, width: int, height: int, out: Path, trap: RequestTrap)
     if program is None:
         pytest.skip("chromium not installed (Debian package chromium)")
     common = [
-        program, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-        "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--disable-default-apps", "--disable-extensions",
+        program,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-default-apps",
+        "--disable-extensions",
         f"--proxy-server=http://127.0.0.1:{trap.port}",
-        f"--window-size={width},{height}", f"--user-data-dir={out.parent / 'chromium-profile'}",
-    ]  # fmt: skip
-    shot = subprocess.run([*common, f"--screenshot={out}", url], capture_output=True,
-                          text=True, timeout=120)  # fmt: skip
+        f"--window-size={width},{height}",
+        f"--user-data-dir={out.parent / 'chromium-profile'}",
+    ]
+    shot = subprocess.run(
+        [*common, f"--screenshot={out}", url], capture_output=True, text=True, timeout=120
+    )
     assert out.is_file(), shot.stderr[-2000:]
-    dom = subprocess.run([*common, "--dump-dom", url], capture_output=True, text=True,
-                         timeout=120)  # fmt: skip
+    dom = subprocess.run([*common, "--dump-dom", url], capture_output=True, text=True, timeout=120)
     return dom.stdout
 
 

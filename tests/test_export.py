@@ -95,8 +95,9 @@ def test_markdown_parses_back_to_the_same_sections_phrases_links_and_notes(
     in_note = False
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open" and tok.tag == "h2":
-            sections.append({"heading": _inline_text(tokens[i + 1]), "he": [], "en": [],
-                             "links": [], "refs": 0})  # fmt: skip
+            sections.append(
+                {"heading": _inline_text(tokens[i + 1]), "he": [], "en": [], "links": [], "refs": 0}
+            )
         elif tok.type == "html_block":
             rtl = tok.content.startswith('<div dir="rtl" lang="he">')
         elif tok.type == "footnote_open":
@@ -159,8 +160,9 @@ def test_tei_is_valid_tei_p5_and_aligns_each_phrase(doc: ProcessedDocument, tmp_
         assert refs == [t.sefaria_link for t in phrases if t.sefaria_link]
         notes = div.findall(f".//{TEI}note[@place]")
         assert len(notes) == len(section.footnotes)
-        for note, want in zip(sorted(notes, key=lambda n: int(n.get(XML_ID)[1:])),
-                              section.footnotes, strict=True):  # fmt: skip
+        for note, want in zip(
+            sorted(notes, key=lambda n: int(n.get(XML_ID)[1:])), section.footnotes, strict=True
+        ):
             texts = [clean(p.text or "") for p in note.findall(f"{TEI}p")]
             assert texts == [clean(want.content), clean(want.translation)]
 
@@ -215,7 +217,7 @@ def test_docx_has_word_footnotes_hyperlinks_headings_and_rtl_hebrew(
     urls = [
         document.part.rels[
             h.get("{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id")
-        ].target_ref  # fmt: skip
+        ].target_ref
         for h in body.iter(f"{W}hyperlink")
     ]
     assert urls == _links(doc)
@@ -277,8 +279,11 @@ def test_docx_opened_by_libreoffice_reads_back_every_section_in_order(
     for section in doc.sections:
         heading = "".join(export_docs.hebrew_letters(section.chapter_title))
         assert heading in letters
-    hebrew = ["".join(export_docs.hebrew_letters(t.hebrew_phrase))
-              for s in doc.sections for t in s.translation_data]  # fmt: skip
+    hebrew = [
+        "".join(export_docs.hebrew_letters(t.hebrew_phrase))
+        for s in doc.sections
+        for t in s.translation_data
+    ]
     assert _found_in_order([h for h in hebrew if h], letters, window=400) == []
     glosses = [t.english_translation for s in doc.sections for t in s.translation_data]
     assert _found_in_order(glosses, english, window=400) == []
@@ -380,13 +385,27 @@ def test_the_request_trap_sees_a_page_that_loads_from_the_network(tmp_path: Path
 def test_metadata_page_range_revision_date_and_no_internal_ids(fmt: str) -> None:
     doc = ProcessedDocument(
         source_metadata={"publication_title": "ספר", "work_title": "תניא", "author_name": "אדה״ז"},
-        sections=[Section(sequence_id=1, chapter_number="1", chapter_title="פרק א", page_ref="5",
-                          original_hebrew_block="שלום"),
-                  Section(sequence_id=2, chapter_number="2", chapter_title="פרק ב",
-                          page_ref="7-9", original_hebrew_block="עולם")],
-        work_id="3400000000", first_page_id="3401310006", last_page_id="3401310011",
+        sections=[
+            Section(
+                sequence_id=1,
+                chapter_number="1",
+                chapter_title="פרק א",
+                page_ref="5",
+                original_hebrew_block="שלום",
+            ),
+            Section(
+                sequence_id=2,
+                chapter_number="2",
+                chapter_title="פרק ב",
+                page_ref="7-9",
+                original_hebrew_block="עולם",
+            ),
+        ],
+        work_id="3400000000",
+        first_page_id="3401310006",
+        last_page_id="3401310011",
         page_count=5,
-    )  # fmt: skip
+    )
     out = export(doc, fmt, exported_at=WHEN)
     assert out is not None
     text = out.decode()
@@ -405,16 +424,27 @@ def test_a_coarse_link_is_marked_in_every_format(monkeypatch: pytest.MonkeyPatch
         return [
             sefaria.Citation(
                 c.start, c.end, c.text, c.ref, c.english, c.url, c.confidence, c.kind, exact=False
-            )  # fmt: skip
+            )
             for c in real(text)
         ]
 
     url = "https://www.sefaria.org/Genesis.21.33"
-    doc = ProcessedDocument(sections=[Section(
-        sequence_id=1, chapter_title="פרק א", original_hebrew_block='כמ"ש (בראשית כא, לג) ויטע',
-        translation_data=[TranslationData(hebrew_phrase='כמ"ש (בראשית כא, לג) ויטע',
-                                          english_translation="as written", sefaria_link=url)],
-    )])  # fmt: skip
+    doc = ProcessedDocument(
+        sections=[
+            Section(
+                sequence_id=1,
+                chapter_title="פרק א",
+                original_hebrew_block='כמ"ש (בראשית כא, לג) ויטע',
+                translation_data=[
+                    TranslationData(
+                        hebrew_phrase='כמ"ש (בראשית כא, לג) ויטע',
+                        english_translation="as written",
+                        sefaria_link=url,
+                    )
+                ],
+            )
+        ]
+    )
     exact = {f: export(doc, f, exported_at=WHEN) for f in ("md", "tei", "html")}
     monkeypatch.setattr(sefaria, "find_citations", coarse)
     marked = {f: export(doc, f, exported_at=WHEN) for f in ("md", "tei", "html")}
@@ -450,11 +480,19 @@ def test_bad_arguments_fail_before_any_work(tmp_path: Path) -> None:
 
 
 def test_text_that_xml_cannot_hold_is_dropped_not_fatal() -> None:
-    doc = ProcessedDocument(sections=[Section(
-        sequence_id=1, chapter_title="a\x01b", original_hebrew_block="שלום\x0bעולם\x1f",
-        translation_data=[TranslationData(hebrew_phrase="שלום\x0b", english_translation="x\x07y")],
-        footnotes=[Footnote(marker="1", content="הערה\x02", translation="note\x03")],
-    )])  # fmt: skip
+    doc = ProcessedDocument(
+        sections=[
+            Section(
+                sequence_id=1,
+                chapter_title="a\x01b",
+                original_hebrew_block="שלום\x0bעולם\x1f",
+                translation_data=[
+                    TranslationData(hebrew_phrase="שלום\x0b", english_translation="x\x07y")
+                ],
+                footnotes=[Footnote(marker="1", content="הערה\x02", translation="note\x03")],
+            )
+        ]
+    )
     for fmt in FORMATS:
         if fmt == "docx":
             pytest.importorskip("docx")

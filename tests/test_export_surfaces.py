@@ -23,7 +23,7 @@ from libtext.export import EXTENSIONS, FORMATS, MEDIA_TYPES, export
 from libtext.models import ErrorResponse, ProcessedDocument, Section, TranslationData
 
 pytest.importorskip("sqlmodel")
-from libtext.store import TextStore  # noqa: E402
+from libtext.store import TextStore
 
 _TIME = re.compile(rb"\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?: UTC|Z)?)?")
 _UUID = re.compile(rb"urn:uuid:[0-9a-f-]{36}")
@@ -223,11 +223,19 @@ async def test_the_body_is_streamed_a_section_at_a_time(store: TextStore) -> Non
         messages.append(message)
 
     scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
-        "scheme": "http", "path": f"/api/texts/{slug}", "raw_path": f"/api/texts/{slug}".encode(),
-        "query_string": b"format=html", "root_path": "", "headers": [(b"host", b"testserver")],
-        "client": ("127.0.0.1", 1), "server": ("testserver", 80),
-    }  # fmt: skip
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": f"/api/texts/{slug}",
+        "raw_path": f"/api/texts/{slug}".encode(),
+        "query_string": b"format=html",
+        "root_path": "",
+        "headers": [(b"host", b"testserver")],
+        "client": ("127.0.0.1", 1),
+        "server": ("testserver", 80),
+    }
     await app(scope, receive, send)
     bodies = [m for m in messages if m["type"] == "http.response.body" and m.get("body")]
     assert len(bodies) > 40  # one piece per section, and more
@@ -261,7 +269,8 @@ async def test_real_documents_come_out_the_same_on_every_surface(
             assert r.status_code == 200
             _same_file(r.content, python)
             out = tmp_path / f"{slug}.{fmt}"
-            result = _cli("texts", "export", slug, "--format", fmt, "-o", str(out),
-                          "--store", store.url)  # fmt: skip
+            result = _cli(
+                "texts", "export", slug, "--format", fmt, "-o", str(out), "--store", store.url
+            )
             assert result.exit_code == 0, result.output
             _same_file(out.read_bytes(), python)
