@@ -42,6 +42,7 @@ from libtext.asgi._docs import docs_urls, install_docs
 from libtext.asgi._errors import install_error_handlers
 from libtext.asgi._fastpath import CachedReadsMiddleware
 from libtext.asgi._jobs import JobsBackend, accept, install_job_routes, wants_async
+from libtext.asgi._negotiate import negotiate
 from libtext.asgi._routes import MAX_PAGE, CachedRoute, cached_routes
 from libtext.asgi._settings import Settings
 from libtext.asgi._uploads import (
@@ -53,6 +54,7 @@ from libtext.asgi._uploads import (
     require_json,
     upload_filename,
 )
+from libtext.export import MEDIA_TYPES
 from libtext.jobs import Job
 from libtext.models import (
     DocumentOutline,
@@ -92,6 +94,7 @@ _DESCRIPTIONS = {
     413: "Input over a size limit (bytes, pages, characters, inflated streams, worker "
     "memory); details.limit names it",
     412: "The text changed since the ETag in If-Match (someone else edited it)",
+    406: "None of the media types in Accept (or the format asked) can be served",
     415: "Not a PDF, or not the expected content type",
     428: "If-Match is missing: send the ETag of the text as read",
     429: "An upstream AI provider kept rate limiting",
@@ -99,6 +102,15 @@ _DESCRIPTIONS = {
     502: "The online library or an AI provider failed",
     503: "The store or the server configuration is unavailable",
     504: "The operation passed its time limit (a PDF's worker is stopped)",
+}
+
+
+_EXPORT_RESPONSE: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "The document as JSON, or the published file that Accept or format "
+        "asks for (streamed)",
+        "content": {media.split(";")[0]: {} for media in MEDIA_TYPES.values()},
+    }
 }
 
 
@@ -126,8 +138,15 @@ def _add_cached_route(
     """Register one route of the cached reads' table; its signature is the table's."""
 
     async def endpoint(**args: Any) -> Response:
+        headers = {}
+        if route.negotiate:
+            headers["Vary"] = "Accept"
+            fmt = negotiate(args.pop("accept"), args.pop("format"))
+            if fmt != "json":
+                return await backend.export(args["slug"], args["revision"], fmt)
         found = await backend.reads.serve(route, args)
-        headers = {"ETag": found.etag} if found.etag else None
+        if found.etag:
+            headers["ETag"] = found.etag
         return Response(found.body, media_type="application/json", headers=headers)
 
     endpoint.__signature__ = route.signature()  # type: ignore[attr-defined]
@@ -141,7 +160,7 @@ def _add_cached_route(
         summary=route.summary,
         description=route.description or None,
         dependencies=dependencies,
-        responses=_error_responses(*statuses),
+        responses={**_error_responses(*statuses), **(_EXPORT_RESPONSE if route.negotiate else {})},
         name=route.name,
     )
 

@@ -9,10 +9,12 @@ by :meth:`Backend.aclose` (the app's shutdown).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
+from starlette.responses import StreamingResponse
 
 from libtext._version import __version__
 from libtext.asgi._cache import CachedReads
@@ -240,6 +242,30 @@ class Backend:
             return await (await self.store()).arevisions(slug)
 
         return await self.within(self.settings.request_timeout, call)
+
+    async def export(self, slug: str, revision: int | None, fmt: str) -> StreamingResponse:
+        """A stored text as a published file, streamed (``libtext.export``).
+
+        The document is read and checked (404, bad revision) before the first byte;
+        Markdown, TEI and HTML are then made a section at a time as the client reads,
+        DOCX and EPUB written to a temporary file first, in a worker thread.
+        """
+        from libtext.export import EXTENSIONS, MEDIA_TYPES, iter_export
+
+        async def call() -> Iterator[bytes]:
+            document = await (await self.store()).aget(slug, revision=revision)
+            if fmt in ("docx", "epub"):
+                return await anyio.to_thread.run_sync(partial(iter_export, document, fmt))
+            return iter_export(document, fmt)
+
+        chunks = await self.within(self.settings.request_timeout, call)
+        name = f"{slug}.{EXTENSIONS[fmt]}"
+        how = "inline" if fmt == "html" else "attachment"
+        return StreamingResponse(
+            chunks,
+            media_type=MEDIA_TYPES[fmt],
+            headers={"Content-Disposition": f'{how}; filename="{name}"', "Vary": "Accept"},
+        )
 
     async def edit_section(
         self,

@@ -41,6 +41,7 @@ __all__ = [
     "STATUS_MAP",
     "BodyTimeout",
     "BodyTooLarge",
+    "NotAcceptableError",
     "PreconditionRequiredError",
     "RequestTimeoutError",
     "UnauthorizedError",
@@ -62,6 +63,12 @@ class PreconditionRequiredError(InvalidInputError):
     """A write that must name the revision it is based on (``If-Match``) did not."""
 
     code = "precondition_required"
+
+
+class NotAcceptableError(InvalidInputError):
+    """No media type the request accepts can be served (``GET /api/texts/{slug}``)."""
+
+    code = "not_acceptable"
 
 
 class RequestTimeoutError(LibtextError):
@@ -98,6 +105,7 @@ STATUS_MAP: tuple[tuple[type[LibtextError], int], ...] = (
     (UnauthorizedError, 401),
     (PreconditionRequiredError, 428),
     (UnsupportedMediaError, 415),
+    (NotAcceptableError, 406),
     (InputTooLargeError, 413),
     (TooManyPagesError, 413),
     (InvalidInputError, 400),

@@ -33,6 +33,15 @@ def _route_path(scope: Scope) -> str:
     return path
 
 
+def _json_accepted(scope: Scope) -> bool:
+    from libtext.asgi._negotiate import wants_json
+
+    values = [v for k, v in scope.get("headers", ()) if k == b"accept"]
+    if not values:
+        return True
+    return wants_json(b",".join(values).decode("latin-1"))
+
+
 class CachedReadsMiddleware:
     """Answer cache hits of the routes in ``routes`` without the router.
 
@@ -51,25 +60,32 @@ class CachedReadsMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "GET":
-            hit = self._hit(scope)
-            if hit is not None:
+            found = self._hit(scope)
+            if found is not None:
+                hit, vary = found
                 headers = [
                     (b"content-length", str(len(hit.body)).encode()),
                     (b"content-type", b"application/json"),
                 ]
                 if hit.etag:
                     headers.append((b"etag", hit.etag.encode()))
+                if vary:
+                    headers.append((b"vary", b"Accept"))
                 await send({"type": "http.response.start", "status": 200, "headers": headers})
                 await send({"type": "http.response.body", "body": hit.body})
                 return
         await self.app(scope, receive, send)
 
-    def _hit(self, scope: Scope) -> CachedBody | None:
+    def _hit(self, scope: Scope) -> tuple[CachedBody, bool] | None:
+        """The cached answer and whether it varies by ``Accept``."""
         path = _route_path(scope)
         for route in self.routes:
             args = route.match(path)
             if args is None:
                 continue
+            if route.negotiate and not _json_accepted(scope):
+                return None  # a published file, or a 406: the route's to answer
             query = route.parse_query(scope.get("query_string", b""))
-            return None if query is None else self.reads.hit(route, {**args, **query})
+            hit = None if query is None else self.reads.hit(route, {**args, **query})
+            return None if hit is None else (hit, route.negotiate)
         return None

@@ -17,7 +17,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import Query
+from fastapi import Header, Query
 
 from libtext.asgi._cache import CachedBody
 from libtext.models import PaginatedTextsResponse, ProcessedDocument
@@ -79,6 +79,9 @@ class CachedRoute:
     description: str = ""
     statuses: tuple[int, ...] = (400, 500, 503, 504)
     """Error statuses for the OpenAPI document (401 is added when GETs need a key)."""
+    negotiate: bool = False
+    """Also serves the exported files (``libtext.export``) by ``Accept`` or ``?format=``;
+    only JSON answers are cached (the fast path leaves other requests to the route)."""
     _prefix: str = field(init=False, repr=False)
     _segment: str | None = field(init=False, repr=False)
     _names: tuple[str, ...] = field(init=False, repr=False)
@@ -138,6 +141,20 @@ class CachedRoute:
             inspect.Parameter(q.name, kw, default=q.default, annotation=q.annotation())
             for q in self.query
         ]
+        if self.negotiate:
+            fmt = Query(
+                max_length=20,
+                description="json (default), docx, epub, md, tei or html; wins over Accept.",
+            )
+            accept = Header(max_length=1000, description="The media type wanted (see below).")
+            params += [
+                inspect.Parameter(
+                    "format", kw, default=None, annotation=Annotated[str | None, fmt]
+                ),
+                inspect.Parameter(
+                    "accept", kw, default=None, annotation=Annotated[str | None, accept]
+                ),
+            ]
         return inspect.Signature(params)
 
 
@@ -183,7 +200,12 @@ def cached_routes(settings: Settings) -> tuple[CachedRoute, ...]:
             summary="Get Text by Slug",
             description="The stored document, without the source library's internal ids; its "
             "ETag header names the revision (send it as If-Match to edit). ``revision`` reads "
-            "an older revision.",
-            statuses=(400, 404, 500, 503, 504),
+            "an older revision. ``Accept`` (or ``format``) asks for a published file instead: "
+            "``text/html`` (reader page), ``text/markdown``, ``application/tei+xml``, "
+            "``application/epub+zip`` or "
+            "``application/vnd.openxmlformats-officedocument.wordprocessingml.document``; "
+            "406 for any other type.",
+            statuses=(400, 404, 406, 500, 503, 504),
+            negotiate=True,
         ),
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 import click
@@ -85,6 +86,56 @@ def show(
     with open_store(store_url) as store:
         document = store.get(slug, include_source_ids=include_source_ids, revision=revision)
     click.echo(document.model_dump_json(indent=2) if fmt == "json" else _as_text(document))
+
+
+@texts.command("export")
+@click.argument("slug")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["docx", "epub", "md", "tei", "html"]),
+    required=True,
+    help="docx (Word), epub (e-book), md (Markdown), tei (TEI P5 XML) or html (reader page).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="File to write (default: standard output).",
+)
+@click.option(
+    "--layout",
+    type=click.Choice(["side-by-side", "interleaved"]),
+    default="side-by-side",
+    show_default=True,
+    help="Hebrew and English in two columns, or each phrase then its English.",
+)
+@click.option(
+    "--revision",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Export revision N (see 'libtext texts history'); default the current one.",
+)
+@_store_option
+def export_text(
+    slug: str,
+    fmt: str,
+    output: str | None,
+    layout: str,
+    revision: int | None,
+    store_url: str | None,
+) -> None:
+    """Write the stored text SLUG as a DOCX, EPUB, Markdown, TEI or HTML file."""
+    with open_store(store_url) as store:
+        if output is None:
+            stdout = sys.stdout.buffer
+            store.export(slug, fmt, stdout, revision=revision, layout=layout)
+            stdout.flush()
+            return
+        store.export(slug, fmt, output, revision=revision, layout=layout)
+    click.echo(f"wrote {output}", err=True)
 
 
 @texts.command("delete")

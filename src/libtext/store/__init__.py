@@ -62,7 +62,7 @@ from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Final, Self
+from typing import IO, Any, Final, Self
 
 import anyio
 import pydantic
@@ -445,6 +445,50 @@ class TextStore(ReviewMethods):
         """Async twin of :meth:`get`."""
         return await anyio.to_thread.run_sync(
             partial(self.get, slug, include_source_ids=include_source_ids, revision=revision)
+        )
+
+    def export(
+        self,
+        slug: str,
+        format: str,
+        path_or_file: str | os.PathLike[str] | IO[bytes] | None = None,
+        *,
+        revision: int | None = None,
+        layout: str = "side-by-side",
+    ) -> bytes | None:
+        """The stored text as a publishable file (see :func:`libtext.export.export`).
+
+        The file names the revision it was made from: the current one, or ``revision``.
+
+        Args:
+            slug: The text's slug.
+            format: ``"docx"``, ``"epub"``, ``"md"``, ``"tei"`` or ``"html"``.
+            path_or_file: Where to write (a path or a binary file); ``None`` returns bytes.
+            revision: A revision number from :meth:`revisions`; ``None`` is the current.
+            layout: ``"side-by-side"`` or ``"interleaved"``.
+
+        Raises:
+            InvalidInputError: Unknown format or layout, malformed slug.
+            NotFoundError: No text has this slug, or it has no such revision.
+        """
+        from libtext.export import export, format_for
+
+        fmt = format_for(format)  # before any query: a typo costs nothing
+        document = self.get(slug, revision=revision)
+        return export(document, fmt, path_or_file, layout=layout)
+
+    async def aexport(
+        self,
+        slug: str,
+        format: str,
+        path_or_file: str | os.PathLike[str] | IO[bytes] | None = None,
+        *,
+        revision: int | None = None,
+        layout: str = "side-by-side",
+    ) -> bytes | None:
+        """Async twin of :meth:`export`."""
+        return await anyio.to_thread.run_sync(
+            partial(self.export, slug, format, path_or_file, revision=revision, layout=layout)
         )
 
     def _tagged(self, slug: str, revision: int | None = None) -> tuple[ProcessedDocument, str]:
