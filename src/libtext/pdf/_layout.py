@@ -223,10 +223,16 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
     left = _percentile([ln.x0 for ln in body_lines], 0.05)
     right = _percentile([ln.x1 for ln in body_lines], 0.95)
     center, column = (left + right) / 2, max(right - left, 1.0)
+    text_sizes = _text_sizes(pages, body)
     for p, page in enumerate(pages):
+        runs = _set_as_text(page)
         for i, ln in enumerate(page.lines):
             if kinds[p][i] != "body":
                 continue
+            if ln.size >= body * _SLIGHTLY and (
+                (ln.block, round(ln.size)) in runs or round(ln.size * 2) / 2 in text_sizes
+            ):
+                continue  # large type over many lines: text set large
             words = len(ln.text.split())
             width = ln.x1 - ln.x0
             centered = abs((ln.x0 + ln.x1) / 2 - center) < 0.06 * column and width < 0.8 * column
@@ -238,6 +244,47 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
                 or (centered and HEADING_LINE.match(ln.text.strip()) is not None)
             ):
                 kinds[p][i] = "heading"
+
+
+# A block of at least this many lines of one size is text, whatever the size.
+_TEXT_LINES = 4
+
+
+# A size that carries at least this share of a document's letters is a text size.
+_TEXT_SHARE = 0.15
+
+
+def _text_sizes(pages: list[RawPage], body: float) -> set[float]:
+    """Sizes above the body's that carry much of the document's text on many pages.
+
+    A parallel text (a translation beside the Hebrew, set in another size) or a
+    prayer book's large-type prayers is text in its own size, not a run of headings.
+    """
+    chars: Counter[float] = Counter()
+    spread: dict[float, set[int]] = {}
+    for p, page in enumerate(pages):
+        for ln in page.lines:
+            key = round(ln.size * 2) / 2
+            chars[key] += len(ln.text)
+            spread.setdefault(key, set()).add(p)
+    total = sum(chars.values()) or 1
+    least_pages = max(3, len(pages) // 10)
+    return {
+        size
+        for size, n in chars.items()
+        if size > body and n >= _TEXT_SHARE * total and len(spread[size]) >= least_pages
+    }
+
+
+def _set_as_text(page: RawPage) -> set[tuple[int, int]]:
+    """The (block, size) pairs of a page's blocks set in one size over many lines.
+
+    A larger size alone does not make a heading: a column of verse or a parallel
+    text set large (a haggadah's Hebrew beside its translation) runs over many
+    lines of one block; a heading takes a line or two.
+    """
+    counts = Counter((ln.block, round(ln.size)) for ln in page.lines if ln.block >= 0)
+    return {key for key, n in counts.items() if n >= _TEXT_LINES}
 
 
 def _percentile(values: list[float], q: float) -> float:
