@@ -72,6 +72,21 @@ def _key(text: str) -> str:
     return _DIGITS.sub("#", " ".join(text.split()))
 
 
+def _bare_key(text: str) -> str:
+    """A running header's text without the page number at either end (``פט``, ``12``)
+    that odd and even pages put on opposite sides. Numbered headings keep their
+    numbers (``שאלה 1`` atop one page, ``שאלה 2`` atop the next are not a header)."""
+    from libtext.headings import HEADING_LINE
+
+    words = text.split()
+    if HEADING_LINE.match(" ".join(words)):
+        return " ".join(words)
+    for end in (0, -1):
+        if len(words) > 1 and len(words[end]) <= 4 and page_number_value(words[end]) is not None:
+            del words[end]
+    return _key(" ".join(words))
+
+
 def _style_key(ln: RawLine) -> tuple[str, float, bool]:
     # A running header looks the same on every page; a chapter heading atop a page
     # that the running header repeats usually does not (it is larger or bold).
@@ -110,6 +125,8 @@ def _mark_margins(
 ) -> None:
     top_keys: Counter[tuple[str, float, bool]] = Counter()
     bottom_keys: Counter[tuple[str, float, bool]] = Counter()
+    top_texts: Counter[str] = Counter()
+    bottom_texts: Counter[str] = Counter()
     offsets: Counter[int] = Counter()
     for page, grp in zip(pages, groups, strict=True):
         if not grp:
@@ -118,6 +135,8 @@ def _mark_margins(
             top_keys[_style_key(page.lines[i])] += 1
         for i in grp[-1]:
             bottom_keys[_style_key(page.lines[i])] += 1
+        top_texts.update({_bare_key(page.lines[i].text) for i in grp[0]})
+        bottom_texts.update({_bare_key(page.lines[i].text) for i in grp[-1]})
         for g in {0, len(grp) - 1}:
             for i in grp[g]:
                 value = page_number_value(page.lines[i].text)
@@ -148,9 +167,18 @@ def _mark_margins(
             gap = abs(lines[neighbour[0]].y - lines[group[0]].y)
             for i in group:
                 ln = lines[i]
-                if ln.size > body * _SLIGHTLY:
-                    continue
                 value = page_number_value(ln.text)
+                if ln.size > body * _SLIGHTLY:
+                    # Larger than the text (an OCR layer's sizes vary from line to
+                    # line): a running header or page number only if the same text
+                    # tops (or ends) many pages, or the number follows the pages.
+                    if value is not None and value - page.number == common_offset and support >= 3:
+                        kinds[p][i] = "page_number"
+                    elif value is None and (top_texts if at_top else bottom_texts)[
+                        _bare_key(ln.text)
+                    ] >= max(3, repeated):
+                        kinds[p][i] = "header" if at_top else "footer"
+                    continue
                 if value is not None and (
                     (value - page.number == common_offset and support >= 2) or gap > 1.25 * pitch
                 ):
