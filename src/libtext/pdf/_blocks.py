@@ -197,8 +197,13 @@ def _cells_beside(lines: list[RawLine], left: list[int], right: list[int], em: f
 
 def _justified(lines: list[RawLine], side: list[int]) -> bool:
     """Whether most of ``side``'s lines share both edges with another of its lines: a
-    justified column of text, however narrow (table cells align on one edge)."""
-    edges = [(round(lines[k].x0), round(lines[k].x1)) for k in side]
+    justified column of text, however narrow (table cells align on one edge, and a
+    cell repeated down a column is narrow)."""
+    edges = [
+        (round(lines[k].x0), round(lines[k].x1))
+        for k in side
+        if lines[k].x1 - lines[k].x0 >= 6 * lines[k].size and len(lines[k].text.split()) >= 2
+    ]
     shared = sum(
         1
         for n, (a, b) in enumerate(edges)
@@ -263,7 +268,7 @@ def _runs(lines: list[RawLine], rows: list[_Row], least: float) -> list[list[_Ro
         j = i
         while j + 1 < len(rows):
             nxt = _meet(shared, free[j + 1], least)
-            if not any(_interior(lines, rows[i : j + 2], g) for g in nxt):
+            if not nxt:
                 break
             shared, j = nxt, j + 1
         if j > i and any(_columns(lines, rows[i : j + 1], g) for g in shared):
@@ -276,15 +281,51 @@ def _runs(lines: list[RawLine], rows: list[_Row], least: float) -> list[list[_Ro
     return [part for part in (rows[:i], rows[i : j + 1], rows[j + 1 :]) if part]
 
 
-def _interior(lines: list[RawLine], run: list[_Row], gap: tuple[float, float]) -> bool:
-    """Whether ``run`` has lines on both sides of ``gap``."""
-    items = [lines[k] for row in run for k in row]
-    return any(ln.x1 <= gap[0] for ln in items) and any(ln.x0 >= gap[1] for ln in items)
-
-
 def _columns(lines: list[RawLine], run: list[_Row], gap: tuple[float, float]) -> bool:
     """Whether ``run`` has lines on both sides of ``gap`` in two rows or more each: a
     column runs down the page (a page number above a title beside it does not)."""
     left = sum(1 for row in run if any(lines[k].x1 <= gap[0] for k in row))
     right = sum(1 for row in run if any(lines[k].x0 >= gap[1] for k in row))
     return left >= 2 and right >= 2
+
+
+# A note marker or verse number: a few digits, a Hebrew numeral or an asterisk.
+_MARKER = re.compile(r"\d{1,3}|[\u05d0-\u05ea]{1,2}[\u05f3\u05f4'\"]?|[*\u2020\u2021]")
+
+
+def attach_markers(lines: list[RawLine], direction: Direction) -> list[RawLine]:
+    """``lines`` with raised markers joined to the line they open (``5 וַיֹּאמֶר``).
+
+    A verse number or a note's marker set small and raised before a line's first
+    word is drawn apart from it, so it comes as an item of its own: read in place,
+    it would open the line above or stand alone. It is joined, with a space, to the
+    line whose start (its script's, or the page's on a right-to-left page) it stands
+    at, within a few of that line's sizes. A small number on a line's own baseline
+    (a margin line number) is not raised and stays apart.
+    """
+    if len(lines) < 2:
+        return lines
+    gone: set[int] = set()
+    for k, mark in enumerate(lines):
+        if len(mark.text) > 4 or not _MARKER.fullmatch(mark.text.strip()):
+            continue
+        best: tuple[float, int] | None = None
+        for j, ln in enumerate(lines):
+            if j == k or j in gone or len(ln.text) <= 4 or mark.size > 0.92 * ln.size:
+                continue
+            raised = ln.y - mark.y
+            if not 0.15 * ln.size <= raised <= 0.8 * ln.size:
+                continue
+            script = _script(lines, [j]) or direction
+            starts = {script, direction} if direction == "R" else {script}
+            for side in starts:
+                gap = mark.x0 - ln.x1 if side == "R" else ln.x0 - mark.x1
+                if -0.2 * ln.size <= gap <= 2.5 * ln.size and (best is None or gap < best[0]):
+                    best = (gap, j)
+        if best is None:
+            continue
+        ln = lines[best[1]]
+        ln.text = f"{mark.text.strip()} {ln.text}"
+        ln.x0, ln.x1 = min(ln.x0, mark.x0), max(ln.x1, mark.x1)
+        gone.add(k)
+    return [ln for k, ln in enumerate(lines) if k not in gone] if gone else lines

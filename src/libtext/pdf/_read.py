@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from libtext.pdf._blocks import order_lines
+from libtext.pdf._blocks import attach_markers, order_lines
 from libtext.pdf._columns import find_gutter, split_at_gutter
 from libtext.pdf._dropped import LOST_LABEL, restore_dropped
 from libtext.pdf._lines import join_items, margin_number
@@ -374,6 +374,7 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
         if gutter is not None:
             segments = split_at_gutter(text, segments, gutter, reader.box)
         lines = join_items(_read_lines(reader, text, segments, gutter), reader.direction, gutter)
+        lines = attach_markers(lines, reader.direction)
         return RawPage(number, width, height, order_lines(lines, reader.direction), n)
     finally:
         textpage.close()
