@@ -72,6 +72,21 @@ def _key(text: str) -> str:
     return _DIGITS.sub("#", " ".join(text.split()))
 
 
+def _bare_key(text: str) -> str:
+    """A running header's text without the page number at either end (``פט``, ``12``)
+    that odd and even pages put on opposite sides. Numbered headings keep their
+    numbers (``שאלה 1`` atop one page, ``שאלה 2`` atop the next are not a header)."""
+    from libtext.headings import HEADING_LINE
+
+    words = text.split()
+    if HEADING_LINE.match(" ".join(words)):
+        return " ".join(words)
+    for end in (0, -1):
+        if len(words) > 1 and len(words[end]) <= 4 and page_number_value(words[end]) is not None:
+            del words[end]
+    return _key(" ".join(words))
+
+
 def _style_key(ln: RawLine) -> tuple[str, float, bool]:
     # A running header looks the same on every page; a chapter heading atop a page
     # that the running header repeats usually does not (it is larger or bold).
@@ -110,6 +125,8 @@ def _mark_margins(
 ) -> None:
     top_keys: Counter[tuple[str, float, bool]] = Counter()
     bottom_keys: Counter[tuple[str, float, bool]] = Counter()
+    top_texts: Counter[str] = Counter()
+    bottom_texts: Counter[str] = Counter()
     offsets: Counter[int] = Counter()
     for page, grp in zip(pages, groups, strict=True):
         if not grp:
@@ -118,6 +135,8 @@ def _mark_margins(
             top_keys[_style_key(page.lines[i])] += 1
         for i in grp[-1]:
             bottom_keys[_style_key(page.lines[i])] += 1
+        top_texts.update({_bare_key(page.lines[i].text) for i in grp[0]})
+        bottom_texts.update({_bare_key(page.lines[i].text) for i in grp[-1]})
         for g in {0, len(grp) - 1}:
             for i in grp[g]:
                 value = page_number_value(page.lines[i].text)
@@ -148,9 +167,18 @@ def _mark_margins(
             gap = abs(lines[neighbour[0]].y - lines[group[0]].y)
             for i in group:
                 ln = lines[i]
-                if ln.size > body * _SLIGHTLY:
-                    continue
                 value = page_number_value(ln.text)
+                if ln.size > body * _SLIGHTLY:
+                    # Larger than the text (an OCR layer's sizes vary from line to
+                    # line): a running header or page number only if the same text
+                    # tops (or ends) many pages, or the number follows the pages.
+                    if value is not None and value - page.number == common_offset and support >= 3:
+                        kinds[p][i] = "page_number"
+                    elif value is None and (top_texts if at_top else bottom_texts)[
+                        _bare_key(ln.text)
+                    ] >= max(3, repeated):
+                        kinds[p][i] = "header" if at_top else "footer"
+                    continue
                 if value is not None and (
                     (value - page.number == common_offset and support >= 2) or gap > 1.25 * pitch
                 ):
@@ -223,10 +251,16 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
     left = _percentile([ln.x0 for ln in body_lines], 0.05)
     right = _percentile([ln.x1 for ln in body_lines], 0.95)
     center, column = (left + right) / 2, max(right - left, 1.0)
+    text_sizes = _text_sizes(pages, body)
     for p, page in enumerate(pages):
+        runs = _set_as_text(page)
         for i, ln in enumerate(page.lines):
             if kinds[p][i] != "body":
                 continue
+            if ln.size >= body * _SLIGHTLY and (
+                (ln.block, round(ln.size)) in runs or round(ln.size * 2) / 2 in text_sizes
+            ):
+                continue  # large type over many lines: text set large
             words = len(ln.text.split())
             width = ln.x1 - ln.x0
             centered = abs((ln.x0 + ln.x1) / 2 - center) < 0.06 * column and width < 0.8 * column
@@ -238,6 +272,47 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
                 or (centered and HEADING_LINE.match(ln.text.strip()) is not None)
             ):
                 kinds[p][i] = "heading"
+
+
+# A block of at least this many lines of one size is text, whatever the size.
+_TEXT_LINES = 4
+
+
+# A size that carries at least this share of a document's letters is a text size.
+_TEXT_SHARE = 0.15
+
+
+def _text_sizes(pages: list[RawPage], body: float) -> set[float]:
+    """Sizes above the body's that carry much of the document's text on many pages.
+
+    A parallel text (a translation beside the Hebrew, set in another size) or a
+    prayer book's large-type prayers is text in its own size, not a run of headings.
+    """
+    chars: Counter[float] = Counter()
+    spread: dict[float, set[int]] = {}
+    for p, page in enumerate(pages):
+        for ln in page.lines:
+            key = round(ln.size * 2) / 2
+            chars[key] += len(ln.text)
+            spread.setdefault(key, set()).add(p)
+    total = sum(chars.values()) or 1
+    least_pages = max(3, len(pages) // 10)
+    return {
+        size
+        for size, n in chars.items()
+        if size > body and n >= _TEXT_SHARE * total and len(spread[size]) >= least_pages
+    }
+
+
+def _set_as_text(page: RawPage) -> set[tuple[int, int]]:
+    """The (block, size) pairs of a page's blocks set in one size over many lines.
+
+    A larger size alone does not make a heading: a column of verse or a parallel
+    text set large (a haggadah's Hebrew beside its translation) runs over many
+    lines of one block; a heading takes a line or two.
+    """
+    counts = Counter((ln.block, round(ln.size)) for ln in page.lines if ln.block >= 0)
+    return {key for key, n in counts.items() if n >= _TEXT_LINES}
 
 
 def _percentile(values: list[float], q: float) -> float:

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from libtext.pdf._blocks import attach_markers, order_lines
 from libtext.pdf._columns import find_gutter, split_at_gutter
 from libtext.pdf._dropped import LOST_LABEL, restore_dropped
 from libtext.pdf._lines import join_items, margin_number
@@ -68,6 +69,7 @@ class RawLine:
     x0: float
     x1: float
     brackets_fixed: bool = False  # read from glyph positions, brackets paired already
+    block: int = -1  # the text block it belongs to (see :mod:`._blocks`), -1: none found
 
 
 @dataclass(slots=True)
@@ -372,23 +374,10 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
         if gutter is not None:
             segments = split_at_gutter(text, segments, gutter, reader.box)
         lines = join_items(_read_lines(reader, text, segments, gutter), reader.direction, gutter)
-        if gutter is not None:
-            return RawPage(number, width, height, _by_column(lines, gutter, reader.direction), n)
-        return RawPage(number, width, height, reading_order(lines), n)
+        lines = attach_markers(lines, reader.direction)
+        return RawPage(number, width, height, order_lines(lines, reader.direction), n)
     finally:
         textpage.close()
-
-
-def _by_column(lines: list[RawLine], gutter: float, direction: Direction) -> list[RawLine]:
-    """Column after column (the first in the page's direction), each top to bottom."""
-
-    def rank(ln: RawLine) -> int:
-        if ln.x0 < gutter < ln.x1:
-            return 0  # across both columns (a title): with the first
-        first_side = ln.x0 >= gutter if direction == "R" else ln.x1 <= gutter
-        return 0 if first_side else 1
-
-    return sorted(lines, key=lambda ln: (rank(ln), ln.y))
 
 
 def _solid(text: str, i: int, lo: int, hi: int) -> int:

@@ -36,7 +36,8 @@ the way one producer does:
   line's characters;
 * ``bilingual_rows``: the rows of a two-column table, a Hebrew cell (14 pt) on the
   left and its English cell (9 pt) 6 pt to its right, the English cell's baseline
-  0.8 pt lower; each row's cells are drawn one after the other.
+  0.8 pt lower; each row's cells are drawn one after the other. A parallel text: the
+  Hebrew column is read first, then the English one;
 * ``list_labels``: a numbered list whose numbers stand a tab (14 pt) right of their
   text, each number a text object of its own written after the whole list, and
   speaker labels (``חזן:``) set in 9 pt a tab right of 12 pt text, likewise;
@@ -797,10 +798,11 @@ def make(name: str, description: str, style: str) -> None:
             shift = edge + gap - min(g.x for g in glyphs)
             moved = [Glyph(g.gid, g.x + shift, g.y_off, g.advance) for g in glyphs]
             ops.append(draw_line(sh, moved, y - 0.8, english_size, "plain"))
-            # Read right to left: the English cell, then the Hebrew one.
-            truth.append({"kind": "body", "text": english, "size": english_size})
-            truth.append({"kind": "body", "text": hebrew, "size": hebrew_size})
             y -= 2 * lead
+        # A parallel text: the Hebrew column is read first, then its translation's
+        # column (never row by row across the two languages).
+        truth.extend({"kind": "body", "text": h, "size": hebrew_size} for h, _ in BILINGUAL)
+        truth.extend({"kind": "body", "text": e, "size": english_size} for _, e in BILINGUAL)
     elif style in ("list_labels", "indesign_list"):
         truth, ops = list_case(sh, style, size, lead, right, y)
     elif style == "three_columns":
