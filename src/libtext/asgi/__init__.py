@@ -21,7 +21,7 @@ before the router. It needs the ``server`` extra (``pip install 'libtext[server]
 # signatures, whose annotations use names local to create_app.
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 import anyio
@@ -44,6 +44,7 @@ from libtext.asgi._fastpath import CachedReadsMiddleware
 from libtext.asgi._jobs import JobsBackend, accept, install_job_routes, wants_async
 from libtext.asgi._routes import MAX_PAGE, CachedRoute, cached_routes
 from libtext.asgi._settings import Settings
+from libtext.asgi._strict import reject_unknown_query
 from libtext.asgi._uploads import (
     PDF_UPLOAD_BODY,
     PROCESS_BODY,
@@ -78,7 +79,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from libtext.store import TextStore
     from libtext.translate import Translator
 
-__all__ = ["Settings", "create_app"]
+__all__ = ["Settings", "create_app", "lifespan"]
 
 JOBS_SHUTDOWN_GRACE = 5.0
 """Seconds the in-process job workers get to hand their jobs back at shutdown."""
@@ -150,6 +151,22 @@ def _split_providers(raw: str | None) -> tuple[str, ...]:
     return tuple(p.strip() for p in (raw or "").split(",") if p.strip())
 
 
+def _one_provider(provider: str | None, providers: str | None) -> tuple[str, ...]:
+    """``?provider=`` of a route that uses one provider; ``?providers=`` is its old spelling."""
+    from libtext.errors import InvalidInputError
+
+    if provider is not None and providers is not None:
+        raise InvalidInputError("Send ?provider= only (?providers= is its old spelling).")
+    names = _split_providers(provider if provider is not None else providers)
+    if len(names) > 1:
+        raise InvalidInputError(
+            f"This route uses one provider; got {len(names)} ({', '.join(names)}). "
+            "To compare providers, use POST /api/outline?providers=a,b.",
+            details={"provider": list(names)},
+        )
+    return names
+
+
 def create_app(
     *,
     store: "TextStore | None" = None,
@@ -192,10 +209,12 @@ def create_app(
             async with anyio.create_task_group() as tg:
                 if settings.jobs_workers:
                     tg.start_soon(job_backend.arun_workers, settings.jobs_workers, stop)
+                    job_backend.workers_attached = True
                 try:
                     yield
                 finally:
                     # Running jobs go back to the queue; after the grace, they are cut.
+                    job_backend.workers_attached = False
                     stop.set()
                     tg.cancel_scope.deadline = anyio.current_time() + JOBS_SHUTDOWN_GRACE
         finally:
@@ -207,6 +226,8 @@ def create_app(
         version=__version__,
         summary="Hebrew texts from the Chabad library or PDFs: outlined, translated, stored.",
         lifespan=lifespan,
+        # An unknown query parameter is a 400, never a silent default (see _strict).
+        dependencies=[Depends(reject_unknown_query)],
         **docs_urls(),
     )
     install_docs(app)  # /docs and /redoc with packaged assets: they work offline
@@ -391,7 +412,17 @@ def create_app(
     async def process(
         request: Request,
         source: Annotated[bytes | ProcessRequest, Depends(read_process_source)],
-        providers: Providers = None,
+        provider: Annotated[
+            str | None, Query(max_length=200, description="A provider offered by this server.")
+        ] = None,
+        providers: Annotated[
+            str | None,
+            Query(
+                max_length=500,
+                deprecated=True,
+                description="Old spelling of ``provider`` (one name), until libtext 0.2.",
+            ),
+        ] = None,
         wait: Annotated[
             bool | None,
             Query(description="false: queue it and answer 202 with the job (see /api/jobs)."),
@@ -403,7 +434,7 @@ def create_app(
     ) -> Response:
         # Declared as one string (any header value is one); RFC 7240 allows the field
         # to repeat, so every occurrence is read.
-        names = _split_providers(providers)
+        names = _one_provider(provider, providers)
         if wants_async(request.headers.getlist("prefer") if prefer else None, wait):
             return await accept(job_backend, request, source, names)
         return _json(await backend.process(source, names, upload_filename(request)))
@@ -435,6 +466,26 @@ def create_app(
     )
     _install_openapi(app)
     return app
+
+
+def lifespan(app: FastAPI) -> AbstractAsyncContextManager[None]:
+    """The startup and shutdown of an app made by :func:`create_app`, for a host app that
+    mounts it.
+
+    Starlette never runs a mounted app's lifespan, so its job workers would not start
+    (and a ``Prefer: respond-async`` request answers 503 ``no_workers``) and what it made
+    would not be closed. Run it in the host's::
+
+        texts = create_app(store=store)
+        app = FastAPI(lifespan=lambda _: lifespan(texts))
+        app.mount("/texts", texts)
+
+    Raises:
+        TypeError: ``app`` was not made by :func:`create_app`.
+    """
+    if not isinstance(getattr(app.state, "backend", None), Backend):
+        raise TypeError("lifespan() takes an app made by libtext.asgi.create_app().")
+    return app.router.lifespan_context(app)
 
 
 def _install_openapi(app: FastAPI) -> None:

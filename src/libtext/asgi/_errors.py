@@ -41,6 +41,7 @@ __all__ = [
     "STATUS_MAP",
     "BodyTimeout",
     "BodyTooLarge",
+    "NoWorkersError",
     "PreconditionRequiredError",
     "RequestTimeoutError",
     "UnauthorizedError",
@@ -62,6 +63,13 @@ class PreconditionRequiredError(InvalidInputError):
     """A write that must name the revision it is based on (``If-Match``) did not."""
 
     code = "precondition_required"
+
+
+class NoWorkersError(ConfigurationError):
+    """A job would be queued, but no worker runs this app's jobs (503): its lifespan never
+    ran (mounted without ``libtext.asgi.lifespan``) or already stopped."""
+
+    code = "no_workers"
 
 
 class RequestTimeoutError(LibtextError):

@@ -27,7 +27,7 @@ from fastapi import Depends, FastAPI, Header, Path, Query, Request, Response
 from pydantic import BaseModel, Field
 from starlette.types import Receive, Scope, Send
 
-from libtext.asgi._errors import error_json
+from libtext.asgi._errors import NoWorkersError, error_json
 from libtext.asgi._sse import HEARTBEAT, comment, last_event_id, prefers_async, retry_frame
 from libtext.asgi._uploads import upload_filename
 from libtext.jobs import Job, JobEvent, JobQueue, JobState
@@ -84,6 +84,28 @@ class JobsBackend:
         self._queue = queue
         self._owned: JobQueue | None = None
         self._lock = anyio.Lock()
+        self.workers_attached = False
+        """Whether this app's lifespan runs its workers now (see :meth:`check_workers`)."""
+
+    def check_workers(self) -> None:
+        """Refuse to queue a job that nothing would run.
+
+        The app's own workers run in its lifespan, which Starlette never runs for a
+        mounted app: without them a 202 would leave the job queued forever.
+        ``jobs_workers=0`` says workers run elsewhere (``libtext worker``).
+
+        Raises:
+            NoWorkersError: ``jobs_workers`` asks for workers and none is attached (503).
+        """
+        if self.backend.settings.jobs_workers and not self.workers_attached:
+            raise NoWorkersError(
+                "No job worker is running for this app, so a queued job would never run: "
+                "its lifespan did not run (a mounted app needs "
+                "lifespan=lambda _: libtext.asgi.lifespan(texts_app) on the host app), or "
+                "set LIBTEXT_JOBS_WORKERS=0 and run `libtext worker` on the same database. "
+                "Without Prefer: respond-async the request runs at once.",
+                details={"jobs_workers": self.backend.settings.jobs_workers},
+            )
 
     async def queue(self) -> JobQueue:
         if self._queue is None:
@@ -295,6 +317,7 @@ async def accept(
     names: tuple[str, ...],
 ) -> Response:
     """``202 Accepted`` for a queued process request, with the job's ``Location``."""
+    jobs.check_workers()
     job = await jobs.submit(source, names, upload_filename(request))
     headers = {"Location": _location(request, job.id), "Preference-Applied": "respond-async"}
     return _job_response(job, 202, headers)
