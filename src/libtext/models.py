@@ -706,7 +706,10 @@ class SectionEdit(_Model):
     title, no phrases, no notes), a list replaces the whole list. A phrase's
     ``sefaria_link`` must be empty, a link the section already had, the link of a
     citation the linker finds in the phrase's Hebrew, or Hebrew citation text the
-    linker resolves (stored as its link). Unknown fields are refused.
+    linker resolves (stored as its link). ``translation_data`` must cover the section's
+    Hebrew in order (a phrase without ``hebrew_phrase`` keeps the Hebrew of the phrase
+    at its place); ``complete`` and ``notes`` are recomputed on every edit. Unknown
+    fields are refused.
     """
 
     model_config = ConfigDict(extra="forbid")
