@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from libtext.asgi import Settings, create_app  # noqa: E402
+from libtext.asgi import Settings, create_app
 
 
 def client_for(app: Any) -> httpx.AsyncClient:
@@ -124,9 +124,7 @@ async def test_openapi_walk_every_route_rejects_an_unknown_parameter(app: Any, p
                 kwargs["files"] = {"file": ("s.pdf", pdf, "application/pdf")}
             elif "application/json" in content:
                 kwargs["json"] = {}
-            r = await c.request(
-                method.upper(), _sample(path), params={"zz_unknown": "1"}, **kwargs
-            )
+            r = await c.request(method.upper(), _sample(path), params={"zz_unknown": "1"}, **kwargs)
             assert r.status_code == 400, f"{method.upper()} {path}: {r.status_code} {r.text}"
             assert r.json()["error"]["details"]["unknown"] == "zz_unknown", (path, r.text)
 

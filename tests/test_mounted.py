@@ -24,9 +24,9 @@ uvicorn = pytest.importorskip("uvicorn")
 from fastapi import FastAPI  # noqa: E402
 from starlette.applications import Starlette  # noqa: E402
 from starlette.routing import Mount  # noqa: E402
+from tests.served import free_port  # noqa: E402
 
 from libtext.asgi import Settings, create_app, lifespan  # noqa: E402
-from tests.served import free_port  # noqa: E402
 
 
 @contextmanager

@@ -51,6 +51,7 @@ __all__ = [
     "OutlineSegment",
     "PaginatedTextsResponse",
     "PaginationInfo",
+    "PhraseChange",
     "PrintedPage",
     "ProcessRequest",
     "ProcessResponse",
@@ -62,9 +63,11 @@ __all__ = [
     "SearchResult",
     "SearchResultsResponse",
     "Section",
+    "SectionDiff",
     "SectionEdit",
     "SectionEditResult",
     "SourceMetadata",
+    "TextDiff",
     "TextListItem",
     "TextRevision",
     "TextRevisionsResponse",
@@ -743,6 +746,50 @@ class TextRevisionsResponse(_Model):
     slug: str
     revision: int
     revisions: list[TextRevision] = Field(default_factory=list)
+
+
+class PhraseChange(_Model):
+    """One phrase that differs between two revisions of a section."""
+
+    change: Literal["added", "removed", "changed"] = Field(
+        description="added in the newer revision, removed from it, or its fields changed"
+    )
+    index: int = Field(
+        description="0-based place in the newer revision's phrases (the older's if removed)"
+    )
+    before: TranslationData | None = Field(
+        default=None, description="the phrase in the older revision (none if added)"
+    )
+    after: TranslationData | None = Field(
+        default=None, description="the phrase in the newer revision (none if removed)"
+    )
+
+
+class SectionDiff(_Model):
+    """How one section differs between two revisions: its fields, then phrase by phrase."""
+
+    sequence_id: int = Field(description="the section's sequence_id")
+    change: Literal["added", "removed", "changed"] = Field(
+        description="added in the newer revision, removed from it, or changed"
+    )
+    fields: list[str] = Field(
+        default_factory=list, description="names of the section's fields that differ"
+    )
+    phrases: list[PhraseChange] = Field(
+        default_factory=list, description="the phrases that differ, in order"
+    )
+
+
+class TextDiff(_Model):
+    """What differs between two revisions of a stored text, section by section."""
+
+    slug: str = Field(description="the text's slug")
+    from_revision: int = Field(description="the older revision compared")
+    to_revision: int = Field(description="the newer revision compared")
+    metadata_changed: bool = Field(default=False, description="whether titles or author differ")
+    sections: list[SectionDiff] = Field(
+        default_factory=list, description="the sections that differ, by sequence_id"
+    )
 
 
 class SectionEditResult(_Model):

@@ -68,6 +68,8 @@ from libtext.models import (
     SearchResultsResponse,
     SectionEdit,
     SectionEditResult,
+    TextDiff,
+    TextRevision,
     TextRevisionsResponse,
     TranslatedSegment,
 )
@@ -319,6 +321,62 @@ def create_app(
     )
     async def text_revisions(slug: str) -> Response:
         return _json(await backend.text_revisions(slug))
+
+    Revision = Annotated[int, Query(ge=1, le=MAX_PAGE, description="A revision number.")]
+
+    @app.get(
+        "/api/texts/{slug}/diff",
+        response_model=TextDiff,
+        tags=["Texts"],
+        summary="Compare revisions",
+        description="What differs between revision ``from`` and ``to`` (default: the "
+        "current one), section by section and phrase by phrase.",
+        dependencies=get_auth,
+        responses=_error_responses(400, *get_err, 404, 500, 503, 504),
+    )
+    async def text_diff(
+        slug: str,
+        old: Annotated[
+            int, Query(alias="from", ge=1, le=MAX_PAGE, description="The older revision.")
+        ],
+        new: Annotated[
+            int | None,
+            Query(
+                alias="to",
+                ge=1,
+                le=MAX_PAGE,
+                description="The newer revision (default: the current one).",
+            ),
+        ] = None,
+    ) -> Response:
+        return _json(await backend.text_diff(slug, old, new))
+
+    @app.post(
+        "/api/texts/{slug}/revert",
+        response_model=TextRevision,
+        tags=["Texts"],
+        summary="Revert a text",
+        description="Make ``revision`` current again, as a new revision (nothing is lost). "
+        "Needs If-Match with the ETag of GET /api/texts/{slug}: 412 when the text changed "
+        "since, 428 without it. The response's ETag is the next edit's If-Match.",
+        dependencies=post_auth,
+        responses=_error_responses(400, *auth_err, 404, 412, 428, 500, 503, 504),
+    )
+    async def revert_text(
+        slug: str,
+        revision: Revision,
+        if_match: Annotated[str | None, Header(max_length=200)] = None,
+        author: Annotated[
+            str | None,
+            Query(min_length=1, max_length=200, description="Who reverts, for the history."),
+        ] = None,
+    ) -> Response:
+        made, etag = await backend.revert(slug, revision, if_match, author)
+        return Response(
+            made.model_dump_json(by_alias=True),
+            media_type="application/json",
+            headers={"ETag": etag},
+        )
 
     @app.patch(
         "/api/texts/{slug}/sections/{sequence_id}",

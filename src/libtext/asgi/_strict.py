@@ -23,6 +23,7 @@ from libtext.errors import InvalidInputError
 
 __all__ = ["query_names", "reject_unknown_fields", "reject_unknown_query", "unknown_name"]
 
+
 def query_names(route: APIRoute) -> frozenset[str]:
     """The query parameter names ``route`` declares (aliases as sent), its dependencies'
     included (a walk of a few objects, done per request: no cache to go stale)."""
