@@ -12,18 +12,18 @@ import pytest
 
 pytest.importorskip("sqlmodel")
 
-from click.testing import CliRunner  # noqa: E402
+from click.testing import CliRunner
 
-from libtext import errors  # noqa: E402
-from libtext.cli import cli  # noqa: E402
-from libtext.models import (  # noqa: E402
+from libtext import errors
+from libtext.cli import cli
+from libtext.models import (
     ProcessedDocument,
     Section,
     TextDiff,
     TextRevision,
     TranslationData,
 )
-from libtext.store import TextStore  # noqa: E402
+from libtext.store import TextStore
 
 WORDS = ["בראשית", "ברא", "אלהים"]
 
@@ -89,8 +89,10 @@ def test_cli_edit_diff_and_if_revision(url: str, slug: str, tmp_path: Path) -> N
     base = ["--store", url]
     edited = runner.invoke(
         cli,
-        ["texts", "edit", slug, "1", "--title", "פרק ראשון", "--translation-file", str(phrases)]
-        + ["--if-revision", "1", "--author", "me", *base],
+        [
+            *("texts", "edit", slug, "1", "--title", "פרק ראשון"),
+            *("--translation-file", str(phrases), "--if-revision", "1", "--author", "me", *base),
+        ],
     )
     assert edited.exit_code == 0, edited.output
     assert "revision 2 edits section 1 (complete)" in edited.stdout

@@ -31,8 +31,11 @@ try:
     from fastapi.middleware.cors import CORSMiddleware
     from pydantic import BaseModel
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
+    from libtext._wording import install_hint
+
     raise ImportError(
-        "libtext.asgi needs the 'server' extra (FastAPI, uvicorn): pip install 'libtext[server]'"
+        f"libtext.asgi needs the 'server' extra (FastAPI, uvicorn): {install_hint('server')}",
+        name=exc.name,
     ) from exc
 
 from libtext._version import __version__
@@ -87,7 +90,7 @@ JOBS_SHUTDOWN_GRACE = 5.0
 """Seconds the in-process job workers get to hand their jobs back at shutdown."""
 
 _DESCRIPTIONS = {
-    400: "Invalid input (malformed parameter, slug, JSON or PDF)",
+    400: "Invalid input (malformed or unknown parameter, slug, JSON or PDF)",
     401: "Missing or wrong API key (only when the server has one), or a key sent in the "
     "query string",
     408: "The request body arrived too slowly",
@@ -281,7 +284,7 @@ def create_app(
         summary="Health Check",
         description="503 (same body) when the store or a configured provider is unusable.",
         responses={
-            **_error_responses(500),
+            **_error_responses(400, 500),
             503: {"model": HealthResponse, "description": "Degraded: send traffic elsewhere"},
         },
     )
@@ -413,7 +416,7 @@ def create_app(
         summary="Test library API",
         description="Whether the online library answers, and how fast.",
         dependencies=get_auth,
-        responses=_error_responses(*get_err, 500, 502, 504),
+        responses=_error_responses(400, *get_err, 500, 502, 504),
     )
     async def library_test() -> Response:
         return _json(await backend.library_test())
@@ -543,7 +546,8 @@ def lifespan(app: FastAPI) -> AbstractAsyncContextManager[None]:
     """
     if not isinstance(getattr(app.state, "backend", None), Backend):
         raise TypeError("lifespan() takes an app made by libtext.asgi.create_app().")
-    return app.router.lifespan_context(app)
+    context: AbstractAsyncContextManager[None] = app.router.lifespan_context(app)  # type: ignore[assignment]
+    return context
 
 
 def _install_openapi(app: FastAPI) -> None:

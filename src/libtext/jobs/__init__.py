@@ -41,6 +41,17 @@ from typing import IO, TYPE_CHECKING, Any, Final, Protocol, Self
 import anyio
 import anyio.to_thread
 
+try:
+    import sqlalchemy  # noqa: F401 - the queue's tables live in the store's database
+except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    from libtext._wording import install_hint
+
+    raise ImportError(
+        f"libtext.jobs needs the store extra: {install_hint('store')} "
+        f"(module {exc.name!r} is missing)",
+        name=exc.name,
+    ) from None
+
 import libtext.jobs._db as _db
 from libtext._keywords import strict_keywords
 from libtext._policy import RetryPolicy
