@@ -57,12 +57,15 @@ class JobProgress(_JobModel):
     """How far a running job is: ``done`` of ``total`` in ``stage``.
 
     Stages follow :func:`libtext.process_document`: ``extract``, ``outline``,
-    ``section``, ``translate``, ``save``; ``""`` before the job starts.
+    ``section``, ``translate``, ``save``; ``""`` before the job starts. In
+    ``translate`` the steps are provider calls: ``done`` counts the answered ones and
+    ``total`` the calls started plus at least one per section not done yet, so it
+    may grow while sections start.
     """
 
-    stage: str = ""
-    done: int = Field(default=0, ge=0)
-    total: int = Field(default=0, ge=0)
+    stage: str = Field(default="", description="the pipeline's stage; empty before the start")
+    done: int = Field(default=0, ge=0, description="steps done in the stage")
+    total: int = Field(default=0, ge=0, description="steps of the stage known so far")
 
 
 class Job(_JobModel):
