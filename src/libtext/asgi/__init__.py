@@ -209,6 +209,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         backend.pdf_guard.warm()  # the first upload does not pay for starting workers
+        await job_backend.log_start()
         stop = anyio.Event()
         try:
             async with anyio.create_task_group() as tg:

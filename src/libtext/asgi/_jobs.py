@@ -147,11 +147,38 @@ class JobsBackend:
         provider = names[0] if names else settings.provider_names[0]
         if isinstance(source, bytes):
             data = source
-            return await self._call(lambda q: q.asubmit(data, filename=filename, provider=provider))
-        work_id = source.work_id
-        max_pages = min(source.max_pages or settings.max_pdf_pages, settings.max_pdf_pages)
-        return await self._call(
-            lambda q: q.asubmit(work_id=work_id, provider=provider, max_pages=max_pages)
+            job = await self._call(lambda q: q.asubmit(data, filename=filename, provider=provider))
+        else:
+            work_id = source.work_id
+            max_pages = min(source.max_pages or settings.max_pdf_pages, settings.max_pdf_pages)
+            job = await self._call(
+                lambda q: q.asubmit(work_id=work_id, provider=provider, max_pages=max_pages)
+            )
+        what = job.filename or (f"work {job.work_id}" if job.work_id else job.kind)
+        logger.info("job %s queued: %s, provider %s", job.id, what, job.provider)
+        return job
+
+    async def log_start(self) -> None:
+        """One line at startup: which store and queue this app uses (password masked)."""
+        try:
+            store = await self.backend.store()
+            queue = await self.queue()
+        except Exception as exc:  # the health route reports it; the server still starts
+            logger.warning("libtext: the store could not be opened at startup (%s)", exc)
+            return
+        kind = (
+            "PostgreSQL (procrastinate)"
+            if queue._broker_url is not None
+            else "embedded, in the store's database"
+        )
+        workers = self.backend.settings.jobs_workers
+        logger.info(
+            "libtext: store %s; job queue %s; %s",
+            store.url,
+            kind,
+            f"{workers} job worker(s) in this process"
+            if workers
+            else "no job worker in this process (libtext worker runs the jobs)",
         )
 
     async def list(

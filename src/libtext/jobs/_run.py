@@ -285,6 +285,10 @@ class Runner:
                     return
 
         self.held[job.id] = owner
+        what = job.filename or (f"work {job.work_id}" if job.work_id else job.kind)
+        logger.info(
+            "job %s running: %s, provider %s, attempt %d", job.id, what, job.provider, job.attempts
+        )
         try:
             return await self._run(job, spec, owner, steps, scope, cancel, lost, check, watch)
         finally:
@@ -328,6 +332,8 @@ class Runner:
             return None
         if cancel.is_set() or scope.cancelled_caught:
             ok = await self.db(_db.finish, job.id, owner, JobState.CANCELLED, steps.last)
+            if ok:
+                logger.info("job %s cancelled", job.id)
             return JobState.CANCELLED if ok else None
         if error is not None:
             pending, answers = steps.take(), steps.take_answers()
@@ -344,6 +350,8 @@ class Runner:
             delay = min(self.retry.max_delay, self.retry.base_delay * 2 ** (job.attempts - 1))
             delay = random.uniform(0, delay) if math.isfinite(delay) else 0.0
             ok = await self.db(_db.requeue, job.id, owner, delay, progress)
+            if ok:
+                logger.info("job %s queued again in %.1f s (%s)", job.id, delay, error.code)
             return JobState.QUEUED if ok else None
         body = ErrorResponse(
             error=ErrorDetail(code=error.code, message=error.message, details=_safe(error.details))
@@ -351,14 +359,18 @@ class Runner:
         ok = await self.db(
             partial(_db.finish, error=body), job.id, owner, JobState.FAILED, progress
         )
+        if ok:
+            logger.info("job %s failed: %s", job.id, error.code)
         return JobState.FAILED if ok else None
 
     async def _save(self, job: Job, owner: str, document: Any, steps: _Steps) -> JobState | None:
         steps.note("save", 1, 1)
         pending = steps.take()  # written with the text and the job's end: one transaction
         final = steps.last
+        saved: list[str] = []
 
         def within(conn: Connection, item: Any) -> None:
+            saved.append(item.slug)
             row = _db.held(conn, job.id, owner)
             if row is None or row.cancel_requested:
                 raise _LostJob
@@ -382,6 +394,7 @@ class Runner:
 
         with anyio.CancelScope(shield=True):  # saved whole, with the job's end, or not at all
             if await anyio.to_thread.run_sync(save):
+                logger.info("job %s succeeded: text %s", job.id, saved[-1] if saved else "")
                 return JobState.SUCCEEDED
         row = await self.db(_db.held, job.id, owner, write=False)
         if row is not None and row.cancel_requested:
