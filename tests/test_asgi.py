@@ -593,6 +593,35 @@ def test_settings_from_env() -> None:
     assert Settings().max_upload_bytes == 50 * 2**20
 
 
+@pytest.mark.parametrize(
+    ("variable", "value", "kind"),
+    [
+        ("LIBTEXT_MAX_PDF_PAGES", "many", "an integer"),
+        ("LIBTEXT_PDF_TIMEOUT", "soon", "a number"),
+        ("LIBTEXT_PROTECT_GET", "maybe", "true or false"),  # before: silently false
+    ],
+)
+def test_a_bad_variable_is_named(variable: str, value: str, kind: str) -> None:
+    with pytest.raises(errors.ConfigurationError) as caught:
+        Settings.from_env({variable: value})
+    assert str(caught.value) == f"Environment variable {variable} must be {kind}, got {value!r}."
+    assert caught.value.details["variable"] == variable
+
+
+def test_the_variables_are_read_by_pydantic_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pydantic_settings import BaseSettings
+
+    from libtext.asgi._settings import _Environment
+
+    assert issubclass(_Environment, BaseSettings)
+    assert _Environment.model_config["env_prefix"] == "LIBTEXT_"
+    monkeypatch.setenv("LIBTEXT_PROTECT_GET", "on")
+    monkeypatch.setenv("LIBTEXT_CORS_ORIGINS", "*")
+    monkeypatch.setenv("LIBTEXT_API_KEY", "")  # empty: unset
+    s = Settings.from_env()
+    assert s.protect_get is True and s.cors_origins == ("*",) and s.api_key is None
+
+
 def test_store_url_variable_is_the_one_textstore_reads() -> None:
     url, old = "sqlite:///texts-env.db", "sqlite:///texts-old.db"
     assert Settings.from_env({"LIBTEXT_DATABASE_URL": url}).store_url == url

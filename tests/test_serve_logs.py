@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("uvicorn")
 pytest.importorskip("sqlmodel")
 
-from tests.served import serving  # noqa: E402
+from tests.served import serving
 
 SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "sample.pdf"
 
