@@ -269,6 +269,11 @@ def create_app(
     get_err = auth_err if settings.protect_get else ()
 
     Page = Annotated[int, Query(ge=1, le=MAX_PAGE, description="1-based page number.")]
+    Slug = Annotated[str, Path(description="The text's slug (see GET /api/texts).")]
+    IfMatch = Annotated[
+        str | None,
+        Header(max_length=200, description="The ETag of GET /api/texts/{slug}, as read."),
+    ]
     Providers = Annotated[
         str | None,
         Query(
@@ -323,7 +328,7 @@ def create_app(
         dependencies=get_auth,
         responses=_error_responses(400, *get_err, 404, 500, 503, 504),
     )
-    async def text_revisions(slug: str) -> Response:
+    async def text_revisions(slug: Slug) -> Response:
         return _json(await backend.text_revisions(slug))
 
     Revision = Annotated[int, Query(ge=1, le=MAX_PAGE, description="A revision number.")]
@@ -339,7 +344,7 @@ def create_app(
         responses=_error_responses(400, *get_err, 404, 500, 503, 504),
     )
     async def text_diff(
-        slug: str,
+        slug: Slug,
         old: Annotated[
             int, Query(alias="from", ge=1, le=MAX_PAGE, description="The older revision.")
         ],
@@ -367,9 +372,9 @@ def create_app(
         responses=_error_responses(400, *auth_err, 404, 412, 428, 500, 503, 504),
     )
     async def revert_text(
-        slug: str,
+        slug: Slug,
         revision: Revision,
-        if_match: Annotated[str | None, Header(max_length=200)] = None,
+        if_match: IfMatch = None,
         author: Annotated[
             str | None,
             Query(min_length=1, max_length=200, description="Who reverts, for the history."),
@@ -394,10 +399,10 @@ def create_app(
         responses=_error_responses(400, *auth_err, 404, 412, 413, 415, 428, 500, 503, 504),
     )
     async def edit_section(
-        slug: str,
+        slug: Slug,
         sequence_id: Annotated[int, Path(description="The section's sequence_id.")],
         edit: SectionEdit,
-        if_match: Annotated[str | None, Header(max_length=200)] = None,
+        if_match: IfMatch = None,
         author: Annotated[
             str | None,
             Query(min_length=1, max_length=200, description="Who edits, for the history."),

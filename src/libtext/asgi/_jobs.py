@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import anyio
 from fastapi import Depends, FastAPI, Header, Path, Query, Request, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import Receive, Scope, Send
 
 from libtext.asgi._errors import NoWorkersError, error_json
@@ -58,8 +58,12 @@ RESTART_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0)
 class PaginatedJobsResponse(BaseModel):
     """One page of jobs, newest first (extension; shaped like ``PaginatedTextsResponse``)."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     jobs: list[Job] = Field(default_factory=list)
+    """The jobs of this page, newest first."""
     pagination: PaginationInfo
+    """Where this page sits in the list."""
 
 
 def wants_async(prefer: list[str] | None, wait: bool | None) -> bool:
@@ -444,7 +448,14 @@ def install_job_routes(
     )
     async def job_events(
         job_id: JobId,
-        last_event: Annotated[str | None, Header(alias="Last-Event-ID", max_length=40)] = None,
+        last_event: Annotated[
+            str | None,
+            Header(
+                alias="Last-Event-ID",
+                max_length=40,
+                description="The id of the last event received: the stream resumes after it.",
+            ),
+        ] = None,
         after: Annotated[
             int | None,
             Query(ge=0, le=2**53, description="Send the events after this id."),
