@@ -36,7 +36,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
     raise ImportError(
         f"libtext.asgi needs the 'server' extra (FastAPI, uvicorn): {install_hint('server')}",
         name=exc.name,
-    ) from exc
+    ) from None
 
 from libtext._version import __version__
 from libtext.asgi._auth import AuthGateMiddleware, install_log_redaction, key_dependency

@@ -78,7 +78,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 
     raise ImportError(
         f"TextStore needs the store extra: {install_hint('store')} ({exc})", name=exc.name
-    ) from exc
+    ) from None
 
 import libtext.store._revisions as revs
 from libtext._html import current_note, note_revision
