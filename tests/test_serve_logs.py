@@ -44,5 +44,5 @@ def test_serve_logs_store_queue_and_each_job_state(tmp_path: Path) -> None:
     assert "1 job worker(s) in this process" in text
     for what in ("queued: sample.pdf, provider offline", "running: sample.pdf", "succeeded"):
         assert f"job {job_id} {what}" in text, text
-    assert sum(f"job {job_id} " in line for line in text.splitlines()) == 3
+    assert sum(f"job {job_id}" in line for line in text.splitlines()) == 3  # one per state
     assert "provider=offline" not in text  # offline calls are DEBUG only

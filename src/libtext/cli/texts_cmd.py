@@ -243,7 +243,7 @@ def edit(
     if fmt == "json":
         click.echo(result.model_dump_json(indent=2))
         return
-    notes = "; ".join(result.section.notes) or "complete"
+    notes = " ".join(result.section.notes) or "complete"
     click.echo(f"{slug}: revision {result.revision.number} edits section {sequence_id} ({notes})")
 
 
