@@ -43,6 +43,8 @@ ROUTES = {
     ("GET", "/api/texts"),
     ("GET", "/api/texts/{slug}"),
     ("GET", "/api/texts/{slug}/revisions"),
+    ("GET", "/api/texts/{slug}/diff"),
+    ("POST", "/api/texts/{slug}/revert"),
     ("PATCH", "/api/texts/{slug}/sections/{sequence_id}"),
     ("POST", "/api/extract"),
     ("POST", "/api/outline"),
@@ -89,7 +91,9 @@ def _build_app() -> Any:
     app = create_app(
         store=store,
         library=library,
-        settings=Settings(request_timeout=5, processing_timeout=20),
+        # No lifespan runs here: jobs_workers=0 says the jobs run elsewhere, so
+        # ?wait=false queues (202) instead of answering 503 no_workers.
+        settings=Settings(request_timeout=5, processing_timeout=20, jobs_workers=0),
     )
     return app, store, library
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import click
+import pytest
 
+from libtext._wording import install_hint
 from libtext.cli import _COMMANDS, cli
 
 OPTIONAL = ("sqlmodel", "sqlalchemy", "psycopg", "fastapi", "starlette", "uvicorn", "litellm")
@@ -90,8 +93,13 @@ def test_bare_libtext_and_bare_group_print_their_help() -> None:
 
 def test_a_command_that_needs_an_extra_says_which_once() -> None:
     cases = {
-        ("texts", "list"): "pip install 'libtext[store]'",
-        ("serve",): "pip install 'libtext[server]'",
+        ("texts", "list"): install_hint("store"),
+        ("texts", "edit", "x", "1", "--title", "t"): install_hint("store"),
+        ("texts", "diff", "x", "1"): install_hint("store"),
+        ("jobs", "list"): install_hint("store"),
+        ("jobs", "show", "x"): install_hint("store"),
+        ("worker",): install_hint("store"),
+        ("serve",): install_hint("server"),
     }
     for args, hint in cases.items():
         done = core("from libtext.cli import main; main()", *args)
@@ -119,7 +127,7 @@ def test_help_and_star_import_of_the_package_work_without_the_extras() -> None:
     )
     done = core(code)
     assert done.returncode == 0, done.stderr
-    assert "pip install 'libtext[store]'" in done.stdout
+    assert install_hint("store") in done.stdout
     # The names that need no extra are the real ones.
     done = core(
         "from libtext import *\nprint(Outliner().outline_text('פרק א\\nשלום').source_metadata)"
@@ -147,4 +155,29 @@ def test_process_on_core_says_which_extra_keeps_the_result() -> None:
     done = core("from libtext.cli import main; main()", "process", str(sample), "--no-progress")
     assert done.returncode == 0, done.stderr
     saved = [line for line in done.stderr.splitlines() if line.startswith("not saved")]
-    assert saved and "pip install 'libtext[store]'" in saved[0], done.stderr
+    assert saved and install_hint("store") in saved[0], done.stderr
+
+
+def test_import_of_the_jobs_package_on_core_names_the_extra() -> None:
+    done = core("import libtext.jobs")
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: libtext.jobs needs the store extra: "), done.stderr
+    assert install_hint("store") in last
+    assert "During handling" not in done.stderr  # one cause, not a chain
+
+
+def test_install_hint_says_what_works_from_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From a checkout ``pip install 'libtext[store]'`` does not resolve: ``-e`` with the
+    tree does; an installed package (no tree around it) gets the index's name."""
+    import libtext._wording as wording
+
+    root = Path(wording.__file__).resolve().parents[2]
+    monkeypatch.chdir(root)
+    assert install_hint("store") == "pip install -e '.[store]'"
+    monkeypatch.chdir(tmp_path)
+    assert install_hint("store") == f"pip install -e '{root}[store]'"
+    monkeypatch.setattr(wording, "_checkout", lambda: None)
+    assert install_hint("store") == "pip install 'libtext[store]'"

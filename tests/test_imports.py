@@ -1,8 +1,8 @@
 """No import cycle in src/libtext: a static graph of every import, and each module alone.
 
-The static graph counts function-local imports and ``importlib.import_module("libtext...")``
-too (a cycle hidden in a function is still a cycle); only ``if TYPE_CHECKING:`` blocks
-are left out, since they never run.
+The static graph counts function-local imports, ``importlib.import_module("libtext...")``
+and ``if TYPE_CHECKING:`` imports too: a cycle hidden in a function or in the types is
+still two modules that each need the other, so the layers are not one above the other.
 """
 
 from __future__ import annotations
@@ -30,12 +30,13 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
-def _imported(name: str, path: Path) -> set[str]:
-    """The libtext modules ``name`` imports, anywhere in its code but TYPE_CHECKING blocks."""
+def _imported(name: str, path: Path, *, typing: bool = True) -> set[str]:
+    """The libtext modules ``name`` imports, anywhere in its code (``typing=False``: but
+    its TYPE_CHECKING blocks)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skipped: set[int] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        if not typing and isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             skipped.update(id(sub) for sub in ast.walk(node))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     targets: set[str] = set()
@@ -114,6 +115,23 @@ def test_the_graph_sees_hidden_imports() -> None:
 def test_static_import_graph_has_no_cycle() -> None:
     graph = {name: _imported(name, path) for name, path in MODULES.items()}
     assert _cycles(graph) == []
+
+
+def test_no_two_modules_import_each_other() -> None:
+    """Lazily, for typing or at the top: models <-> _html <-> sefaria, the asgi backend,
+    cache and routes, pdf._lines <-> pdf._read and jobs <-> jobs._tree did."""
+    graph = {name: _imported(name, path) for name, path in MODULES.items()}
+    pairs = sorted(
+        (a, b) for a, targets in graph.items() for b in targets if a < b and a in graph.get(b, ())
+    )
+    assert pairs == []
+
+
+def test_type_checking_imports_count() -> None:
+    """The check can fail: an import only for typing is an edge of the graph."""
+    path = MODULES["libtext.asgi._fastpath"]
+    assert "libtext.asgi._cache" in _imported("libtext.asgi._fastpath", path)
+    assert "libtext.asgi._cache" not in _imported("libtext.asgi._fastpath", path, typing=False)
 
 
 def test_every_module_imports_alone() -> None:

@@ -200,6 +200,64 @@ def test_a_jobs_options_reach_a_provider_objects_outline_call(db_url: str, cache
     assert {b.get("seed") for b in bodies if kind_of(b) == "translate"} == {1, 2}
 
 
+def test_progress_counts_provider_calls(db_url: str, cache_dir: Path) -> None:
+    """In the translate stage ``done/total`` moves with each provider call; before, a
+    section's many calls showed as ``translate 0/1`` until the section was done."""
+    with FakeLLMServer(responder=fake_model()) as server, JobQueue(db_url) as queue:
+        job = queue.submit(pdf=SAMPLE, provider="fake")
+        seen: list[JobEvent] = []
+        reader = threading.Thread(target=lambda: seen.extend(queue.events(job.id)))
+        reader.start()
+        queue.work(
+            stop=lambda: queue.get(job.id).state.final,
+            providers={"fake": http_provider(server.url)},
+        )
+        reader.join(timeout=10)
+        calls = sum(kind_of(r.body) == "translate" for r in server.requests)
+        with TextStore(db_url) as store:
+            sections = len(store.get(queue.get(job.id).slug).sections)
+    steps = [e.progress for e in seen if e.type == "progress" and e.progress.stage == "translate"]
+    assert calls >= sections
+    assert steps[-1].done == steps[-1].total == calls
+    assert all(a.done <= b.done for a, b in itertools.pairwise(steps))
+    assert all(step.done <= step.total for step in steps)
+
+
+async def test_progress_moves_with_each_call_of_one_section() -> None:
+    """One section, 13 provider calls (the case found): 13 steps, not ``0/1`` throughout."""
+    from libtext.jobs._run import _Checked, _Steps
+    from libtext.providers.base import ProviderRequest, ProviderResponse
+
+    class Echo:
+        name = "echo"
+
+        async def complete(self, request: ProviderRequest) -> ProviderResponse:
+            return ProviderResponse(content="{}")
+
+    async def allowed() -> None:
+        return None
+
+    steps = _Steps()
+    provider = _Checked(Echo(), allowed, counted=steps.call)  # type: ignore[arg-type]
+    steps.note("outline", 1, 1)
+    await provider.complete(
+        ProviderRequest(task="outline", messages=[], response_model=JobEvent)
+    )  # not counted
+    steps.note("translate", 0, 1)
+    seen = [(steps.last.done, steps.last.total)]
+    for _ in range(13):
+        await provider.complete(
+            ProviderRequest(task="translate", messages=[], response_model=JobEvent)
+        )
+        seen.append((steps.last.done, steps.last.total))
+    steps.note("translate", 1, 1)
+    seen.append((steps.last.done, steps.last.total))
+    assert seen[0] == (0, 1)
+    assert [done for done, _ in seen[1:]] == [*range(1, 14), 13]
+    assert seen[-1] == (13, 13)
+    assert all(done <= total for done, total in seen)
+
+
 def test_a_failing_job_ends_failed_with_an_error_body(db_url: str) -> None:
     broken = b"%PDF-1.4\n" + b"x" * 200  # a PDF header and nothing readable after it
     with JobQueue(db_url) as queue:
@@ -471,4 +529,10 @@ def test_a_worker_process_reads_pdfs_under_the_servers_limits(db_url: str, tmp_p
 
 def test_the_scale_out_queue_is_postgresql_only(db_url: str) -> None:
     with pytest.raises(errors.ConfigurationError, match="PostgreSQL"):
-        JobQueue(db_url, url="redis://127.0.0.1:6379/0")
+        JobQueue(db_url, queue_url="redis://127.0.0.1:6379/0")
+
+
+def test_the_queue_url_is_queue_url_and_url_names_the_new_one(db_url: str) -> None:
+    """``url=`` is the store's URL everywhere else; on JobQueue it meant the queue's."""
+    with pytest.raises(TypeError, match="queue_url="):
+        JobQueue(db_url, url="postgresql://127.0.0.1/queue")

@@ -162,5 +162,5 @@ def test_missing_brotli_is_named(
     with make_client(server) as client, pytest.raises(LibraryError) as info:
         client.get_node("101")
     message = info.value.message
-    assert "brotli" in message and "libtext[library]" in message
+    assert "brotli" in message and "[library]'" in message
     assert "malformed JSON" not in message

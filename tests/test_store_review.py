@@ -556,3 +556,71 @@ async def test_async_twins_of_the_review_methods(store: TextStore) -> None:
 def test_every_review_method_has_an_async_twin() -> None:
     for name in ("edit_section", "revert", "revisions"):
         assert callable(getattr(TextStore, f"a{name}")), name
+
+
+# --- an edit keeps the section consistent ----------------------------------------------
+
+
+def split_doc(words: int = 80) -> ProcessedDocument:
+    """One section of ``words`` phrases, one word each, none translated (as offline)."""
+    hebrew = [f"מלה{chr(0x05D0 + i % 22)}" for i in range(words)]
+    return ProcessedDocument(
+        sections=[
+            Section(
+                sequence_id=1,
+                original_hebrew_block=" ".join(hebrew),
+                translation_data=[TranslationData(hebrew_phrase=w) for w in hebrew],
+                complete=False,
+                notes=[f"{words} of {words} phrases have no English."],
+            )
+        ]
+    )
+
+
+def test_a_phrase_list_that_drops_hebrew_is_refused(store: TextStore) -> None:
+    """Before, one phrase for an 80-phrase section was stored (79 gone) and the note
+    still said 80 of 80 phrases had no English."""
+    slug = store.save(split_doc()).slug
+    before = snapshot(store)
+    first = store.get(slug).sections[0].translation_data[0].hebrew_phrase
+    with pytest.raises(errors.InvalidInputError, match="covers only the start") as caught:
+        store.edit_section(
+            slug, 1, translation_data=[{"hebrew_phrase": first, "english_translation": "a word"}]
+        )
+    assert caught.value.details["field"] == "translation_data"
+    assert snapshot(store) == before
+
+
+def test_phrases_out_of_order_are_refused_naming_the_phrase(store: TextStore) -> None:
+    slug = store.save(split_doc(3)).slug
+    phrases = [p.model_dump() for p in store.get(slug).sections[0].translation_data]
+    with pytest.raises(errors.InvalidInputError) as caught:
+        store.edit_section(slug, 1, translation_data=[phrases[1], phrases[0], phrases[2]])
+    assert caught.value.details["field"] == "translation_data.0.hebrew_phrase"
+
+
+def test_notes_are_recomputed_on_every_edit(store: TextStore) -> None:
+    slug = store.save(split_doc(3)).slug
+    # The English of every phrase, the Hebrew kept from the phrase at the same place.
+    english = [{"english_translation": f"word {i}"} for i in range(3)]
+    done = store.edit_section(slug, 1, translation_data=english)
+    assert done.section.complete is True and done.section.notes == []
+    assert [p.hebrew_phrase for p in done.section.translation_data] == [
+        p.hebrew_phrase for p in split_doc(3).sections[0].translation_data
+    ]
+    # A new split of the same Hebrew, one phrase without English: the note says so.
+    whole = split_doc(3).sections[0].original_hebrew_block
+    parts = whole.split(" ")
+    resplit = [
+        {"hebrew_phrase": " ".join(parts[:2]), "english_translation": "two words"},
+        {"hebrew_phrase": parts[2]},
+    ]
+    edited = store.edit_section(slug, 1, translation_data=resplit)
+    assert edited.section.notes == ["1 of 2 phrases have no English."]
+    assert edited.section.complete is False
+    # A title edit alone recomputes them too (here from a stale stored note).
+    titled = store.edit_section(slug, 1, chapter_title="פרק")
+    assert titled.section.notes == ["1 of 2 phrases have no English."]
+    removed = store.edit_section(slug, 1, SectionEdit.model_validate({"translation_data": None}))
+    assert removed.section.translation_data == [] and removed.section.complete is False
+    assert "no phrases" in removed.section.notes[0]

@@ -12,21 +12,22 @@ import weakref
 from dataclasses import dataclass
 from datetime import datetime
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeAlias
 
-if TYPE_CHECKING:  # pragma: no cover
-    from libtext.models import (
-        DocumentOutline,
-        ExtractedDocument,
-        Footnote,
-        OutlineComparison,
-        PaginatedTextsResponse,
-        ProcessedDocument,
-        Section,
-        TranslatedSegment,
-        TranslationData,
-    )
-    from libtext.sefaria import Citation
+# The views read the models by attribute only. The models' and citations'
+# ``_repr_html_`` call these functions, so this module is below libtext.models and
+# libtext.sefaria and imports neither (not even for typing): the names below say
+# which model each function renders; test_html*.py render every one.
+DocumentOutline: TypeAlias = Any
+ExtractedDocument: TypeAlias = Any
+Footnote: TypeAlias = Any
+OutlineComparison: TypeAlias = Any
+PaginatedTextsResponse: TypeAlias = Any
+ProcessedDocument: TypeAlias = Any
+Section: TypeAlias = Any
+TranslatedSegment: TypeAlias = Any
+TranslationData: TypeAlias = Any
+Citation: TypeAlias = Any
 
 __all__ = [
     "RevisionNote",

@@ -10,9 +10,12 @@ another's language.
 
 from __future__ import annotations
 
+import os
+from functools import cache
+from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["PHRASES", "Phrase", "for_cli", "for_http"]
+__all__ = ["PHRASES", "Phrase", "for_cli", "for_http", "install_hint"]
 
 
 class Phrase(NamedTuple):
@@ -69,3 +72,33 @@ def for_http(message: str) -> str:
     for phrase in PHRASES:
         message = message.replace(phrase.python, phrase.http)
     return message
+
+
+@cache
+def _checkout() -> Path | None:
+    """The source tree libtext runs from (an editable install), else ``None``."""
+    root = Path(__file__).resolve().parents[2]  # src/libtext/_wording.py -> the tree
+    pyproject = root / "pyproject.toml"
+    try:
+        named = 'name = "libtext"' in pyproject.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    return root if named and (root / "src" / "libtext").is_dir() else None
+
+
+def install_hint(extra: str) -> str:
+    """The command that brings ``extra`` on this install.
+
+    ``pip install 'libtext[store]'`` resolves only from a package index; from a
+    checkout (an editable install) the same extra is ``pip install -e '.[store]'``
+    in the tree, so that is what a developer is told.
+    """
+    root = _checkout()
+    if root is None:
+        return f"pip install 'libtext[{extra}]'"
+    try:
+        here = Path.cwd().resolve() == root
+    except OSError:
+        here = False
+    where = "." if here else os.fspath(root)
+    return f"pip install -e '{where}[{extra}]'"

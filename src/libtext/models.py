@@ -51,6 +51,7 @@ __all__ = [
     "OutlineSegment",
     "PaginatedTextsResponse",
     "PaginationInfo",
+    "PhraseChange",
     "PrintedPage",
     "ProcessRequest",
     "ProcessResponse",
@@ -62,9 +63,11 @@ __all__ = [
     "SearchResult",
     "SearchResultsResponse",
     "Section",
+    "SectionDiff",
     "SectionEdit",
     "SectionEditResult",
     "SourceMetadata",
+    "TextDiff",
     "TextListItem",
     "TextRevision",
     "TextRevisionsResponse",
@@ -150,6 +153,7 @@ def _check_text(value: Any, where: str) -> None:
 class _Model(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
+        use_attribute_docstrings=True,  # a field's docstring is its schema description
         validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -171,8 +175,11 @@ class SourceMetadata(_Model):
     """Where a text comes from: publication, work and author (Hebrew as printed)."""
 
     publication_title: str = ""
+    """Title of the publication (the book or series), as printed."""
     work_title: str = ""
+    """Title of the work or volume within the publication."""
     author_name: str = ""
+    """The author's name, as printed."""
 
 
 class OutlineSegment(_Model):
@@ -184,20 +191,30 @@ class OutlineSegment(_Model):
     """
 
     sequence_id: Number
+    """1-based position of the segment in the outline."""
     chapter_number: str = ""
+    """The chapter's number or letter as printed (e.g. "ג"), if any."""
     chapter_title: str = ""
+    """The chapter's title."""
     segment_title: str = ""
+    """A sub-heading inside the chapter, if the segment is one."""
     summary: str = ""
+    """A short summary of the segment (empty from the offline outline)."""
     page_ref: str = ""
+    """1-based page where the segment starts ("12" or a range "12-14")."""
     start_phrase_hebrew: str = ""
+    """The segment's first words, verbatim from the document."""
     end_phrase_hebrew: str = ""
+    """The segment's last words, verbatim from the document."""
 
 
 class DocumentOutline(_Model):
     """A document's source metadata and its ordered outline segments."""
 
     source_metadata: SourceMetadata = Field(default_factory=SourceMetadata)
+    """Publication, work and author of the outlined document."""
     outline_segments: list[OutlineSegment] = Field(default_factory=list)
+    """The segments in reading order."""
 
     def _repr_html_(self) -> str:
         """A readable HTML table in Jupyter (Hebrew right-to-left, text escaped)."""
@@ -218,8 +235,11 @@ class TranslationData(_Model):
     """
 
     hebrew_phrase_expanded: str = ""
+    """The Hebrew phrase with its abbreviations spelled out."""
     english_translation: str = ""
+    """The phrase in English (empty when none was given)."""
     sefaria_link: str = ""
+    """Sefaria URL of the source the phrase cites, from libtext's linker; empty if none."""
     exact: bool = Field(
         default=True, description="extension: false when sefaria_link is a coarse link"
     )
@@ -230,8 +250,11 @@ class Footnote(_Model):
     """A footnote: its marker as printed, its Hebrew content and its translation."""
 
     marker: str
+    """The footnote's marker as printed (e.g. "א" or "12")."""
     content: str = ""
+    """The footnote's Hebrew text."""
     translation: str = ""
+    """The footnote in English (empty when not translated)."""
 
 
 class EnrichedSegment(OutlineSegment):
@@ -242,7 +265,9 @@ class EnrichedSegment(OutlineSegment):
     """
 
     original_hebrew_block: str = ""
+    """The segment's Hebrew text, cut from the document."""
     footnotes: list[Footnote] = Field(default_factory=list)
+    """The footnotes whose markers occur in the segment."""
 
 
 class TranslatedSegment(EnrichedSegment):
@@ -254,9 +279,13 @@ class TranslatedSegment(EnrichedSegment):
     """
 
     translation_data: list[TranslationData] = Field(default_factory=list)
+    """The phrases with English and Sefaria links, covering the Hebrew in order."""
     provider: str = ""
+    """Name of the provider that translated the segment."""
     complete: bool = True
+    """False when some phrases or footnotes have no English."""
     notes: list[str] = Field(default_factory=list)
+    """Why the translation is incomplete, or what was repaired."""
     error: str | None = Field(
         default=None,
         description="extension: why the provider's translation is missing (what needs "
@@ -282,8 +311,11 @@ class Section(OutlineSegment):
     """
 
     original_hebrew_block: str = ""
+    """The section's Hebrew text."""
     translation_data: list[TranslationData] = Field(default_factory=list)
+    """The phrases with English and Sefaria links, covering the Hebrew in order."""
     footnotes: list[Footnote] = Field(default_factory=list)
+    """The section's footnotes with their translations."""
     error: str | None = Field(default=None, description="extension: translation failure")
     complete: bool = Field(
         default=True, description="extension: false when some phrases have no English"
@@ -302,11 +334,17 @@ class ProcessedDocument(_Model):
     """
 
     source_metadata: SourceMetadata = Field(default_factory=SourceMetadata)
+    """Publication, work and author of the text."""
     sections: list[Section] = Field(default_factory=list)
+    """The sections in reading order."""
     work_id: str | None = None
+    """The online library's id of the work (internal; None for a PDF)."""
     page_count: int = 0
+    """Pages read from the source."""
     first_page_id: str | None = None
+    """The library's id of the first page read (internal)."""
     last_page_id: str | None = None
+    """The library's id of the last page read (internal)."""
 
     def public(self) -> ProcessedDocument:
         """A copy without the source library's internal identifiers."""
@@ -325,21 +363,32 @@ class TextListItem(_Model):
     """An entry of the stored-texts list; ``slug`` addresses the text."""
 
     slug: str
+    """The stored text's address (GET /api/texts/{slug})."""
     publication_title: str = ""
+    """Title of the publication."""
     work_title: str = ""
+    """Title of the work."""
     author_name: str = ""
+    """The author's name."""
     page_count: int = 0
+    """Pages read from the source."""
     created_at: UtcDatetime
+    """When the text was first saved (UTC)."""
     updated_at: UtcDatetime
+    """When its latest revision was written (UTC)."""
 
 
 class PaginationInfo(_Model):
     """Where a page sits in a list: ``page`` is 1-based; ``totalPages`` may be 0."""
 
     page: int = Field(ge=1)
+    """This page's number, from 1."""
     page_size: int = Field(alias="pageSize", ge=1)
+    """Items per page."""
     total: int = Field(ge=0)
+    """Items in the whole list."""
     total_pages: int = Field(alias="totalPages", ge=0)
+    """Pages in the whole list (0 when it is empty)."""
 
     @classmethod
     def of(cls, *, page: int, page_size: int, total: int) -> PaginationInfo:
@@ -356,7 +405,9 @@ class PaginatedTextsResponse(_Model):
     """One page of stored texts, newest first."""
 
     texts: list[TextListItem] = Field(default_factory=list)
+    """The texts of this page, newest first."""
     pagination: PaginationInfo
+    """Where this page sits in the list."""
 
     def _repr_html_(self) -> str:
         """A readable HTML view in Jupyter (Hebrew right-to-left, English left-to-right)."""
@@ -377,23 +428,31 @@ class HealthResponse(_Model):
     """
 
     status: Literal["ok", "degraded"] = "ok"
+    """"ok", or "degraded" when the store or a provider is unusable."""
     version: str
+    """The libtext version serving."""
     store: Literal["ok", "unavailable", "not_configured"] = "not_configured"
+    """"ok", "unavailable" or "not_configured"."""
     providers: list[str] = Field(default_factory=list)
+    """The provider names this server offers."""
 
 
 class ErrorDetail(_Model):
     """``code`` is stable (see ``libtext.errors``); ``message`` says what to do next."""
 
     code: str
+    """A stable machine-readable error code (e.g. "invalid_input")."""
     message: str
+    """What went wrong and what to do next."""
     details: dict[str, Any] = Field(default_factory=dict)
+    """Extra facts about the error (the limit passed, the field, the valid names)."""
 
 
 class ErrorResponse(_Model):
     """Every error body of the HTTP adapter: ``{"error": {"code", "message", "details"}}``."""
 
     error: ErrorDetail
+    """The error."""
 
 
 class SearchResult(_Model):
@@ -404,33 +463,46 @@ class SearchResult(_Model):
     """
 
     id: str
+    """The library's page or section id."""
     heading: str = ""
+    """Its title or heading path."""
     snippet: str = ""
+    """The matching text (plain, no HTML)."""
     link: str = ""
+    """The page's URL in the online library."""
 
 
 class SearchResultsResponse(_Model):
     """A page of search hits; ``pagination.total`` is the library's hit count."""
 
     query: str
+    """The words searched for."""
     results: list[SearchResult] = Field(default_factory=list)
+    """The hits of this page."""
     pagination: PaginationInfo
+    """Where this page sits among all hits."""
 
 
 class NavSearchResult(_Model):
     """A work or section found by title in the library's table of contents."""
 
     id: str
+    """The library's id of the work or section."""
     title: str
+    """Its title."""
     path: list[str] = Field(default_factory=list)
+    """Titles from the top of the library down to it."""
     link: str = ""
+    """Its URL in the online library."""
 
 
 class NavSearchResultsResponse(_Model):
     """Table-of-contents matches for a title query."""
 
     query: str
+    """The title searched for."""
     results: list[NavSearchResult] = Field(default_factory=list)
+    """The matching works and sections."""
 
 
 class PrintedPage(_Model):
@@ -447,17 +519,24 @@ class SearchCount(_Model):
     """How many pages of one section of the library hold a phrase."""
 
     section_id: str
+    """The library's id of the section."""
     count: int = Field(ge=0)
+    """Pages of the section that hold the phrase."""
     title: str = ""
+    """The section's title."""
     link: str = ""
+    """The section's URL in the online library."""
 
 
 class SearchCountsResponse(_Model):
     """Hits of a phrase per section of the library (``LibraryClient.search_counts``)."""
 
     query: str
+    """The phrase searched for."""
     counts: list[SearchCount] = Field(default_factory=list)
+    """Hits per section."""
     total: int = Field(default=0, ge=0)
+    """Hits in all sections."""
 
 
 class LibraryPage(_Model):
@@ -471,10 +550,15 @@ class LibraryPage(_Model):
     """
 
     id: str
+    """The library's id of the page."""
     heading_path: list[str] = Field(default_factory=list)
+    """Section headings from the work down to this page."""
     text: str = ""
+    """The page's plain Hebrew text, note markers kept as [N]."""
     footnotes: list[Footnote] = Field(default_factory=list)
+    """The page's notes, parsed."""
     link: str = ""
+    """The page's URL in the online library."""
     path_ids: list[str] = Field(
         default_factory=list,
         description="extension: ids from the work's first level down to this page, "
@@ -497,11 +581,17 @@ class LibraryStatus(_Model):
     """
 
     reachable: bool
+    """Whether the library answered with JSON and no server error."""
     status_code: int | None = None
+    """The HTTP status it answered with (None when no answer came)."""
     latency_ms: float | None = None
+    """Milliseconds to the answer (None when no answer came)."""
     base_url: str = ""
+    """The library's address that was asked."""
     error: str | None = None
+    """What went wrong, when it is not reachable."""
     checked_at: UtcDatetime = Field(default_factory=lambda: datetime.now(UTC))
+    """When it was asked (UTC)."""
 
 
 class WorkByIdResponse(_Model):
@@ -512,11 +602,17 @@ class WorkByIdResponse(_Model):
     """
 
     work_id: str
+    """The library's id of the work."""
     title: str = ""
+    """The work's title."""
     pages: list[LibraryPage] = Field(default_factory=list)
+    """The pages read, in reading order."""
     page_count: int = 0
+    """Pages read."""
     truncated: bool = False
+    """True when max_pages stopped the walk before the end."""
     resume_after: str | None = None
+    """The last page id read, to continue a long crawl."""
     unknown_tokens: dict[str, int] = Field(
         default_factory=dict,
         description="extension: unknown markup tokens of all pages by name",
@@ -536,12 +632,19 @@ class ExtractedLine(_Model):
     """
 
     text: str
+    """The line's text in logical (reading) order."""
     kind: LineKind = "body"
+    """Its role in the layout: body, heading, header, footer, page_number or footnote."""
     size: float = 0.0
+    """Dominant font size in points."""
     bold: bool = False
+    """Whether most of its characters are bold."""
     y: float = 0.0
+    """Distance of its baseline from the top of the page, in points."""
     x0: float = 0.0
+    """Left edge, in points."""
     x1: float = 0.0
+    """Right edge, in points."""
 
 
 class ExtractedPage(_Model):
@@ -553,9 +656,13 @@ class ExtractedPage(_Model):
     """
 
     number: int
+    """1-based page index in the PDF."""
     width: float = 0.0
+    """Page width in points."""
     height: float = 0.0
+    """Page height in points."""
     lines: list[ExtractedLine] = Field(default_factory=list)
+    """The page's lines in reading order."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -580,10 +687,15 @@ class DocumentHeading(_Model):
     """
 
     title: str
+    """The heading's text."""
     page: int
+    """1-based page it points to."""
     level: int = 1
+    """Depth in the document's outline (1: top)."""
     y: float = 0.0
+    """Distance from the top of the page where it points, in points (0: unknown)."""
     source: Literal["bookmark", "structure", "contents"] = "bookmark"
+    """Where it was declared: bookmark, structure or contents."""
 
 
 class ExtractedDocument(_Model):
@@ -597,9 +709,13 @@ class ExtractedDocument(_Model):
     """
 
     pages: list[ExtractedPage] = Field(default_factory=list)
+    """The pages in order."""
     title: str = ""
+    """Title from the PDF's document information (empty if absent)."""
     author: str = ""
+    """Author from the PDF's document information (empty if absent)."""
     source_name: str = ""
+    """The file name, when known."""
     body_size: float = Field(default=0.0, description="extension: body text font size (pt)")
     headings: list[DocumentHeading] = Field(
         default_factory=list,
@@ -637,10 +753,15 @@ class GroundingReport(_Model):
     """
 
     segments: int = 0
+    """Segments checked."""
     exact: int = 0
+    """Phrases found verbatim."""
     repaired: int = 0
+    """Near misses mapped to the exact text."""
     dropped: int = 0
+    """Segments removed because a phrase was not found."""
     page_mismatches: int = 0
+    """page_ref values corrected to the phrase's page."""
     unsupported_metadata: list[str] = Field(
         default_factory=list,
         description="extension: source_metadata fields not found in the document",
@@ -651,26 +772,42 @@ class ProviderOutcome(_Model):
     """One provider's result in a comparison: its outline, or its error."""
 
     provider: str
+    """The provider's name."""
     ok: bool
+    """Whether it produced an outline."""
     outline: DocumentOutline | None = None
+    """Its outline, when ok."""
     error: ErrorDetail | None = None
+    """Its error, when not ok."""
     latency_s: float = 0.0
+    """Seconds it took."""
     tokens_in: int | None = None
+    """Prompt tokens used, when the provider reports them."""
     tokens_out: int | None = None
+    """Answer tokens used, when the provider reports them."""
     cost_usd: float | None = None
+    """Cost in US dollars, when known."""
     prompt_version: str | None = None
+    """Version of the prompt it was asked with."""
     grounding: GroundingReport | None = None
+    """How well its phrases were found in the document."""
 
 
 class ProviderAgreement(_Model):
     """Agreement of two providers' segment boundaries (start pages within ``tolerance``)."""
 
     a: str
+    """The first provider's name."""
     b: str
+    """The second provider's name."""
     tolerance_pages: int = 1
+    """Pages two start pages may differ by and still match."""
     matched: int = 0
+    """Segments whose start pages match."""
     segments_a: int = 0
+    """Segments of the first provider."""
     segments_b: int = 0
+    """Segments of the second provider."""
     score: float = Field(default=0.0, description="matched / max(segments_a, segments_b)")
 
 
@@ -678,8 +815,11 @@ class OutlineComparison(_Model):
     """Outlines of one document by several providers, side by side."""
 
     source_metadata: SourceMetadata = Field(default_factory=SourceMetadata)
+    """Publication, work and author of the document."""
     results: list[ProviderOutcome] = Field(default_factory=list)
+    """Each provider's outline or error, in the order asked."""
     agreement: list[ProviderAgreement] = Field(default_factory=list)
+    """How far each pair of providers agrees."""
 
     def _repr_html_(self) -> str:
         """A readable HTML view in Jupyter (Hebrew right-to-left, English left-to-right)."""
@@ -699,7 +839,9 @@ class ProcessRequest(_Model):
     """
 
     work_id: str = Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_.:-]+$")
+    """The online library's id of the work to process."""
     max_pages: Number | None = Field(default=None, ge=1)
+    """Most pages to read from it (the server's limit applies on top)."""
 
 
 class ProcessResponse(_Model):
@@ -709,7 +851,9 @@ class ProcessResponse(_Model):
     """
 
     slug: str
+    """Where the text is stored (GET /api/texts/{slug})."""
     document: ProcessedDocument
+    """The stored document, in its public form."""
 
 
 # --- review of stored texts (extension) ---------------------------------------------
@@ -722,15 +866,22 @@ class SectionEdit(_Model):
     title, no phrases, no notes), a list replaces the whole list. A phrase's
     ``sefaria_link`` must be empty, a link the section already had, the link of a
     citation the linker finds in the phrase's Hebrew, or Hebrew citation text the
-    linker resolves (stored as its link). Unknown fields are refused.
+    linker resolves (stored as its link). ``translation_data`` must cover the section's
+    Hebrew in order (a phrase without ``hebrew_phrase`` keeps the Hebrew of the phrase
+    at its place); ``complete`` and ``notes`` are recomputed on every edit. Unknown
+    fields are refused.
     """
 
     model_config = ConfigDict(extra="forbid")
 
     chapter_title: str | None = None
+    """The section's new chapter title."""
     segment_title: str | None = None
+    """The section's new segment title."""
     translation_data: list[TranslationData] | None = None
+    """The section's new phrases, covering its Hebrew in order."""
     footnotes: list[Footnote] | None = None
+    """The section's new footnotes."""
 
 
 class TextRevision(_Model):
@@ -743,19 +894,72 @@ class TextRevision(_Model):
     """
 
     number: int
+    """The revision's number, from 1 (the save)."""
     created_at: UtcDatetime
+    """When it was written (UTC)."""
     change: str
+    """What made it: save, update, edit or revert."""
     author: str | None = None
+    """Who made it, when the write named someone."""
     sections: list[int] = Field(default_factory=list)
+    """sequence_ids of the sections that differ from the revision before."""
     reverted_to: int | None = None
+    """The revision it restored (revert only)."""
 
 
 class TextRevisionsResponse(_Model):
     """A stored text's history, oldest first; ``revision`` is the current number."""
 
     slug: str
+    """The text's slug."""
     revision: int
+    """The current revision's number."""
     revisions: list[TextRevision] = Field(default_factory=list)
+    """Every revision, oldest first."""
+
+
+class PhraseChange(_Model):
+    """One phrase that differs between two revisions of a section."""
+
+    change: Literal["added", "removed", "changed"] = Field(
+        description="added in the newer revision, removed from it, or its fields changed"
+    )
+    index: int = Field(
+        description="0-based place in the newer revision's phrases (the older's if removed)"
+    )
+    before: TranslationData | None = Field(
+        default=None, description="the phrase in the older revision (none if added)"
+    )
+    after: TranslationData | None = Field(
+        default=None, description="the phrase in the newer revision (none if removed)"
+    )
+
+
+class SectionDiff(_Model):
+    """How one section differs between two revisions: its fields, then phrase by phrase."""
+
+    sequence_id: int = Field(description="the section's sequence_id")
+    change: Literal["added", "removed", "changed"] = Field(
+        description="added in the newer revision, removed from it, or changed"
+    )
+    fields: list[str] = Field(
+        default_factory=list, description="names of the section's fields that differ"
+    )
+    phrases: list[PhraseChange] = Field(
+        default_factory=list, description="the phrases that differ, in order"
+    )
+
+
+class TextDiff(_Model):
+    """What differs between two revisions of a stored text, section by section."""
+
+    slug: str = Field(description="the text's slug")
+    from_revision: int = Field(description="the older revision compared")
+    to_revision: int = Field(description="the newer revision compared")
+    metadata_changed: bool = Field(default=False, description="whether titles or author differ")
+    sections: list[SectionDiff] = Field(
+        default_factory=list, description="the sections that differ, by sequence_id"
+    )
 
 
 class SectionEditResult(_Model):
@@ -763,6 +967,10 @@ class SectionEditResult(_Model):
     text's new ``etag`` (the next edit's ``If-Match``)."""
 
     slug: str
+    """The text's slug."""
     revision: TextRevision
+    """The revision the edit made."""
     section: Section
+    """The section as stored now."""
     etag: str = ""
+    """The text's new ETag: the next edit's If-Match."""

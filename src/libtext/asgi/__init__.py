@@ -21,7 +21,7 @@ before the router. It needs the ``server`` extra (``pip install 'libtext[server]
 # signatures, whose annotations use names local to create_app.
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 import anyio
@@ -31,9 +31,12 @@ try:
     from fastapi.middleware.cors import CORSMiddleware
     from pydantic import BaseModel
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
+    from libtext._wording import install_hint
+
     raise ImportError(
-        "libtext.asgi needs the 'server' extra (FastAPI, uvicorn): pip install 'libtext[server]'"
-    ) from exc
+        f"libtext.asgi needs the 'server' extra (FastAPI, uvicorn): {install_hint('server')}",
+        name=exc.name,
+    ) from None
 
 from libtext._version import __version__
 from libtext.asgi._auth import AuthGateMiddleware, install_log_redaction, key_dependency
@@ -45,6 +48,7 @@ from libtext.asgi._jobs import JobsBackend, accept, install_job_routes, wants_as
 from libtext.asgi._negotiate import negotiate
 from libtext.asgi._routes import MAX_PAGE, CachedRoute, cached_routes
 from libtext.asgi._settings import Settings
+from libtext.asgi._strict import reject_unknown_query
 from libtext.asgi._uploads import (
     PDF_UPLOAD_BODY,
     PROCESS_BODY,
@@ -69,6 +73,8 @@ from libtext.models import (
     SearchResultsResponse,
     SectionEdit,
     SectionEditResult,
+    TextDiff,
+    TextRevision,
     TextRevisionsResponse,
     TranslatedSegment,
 )
@@ -80,13 +86,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from libtext.store import TextStore
     from libtext.translate import Translator
 
-__all__ = ["Settings", "create_app"]
+__all__ = ["Settings", "create_app", "lifespan"]
 
 JOBS_SHUTDOWN_GRACE = 5.0
 """Seconds the in-process job workers get to hand their jobs back at shutdown."""
 
 _DESCRIPTIONS = {
-    400: "Invalid input (malformed parameter, slug, JSON or PDF)",
+    400: "Invalid input (malformed or unknown parameter, slug, JSON or PDF)",
     401: "Missing or wrong API key (only when the server has one), or a key sent in the "
     "query string",
     408: "The request body arrived too slowly",
@@ -169,6 +175,22 @@ def _split_providers(raw: str | None) -> tuple[str, ...]:
     return tuple(p.strip() for p in (raw or "").split(",") if p.strip())
 
 
+def _one_provider(provider: str | None, providers: str | None) -> tuple[str, ...]:
+    """``?provider=`` of a route that uses one provider; ``?providers=`` is its old spelling."""
+    from libtext.errors import InvalidInputError
+
+    if provider is not None and providers is not None:
+        raise InvalidInputError("Send ?provider= only (?providers= is its old spelling).")
+    names = _split_providers(provider if provider is not None else providers)
+    if len(names) > 1:
+        raise InvalidInputError(
+            f"This route uses one provider; got {len(names)} ({', '.join(names)}). "
+            "To compare providers, use POST /api/outline?providers=a,b.",
+            details={"provider": list(names)},
+        )
+    return names
+
+
 def create_app(
     *,
     store: "TextStore | None" = None,
@@ -206,15 +228,18 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         backend.pdf_guard.warm()  # the first upload does not pay for starting workers
+        await job_backend.log_start()
         stop = anyio.Event()
         try:
             async with anyio.create_task_group() as tg:
                 if settings.jobs_workers:
                     tg.start_soon(job_backend.arun_workers, settings.jobs_workers, stop)
+                    job_backend.workers_attached = True
                 try:
                     yield
                 finally:
                     # Running jobs go back to the queue; after the grace, they are cut.
+                    job_backend.workers_attached = False
                     stop.set()
                     tg.cancel_scope.deadline = anyio.current_time() + JOBS_SHUTDOWN_GRACE
         finally:
@@ -226,6 +251,8 @@ def create_app(
         version=__version__,
         summary="Hebrew texts from the Chabad library or PDFs: outlined, translated, stored.",
         lifespan=lifespan,
+        # An unknown query parameter is a 400, never a silent default (see _strict).
+        dependencies=[Depends(reject_unknown_query)],
         **docs_urls(),
     )
     install_docs(app)  # /docs and /redoc with packaged assets: they work offline
@@ -261,6 +288,11 @@ def create_app(
     get_err = auth_err if settings.protect_get else ()
 
     Page = Annotated[int, Query(ge=1, le=MAX_PAGE, description="1-based page number.")]
+    Slug = Annotated[str, Path(description="The text's slug (see GET /api/texts).")]
+    IfMatch = Annotated[
+        str | None,
+        Header(max_length=200, description="The ETag of GET /api/texts/{slug}, as read."),
+    ]
     Providers = Annotated[
         str | None,
         Query(
@@ -277,7 +309,7 @@ def create_app(
         summary="Health Check",
         description="503 (same body) when the store or a configured provider is unusable.",
         responses={
-            **_error_responses(500),
+            **_error_responses(400, 500),
             503: {"model": HealthResponse, "description": "Degraded: send traffic elsewhere"},
         },
     )
@@ -315,8 +347,64 @@ def create_app(
         dependencies=get_auth,
         responses=_error_responses(400, *get_err, 404, 500, 503, 504),
     )
-    async def text_revisions(slug: str) -> Response:
+    async def text_revisions(slug: Slug) -> Response:
         return _json(await backend.text_revisions(slug))
+
+    Revision = Annotated[int, Query(ge=1, le=MAX_PAGE, description="A revision number.")]
+
+    @app.get(
+        "/api/texts/{slug}/diff",
+        response_model=TextDiff,
+        tags=["Texts"],
+        summary="Compare revisions",
+        description="What differs between revision ``from`` and ``to`` (default: the "
+        "current one), section by section and phrase by phrase.",
+        dependencies=get_auth,
+        responses=_error_responses(400, *get_err, 404, 500, 503, 504),
+    )
+    async def text_diff(
+        slug: Slug,
+        old: Annotated[
+            int, Query(alias="from", ge=1, le=MAX_PAGE, description="The older revision.")
+        ],
+        new: Annotated[
+            int | None,
+            Query(
+                alias="to",
+                ge=1,
+                le=MAX_PAGE,
+                description="The newer revision (default: the current one).",
+            ),
+        ] = None,
+    ) -> Response:
+        return _json(await backend.text_diff(slug, old, new))
+
+    @app.post(
+        "/api/texts/{slug}/revert",
+        response_model=TextRevision,
+        tags=["Texts"],
+        summary="Revert a text",
+        description="Make ``revision`` current again, as a new revision (nothing is lost). "
+        "Needs If-Match with the ETag of GET /api/texts/{slug}: 412 when the text changed "
+        "since, 428 without it. The response's ETag is the next edit's If-Match.",
+        dependencies=post_auth,
+        responses=_error_responses(400, *auth_err, 404, 412, 428, 500, 503, 504),
+    )
+    async def revert_text(
+        slug: Slug,
+        revision: Revision,
+        if_match: IfMatch = None,
+        author: Annotated[
+            str | None,
+            Query(min_length=1, max_length=200, description="Who reverts, for the history."),
+        ] = None,
+    ) -> Response:
+        made, etag = await backend.revert(slug, revision, if_match, author)
+        return Response(
+            made.model_dump_json(by_alias=True),
+            media_type="application/json",
+            headers={"ETag": etag},
+        )
 
     @app.patch(
         "/api/texts/{slug}/sections/{sequence_id}",
@@ -330,10 +418,10 @@ def create_app(
         responses=_error_responses(400, *auth_err, 404, 412, 413, 415, 428, 500, 503, 504),
     )
     async def edit_section(
-        slug: str,
+        slug: Slug,
         sequence_id: Annotated[int, Path(description="The section's sequence_id.")],
         edit: SectionEdit,
-        if_match: Annotated[str | None, Header(max_length=200)] = None,
+        if_match: IfMatch = None,
         author: Annotated[
             str | None,
             Query(min_length=1, max_length=200, description="Who edits, for the history."),
@@ -353,7 +441,7 @@ def create_app(
         summary="Test library API",
         description="Whether the online library answers, and how fast.",
         dependencies=get_auth,
-        responses=_error_responses(*get_err, 500, 502, 504),
+        responses=_error_responses(400, *get_err, 500, 502, 504),
     )
     async def library_test() -> Response:
         return _json(await backend.library_test())
@@ -410,7 +498,17 @@ def create_app(
     async def process(
         request: Request,
         source: Annotated[bytes | ProcessRequest, Depends(read_process_source)],
-        providers: Providers = None,
+        provider: Annotated[
+            str | None, Query(max_length=200, description="A provider offered by this server.")
+        ] = None,
+        providers: Annotated[
+            str | None,
+            Query(
+                max_length=500,
+                deprecated=True,
+                description="Old spelling of ``provider`` (one name), until libtext 0.2.",
+            ),
+        ] = None,
         wait: Annotated[
             bool | None,
             Query(description="false: queue it and answer 202 with the job (see /api/jobs)."),
@@ -422,7 +520,7 @@ def create_app(
     ) -> Response:
         # Declared as one string (any header value is one); RFC 7240 allows the field
         # to repeat, so every occurrence is read.
-        names = _split_providers(providers)
+        names = _one_provider(provider, providers)
         if wants_async(request.headers.getlist("prefer") if prefer else None, wait):
             return await accept(job_backend, request, source, names)
         return _json(await backend.process(source, names, upload_filename(request)))
@@ -454,6 +552,27 @@ def create_app(
     )
     _install_openapi(app)
     return app
+
+
+def lifespan(app: FastAPI) -> AbstractAsyncContextManager[None]:
+    """The startup and shutdown of an app made by :func:`create_app`, for a host app that
+    mounts it.
+
+    Starlette never runs a mounted app's lifespan, so its job workers would not start
+    (and a ``Prefer: respond-async`` request answers 503 ``no_workers``) and what it made
+    would not be closed. Run it in the host's::
+
+        texts = create_app(store=store)
+        app = FastAPI(lifespan=lambda _: lifespan(texts))
+        app.mount("/texts", texts)
+
+    Raises:
+        TypeError: ``app`` was not made by :func:`create_app`.
+    """
+    if not isinstance(getattr(app.state, "backend", None), Backend):
+        raise TypeError("lifespan() takes an app made by libtext.asgi.create_app().")
+    context: AbstractAsyncContextManager[None] = app.router.lifespan_context(app)  # type: ignore[assignment]
+    return context
 
 
 def _install_openapi(app: FastAPI) -> None:

@@ -33,6 +33,8 @@ from libtext.models import (
     SearchResultsResponse,
     SectionEdit,
     SectionEditResult,
+    TextDiff,
+    TextRevision,
     TextRevisionsResponse,
     TranslatedSegment,
 )
@@ -267,6 +269,28 @@ class Backend:
             headers={"Content-Disposition": f'{how}; filename="{name}"', "Vary": "Accept"},
         )
 
+    async def text_diff(self, slug: str, old: int, new: int | None) -> TextDiff:
+        async def call() -> TextDiff:
+            store = await self.store()
+            return await store.adiff(slug, from_revision=old, to_revision=new)
+
+        return await self.within(self.settings.request_timeout, call)
+
+    async def revert(
+        self, slug: str, revision: int, if_match: str | None, author: str | None
+    ) -> tuple[TextRevision, str]:
+        """Revert to ``revision``, refused without the ETag it is based on; the new ETag."""
+        _require_if_match(slug, if_match, "Reverting")
+
+        async def call() -> tuple[TextRevision, str]:
+            store = await self.store()
+            revert = partial(
+                store._revert_tagged, slug, revision, expected_etag=if_match, author=author
+            )
+            return await anyio.to_thread.run_sync(revert)
+
+        return await self.within(self.settings.request_timeout, call)
+
     async def edit_section(
         self,
         slug: str,
@@ -276,13 +300,7 @@ class Backend:
         author: str | None,
     ) -> SectionEditResult:
         """One section edit, refused without the ETag it is based on (``If-Match``)."""
-        if not if_match or not if_match.strip() or if_match.strip() == "*":
-            raise PreconditionRequiredError(
-                "Editing a text needs the header 'If-Match' with the ETag of the text "
-                f"as read (GET /api/texts/{slug} sends it), so that an edit made since "
-                "is not overwritten.",
-                details={"header": "If-Match"},
-            )
+        _require_if_match(slug, if_match, "Editing")
 
         async def call() -> SectionEditResult:
             store = await self.store()
@@ -341,4 +359,14 @@ class Backend:
         translator = self.translator(name)
         return await self.within(
             self.settings.processing_timeout, lambda: translator.atranslate(segment)
+        )
+
+
+def _require_if_match(slug: str, if_match: str | None, doing: str) -> None:
+    if not if_match or not if_match.strip() or if_match.strip() == "*":
+        raise PreconditionRequiredError(
+            f"{doing} a text needs the header 'If-Match' with the ETag of the text "
+            f"as read (GET /api/texts/{slug} sends it), so that an edit made since "
+            "is not overwritten.",
+            details={"header": "If-Match"},
         )

@@ -19,15 +19,13 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from functools import partial
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
 import anyio
 
 if TYPE_CHECKING:  # pragma: no cover
-    from libtext.asgi._backend import Backend
-    from libtext.asgi._routes import CachedRoute
     from libtext.store import TextStore
 
 __all__ = ["STORE_THREADS", "CachedBody", "CachedReads", "ResponseCache"]
@@ -37,6 +35,37 @@ STORE_THREADS = 2
 work under the GIL: under load (benchmarks/http.py) two threads serve SQLite more
 requests per second than four, and more than that only queue on the GIL and on
 SQLAlchemy's pool of five connections, whose overflow is reopened per request."""
+
+
+T = TypeVar("T")
+
+
+class _Route(Protocol):
+    """A cached read route as this cache uses it (``libtext.asgi._routes.CachedRoute``;
+    a protocol, so that this module, below the routes and the backend, imports neither)."""
+
+    def key(self, args: dict[str, Any]) -> Hashable: ...
+
+    @property
+    def read(self) -> Callable[[TextStore, dict[str, Any]], CachedBody]: ...
+
+
+class _Settings(Protocol):
+    @property
+    def request_timeout(self) -> float: ...
+
+
+class _Owner(Protocol):
+    """The backend whose store is read (``libtext.asgi._backend.Backend``)."""
+
+    @property
+    def settings(self) -> _Settings: ...
+
+    def store_if_made(self) -> TextStore | None: ...
+
+    async def store(self) -> TextStore: ...
+
+    async def within(self, timeout: float, fn: Callable[[], Awaitable[T]]) -> T: ...
 
 
 class CachedBody(NamedTuple):
@@ -99,12 +128,12 @@ class CachedReads:
         max_bytes: The cache's budget (``Settings.cache_bytes``); 0 keeps nothing.
     """
 
-    def __init__(self, backend: Backend, max_bytes: int) -> None:
+    def __init__(self, backend: _Owner, max_bytes: int) -> None:
         self.backend = backend
         self.cache = ResponseCache(max_bytes) if max_bytes else None
         self._threads = anyio.CapacityLimiter(STORE_THREADS)
 
-    def hit(self, route: CachedRoute, args: dict[str, Any]) -> CachedBody | None:
+    def hit(self, route: _Route, args: dict[str, Any]) -> CachedBody | None:
         """The kept answer, if it is known to be current without I/O; else ``None``.
 
         Safe on the event loop: only a store already made, and only where its data
@@ -116,7 +145,7 @@ class CachedReads:
         version = store.data_version(wait=False)
         return None if version is None else self.cache.get(route.key(args), version)
 
-    async def serve(self, route: CachedRoute, args: dict[str, Any]) -> CachedBody:
+    async def serve(self, route: _Route, args: dict[str, Any]) -> CachedBody:
         """The answer: a hit at once, else a read within ``Settings.request_timeout``.
 
         A read runs in one of ``STORE_THREADS`` worker threads; a timeout leaves it
@@ -134,7 +163,7 @@ class CachedReads:
 
         return await self.backend.within(self.backend.settings.request_timeout, read)
 
-    def _read(self, store: TextStore, route: CachedRoute, args: dict[str, Any]) -> CachedBody:
+    def _read(self, store: TextStore, route: _Route, args: dict[str, Any]) -> CachedBody:
         """In a worker thread: the version first, so what is kept is never older than it."""
         if self.cache is None:
             return route.read(store, args)

@@ -41,6 +41,7 @@ __all__ = [
     "STATUS_MAP",
     "BodyTimeout",
     "BodyTooLarge",
+    "NoWorkersError",
     "NotAcceptableError",
     "PreconditionRequiredError",
     "RequestTimeoutError",
@@ -69,6 +70,13 @@ class NotAcceptableError(InvalidInputError):
     """No media type the request accepts can be served (``GET /api/texts/{slug}``)."""
 
     code = "not_acceptable"
+
+
+class NoWorkersError(ConfigurationError):
+    """A job would be queued, but no worker runs this app's jobs (503): its lifespan never
+    ran (mounted without ``libtext.asgi.lifespan``) or already stopped."""
+
+    code = "no_workers"
 
 
 class RequestTimeoutError(LibtextError):

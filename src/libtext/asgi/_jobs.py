@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import anyio
 from fastapi import Depends, FastAPI, Header, Path, Query, Request, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import Receive, Scope, Send
 
-from libtext.asgi._errors import error_json
+from libtext.asgi._errors import NoWorkersError, error_json
 from libtext.asgi._sse import HEARTBEAT, comment, last_event_id, prefers_async, retry_frame
 from libtext.asgi._uploads import upload_filename
 from libtext.jobs import Job, JobEvent, JobQueue, JobState
@@ -58,8 +58,12 @@ RESTART_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0)
 class PaginatedJobsResponse(BaseModel):
     """One page of jobs, newest first (extension; shaped like ``PaginatedTextsResponse``)."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     jobs: list[Job] = Field(default_factory=list)
+    """The jobs of this page, newest first."""
     pagination: PaginationInfo
+    """Where this page sits in the list."""
 
 
 def wants_async(prefer: list[str] | None, wait: bool | None) -> bool:
@@ -84,6 +88,28 @@ class JobsBackend:
         self._queue = queue
         self._owned: JobQueue | None = None
         self._lock = anyio.Lock()
+        self.workers_attached = False
+        """Whether this app's lifespan runs its workers now (see :meth:`check_workers`)."""
+
+    def check_workers(self) -> None:
+        """Refuse to queue a job that nothing would run.
+
+        The app's own workers run in its lifespan, which Starlette never runs for a
+        mounted app: without them a 202 would leave the job queued forever.
+        ``jobs_workers=0`` says workers run elsewhere (``libtext worker``).
+
+        Raises:
+            NoWorkersError: ``jobs_workers`` asks for workers and none is attached (503).
+        """
+        if self.backend.settings.jobs_workers and not self.workers_attached:
+            raise NoWorkersError(
+                "No job worker is running for this app, so a queued job would never run: "
+                "its lifespan did not run (a mounted app needs "
+                "lifespan=lambda _: libtext.asgi.lifespan(texts_app) on the host app), or "
+                "set LIBTEXT_JOBS_WORKERS=0 and run `libtext worker` on the same database. "
+                "Without Prefer: respond-async the request runs at once.",
+                details={"jobs_workers": self.backend.settings.jobs_workers},
+            )
 
     async def queue(self) -> JobQueue:
         if self._queue is None:
@@ -125,11 +151,38 @@ class JobsBackend:
         provider = names[0] if names else settings.provider_names[0]
         if isinstance(source, bytes):
             data = source
-            return await self._call(lambda q: q.asubmit(data, filename=filename, provider=provider))
-        work_id = source.work_id
-        max_pages = min(source.max_pages or settings.max_pdf_pages, settings.max_pdf_pages)
-        return await self._call(
-            lambda q: q.asubmit(work_id=work_id, provider=provider, max_pages=max_pages)
+            job = await self._call(lambda q: q.asubmit(data, filename=filename, provider=provider))
+        else:
+            work_id = source.work_id
+            max_pages = min(source.max_pages or settings.max_pdf_pages, settings.max_pdf_pages)
+            job = await self._call(
+                lambda q: q.asubmit(work_id=work_id, provider=provider, max_pages=max_pages)
+            )
+        what = job.filename or (f"work {job.work_id}" if job.work_id else job.kind)
+        logger.info("job %s queued: %s, provider %s", job.id, what, job.provider)
+        return job
+
+    async def log_start(self) -> None:
+        """One line at startup: which store and queue this app uses (password masked)."""
+        try:
+            store = await self.backend.store()
+            queue = await self.queue()
+        except Exception as exc:  # the health route reports it; the server still starts
+            logger.warning("libtext: the store could not be opened at startup (%s)", exc)
+            return
+        kind = (
+            "PostgreSQL (procrastinate)"
+            if queue._broker_url is not None
+            else "embedded, in the store's database"
+        )
+        workers = self.backend.settings.jobs_workers
+        logger.info(
+            "libtext: store %s; job queue %s; %s",
+            store.url,
+            kind,
+            f"{workers} job worker(s) in this process"
+            if workers
+            else "no job worker in this process (libtext worker runs the jobs)",
         )
 
     async def list(
@@ -295,6 +348,7 @@ async def accept(
     names: tuple[str, ...],
 ) -> Response:
     """``202 Accepted`` for a queued process request, with the job's ``Location``."""
+    jobs.check_workers()
     job = await jobs.submit(source, names, upload_filename(request))
     headers = {"Location": _location(request, job.id), "Preference-Applied": "respond-async"}
     return _job_response(job, 202, headers)
@@ -394,7 +448,14 @@ def install_job_routes(
     )
     async def job_events(
         job_id: JobId,
-        last_event: Annotated[str | None, Header(alias="Last-Event-ID", max_length=40)] = None,
+        last_event: Annotated[
+            str | None,
+            Header(
+                alias="Last-Event-ID",
+                max_length=40,
+                description="The id of the last event received: the stream resumes after it.",
+            ),
+        ] = None,
         after: Annotated[
             int | None,
             Query(ge=0, le=2**53, description="Send the events after this id."),

@@ -17,7 +17,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import Header, Query
+from fastapi import Header, Path, Query
 
 from libtext.asgi._cache import CachedBody
 from libtext.models import PaginatedTextsResponse, ProcessedDocument
@@ -136,7 +136,8 @@ class CachedRoute:
     def signature(self) -> inspect.Signature:
         """The endpoint's signature, from which FastAPI parses and documents the route."""
         kw = inspect.Parameter.KEYWORD_ONLY
-        params = [inspect.Parameter(self._segment, kw, annotation=str)] if self._segment else []
+        segment = Annotated[str, Path(description=f"The {self._segment} of the item to read.")]
+        params = [inspect.Parameter(self._segment, kw, annotation=segment)] if self._segment else []
         params += [
             inspect.Parameter(q.name, kw, default=q.default, annotation=q.annotation())
             for q in self.query

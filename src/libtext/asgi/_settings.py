@@ -12,6 +12,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+
 from libtext.errors import ConfigurationError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -49,26 +57,82 @@ def _split(value: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split(",") if part.strip())
 
 
-def _int(name: str, value: str) -> int:
+class _Environment(BaseSettings):
+    """The ``LIBTEXT_*`` variables :meth:`Settings.from_env` reads, parsed and checked by
+    pydantic-settings: a value of the wrong type names its variable.
+
+    Every field is optional: a variable left unset (or empty) keeps the default of
+    :class:`Settings`. The comma lists stay strings here (pydantic-settings would read
+    them as JSON) and are split by ``from_env``.
+    """
+
+    model_config = SettingsConfigDict(
+        env_prefix="LIBTEXT_", env_ignore_empty=True, extra="ignore", case_sensitive=False
+    )
+
+    max_upload_bytes: int | None = None
+    max_pdf_pages: int | None = None
+    max_page_size: int | None = None
+    pdf_workers: int | None = None
+    pdf_memory_mb: int | None = None
+    max_page_chars: int | None = None
+    max_pdf_chars: int | None = None
+    max_stream_bytes: int | None = None
+    max_segment_chars: int | None = None
+    cache_bytes: int | None = None
+    jobs_workers: int | None = None
+    request_timeout: float | None = None
+    processing_timeout: float | None = None
+    pdf_timeout: float | None = None
+    body_timeout: float | None = None
+    api_key: str | None = None
+    protect_get: bool | None = None
+    cors_origins: str | None = None
+    providers: str | None = None
+    database_url: str | None = None
+    store_url: str | None = None  # LIBTEXT_STORE_URL: the deprecated name of the one above
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings,)  # the variables come from read(), below
+
+
+_KINDS = {"int": "an integer", "float": "a number", "bool": "true or false"}
+
+
+def _read_environment(env: Mapping[str, str]) -> _Environment:
+    """The variables of ``env`` through pydantic-settings' own environment source."""
+    source = _MappingSource(_Environment, env)
     try:
-        return int(value)
-    except ValueError:
+        return _Environment(**source())
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        name = f"LIBTEXT_{str(first['loc'][0]).upper()}"
+        kind = next((v for k, v in _KINDS.items() if first["type"].startswith(k)), "valid")
         raise ConfigurationError(
-            f"Environment variable {name} must be an integer, got {value!r}."
+            f"Environment variable {name} must be {kind}, got {first.get('input')!r}.",
+            details={"variable": name},
         ) from None
 
 
-def _float(name: str, value: str) -> float:
-    try:
-        return float(value)
-    except ValueError:
-        raise ConfigurationError(
-            f"Environment variable {name} must be a number, got {value!r}."
-        ) from None
+class _MappingSource(EnvSettingsSource):
+    """pydantic-settings' environment source over a given mapping (``from_env(environ)``)
+    rather than ``os.environ`` only."""
 
+    def __init__(self, settings_cls: type[BaseSettings], env: Mapping[str, str]) -> None:
+        self._mapping = env
+        super().__init__(settings_cls)
 
-def _bool(value: str) -> bool:
-    return value.strip().lower() in {"1", "true", "yes", "on"}
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        # An empty variable is unset, as env_ignore_empty says (and as before).
+        return {key.lower(): value for key, value in self._mapping.items() if value}
 
 
 def _store_url_alias(env: Mapping[str, str]) -> str | None:
@@ -217,37 +281,18 @@ class Settings:
             **overrides: Field values that win over the environment.
         """
         env = os.environ if environ is None else environ
-        values: dict[str, Any] = {}
-        ints = (
-            "max_upload_bytes",
-            "max_pdf_pages",
-            "max_page_size",
-            "pdf_workers",
-            "pdf_memory_mb",
-            "max_page_chars",
-            "max_pdf_chars",
-            "max_stream_bytes",
-            "max_segment_chars",
-            "cache_bytes",
-            "jobs_workers",
-        )
-        floats = ("request_timeout", "processing_timeout", "pdf_timeout", "body_timeout")
-        for name in ints:
-            if raw := env.get(f"LIBTEXT_{name.upper()}"):
-                values[name] = _int(f"LIBTEXT_{name.upper()}", raw)
-        for name in floats:
-            if raw := env.get(f"LIBTEXT_{name.upper()}"):
-                values[name] = _float(f"LIBTEXT_{name.upper()}", raw)
-        if raw := env.get("LIBTEXT_API_KEY"):
-            values["api_key"] = raw
-        if raw := env.get("LIBTEXT_PROTECT_GET"):
-            values["protect_get"] = _bool(raw)
-        if raw := env.get("LIBTEXT_CORS_ORIGINS"):
-            values["cors_origins"] = _split(raw)
-        if raw := env.get("LIBTEXT_PROVIDERS"):
-            values["providers"] = _split(raw)
-        if raw := env.get("LIBTEXT_DATABASE_URL") or _store_url_alias(env):
-            values["store_url"] = raw
+        read = _read_environment(env)
+        values: dict[str, Any] = {
+            name: value
+            for name, value in read.model_dump(exclude_none=True).items()
+            if name not in ("cors_origins", "providers", "database_url", "store_url")
+        }
+        if read.cors_origins:
+            values["cors_origins"] = _split(read.cors_origins)
+        if read.providers:
+            values["providers"] = _split(read.providers)
+        if url := read.database_url or _store_url_alias(env):
+            values["store_url"] = url
         known = {f.name for f in fields(cls)}
         unknown = set(overrides) - known
         if unknown:

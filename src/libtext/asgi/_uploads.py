@@ -19,6 +19,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from libtext.asgi._errors import BodyTimeout, BodyTooLarge, error_json
+from libtext.asgi._strict import reject_unknown_fields
 from libtext.errors import EmptyFileError, InvalidInputError, UnsupportedMediaError
 from libtext.models import ProcessRequest
 
@@ -139,6 +140,8 @@ async def read_pdf_upload(request: Request) -> bytes:
             details={"content_type": media},
         )
     async with request.form(max_files=1, max_fields=16) as form:
+        # A misspelt or misplaced field (-F providers=...) is a 400, not ignored.
+        reject_unknown_fields(request, form.keys(), ("file",))
         upload = form.get("file")
         if not isinstance(upload, UploadFile):
             raise InvalidInputError(

@@ -50,9 +50,11 @@ class _LazyGroup(click.Group):
         try:
             module = importlib.import_module(module_name)
         except ImportError as exc:
+            from libtext._wording import install_hint
+
             raise click.ClickException(
                 f"'libtext {cmd_name}' is not available: {exc}. "
-                "Install the extras with: pip install 'libtext[all]'"
+                f"Install the extras with: {install_hint('all')}"
             ) from None
         command: click.Command = getattr(module, attr)
         return command
@@ -60,6 +62,15 @@ class _LazyGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except ImportError as exc:
+            # Any command whose extra is missing: one line naming it, never a traceback.
+            from libtext.cli._extras import extra_for, missing_extra
+
+            extra = extra_for(exc)
+            if extra is None:
+                raise
+            command = " ".join(filter(None, (ctx.command_path, ctx.invoked_subcommand)))
+            raise missing_extra(extra, exc, command) from None
         except LibtextError as exc:
             click.echo(f"error: {for_cli(exc.message)}", err=True)
             ctx.exit(2)

@@ -15,7 +15,14 @@ import click
 if TYPE_CHECKING:
     from libtext.store import TextStore
 
-__all__ = ["STORE_ENV", "has_store_extra", "missing_extra", "open_store", "store_configured"]
+__all__ = [
+    "STORE_ENV",
+    "extra_for",
+    "has_store_extra",
+    "missing_extra",
+    "open_store",
+    "store_configured",
+]
 
 STORE_ENV = "LIBTEXT_DATABASE_URL"
 """The store URL variable, the same one ``TextStore()`` reads (kept here: no SQLModel)."""
@@ -26,13 +33,43 @@ def _command_path() -> str:
     return ctx.command_path if ctx is not None else "libtext"
 
 
-def missing_extra(extra: str, exc: ImportError) -> click.ClickException:
-    """``'libtext texts list' needs the store extra: pip install 'libtext[store]' (...)``."""
+_EXTRA_OF = {
+    "sqlalchemy": "store",
+    "sqlmodel": "store",
+    "psycopg": "store",
+    "fastapi": "server",
+    "starlette": "server",
+    "uvicorn": "server",
+    "multipart": "server",
+    "python_multipart": "server",
+    "litellm": "llm",
+    "procrastinate": "jobs",
+    "psycopg_pool": "jobs",
+    "brotli": "library",
+}
+"""Third-party module -> the extra that installs it."""
+
+
+def _missing_module(exc: ImportError) -> str:
     cause = exc.__cause__ if isinstance(exc.__cause__, ImportError) else exc
-    module = (cause.name or exc.name or "").split(".")[0]
+    return (cause.name or exc.name or "").split(".")[0]
+
+
+def extra_for(exc: ImportError) -> str | None:
+    """The extra whose absence caused ``exc``; ``None`` when no extra brings it."""
+    return _EXTRA_OF.get(_missing_module(exc))
+
+
+def missing_extra(extra: str, exc: ImportError, command: str | None = None) -> click.ClickException:
+    """``'libtext texts list' needs the store extra: pip install 'libtext[store]' (...)``,
+    with the command that works on this install (``pip install -e '.[store]'`` from a
+    checkout)."""
+    from libtext._wording import install_hint
+
+    module = _missing_module(exc)
     why = f" (module {module!r} is missing)" if module and module != "libtext" else ""
     return click.ClickException(
-        f"'{_command_path()}' needs the {extra} extra: pip install 'libtext[{extra}]'{why}"
+        f"'{command or _command_path()}' needs the {extra} extra: {install_hint(extra)}{why}"
     )
 
 

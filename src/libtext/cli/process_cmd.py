@@ -228,7 +228,9 @@ def process(
     if store is not None:
         click.echo(f"saved as {slug} in {store.url}", err=True)
     elif not no_store:
-        extra = "" if _extras.has_store_extra() else "pip install 'libtext[store]', then "
+        from libtext._wording import install_hint
+
+        extra = "" if _extras.has_store_extra() else f"{install_hint('store')}, then "
         click.echo(
             f"not saved: to keep it, {extra}give --store URL or set LIBTEXT_DATABASE_URL.",
             err=True,

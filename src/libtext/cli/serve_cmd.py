@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import click
 
@@ -131,6 +132,7 @@ def serve(
         workers=workers,
         log_level=log_level,
         access_log=access_log,
+        log_config=_log_config(log_level),
         proxy_headers=False,
         http=HeaderTimeoutH11Protocol,
         limit_concurrency=limit_concurrency,
@@ -138,3 +140,19 @@ def serve(
         h11_max_incomplete_event_size=max_header_bytes,
         backlog=backlog,
     )
+
+
+def _log_config(level: str) -> dict[str, object]:
+    """uvicorn's logging, with libtext's own lines (the store and queue at start, one
+    line per job state change) through the same handler."""
+    import copy
+
+    from uvicorn.config import LOGGING_CONFIG
+
+    config: dict[str, Any] = copy.deepcopy(LOGGING_CONFIG)
+    config["loggers"]["libtext"] = {
+        "handlers": ["default"],
+        "level": level.upper(),
+        "propagate": False,
+    }
+    return config

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import sys
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 from libtext.cli._extras import STORE_ENV, open_store
 
 if TYPE_CHECKING:
-    from libtext.models import ProcessedDocument
+    from libtext.models import ProcessedDocument, TranslationData
 
 __all__ = ["texts"]
 
@@ -28,7 +29,8 @@ _store_option = click.option(
 
 @click.group()
 def texts() -> None:
-    """The stored texts: list them, show one, delete one, see and revert its history."""
+    """The stored texts: list them, show one, delete one; review one (history, diff, edit,
+    revert)."""
 
 
 @texts.command("list")
@@ -182,6 +184,130 @@ def revert(slug: str, revision: int, author: str | None, store_url: str | None) 
     with open_store(store_url) as store:
         made = store.revert(slug, revision, author=author)
     click.echo(f"{slug}: revision {made.number} restores revision {revision}")
+
+
+@texts.command("diff")
+@click.argument("slug")
+@click.argument("from_revision", metavar="FROM", type=click.IntRange(min=1))
+@click.argument("to_revision", metavar="[TO]", type=click.IntRange(min=1), required=False)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@_store_option
+def diff(
+    slug: str, from_revision: int, to_revision: int | None, fmt: str, store_url: str | None
+) -> None:
+    """What differs from revision FROM to TO (default: the current one) of the text SLUG,
+    section by section and phrase by phrase."""
+    with open_store(store_url) as store:
+        result = store.diff(slug, from_revision=from_revision, to_revision=to_revision)
+    if fmt == "json":
+        click.echo(result.model_dump_json(indent=2))
+        return
+    click.echo(f"{slug}: revision {result.from_revision} -> {result.to_revision}")
+    if result.metadata_changed:
+        click.echo("titles or author changed")
+    if not result.sections and not result.metadata_changed:
+        click.echo("no difference")
+    for section in result.sections:
+        fields = f": {', '.join(section.fields)}" if section.fields else ""
+        click.echo(f"section {section.sequence_id} {section.change}{fields}")
+        for phrase in section.phrases:
+            if phrase.before is not None:
+                click.echo(f"  - [{phrase.index}] {_phrase_line(phrase.before)}")
+            if phrase.after is not None:
+                click.echo(f"  + [{phrase.index}] {_phrase_line(phrase.after)}")
+
+
+def _phrase_line(phrase: TranslationData) -> str:
+    link = f" <{phrase.sefaria_link}>" if phrase.sefaria_link else ""
+    return f"{phrase.hebrew_phrase} = {phrase.english_translation or '(no English)'}{link}"
+
+
+@texts.command("edit")
+@click.argument("slug")
+@click.argument("sequence_id", metavar="N", type=int)
+@click.option("--title", "chapter_title", default=None, help="The section's new chapter title.")
+@click.option("--segment-title", default=None, help="The section's new segment title.")
+@click.option(
+    "--translation-file",
+    type=click.File("r", encoding="utf-8"),
+    default=None,
+    help="JSON list of the section's phrases ({hebrew_phrase, english_translation, "
+    "sefaria_link}), covering its Hebrew in order; a phrase without hebrew_phrase keeps "
+    "the Hebrew of the phrase at its place. '-' reads standard input.",
+)
+@click.option(
+    "--footnotes-file",
+    type=click.File("r", encoding="utf-8"),
+    default=None,
+    help="JSON list of the section's footnotes ({marker, content, translation}).",
+)
+@click.option(
+    "--if-revision",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="R",
+    help="Refuse the edit unless the text is still at revision R (as 'history' showed it).",
+)
+@click.option("--author", default=None, help="Who edits, kept in the history.")
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@_store_option
+def edit(
+    slug: str,
+    sequence_id: int,
+    chapter_title: str | None,
+    segment_title: str | None,
+    translation_file: IO[str] | None,
+    footnotes_file: IO[str] | None,
+    if_revision: int | None,
+    author: str | None,
+    fmt: str,
+    store_url: str | None,
+) -> None:
+    """Edit section N of the stored text SLUG, as its next revision."""
+    translation = _json_list(translation_file, "--translation-file")
+    footnotes = _json_list(footnotes_file, "--footnotes-file")
+    if (
+        chapter_title is None
+        and segment_title is None
+        and translation is None
+        and (footnotes is None)
+    ):
+        raise click.UsageError(
+            "Nothing to edit: give --title, --segment-title, --translation-file or "
+            "--footnotes-file."
+        )
+    with open_store(store_url) as store:
+        result = store.edit_section(
+            slug,
+            sequence_id,
+            chapter_title=chapter_title,
+            segment_title=segment_title,
+            translation_data=translation,
+            footnotes=footnotes,
+            expected_revision=if_revision,
+            author=author,
+        )
+    if fmt == "json":
+        click.echo(result.model_dump_json(indent=2))
+        return
+    notes = " ".join(result.section.notes) or "complete"
+    click.echo(f"{slug}: revision {result.revision.number} edits section {sequence_id} ({notes})")
+
+
+def _json_list(file: IO[str] | None, option: str) -> list[Any] | None:
+    if file is None:
+        return None
+    try:
+        value = json.loads(file.read())
+    except ValueError as exc:
+        raise click.BadParameter(f"not JSON ({exc})", param_hint=option) from None
+    if not isinstance(value, list):
+        raise click.BadParameter("must be a JSON list", param_hint=option)
+    return value
 
 
 def _plural(count: int, noun: str) -> str:

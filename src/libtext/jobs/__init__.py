@@ -41,6 +41,17 @@ from typing import IO, TYPE_CHECKING, Any, Final, Protocol, Self
 import anyio
 import anyio.to_thread
 
+try:
+    import sqlalchemy  # noqa: F401 - the queue's tables live in the store's database
+except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    from libtext._wording import install_hint
+
+    raise ImportError(
+        f"libtext.jobs needs the store extra: {install_hint('store')} "
+        f"(module {exc.name!r} is missing)",
+        name=exc.name,
+    ) from None
+
 import libtext.jobs._db as _db
 from libtext._keywords import strict_keywords
 from libtext._policy import RetryPolicy
@@ -113,9 +124,10 @@ class JobQueue(TreeMethods):
         store: A :class:`~libtext.store.TextStore` or its URL (``None``: the default
             store, as ``TextStore()``). Jobs live in its database and their texts are
             saved there. A store made here from a URL is closed by :meth:`close`.
-        url: A PostgreSQL URL for the scale-out queue (procrastinate) when the store
-            is elsewhere; by default a PostgreSQL store is its own queue's database
-            and a SQLite store runs the embedded queue.
+        queue_url: A PostgreSQL URL for the scale-out queue (procrastinate) when the
+            store is elsewhere; by default a PostgreSQL store is its own queue's
+            database and a SQLite store runs the embedded queue. (``url=`` is the
+            store's URL everywhere in libtext, so it is refused here.)
         lease: Seconds a worker holds a job without a heartbeat; a job whose worker
             died runs again after at most this long.
         retry: How often a job runs at most (``max_attempts``; a worker's death counts
@@ -127,26 +139,34 @@ class JobQueue(TreeMethods):
     ``aevents``, ``awork``). Use it as a context manager, or call :meth:`close`.
     """
 
-    @strict_keywords()
+    @strict_keywords(deprecated=("url",))
     def __init__(
         self,
         store: TextStore | str | None = None,
         *,
-        url: str | None = None,
+        queue_url: str | None = None,
         lease: float = DEFAULT_LEASE,
         retry: RetryPolicy | None = None,
+        **old: Any,
     ) -> None:
         from libtext.store import TextStore
 
+        if "url" in old:
+            raise TypeError(
+                "JobQueue() got an unexpected keyword argument 'url'; the queue's PostgreSQL "
+                "URL is queue_url= (url= names the store's database everywhere in libtext: "
+                "pass the store's URL as the first argument)."
+            )
+        url = queue_url
         if isinstance(lease, bool) or not isinstance(lease, int | float) or not lease > 0:
             raise ConfigurationError(f"lease must be a positive number of seconds, got {lease!r}.")
         if retry is not None and not isinstance(retry, RetryPolicy):
             raise ConfigurationError("retry must be a RetryPolicy.")
         if url is not None and not isinstance(url, str):
-            raise ConfigurationError("url must be a database URL string.")
+            raise ConfigurationError("queue_url must be a database URL string.")
         self.lease = float(lease)
         self.retry = retry or DEFAULT_RETRY
-        self.url = url
+        self.queue_url = url
         self._own_store = not isinstance(store, TextStore)
         if isinstance(store, TextStore):
             self.store = store
@@ -193,12 +213,12 @@ class JobQueue(TreeMethods):
         with self.store._connection(write=True) as conn:
             _lock_schema(conn)
             metadata.create_all(conn, checkfirst=True)
-            if self._broker_url is not None and self.url is None:
+            if self._broker_url is not None and self.queue_url is None:
                 from libtext.jobs._procrastinate import ensure_schema
 
                 ensure_schema(conn)
-        if self._broker_url is not None and self.url is not None:
-            _broker_schema(self.url)
+        if self._broker_url is not None and self.queue_url is not None:
+            _broker_schema(self.queue_url)
         self._ready = True
 
     # --- submit, read, cancel ----------------------------------------------------
@@ -260,7 +280,7 @@ class JobQueue(TreeMethods):
                 max_attempts=self.retry.max_attempts,
                 # procrastinate's record of the job, committed next in the same
                 # database, makes this one durable too (one disk flush, not two).
-                durable_later=self._deferrer is not None and self.url is None,
+                durable_later=self._deferrer is not None and self.queue_url is None,
             ),
             write=True,
         )

@@ -112,7 +112,8 @@ async def work_embedded(
         nonlocal wake
         try:
             state = await runner.run(job, spec, owner)
-            logger.info("job %s: %s", job.id, state.value if state else "left to another worker")
+            if state is None:  # the runner logged every state it reached
+                logger.info("job %s: left to another worker", job.id)
         except LibtextError as exc:  # the store failed: the lease runs out, another retries
             logger.warning("job %s: %s", job.id, exc.message)
         except anyio.get_cancelled_exc_class():

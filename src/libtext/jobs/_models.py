@@ -46,6 +46,7 @@ JobKind = Literal["pdf", "work"]
 class _JobModel(_Model):
     model_config = ConfigDict(
         extra="ignore",
+        use_attribute_docstrings=True,
         validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -57,12 +58,15 @@ class JobProgress(_JobModel):
     """How far a running job is: ``done`` of ``total`` in ``stage``.
 
     Stages follow :func:`libtext.process_document`: ``extract``, ``outline``,
-    ``section``, ``translate``, ``save``; ``""`` before the job starts.
+    ``section``, ``translate``, ``save``; ``""`` before the job starts. In
+    ``translate`` the steps are provider calls: ``done`` counts the answered ones and
+    ``total`` the calls started plus at least one per section not done yet, so it
+    may grow while sections start.
     """
 
-    stage: str = ""
-    done: int = Field(default=0, ge=0)
-    total: int = Field(default=0, ge=0)
+    stage: str = Field(default="", description="the pipeline's stage; empty before the start")
+    done: int = Field(default=0, ge=0, description="steps done in the stage")
+    total: int = Field(default=0, ge=0, description="steps of the stage known so far")
 
 
 class Job(_JobModel):
@@ -76,19 +80,33 @@ class Job(_JobModel):
     """
 
     id: str
+    """The job's id."""
     state: JobState
+    """queued, running, succeeded, failed or cancelled."""
     kind: JobKind
+    """pdf (an upload) or work (an online library work)."""
     progress: JobProgress = Field(default_factory=JobProgress)
+    """How far the job is."""
     attempts: int = Field(default=0, ge=0)
+    """Runs started (a worker's death or a passing failure starts another)."""
     created_at: UtcDatetime
+    """When it was submitted (UTC)."""
     started_at: UtcDatetime | None = None
+    """When its latest run started (UTC)."""
     finished_at: UtcDatetime | None = None
+    """When it ended (UTC)."""
     slug: str | None = None
+    """The stored text, once it succeeded."""
     error: ErrorResponse | None = None
+    """The error, once it failed."""
     filename: str | None = None
+    """The uploaded PDF's name, if given."""
     work_id: str | None = None
+    """The library work's id, for a work job."""
     provider: str = "offline"
+    """The provider that outlines and translates it."""
     cancel_requested: bool = False
+    """True while a running job's worker stops it."""
 
 
 class JobEvent(_JobModel):
@@ -100,11 +118,17 @@ class JobEvent(_JobModel):
     """
 
     id: int = Field(ge=1)
+    """The event's number for its job, from 1 (the SSE event id)."""
     job_id: str
+    """The job's id."""
     type: Literal["state", "progress"]
+    """state (the job's state changed) or progress."""
     state: JobState
+    """The job's state as of this event."""
     progress: JobProgress = Field(default_factory=JobProgress)
+    """The job's progress as of this event."""
     at: UtcDatetime
+    """When it happened (UTC)."""
 
     def sse(self) -> str:
         """The event as one Server-Sent Events message (``id``, ``event``, ``data``)."""

@@ -24,6 +24,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, make_url
 
 import libtext.jobs._db as _db
+from libtext._wording import install_hint
 from libtext.errors import ConfigurationError, LibtextError, StoreError
 from libtext.jobs._models import JobState
 
@@ -44,7 +45,7 @@ def _procrastinate() -> Any:
         import procrastinate
     except ImportError as exc:
         raise ConfigurationError(
-            f"Jobs on PostgreSQL run on procrastinate: pip install 'libtext[jobs]' ({exc})."
+            f"Jobs on PostgreSQL run on procrastinate: {install_hint('jobs')} ({exc})."
         ) from None
     return procrastinate
 

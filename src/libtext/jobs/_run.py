@@ -83,10 +83,12 @@ class _Checked:
         inner: Provider,
         check: Callable[[], Awaitable[None]],
         options: dict[str, Any] | None = None,
+        counted: Callable[[bool], None] | None = None,
     ) -> None:
         self._inner = inner
         self._check = check
         self._options = dict(options or {})
+        self._counted = counted
         self.name = inner.name
 
     def __getattr__(self, name: str) -> Any:  # max_concurrency, reads_payload, warm_up...
@@ -96,7 +98,13 @@ class _Checked:
         await self._check()
         if self._options:  # a provider object: the job's options ride on every request
             request = replace(request, options={**self._options, **request.options})
-        return await self._inner.complete(request)
+        if self._counted is None:
+            return await self._inner.complete(request)
+        self._counted(False)
+        try:
+            return await self._inner.complete(request)
+        finally:
+            self._counted(True)
 
 
 @dataclass
@@ -108,6 +116,10 @@ class _Steps:
     last: JobProgress = field(default_factory=JobProgress)
     answers: list[_db.Answer] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    sections: tuple[int, int] = (0, 0)
+    """The translate stage's sections (done, total), as the pipeline reports them."""
+    calls: list[int] = field(default_factory=lambda: [0, 0])
+    """Provider calls of the translate stage: [started, answered]."""
 
     def keep(self, answer: _db.Answer) -> None:
         """An answer to write with the next progress (called from the cache's thread)."""
@@ -120,7 +132,35 @@ class _Steps:
         return out
 
     def note(self, stage: str, done: int, total: int) -> None:
-        step = JobProgress(stage=stage, done=done, total=max(total, done))
+        if stage == "translate":
+            self.sections = (done, total)
+            self._fold(self._translate_step())
+            return
+        self._fold(JobProgress(stage=stage, done=done, total=max(total, done)))
+
+    def call(self, answered: bool) -> None:
+        """A provider call started or answered (``_Checked``): in the translate stage,
+        progress counts calls, so ``done/total`` moves with each one."""
+        if self.last.stage != "translate":
+            return
+        self.calls[1 if answered else 0] += 1
+        self._fold(self._translate_step())
+
+    def _translate_step(self) -> JobProgress:
+        """``done``: calls answered; ``total``: calls started plus at least one for each
+        section not done yet (it only grows, until the last section ends)."""
+        done_sections, sections = self.sections
+        started, answered = self.calls
+        if done_sections >= sections:  # the stage's end (answers all cached: sections)
+            end = answered or sections
+            return JobProgress(stage="translate", done=end, total=end)
+        total = max(started, answered + sections - done_sections)
+        if self.last.stage == "translate":
+            total = max(total, self.last.total)
+        return JobProgress(stage="translate", done=answered, total=max(total, answered))
+
+    def _fold(self, step: JobProgress) -> None:
+        stage = step.stage
         if self.pending and self.pending[-1].stage == stage:
             self.pending[-1] = step  # a stage's steps fold into its latest
         else:
@@ -245,6 +285,10 @@ class Runner:
                     return
 
         self.held[job.id] = owner
+        what = job.filename or (f"work {job.work_id}" if job.work_id else job.kind)
+        logger.info(
+            "job %s running: %s, provider %s, attempt %d", job.id, what, job.provider, job.attempts
+        )
         try:
             return await self._run(job, spec, owner, steps, scope, cancel, lost, check, watch)
         finally:
@@ -288,6 +332,8 @@ class Runner:
             return None
         if cancel.is_set() or scope.cancelled_caught:
             ok = await self.db(_db.finish, job.id, owner, JobState.CANCELLED, steps.last)
+            if ok:
+                logger.info("job %s cancelled", job.id)
             return JobState.CANCELLED if ok else None
         if error is not None:
             pending, answers = steps.take(), steps.take_answers()
@@ -304,6 +350,8 @@ class Runner:
             delay = min(self.retry.max_delay, self.retry.base_delay * 2 ** (job.attempts - 1))
             delay = random.uniform(0, delay) if math.isfinite(delay) else 0.0
             ok = await self.db(_db.requeue, job.id, owner, delay, progress)
+            if ok:
+                logger.info("job %s queued again in %.1f s (%s)", job.id, delay, error.code)
             return JobState.QUEUED if ok else None
         body = ErrorResponse(
             error=ErrorDetail(code=error.code, message=error.message, details=_safe(error.details))
@@ -311,14 +359,18 @@ class Runner:
         ok = await self.db(
             partial(_db.finish, error=body), job.id, owner, JobState.FAILED, progress
         )
+        if ok:
+            logger.info("job %s failed: %s", job.id, error.code)
         return JobState.FAILED if ok else None
 
     async def _save(self, job: Job, owner: str, document: Any, steps: _Steps) -> JobState | None:
         steps.note("save", 1, 1)
         pending = steps.take()  # written with the text and the job's end: one transaction
         final = steps.last
+        saved: list[str] = []
 
         def within(conn: Connection, item: Any) -> None:
+            saved.append(item.slug)
             row = _db.held(conn, job.id, owner)
             if row is None or row.cancel_requested:
                 raise _LostJob
@@ -342,6 +394,7 @@ class Runner:
 
         with anyio.CancelScope(shield=True):  # saved whole, with the job's end, or not at all
             if await anyio.to_thread.run_sync(save):
+                logger.info("job %s succeeded: text %s", job.id, saved[-1] if saved else "")
                 return JobState.SUCCEEDED
         row = await self.db(_db.held, job.id, owner, write=False)
         if row is not None and row.cancel_requested:
@@ -369,7 +422,9 @@ class Runner:
         )
         # A name was resolved with the options; an object gets them on each request,
         # the outline's included, as a named provider would send them.
-        provider = _Checked(resolved, check, None if isinstance(chosen, str) else options)
+        provider = _Checked(
+            resolved, check, None if isinstance(chosen, str) else options, counted=steps.call
+        )
         concurrency = self.concurrency or DEFAULT_CONCURRENCY
         outliner = Outliner(provider=provider, options=options or None)
         translator = Translator(provider=provider, options=options or None, concurrency=concurrency)

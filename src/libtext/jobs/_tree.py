@@ -17,7 +17,7 @@ stored works again).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 import anyio
 from pydantic import BaseModel, Field
@@ -28,7 +28,6 @@ from libtext.library import LibraryClient, LibrarySection
 from libtext.models import LibraryPage
 
 if TYPE_CHECKING:  # pragma: no cover
-    from libtext.jobs import JobQueue
     from libtext.store import TextStore
 
 __all__ = [
@@ -158,7 +157,30 @@ class TreeSubmission(BaseModel):
         return sum(1 for item in self.items if item.status == status)
 
 
-async def _active_jobs(queue: JobQueue) -> dict[str, Job]:
+class _Queue(Protocol):
+    """What the tree needs of :class:`~libtext.jobs.JobQueue` (a protocol: the queue's
+    module imports this one, never the other way round)."""
+
+    @property
+    def store(self) -> TextStore: ...
+
+    async def alist(
+        self, state: JobState | str | None = None, limit: int = 50, offset: int = 0
+    ) -> list[Job]: ...
+
+    async def asubmit(
+        self,
+        pdf: Any = None,
+        *,
+        work_id: str | None = None,
+        filename: str | None = None,
+        provider: str = "offline",
+        options: dict[str, Any] | None = None,
+        max_pages: int | None = None,
+    ) -> Job: ...
+
+
+async def _active_jobs(queue: _Queue) -> dict[str, Job]:
     """Queued and running jobs of library works, by work id (oldest wins)."""
     active: dict[str, Job] = {}
     for state in (JobState.RUNNING, JobState.QUEUED):
@@ -175,7 +197,7 @@ async def _active_jobs(queue: JobQueue) -> dict[str, Job]:
 
 
 async def asubmit_tree(
-    queue: JobQueue,
+    queue: _Queue,
     root_id: str,
     *,
     library: LibraryClient | None = None,
@@ -266,7 +288,7 @@ class TreeMethods:
             LibraryError: The library failed while the tree was walked.
         """
         return await asubmit_tree(
-            cast("JobQueue", self),
+            cast("_Queue", self),
             root_id,
             library=library,
             redo=redo,

@@ -35,8 +35,6 @@ from libtext.library._limits import RateLimiter, Sleep
 
 __all__ = ["LibraryHTTP", "brotli_decompress"]
 
-_INSTALL_BROTLI = "pip install 'libtext[library]' (or pip install brotli)"
-
 
 def brotli_decompress() -> Callable[[bytes], bytes] | None:
     """The brotli decompressor (``brotli`` or ``brotlicffi``), or ``None`` if neither."""
@@ -279,10 +277,13 @@ class LibraryHTTP:
         decompress = brotli_decompress()
         if decompress is None:
             if declared or not _looks_like_text(raw):
+                from libtext._wording import install_hint
+
                 raise LibraryError(
                     f"The online library answered {endpoint} with a brotli-compressed body "
                     f"{'(Content-Encoding: br)' if declared else '(it is not text)'}, and "
-                    f"the brotli package is missing: {_INSTALL_BROTLI}.",
+                    f"the brotli package is missing: {install_hint('library')} (or pip install "
+                    "brotli).",
                     endpoint=endpoint,
                     status_code=response.status_code,
                 )

@@ -16,13 +16,32 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from libtext.pdf._read import RawLine
     from libtext.pdf._visual import Direction
 
-__all__ = ["join_items", "margin_number"]
+__all__ = ["RawLine", "join_items", "margin_number"]
+
+
+@dataclass(slots=True)
+class RawLine:
+    """A line as read, before classification (y: baseline distance from the top).
+
+    Defined here, below the reader (``libtext.pdf._read`` imports it from here), so
+    the two never import each other.
+    """
+
+    text: str
+    size: float
+    bold: bool
+    y: float
+    x0: float
+    x1: float
+    brackets_fixed: bool = False  # read from glyph positions, brackets paired already
+    block: int = -1  # the text block it belongs to (see :mod:`._blocks`), -1: none found
+
 
 # A list number or letter with its punctuation: "1.", "(3)", "א.", "b)" (and the
 # punctuation first, as pdfium gives a right-to-left line's number: ".1").

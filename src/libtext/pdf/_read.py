@@ -28,7 +28,7 @@ from typing import Any
 from libtext.pdf._blocks import attach_markers, order_lines
 from libtext.pdf._columns import find_gutter, split_at_gutter
 from libtext.pdf._dropped import LOST_LABEL, restore_dropped
-from libtext.pdf._lines import join_items, margin_number
+from libtext.pdf._lines import RawLine, join_items, margin_number
 from libtext.pdf._pdfium import CharCalls
 from libtext.pdf._text import attach_marks, is_mark, line_direction, neutral_run_direction
 from libtext.pdf._visual import (
@@ -56,20 +56,6 @@ _LTR_RUN = re.compile(r"[A-Za-z0-9\u00c0-\u024f](?:[^\u0590-\u05ff]*[A-Za-z0-9\u
 _SPLIT_GAP = 2.0
 # Under nikud, pdfium inserts spaces inside words; a real space is wider than this.
 _WORD_GAP = 0.2
-
-
-@dataclass(slots=True)
-class RawLine:
-    """A line as read, before classification (y: baseline distance from the top)."""
-
-    text: str
-    size: float
-    bold: bool
-    y: float
-    x0: float
-    x1: float
-    brackets_fixed: bool = False  # read from glyph positions, brackets paired already
-    block: int = -1  # the text block it belongs to (see :mod:`._blocks`), -1: none found
 
 
 @dataclass(slots=True)

@@ -196,7 +196,10 @@ def _litellm_installed() -> bool:
         return False
 
 
-_NO_LITELLM = "AI providers other than 'offline' need litellm: pip install 'libtext[llm]'."
+def _no_litellm() -> str:
+    from libtext._wording import install_hint
+
+    return f"AI providers other than 'offline' need litellm: {install_hint('llm')}."
 
 
 def _load_litellm() -> Any:
@@ -210,7 +213,7 @@ def _load_litellm() -> Any:
                 try:
                     import litellm as module
                 except ImportError:
-                    raise ConfigurationError(_NO_LITELLM) from None
+                    raise ConfigurationError(_no_litellm()) from None
 
                 litellm: Any = module
                 # What litellm's first call would import on the event loop (seconds):
@@ -381,7 +384,7 @@ class LiteLLMProvider:
         self.timeout = timeout
         self.options = options
         if not _litellm_installed():  # the extra first: a key alone would not do
-            raise ConfigurationError(_NO_LITELLM)
+            raise ConfigurationError(_no_litellm())
         prefix = _prefix(model)
         env_vars = KEY_ENV_VARS.get(prefix, ())
         if api_key is None:

@@ -401,7 +401,10 @@ async def run_structured(
             details={"deadline_s": policy.deadline, "attempts": attempts},
         ) from None
     latency = time.perf_counter() - started
-    logger.info(
+    # The offline provider answers in microseconds, hundreds of times per book: its
+    # per-call line is for debugging only.
+    logger.log(
+        logging.DEBUG if name == "offline" else logging.INFO,
         "provider=%s done attempts=%d latency=%.3fs tokens_in=%s tokens_out=%s",
         name,
         attempts,

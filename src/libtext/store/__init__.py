@@ -74,9 +74,11 @@ try:
     from sqlalchemy.engine import URL, Connection, Engine, make_url
     from sqlmodel import Session, col, select
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    from libtext._wording import install_hint
+
     raise ImportError(
-        f"TextStore needs the store extra: pip install 'libtext[store]' ({exc})"
-    ) from exc
+        f"TextStore needs the store extra: {install_hint('store')} ({exc})", name=exc.name
+    ) from None
 
 import libtext.store._revisions as revs
 from libtext._html import current_note, note_revision

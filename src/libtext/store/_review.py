@@ -27,10 +27,12 @@ from libtext.models import (
     Section,
     SectionEdit,
     SectionEditResult,
+    TextDiff,
     TextListItem,
     TextRevision,
     TextRevisionsResponse,
 )
+from libtext.store._diff import text_diff
 from libtext.store._queries import GET_TAGGED_BODY, check_document, columns, list_item, utc
 from libtext.store._slugs import check_slug
 from libtext.store._tables import RevisionRow, TextRow
@@ -269,24 +271,48 @@ class ReviewMethods:
         *,
         author: str | None = None,
         expected_revision: int | None = None,
+        expected_etag: str | None = None,
     ) -> TextRevision:
         """Make revision ``revision`` of the text current again, as a new revision.
 
         Nothing is lost: the revisions after it stay in the history.
 
+        Args:
+            expected_revision: The revision the revert was decided on (see :meth:`update`).
+            expected_etag: The ``ETag`` the HTTP adapter sent (its ``If-Match``).
+
         Raises:
             NotFoundError: No text has this slug, or it has no such revision.
             ConflictError: The text is no longer at ``expected_revision``.
         """
+        return self._revert_tagged(
+            slug,
+            revision,
+            author=author,
+            expected_revision=expected_revision,
+            expected_etag=expected_etag,
+        )[0]
+
+    def _revert_tagged(
+        self,
+        slug: str,
+        revision: int,
+        *,
+        author: str | None = None,
+        expected_revision: int | None = None,
+        expected_etag: str | None = None,
+    ) -> tuple[TextRevision, str]:
+        """:meth:`revert`, and the text's new tag (the HTTP adapter's next ``ETag``)."""
         number = self._check_revision(revision)
-        _, made, _ = self._revise(
+        row, made, _ = self._revise(
             slug,
             "revert the text",
             lambda: revs.revert_to(check_slug(slug), number),
             author=author,
             expected_revision=expected_revision,
+            expected_etag=expected_etag,
         )
-        return made
+        return made, revs.etag(row.revision, row.created_at)
 
     async def arevert(
         self,
@@ -295,10 +321,51 @@ class ReviewMethods:
         *,
         author: str | None = None,
         expected_revision: int | None = None,
+        expected_etag: str | None = None,
     ) -> TextRevision:
         """Async twin of :meth:`revert`."""
         return await anyio.to_thread.run_sync(
-            partial(self.revert, slug, revision, author=author, expected_revision=expected_revision)
+            partial(
+                self.revert,
+                slug,
+                revision,
+                author=author,
+                expected_revision=expected_revision,
+                expected_etag=expected_etag,
+            )
+        )
+
+    def diff(self, slug: str, *, from_revision: int, to_revision: int | None = None) -> TextDiff:
+        """What differs between two revisions of the text, section by section and phrase
+        by phrase (:class:`~libtext.models.TextDiff`).
+
+        Args:
+            from_revision: The older revision (see :meth:`revisions`).
+            to_revision: The newer one; ``None`` is the current revision.
+
+        Raises:
+            InvalidSlugError: ``slug`` is malformed.
+            NotFoundError: No text has this slug, or it has no such revision.
+        """
+        slug = check_slug(slug)
+        old_number = self._check_revision(from_revision)
+        new_number = None if to_revision is None else self._check_revision(to_revision)
+        with self._errors("compare the revisions"), self._connection(snapshot=True) as conn:
+            old_row, current, _ = self._read_revision(conn, slug, old_number)
+            if new_number is None or new_number == current.revision:
+                new_number, new_row = current.revision, current
+            else:
+                new_row = self._read_revision(conn, slug, new_number)[0]
+        old = self._document(slug, old_row, include_source_ids=False)
+        new = self._document(slug, new_row, include_source_ids=False)
+        return text_diff(slug, old, new, old_number, new_number)
+
+    async def adiff(
+        self, slug: str, *, from_revision: int, to_revision: int | None = None
+    ) -> TextDiff:
+        """Async twin of :meth:`diff`."""
+        return await anyio.to_thread.run_sync(
+            partial(self.diff, slug, from_revision=from_revision, to_revision=to_revision)
         )
 
     def revisions(self, slug: str) -> TextRevisionsResponse:

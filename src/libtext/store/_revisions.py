@@ -260,16 +260,90 @@ def apply_section_edit(
     if "translation_data" in update:
         known = {p.sefaria_link for p in section.translation_data if p.sefaria_link}
         links = linked if linked is not None else linker_links(edit)
-        update["translation_data"] = [
+        phrases = [
             _check_link(TranslationData.model_validate(p), known, links[i], i)
             for i, p in enumerate(update["translation_data"])
         ]
+        update["translation_data"] = _covering(section, phrases)
     if "footnotes" in update:
         update["footnotes"] = [Footnote.model_validate(n) for n in update["footnotes"]]
     new_section = Section.model_validate({**section.model_dump(), **update})
+    complete, notes = section_notes(new_section)
+    new_section = new_section.model_copy(update={"complete": complete, "notes": notes})
     sections = list(document.sections)
     sections[position] = new_section
     return document.model_copy(update={"sections": sections}), new_section
+
+
+def _covering(section: Section, phrases: list[TranslationData]) -> list[TranslationData]:
+    """``phrases`` when, in order, they cover the section's Hebrew, and nothing else.
+
+    A phrase without ``hebrew_phrase`` keeps the Hebrew of the phrase at its place in
+    the section (an edit of the English only). An empty list removes the translation.
+
+    Raises:
+        InvalidInputError: The phrases leave out Hebrew, reorder it or add to it: an edit
+            of the English must not lose the phrase split silently.
+    """
+    from libtext.translate._phrases import letters  # the linker's data: only for an edit
+
+    if not phrases:
+        return phrases
+    old = section.translation_data
+    filled = [
+        p.model_copy(update={"hebrew_phrase": old[i].hebrew_phrase})
+        if not p.hebrew_phrase and i < len(old)
+        else p
+        for i, p in enumerate(phrases)
+    ]
+    block = letters(section.original_hebrew_block)
+    done = ""
+    for i, phrase in enumerate(filled):
+        done += letters(phrase.hebrew_phrase)
+        if not block.startswith(done):
+            raise InvalidInputError(
+                f"translation_data[{i}].hebrew_phrase ({_clip(phrase.hebrew_phrase)!r}) is not "
+                f"the Hebrew that follows phrase {i - 1} in the section: the phrases must cover "
+                "original_hebrew_block in order, each as printed.",
+                details={"field": f"translation_data.{i}.hebrew_phrase", "phrases": len(filled)},
+            )
+    if done != block:
+        raise InvalidInputError(
+            f"translation_data covers only the start of the section's Hebrew: its "
+            f"{len(filled)} phrase(s) end {len(block) - len(done)} letters before the block "
+            f"does (the section had {len(old)} phrases). Send a phrase for every part of "
+            "original_hebrew_block, in order, or null to remove the translation.",
+            details={"field": "translation_data", "phrases": len(filled), "had": len(old)},
+        )
+    return filled
+
+
+def _clip(text: str, size: int = 40) -> str:
+    return text if len(text) <= size else text[: size - 1] + "…"
+
+
+def section_notes(section: Section) -> tuple[bool, list[str]]:
+    """``complete`` and ``notes`` of a section as it stands (after an edit).
+
+    Recomputed from the section itself, so an edit never leaves a note about phrases
+    that are no longer there; the notes of the provider's run (phrases it repaired or
+    left out) describe a translation the edit replaced, and are not kept.
+    """
+    from libtext.translate._phrases import has_letters
+
+    notes: list[str] = []
+    phrases = section.translation_data
+    untranslated = sum(
+        1 for p in phrases if not p.english_translation and has_letters(p.hebrew_phrase)
+    )
+    if not phrases and has_letters(section.original_hebrew_block):
+        notes.append("The section has no phrases: its Hebrew has no English.")
+    if untranslated:
+        notes.append(f"{untranslated} of {len(phrases)} phrases have no English.")
+    missing = sum(1 for n in section.footnotes if not n.translation and has_letters(n.content))
+    if missing:
+        notes.append(f"{missing} footnote(s) have no translation.")
+    return not notes, notes
 
 
 # --- the write path -----------------------------------------------------------------
