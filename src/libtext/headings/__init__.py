@@ -32,6 +32,7 @@ from libtext.headings._declared import (
     usable_bookmarks,
 )
 from libtext.headings._line import HEADING_LINE, HEADING_WORDS, parse_heading
+from libtext.headings._matter import book_text
 from libtext.headings._title_page import (
     by_line,
     credits_author,
@@ -56,6 +57,7 @@ __all__ = [
     "HEADING_LINE",
     "HEADING_WORDS",
     "Heading",
+    "book_text",
     "find_headings",
     "offline_outline",
     "parse_heading",
@@ -363,10 +365,14 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
     """
     title_page = _is_title_page(doc)
     metadata = _title_metadata(doc, title_page)
+    # Segments are cut from the book's text: no contents rows, page numbers or running
+    # lines (the contents page itself is read for the outline it prints).
+    printed = doc
+    doc = book_text(doc)
     # The author's own outline (bookmarks, else a printed table of contents): no
     # guessing from the layout.
     for own in (usable_bookmarks, printed_toc):
-        listed = own(doc)
+        listed = own(printed)
         if listed and own is usable_bookmarks:
             extra = unlisted_like_listed(doc, listed, skip_first_page=title_page)
             if extra:
