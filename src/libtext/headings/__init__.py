@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
+from libtext.headings._bold import bold_titles
 from libtext.headings._declared import (
     declared_segments,
     structure_hints,
@@ -76,6 +77,7 @@ _MAX_SECTION_WORDS = 8
 _NOISY_PER_PAGE = 1.5  # more chapters a page than this: the sizes are noise
 _LIST_ITEM = re.compile(r"^(?:[א-ת]|\d{1,3}|[a-zA-Z])[.)]\s")
 _CONTINUED = ("המשך ", "(המשך")
+_BULLETS = ("•", "▪", "◦", "·", "●", "■", "►", "➢", "✓")
 _SUB_NUMBER = re.compile(r"^\d+\.\d+")  # "11.1 …": a section inside chapter 11
 _SUMMARY_WORDS = 40
 
@@ -206,6 +208,9 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
     """Heading blocks in reading order, each with its level (part, chapter, sub)."""
     title_page = _is_title_page(doc)
     hints = structure_hints(doc)
+    bold = bold_titles(doc)
+    for number, found in bold.items():
+        hints.setdefault(number, set()).update(found)
     blocks: list[Heading] = []
     for p, page in enumerate(doc.pages):
         if p == 0 and title_page:
@@ -234,7 +239,8 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
                 Heading(
                     text=" ".join(texts),
                     page=page.number,
-                    size=lines[i].size,
+                    # A body-size title's size is the body's, whatever a point either way.
+                    size=doc.body_size if i in bold.get(page.number, ()) else lines[i].size,
                     line_index=i,
                     lines=texts,
                     number=parsed[1] if parsed else None,
@@ -296,6 +302,8 @@ def _reads_as_text(text: str) -> bool:
     nor run past a dozen words.
     """
     t = text.strip().rstrip(")]\"'״”’")
+    if t.startswith(_BULLETS):
+        return True  # a bulleted list item, however it is set
     return t.endswith((".", ",", ":", ";", "!", "?")) or len(text.split()) > _MAX_HEADING_WORDS
 
 
