@@ -38,6 +38,8 @@ from libtext.headings._title_page import (
     by_line,
     credits_author,
     info_author_line,
+    is_date,
+    is_genre,
     is_invocation,
     name_like,
     strip_ornaments,
@@ -80,6 +82,7 @@ _CONTINUED = ("המשך ", "(המשך")
 _BULLETS = ("•", "▪", "◦", "·", "●", "■", "►", "➢", "✓")
 _SUB_NUMBER = re.compile(r"^\d+\.\d+")  # "11.1 …": a section inside chapter 11
 _SUMMARY_WORDS = 40
+_DWARFS = 1.6  # a title this many times the next largest line on its page
 
 
 @dataclass(slots=True)
@@ -152,7 +155,10 @@ def _title_block(doc: ExtractedDocument) -> bool:
     biggest = max(ln.size for ln in lines)
     k = next(i for i, ln in enumerate(lines) if ln.size >= 0.8 * biggest)
     parsed = parse_heading(lines[k].text)
-    return k < 3 and biggest >= 1.25 * doc.body_size and not (parsed and parsed[0])
+    # Lower on the page, only a title that dwarfs everything (a scanned title page
+    # whose credits and imprint lines come first in the text layer).
+    opens = k < 3 or biggest >= _DWARFS * max(ln.size for ln in lines if ln.size < 0.8 * biggest)
+    return opens and biggest >= 1.25 * doc.body_size and not (parsed and parsed[0])
 
 
 def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
@@ -162,12 +168,21 @@ def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
         run = title_run(lines)
         if run:
             work = " ".join(strip_ornaments(lines[i].text) for i in run)
+            after = _after_date(lines, run)
+            if after is not None:
+                # "course / term / assignment": the series above a date line, the work
+                # under it, set about as large.
+                publication, work, run = work, strip_ornaments(lines[after].text), [after]
             below = lines[run[-1] + 1 :]
             author = by_line(lines) or info_author_line(lines, doc.author)
             if not author and below:
                 author = name_like(max(below, key=lambda ln: ln.size).text)
-            above = [ln for ln in lines[: run[0]] if not is_invocation(ln.text)]
-            if above:
+            above = [
+                ln for ln in lines[: run[0]] if not is_invocation(ln.text) and not is_genre(ln.text)
+            ]
+            if publication:
+                pass
+            elif above:
                 publication = strip_ornaments(max(above, key=lambda ln: ln.size).text)
             elif len(run) > 1:
                 # A title set over several lines: its first line alone may be the
@@ -188,6 +203,19 @@ def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
     author = author or doc.author
     publication = publication or doc.title or work
     return SourceMetadata(publication_title=publication, work_title=work, author_name=author)
+
+
+def _after_date(lines: list[ExtractedLine], run: list[int]) -> int | None:
+    """The line under a date line that ends the title run, when it is set as large."""
+    k = run[-1] + 1
+    if k + 1 >= len(lines) or not is_date(lines[k].text):
+        return None
+    size = lines[run[0]].size
+    nxt = lines[k + 1]
+    words = nxt.text.split()
+    if nxt.size >= 0.9 * size and 0 < len(words) <= 8 and not by_line([nxt]):
+        return k + 1
+    return None
 
 
 def _running_title(doc: ExtractedDocument) -> str:

@@ -27,6 +27,7 @@ __all__ = [
     "credits_author",
     "info_author_line",
     "is_date",
+    "is_genre",
     "is_invocation",
     "name_like",
     "strip_ornaments",
@@ -57,6 +58,9 @@ _EMAIL_URL = re.compile(r"\S+@\S+|\S*(?:https?://|www\.)\S*|\S+\.(?:com|org|net|
 # An ornament letter glued to a Hebrew word ("Kסדור", "סדורk").
 _GLUED_ORNAMENT = re.compile(
     r"(?<![A-Za-z])[A-Za-z](?=[\u05d0-\u05ea])|(?<=[\u05d0-\u05ea])[A-Za-z](?![A-Za-z])"
+)
+_GENRES = frozenset(
+    {"ספר", "קונטרס", "חיבור", "מאמר", "חוברת", "לקט", "treatise", "book", "booklet"}
 )
 _SPACED_DASH = re.compile(r"\s[-–—]\s")  # "topic - subtopic", "name – office": not a name
 _STOPWORDS = frozenset(
@@ -134,11 +138,16 @@ def strip_ornaments(text: str) -> str:
     return " ".join(words)
 
 
+def is_genre(text: str) -> bool:
+    """A word naming the kind of book (``ספר``, ``קונטרס``, ``treatise``): no title, no author."""
+    return _norm(text).casefold() in _GENRES
+
+
 def name_like(text: str) -> str:
     """The line as a person's (or body's) name, or ``""`` when it reads otherwise."""
     t = " ".join(_EMAIL_URL.sub(" ", text).split()).strip(" ,;|–-")
     words = t.split()
-    if not 1 <= len(words) <= 6 or any(ch.isdigit() for ch in t):
+    if not 1 <= len(words) <= 6 or any(ch.isdigit() for ch in t) or is_genre(t):
         return ""
     if t.endswith((":", ".", "?", "!")) or is_date(t) or is_invocation(t) or _SPACED_DASH.search(t):
         return ""
