@@ -482,7 +482,7 @@ def _front_matter(doc: ExtractedDocument, block: str) -> OutlineSegment:
     """The leading segment: the text before the first segment (see :func:`cut_sections`)."""
     from libtext.hebrew import edge_words
 
-    lines = [ln for ln in block.splitlines() if ln.strip()]
+    lines = [ln for ln in block.splitlines() if any(ch.isalnum() for ch in ln)] or [block]
     first = next((p.number for p in doc.pages if p.text.strip()), 1)
     return OutlineSegment(
         sequence_id=0,

@@ -498,5 +498,10 @@ def _segment(
         summary=_summary([b[2] for b in body[:12]]),
         page_ref=str(h.page if h else body[0][0]),
         start_phrase_hebrew=edge_words(body[0][2], _PHRASE_WORDS),
-        end_phrase_hebrew=edge_words(body[-1][2], _PHRASE_WORDS, last=True),
+        # The last line that has words: never a lone stop or a stray mark.
+        end_phrase_hebrew=edge_words(
+            next((b[2] for b in reversed(body) if any(ch.isalnum() for ch in b[2])), body[-1][2]),
+            _PHRASE_WORDS,
+            last=True,
+        ),
     )
