@@ -170,3 +170,6 @@ def test_first_chapter_starts_at_the_first_heading(name: str) -> None:
         max(_similar(t, w) for t in (opening.chapter_title, opening.segment_title) for w in wants)
         >= 0.8
     ), (opening.segment_title, wants)
+    # Its text opens with that heading: no title page, contents or running line before it.
+    head = next(ln for ln in opening.original_hebrew_block.splitlines() if ln.strip())
+    assert max(_similar(head, w) for w in wants) >= 0.6, (head, wants)

@@ -494,12 +494,18 @@ def _front_matter(doc: ExtractedDocument, block: str) -> OutlineSegment:
 
 
 def _before_headings(text: str, pos: int, floor: int, heading_at: dict[int, int]) -> int:
-    """Move a section start back over the heading lines (and blank space) right before it."""
+    """Move a section start back over the heading lines (and blank space) right before it.
+
+    Never over a page break (pages are joined by a blank line): heading lines at the
+    foot of the page before are that page's (a title block), not this section's.
+    """
     start = pos
     while True:
         q = start
         while q > floor and text[q - 1].isspace():
             q -= 1
+        if "\n\n" in text[q:start]:
+            return start
         head = heading_at.get(q)
         if head is None or head < floor or head >= start:
             return start
