@@ -10,6 +10,10 @@ On every open-set PDF of ``../shared/realdata/pdfs`` that has gold headings,
 * do not end on a page number,
 * and whose first chapter (after the front matter) is the book's first gold heading.
 
+The small books of ``tests/books/`` (typeset by ``tests/books/make_books.py``, their
+truths written from the generator's input) check the same on known structures: a
+contents page, verse and a refrain set larger than the prose, bold body-size titles.
+
 Everything is judged from the hand-written gold (``*.gold.json``, ``*.pages.json``),
 never from libtext's own line kinds.
 """
@@ -21,12 +25,14 @@ import json
 import re
 import unicodedata
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
 from tests.conftest import SHARED
 
-from libtext.models import ProcessedDocument
+from libtext.headings import offline_outline
+from libtext.models import DocumentOutline, ProcessedDocument
 from libtext.pdf import extract_pdf
 from libtext.process import FRONT_MATTER, process_document
 
@@ -173,3 +179,80 @@ def test_first_chapter_starts_at_the_first_heading(name: str) -> None:
     # Its text opens with that heading: no title page, contents or running line before it.
     head = next(ln for ln in opening.original_hebrew_block.splitlines() if ln.strip())
     assert max(_similar(head, w) for w in wants) >= 0.6, (head, wants)
+
+
+# --- generated books (tests/books/make_books.py; truths from the generator's input) ---
+
+BOOKS = Path(__file__).resolve().parent / "books"
+
+
+@cache
+def _book(name: str) -> tuple[ProcessedDocument, DocumentOutline, dict[str, Any]]:
+    truth: dict[str, Any] = json.loads((BOOKS / f"{name}.truth.json").read_text("utf-8"))
+    doc = extract_pdf(BOOKS / f"{name}.pdf")
+    return process_document(doc, cache=False), offline_outline(doc), truth
+
+
+def _printed(truth: dict[str, Any], kind: str) -> list[str]:
+    return [ln["text"] for page in truth["pages"] for ln in page["lines"] if ln["kind"] == kind]
+
+
+def test_contents_page_never_reaches_a_section() -> None:
+    doc, _, truth = _book("toc_book")
+    lines = _lines(doc)
+    contents = {" ".join(t.split()) for t in _printed(truth, "contents")}
+    headings = {h["heading"] for h in truth["chapters"]}
+    # A contents row that is also a heading's text stands in its chapter once, as its heading.
+    assert [ln for ln in lines if ln in contents - headings] == []
+    assert sum(ln in headings for ln in lines) == len(headings)
+    numbers = set(_printed(truth, "page_number"))
+    assert not [ln for ln in lines if ln in numbers or _NUMBER.match(ln)]
+    # The running header repeats the book's title: only the title page prints it as text.
+    headers = set(_printed(truth, "header"))
+    chapters = [s for s in doc.sections if s.sequence_id != 0]
+    assert not [
+        ln for s in chapters for ln in s.original_hebrew_block.splitlines() if ln in headers
+    ]
+
+
+def test_title_page_is_front_matter_and_chapters_start_at_their_headings() -> None:
+    doc, outline, truth = _book("toc_book")
+    front, *chapters = doc.sections
+    assert front.sequence_id == 0 and front.segment_title == FRONT_MATTER
+    for text in _printed(truth, "title"):
+        assert text in front.original_hebrew_block
+    assert len(chapters) == len(truth["chapters"])
+    for section, chapter in zip(chapters, truth["chapters"], strict=True):
+        # The title as printed, or its text without the "פרק שני:" label.
+        assert section.chapter_title and chapter["heading"].endswith(section.chapter_title)
+        block = section.original_hebrew_block
+        assert block.lstrip().startswith(chapter["heading"])
+        assert chapter["first_line"] in block and chapter["last_line"] in block
+        assert section.end_phrase_hebrew in chapter["last_line"]
+        assert section.page_ref == str(chapter["page"])
+    meta = outline.source_metadata
+    assert (meta.work_title, meta.author_name) == (truth["title"], truth["author"])
+
+
+def test_verse_and_refrain_set_larger_than_prose_are_not_chapters() -> None:
+    doc, outline, truth = _book("verse_book")
+    titles = [s.chapter_title for s in outline.outline_segments]
+    assert titles == [h["heading"] for h in truth["chapters"]]
+    text = _letters("\n".join(_lines(doc)))
+    # The verse is the book's text: it stays in its chapter, word for word (letters
+    # compared: extraction's reading of pointed glyphs is not what this checks).
+    for verse in _printed(truth, "verse"):
+        assert _letters(verse) in text
+    chapters = [s for s in doc.sections if s.sequence_id != 0]
+    assert all(_letters(truth["refrain"]) in _letters(s.original_hebrew_block) for s in chapters)
+
+
+def _letters(text: str) -> str:
+    return " ".join("".join(ch for ch in text if "א" <= ch <= "ת" or ch.isspace()).split())
+
+
+def test_bold_body_size_titles_are_sections_and_a_bold_lead_in_is_not() -> None:
+    _, outline, truth = _book("bold_titles")
+    titles = [s.chapter_title for s in outline.outline_segments]
+    assert titles == [h["heading"] for h in truth["chapters"]]
+    assert truth["run_in"] not in titles

@@ -29,7 +29,7 @@ _ENTRY = re.compile(
 )
 _NUMBERED = re.compile(r"^(?P<num>\d{1,3}(?:\.\d{1,3})*)\.?\s+(?=\S)")
 _WORD_NUMBERED = re.compile(
-    r"^(?:פרק|חלק|שער|סימן|נספח|Chapter|Part)\s+(?P<num>[\dא-ת]{1,4}['׳\"״]?)\s*[/:–—-]?\s*",
+    r"^(?:פרק|חלק|שער|סימן|נספח|Chapter|Part)\s+(?P<num>[\dא-ת]{1,4}['׳\"״]?)(?![\w])\s*[/:–—-]?\s*",
     re.IGNORECASE,
 )
 _LEADERS = re.compile(r"(?:\s?\.){2,}\s*$|…+\s*$")
