@@ -31,12 +31,23 @@ from typing import Any
 import pytest
 from tests.conftest import SHARED
 
-from libtext.headings import offline_outline
-from libtext.models import DocumentOutline, ProcessedDocument
+from libtext.headings import offline_outline, text_page
+from libtext.models import (
+    DocumentOutline,
+    ExtractedDocument,
+    ExtractedLine,
+    ExtractedPage,
+    ProcessedDocument,
+)
 from libtext.pdf import extract_pdf
 from libtext.process import FRONT_MATTER, process_document
 
 REALDATA = SHARED / "realdata" / "pdfs"
+AVOT = [
+    "משה קבל תורה מסיני, ומסרה ליהושע, ויהושע לזקנים, וזקנים לנביאים.",
+    "שמעון הצדיק היה משירי כנסת הגדולה. הוא היה אומר: על שלשה דברים העולם עומד.",
+    "אנטיגנוס איש סוכו קבל משמעון הצדיק. הוא היה אומר: אל תהיו כעבדים המשמשין את הרב.",
+]
 NAMES = sorted(
     p.name.removesuffix(".gold.json")
     for p in REALDATA.glob("*.gold.json")
@@ -256,3 +267,72 @@ def test_bold_body_size_titles_are_sections_and_a_bold_lead_in_is_not() -> None:
     titles = [s.chapter_title for s in outline.outline_segments]
     assert titles == [h["heading"] for h in truth["chapters"]]
     assert truth["run_in"] not in titles
+
+
+# --- title and author, on title pages built line by line -------------------------------
+
+
+def _title_doc(lines: list[tuple[str, float]], *, author: str = "") -> ExtractedDocument:
+    page = ExtractedPage(
+        number=1,
+        width=420,
+        height=595,
+        lines=[
+            ExtractedLine(text=t, kind="heading" if size > 11 else "body", size=size, y=40 + 30 * k)
+            for k, (t, size) in enumerate(lines)
+        ],
+    )
+    body = text_page(2, ["פרק א", *AVOT])
+    return ExtractedDocument(pages=[page, body], body_size=10.0, author=author)
+
+
+def test_a_genre_word_above_the_title_is_neither_title_nor_author() -> None:
+    meta = offline_outline(
+        _title_doc([("ספר", 22), ("אור הגנוז", 60), ("דרכי העיון", 30)])
+    ).source_metadata
+    assert meta.work_title == "אור הגנוז"
+    assert "ספר" not in (meta.publication_title, meta.author_name)
+
+
+def test_a_composition_by_line_with_an_invocation_names_the_author() -> None:
+    lines = [
+        ("הועתק לאינטרנט", 9),
+        ("www.example.org", 9),
+        ('ע"י שמעון המעתיק', 8),
+        ("אור הגנוז", 60),
+        ("דרכי העיון והלימוד", 30),
+        ('נתחבר בעזהי"ת ע"י', 18),
+        ("משה יעקב כהן", 18),
+    ]
+    meta = offline_outline(_title_doc(lines)).source_metadata
+    assert meta.author_name == "משה יעקב כהן"  # not who put the file online
+
+
+def test_a_lone_unknown_by_word_gives_way_to_the_name_under_it() -> None:
+    lines = [("א דרשה", 35), ("פון", 17), ("יוסף דוב הלוי", 15), ("ניו יארק", 11)]
+    assert offline_outline(_title_doc(lines)).source_metadata.author_name == "יוסף דוב הלוי"
+
+
+def test_a_series_above_a_date_is_not_the_title() -> None:
+    lines = [("מבוא למדעי המחשב", 17), ("חורף 2025", 17), ("תרגיל בית 5", 16.1), ("מועד", 11)]
+    meta = offline_outline(_title_doc(lines)).source_metadata
+    assert meta.work_title == "תרגיל בית 5"
+    assert meta.publication_title == "מבוא למדעי המחשב"
+
+
+def test_a_title_that_dwarfs_its_page_counts_below_credit_lines() -> None:
+    lines = [
+        ("עמ", 10.7),
+        ("הועתק והוכנס לאינטרנט", 17),
+        ("שורה", 15),
+        ("מספר", 15),
+        ("ע״י", 16),
+        ("ספר", 18),
+        ("אור לציון", 36),
+        ("זכרון הדסה", 15),
+        ("חכמה ומוסר", 16),
+        # A scanned title page's text layer: many small lines under the title.
+        *[(f"שורת דברים קטנה מספר {k}", 9) for k in range(14)],
+    ]
+    meta = offline_outline(_title_doc(lines)).source_metadata
+    assert meta.work_title == "אור לציון"

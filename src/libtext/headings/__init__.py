@@ -41,6 +41,7 @@ from libtext.headings._title_page import (
     is_date,
     is_genre,
     is_invocation,
+    is_link,
     name_like,
     strip_ornaments,
     title_run,
@@ -176,9 +177,11 @@ def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
             below = lines[run[-1] + 1 :]
             author = by_line(lines) or info_author_line(lines, doc.author)
             if not author and below:
-                author = name_like(max(below, key=lambda ln: ln.size).text)
+                author = _name_below(below)
             above = [
-                ln for ln in lines[: run[0]] if not is_invocation(ln.text) and not is_genre(ln.text)
+                ln
+                for ln in lines[: run[0]]
+                if not (is_invocation(ln.text) or is_genre(ln.text) or is_link(ln.text))
             ]
             if publication:
                 pass
@@ -203,6 +206,17 @@ def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
     author = author or doc.author
     publication = publication or doc.title or work
     return SourceMetadata(publication_title=publication, work_title=work, author_name=author)
+
+
+def _name_below(below: list[ExtractedLine]) -> str:
+    """The name under the title: its largest line, or, when that is a lone short word
+    (a by-word the rules do not know: another language's, or misread by OCR), the
+    name on the line after it."""
+    k = max(range(len(below)), key=lambda i: below[i].size)
+    text = " ".join(below[k].text.split())
+    if len(text.split()) == 1 and len(text) <= 3 and k + 1 < len(below):
+        return name_like(below[k + 1].text)
+    return name_like(text)
 
 
 def _after_date(lines: list[ExtractedLine], run: list[int]) -> int | None:

@@ -29,6 +29,7 @@ __all__ = [
     "is_date",
     "is_genre",
     "is_invocation",
+    "is_link",
     "name_like",
     "strip_ornaments",
     "title_run",
@@ -38,7 +39,8 @@ _SAME_SIZE = 0.04
 _NEAR_TOP = 0.8  # the title is the first line about as large as the largest
 _TOWER = 1.3
 _BY = re.compile(
-    r"^(?:(?:מסודר|מסודרים|נערך|נערכו|ערוך|ערוכים|חובר|נכתב|נאסף|הובא\s+לדפוס|סודר)\s+)?"
+    r"^(?:(?:מסודר|מסודרים|נערך|נערכו|ערוך|ערוכים|חובר|נתחבר|נתחברו|נכתב|נאסף|הובא\s+לדפוס|סודר)"
+    r"\s+(?:(?:בעזהי\"ת|בעזה\"י|בעז\"ה|בס\"ד|ב\"ה|בעה\"י)\s+)?)?"
     r"(?:ע\"י|ע'י|על\s+ידי|מאת|מאתו|מאתי|חיברו|לרבינו|לרבנו|by|written\s+by|edited\s+by)"
     r"(?=[\s:]|$)[:\s]*",
     re.IGNORECASE,
@@ -138,6 +140,11 @@ def strip_ornaments(text: str) -> str:
     return " ".join(words)
 
 
+def is_link(text: str) -> bool:
+    """A line that holds an address (a web site, an e-mail): a credit, not a title."""
+    return bool(_EMAIL_URL.search(text))
+
+
 def is_genre(text: str) -> bool:
     """A word naming the kind of book (``ספר``, ``קונטרס``, ``treatise``): no title, no author."""
     return _norm(text).casefold() in _GENRES
@@ -198,6 +205,8 @@ def by_line(lines: Sequence[ExtractedLine]) -> str:
         m = _BY.match(text)
         if not m:
             continue
+        if any(_EMAIL_URL.search(lines[j].text) for j in range(max(k - 2, 0), k)):
+            continue  # who put the file online ("… www.site.org / ע"י …"), not the author
         rest = text[m.end() :].strip()
         if not rest and k + 1 < len(lines):
             rest = " ".join(lines[k + 1].text.split())
