@@ -17,6 +17,7 @@ import anyio
 import pytest
 
 from libtext import errors
+from libtext.headings import book_text
 from libtext.hebrew import normalize_for_match
 from libtext.models import (
     DocumentOutline,
@@ -27,7 +28,7 @@ from libtext.models import (
     WorkByIdResponse,
 )
 from libtext.outline import Outliner
-from libtext.process import aprocess_document, cut_sections, process_document
+from libtext.process import FRONT_MATTER, aprocess_document, cut_sections, process_document
 from libtext.providers._cache import ProviderCache
 from libtext.providers.base import ProviderRequest
 from libtext.providers.function import FunctionProvider
@@ -100,10 +101,19 @@ async def test_sections_give_back_the_body_and_own_their_notes(
 ) -> None:
     doc = extracted[name]
     outline = await Outliner().aoutline(doc)
-    segments = cut_sections(doc, outline)
-    assert "".join(s.original_hebrew_block for s in segments) == doc.text
+    cut = cut_sections(doc, outline)
+    assert "".join(s.original_hebrew_block for s in cut) == book_text(doc).text
     facts = truth(fixtures_dir, name)
     chapters = facts["chapters"]
+    # What comes before chapter 1 (the title page) is a section of its own, never chapter 1.
+    segments = [s for s in cut if s.sequence_id != 0]
+    front = [s for s in cut if s.sequence_id == 0]
+    assert cut[: len(front)] == front and len(front) <= 1
+    if front:
+        assert front[0].segment_title == FRONT_MATTER
+        assert normalize_for_match(chapters[0]["heading"]) not in normalize_for_match(
+            front[0].original_hebrew_block
+        )
     assert len(segments) == len(chapters)
     for seg, chapter in zip(segments, chapters, strict=True):
         block = normalize_for_match(seg.original_hebrew_block)
@@ -114,6 +124,7 @@ async def test_sections_give_back_the_body_and_own_their_notes(
     by_chapter: dict[int, list[str]] = {}
     for note in facts["footnotes"]:
         by_chapter.setdefault(note["chapter"], []).append(note["marker"])
+    assert not any(s.footnotes for s in front)
     for k, seg in enumerate(segments):
         assert [fn.marker for fn in seg.footnotes] == by_chapter.get(k, [])
         for fn in seg.footnotes:
@@ -132,11 +143,12 @@ def test_unplaced_segment_keeps_the_invariant(extracted: dict[str, ExtractedDocu
         sequence_id=9, chapter_title="?", start_phrase_hebrew="לא נמצא בשום מקום כלל"
     )
     odd = outline.model_copy(update={"outline_segments": [segs[0], lost, *segs[1:]]})
-    cut = cut_sections(doc, odd)
-    assert "".join(s.original_hebrew_block for s in cut) == doc.text
+    cut = [s for s in cut_sections(doc, odd) if s.sequence_id != 0]
+    text = book_text(doc).text
+    assert "".join(s.original_hebrew_block for s in cut_sections(doc, odd)) == text
     assert cut[1].original_hebrew_block == ""
     empty = cut_sections(doc, DocumentOutline())
-    assert len(empty) == 1 and empty[0].original_hebrew_block == doc.text
+    assert len(empty) == 1 and empty[0].original_hebrew_block == text
 
 
 # --- the pipeline ---------------------------------------------------------------------
@@ -157,8 +169,8 @@ async def test_pdf_to_stored_bilingual_document(
         progress=lambda *a: stages.append(a),
     )
     assert doc.page_count == 5 and doc.work_id is None
-    assert model.calls == len(doc.sections) == 3
-    text = extracted["small"].text
+    assert model.calls == len(doc.sections) == 4  # the title page, then three chapters
+    text = book_text(extracted["small"]).text
     assert "".join(s.original_hebrew_block for s in doc.sections) == text
     for s in doc.sections:
         assert s.error is None
@@ -168,7 +180,7 @@ async def test_pdf_to_stored_bilingual_document(
     assert any(d.sefaria_link for s in doc.sections for d in s.translation_data)
     assert [s for s, _, _ in stages][:2] == ["extract", "extract"]
     assert stages[-1] == ("save", 1, 1)
-    assert ("translate", 3, 3) in stages
+    assert ("translate", 4, 4) in stages
     # The provider cache sits next to the SQLite store.
     assert (tmp_path / "texts.provider-cache.sqlite").exists()
     with TextStore(url) as store:
@@ -187,7 +199,7 @@ async def test_second_run_makes_zero_provider_calls(
     translator = Translator(provider=model.provider, retry=FAST)
     first = await aprocess_document(doc, outliner=outliner, translator=translator, cache=cache)
     calls = (outliner_model.calls, model.calls)
-    assert calls[0] >= 1 and calls[1] == 3
+    assert calls[0] >= 1 and calls[1] == 4  # the title page and three chapters
     second = await aprocess_document(doc, outliner=outliner, translator=translator, cache=cache)
     assert (outliner_model.calls, model.calls) == calls  # nothing asked again
     assert second == first
@@ -196,10 +208,10 @@ async def test_second_run_makes_zero_provider_calls(
     await aprocess_document(
         doc, outliner=outliner, translator=Translator(provider=other.provider), cache=cache
     )
-    assert other.calls == 3
+    assert other.calls == 4
     # No cache: asked again.
     await aprocess_document(doc, outliner=outliner, translator=translator, cache=False)
-    assert model.calls == 6
+    assert model.calls == 8
 
 
 async def test_failed_section_is_kept_with_its_hebrew(
@@ -210,17 +222,17 @@ async def test_failed_section_is_kept_with_its_hebrew(
     result = await aprocess_document(
         doc, translator=Translator(provider=model.provider, retry=FAST), cache=False
     )
-    errors_ = [s.error for s in result.sections]
+    errors_ = [s.error for s in result.sections if s.sequence_id != 0]
     assert errors_[0] is None and errors_[2] is None
     assert errors_[1] is not None and "provider_error" in errors_[1]
-    failed = result.sections[1]
+    failed = [s for s in result.sections if s.sequence_id != 0][1]
     assert "לשון רבנו" in failed.original_hebrew_block and not failed.complete
     # What needs no model is kept: the phrase split, with links where there are citations.
     assert failed.translation_data and any(d.sefaria_link for d in failed.translation_data)
     assert not any(d.english_translation for d in failed.translation_data if not d.sefaria_link)
     assert "provider_error" in failed.notes[0]
     assert [fn.translation for fn in failed.footnotes] == ["", ""]
-    assert "".join(s.original_hebrew_block for s in result.sections) == doc.text
+    assert "".join(s.original_hebrew_block for s in result.sections) == book_text(doc).text
     assert "not translated" in caplog.text
 
 
@@ -295,7 +307,7 @@ async def test_event_loop_keeps_ticking_while_a_book_is_processed(
         tg.start_soon(ticker)
         document = await aprocess_document(extracted["book"], cache=False)
         done.set()
-    assert len(document.sections) == 20 and not any(s.error for s in document.sections)
+    assert len(document.sections) == 21 and not any(s.error for s in document.sections)
     assert len(cpu_gaps) >= 20  # it kept ticking all along, not once before and once after
     worst = max(cpu_gaps)
     assert worst < 0.05, (
@@ -359,7 +371,7 @@ async def test_library_work_keeps_its_ids_and_notes() -> None:
 
 def test_sync_twin_and_bad_sources(extracted: dict[str, ExtractedDocument]) -> None:
     doc = process_document(extracted["small"])
-    assert Counter(bool(s.translation_data) for s in doc.sections) == Counter({True: 3})
+    assert Counter(bool(s.translation_data) for s in doc.sections) == Counter({True: 4})
     with pytest.raises(errors.InvalidInputError):
         process_document(12345)  # type: ignore[arg-type]
     with pytest.raises(errors.InvalidInputError):
@@ -393,7 +405,7 @@ def test_cli_process_saves_and_prints(fixtures_dir: Path, tmp_path: Path) -> Non
     )
     assert result.exit_code == 0, result.output
     body = json.loads(result.stdout)
-    assert body["page_count"] == 5 and len(body["sections"]) == 3
+    assert body["page_count"] == 5 and len(body["sections"]) == 4
     with TextStore(url) as store:
         assert store.list().pagination.total == 1
     summary = runner.invoke(cli, ["process", str(fixtures_dir / "small.pdf"), "--no-progress"])

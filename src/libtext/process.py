@@ -63,6 +63,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from libtext.translate import Translator
 
 __all__ = [
+    "FRONT_MATTER",
     "DocumentSource",
     "ProgressCallback",
     "aprocess_document",
@@ -456,23 +457,35 @@ def _assemble(
 # --- cutting the text into sections ----------------------------------------------------
 
 
+FRONT_MATTER = "Front matter"
+"""``segment_title`` of the section that holds what comes before the first segment."""
+
+_FRONT_WORDS = 3  # fewer words before the first segment (a "בס״ד") stay with it
+
+
 def cut_sections(
     doc: ExtractedDocument,
     outline: DocumentOutline,
     *,
     page_footnotes: list[list[Footnote]] | None = None,
 ) -> list[EnrichedSegment]:
-    """Cut a document's body text into one segment per outline segment, with footnotes.
+    """Cut a document's text into one segment per outline segment, with footnotes.
 
-    A section starts at its start phrase, or at the heading lines just before it, and
-    runs to the next section's start; the first starts at the top of the text. Joined,
-    the blocks are exactly ``doc.text``. A segment whose start phrase cannot be placed
+    The text is the book's text (:func:`libtext.headings.book_text`): body and heading
+    lines without contents pages and stray page numbers or running lines. A section
+    starts at its start phrase, or at the heading lines just before it, and runs to the
+    next section's start. What comes before the first segment (a title page, a
+    dedication, approbations) is a leading section of its own, ``sequence_id`` 0 and
+    ``segment_title`` :data:`FRONT_MATTER`, so it never opens chapter 1. Joined, the
+    blocks are exactly the book's text. A segment whose start phrase cannot be placed
     (not found, or before the previous one) gets an empty block and its text stays with
     the section before it. Footnotes are read from each page's footnote lines (or taken
     from ``page_footnotes``) and attached to the section holding their marker on that page.
     """
     from libtext.grounding import GroundingIndex, first_page
+    from libtext.headings import book_text
 
+    doc = book_text(doc)
     index = GroundingIndex.of(doc)
     text = index.text
     segments = list(outline.outline_segments)
@@ -498,11 +511,17 @@ def cut_sections(
         starts.append(start)
         last, floor = match.start, match.start
     placed = [k for k, s in enumerate(starts) if s is not None]
-    if placed:
-        starts[placed[0]] = 0
-    else:
+    if not placed:
         starts[0] = 0
         placed = [0]
+    first_start = starts[placed[0]]
+    assert first_start is not None
+    if len(text[:first_start].split()) > _FRONT_WORDS:
+        segments.insert(0, _front_matter(doc, text[:first_start]))
+        starts.insert(0, 0)
+        placed = [0, *(k + 1 for k in placed)]
+    else:
+        starts[placed[0]] = 0
     bounds: dict[int, tuple[int, int]] = {}
     for n, k in enumerate(placed):
         begin = starts[k]
@@ -524,13 +543,34 @@ def cut_sections(
     return out
 
 
+def _front_matter(doc: ExtractedDocument, block: str) -> OutlineSegment:
+    """The leading segment: the text before the first segment (see :func:`cut_sections`)."""
+    from libtext.hebrew import edge_words
+
+    lines = [ln for ln in block.splitlines() if any(ch.isalnum() for ch in ln)] or [block]
+    first = next((p.number for p in doc.pages if p.text.strip()), 1)
+    return OutlineSegment(
+        sequence_id=0,
+        segment_title=FRONT_MATTER,
+        page_ref=str(first),
+        start_phrase_hebrew=edge_words(lines[0], 8),
+        end_phrase_hebrew=edge_words(lines[-1], 8, last=True),
+    )
+
+
 def _before_headings(text: str, pos: int, floor: int, heading_at: dict[int, int]) -> int:
-    """Move a section start back over the heading lines (and blank space) right before it."""
+    """Move a section start back over the heading lines (and blank space) right before it.
+
+    Never over a page break (pages are joined by a blank line): heading lines at the
+    foot of the page before are that page's (a title block), not this section's.
+    """
     start = pos
     while True:
         q = start
         while q > floor and text[q - 1].isspace():
             q -= 1
+        if "\n\n" in text[q:start]:
+            return start
         head = heading_at.get(q)
         if head is None or head < floor or head >= start:
             return start

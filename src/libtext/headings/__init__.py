@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
+from libtext.headings._bold import bold_titles
 from libtext.headings._declared import (
     declared_segments,
     structure_hints,
@@ -32,11 +33,15 @@ from libtext.headings._declared import (
     usable_bookmarks,
 )
 from libtext.headings._line import HEADING_LINE, HEADING_WORDS, parse_heading
+from libtext.headings._matter import book_text
 from libtext.headings._title_page import (
     by_line,
     credits_author,
     info_author_line,
+    is_date,
+    is_genre,
     is_invocation,
+    is_link,
     name_like,
     strip_ornaments,
     title_run,
@@ -56,6 +61,7 @@ __all__ = [
     "HEADING_LINE",
     "HEADING_WORDS",
     "Heading",
+    "book_text",
     "find_headings",
     "offline_outline",
     "parse_heading",
@@ -74,8 +80,10 @@ _MAX_SECTION_WORDS = 8
 _NOISY_PER_PAGE = 1.5  # more chapters a page than this: the sizes are noise
 _LIST_ITEM = re.compile(r"^(?:[א-ת]|\d{1,3}|[a-zA-Z])[.)]\s")
 _CONTINUED = ("המשך ", "(המשך")
+_BULLETS = ("•", "▪", "◦", "·", "●", "■", "►", "➢", "✓")
 _SUB_NUMBER = re.compile(r"^\d+\.\d+")  # "11.1 …": a section inside chapter 11
 _SUMMARY_WORDS = 40
+_DWARFS = 1.6  # a title this many times the next largest line on its page
 
 
 @dataclass(slots=True)
@@ -148,7 +156,10 @@ def _title_block(doc: ExtractedDocument) -> bool:
     biggest = max(ln.size for ln in lines)
     k = next(i for i, ln in enumerate(lines) if ln.size >= 0.8 * biggest)
     parsed = parse_heading(lines[k].text)
-    return k < 3 and biggest >= 1.25 * doc.body_size and not (parsed and parsed[0])
+    # Lower on the page, only a title that dwarfs everything (a scanned title page
+    # whose credits and imprint lines come first in the text layer).
+    opens = k < 3 or biggest >= _DWARFS * max(ln.size for ln in lines if ln.size < 0.8 * biggest)
+    return opens and biggest >= 1.25 * doc.body_size and not (parsed and parsed[0])
 
 
 def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
@@ -158,12 +169,23 @@ def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
         run = title_run(lines)
         if run:
             work = " ".join(strip_ornaments(lines[i].text) for i in run)
+            after = _after_date(lines, run)
+            if after is not None:
+                # "course / term / assignment": the series above a date line, the work
+                # under it, set about as large.
+                publication, work, run = work, strip_ornaments(lines[after].text), [after]
             below = lines[run[-1] + 1 :]
             author = by_line(lines) or info_author_line(lines, doc.author)
             if not author and below:
-                author = name_like(max(below, key=lambda ln: ln.size).text)
-            above = [ln for ln in lines[: run[0]] if not is_invocation(ln.text)]
-            if above:
+                author = _name_below(below)
+            above = [
+                ln
+                for ln in lines[: run[0]]
+                if not (is_invocation(ln.text) or is_genre(ln.text) or is_link(ln.text))
+            ]
+            if publication:
+                pass
+            elif above:
                 publication = strip_ornaments(max(above, key=lambda ln: ln.size).text)
             elif len(run) > 1:
                 # A title set over several lines: its first line alone may be the
@@ -186,6 +208,30 @@ def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
     return SourceMetadata(publication_title=publication, work_title=work, author_name=author)
 
 
+def _name_below(below: list[ExtractedLine]) -> str:
+    """The name under the title: its largest line, or, when that is a lone short word
+    (a by-word the rules do not know: another language's, or misread by OCR), the
+    name on the line after it."""
+    k = max(range(len(below)), key=lambda i: below[i].size)
+    text = " ".join(below[k].text.split())
+    if len(text.split()) == 1 and len(text) <= 3 and k + 1 < len(below):
+        return name_like(below[k + 1].text)
+    return name_like(text)
+
+
+def _after_date(lines: list[ExtractedLine], run: list[int]) -> int | None:
+    """The line under a date line that ends the title run, when it is set as large."""
+    k = run[-1] + 1
+    if k + 1 >= len(lines) or not is_date(lines[k].text):
+        return None
+    size = lines[run[0]].size
+    nxt = lines[k + 1]
+    words = nxt.text.split()
+    if nxt.size >= 0.9 * size and 0 < len(words) <= 8 and not by_line([nxt]):
+        return k + 1
+    return None
+
+
 def _running_title(doc: ExtractedDocument) -> str:
     """The running header most pages carry, when it is not a chapter name."""
     counts = Counter(
@@ -204,6 +250,9 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
     """Heading blocks in reading order, each with its level (part, chapter, sub)."""
     title_page = _is_title_page(doc)
     hints = structure_hints(doc)
+    bold = bold_titles(doc)
+    for number, found in bold.items():
+        hints.setdefault(number, set()).update(found)
     blocks: list[Heading] = []
     for p, page in enumerate(doc.pages):
         if p == 0 and title_page:
@@ -232,7 +281,8 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
                 Heading(
                     text=" ".join(texts),
                     page=page.number,
-                    size=lines[i].size,
+                    # A body-size title's size is the body's, whatever a point either way.
+                    size=doc.body_size if i in bold.get(page.number, ()) else lines[i].size,
                     line_index=i,
                     lines=texts,
                     number=parsed[1] if parsed else None,
@@ -294,6 +344,8 @@ def _reads_as_text(text: str) -> bool:
     nor run past a dozen words.
     """
     t = text.strip().rstrip(")]\"'״”’")
+    if t.startswith(_BULLETS):
+        return True  # a bulleted list item, however it is set
     return t.endswith((".", ",", ":", ";", "!", "?")) or len(text.split()) > _MAX_HEADING_WORDS
 
 
@@ -363,10 +415,14 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
     """
     title_page = _is_title_page(doc)
     metadata = _title_metadata(doc, title_page)
+    # Segments are cut from the book's text: no contents rows, page numbers or running
+    # lines (the contents page itself is read for the outline it prints).
+    printed = doc
+    doc = book_text(doc)
     # The author's own outline (bookmarks, else a printed table of contents): no
     # guessing from the layout.
     for own in (usable_bookmarks, printed_toc):
-        listed = own(doc)
+        listed = own(printed)
         if listed and own is usable_bookmarks:
             extra = unlisted_like_listed(doc, listed, skip_first_page=title_page)
             if extra:
@@ -456,5 +512,10 @@ def _segment(
         summary=_summary([b[2] for b in body[:12]]),
         page_ref=str(h.page if h else body[0][0]),
         start_phrase_hebrew=edge_words(body[0][2], _PHRASE_WORDS),
-        end_phrase_hebrew=edge_words(body[-1][2], _PHRASE_WORDS, last=True),
+        # The last line that has words: never a lone stop or a stray mark.
+        end_phrase_hebrew=edge_words(
+            next((b[2] for b in reversed(body) if any(ch.isalnum() for ch in b[2])), body[-1][2]),
+            _PHRASE_WORDS,
+            last=True,
+        ),
     )

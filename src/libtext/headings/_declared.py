@@ -224,7 +224,7 @@ def _last_words(doc: ExtractedDocument, start: tuple[int, int], end: tuple[int, 
         lo = l0 + 1 if p == p0 else 0
         for i in range(hi - 1, lo - 1, -1):
             ln = lines[i]
-            if ln.kind in ("body", "heading") and ln.text.strip():
+            if ln.kind in ("body", "heading") and any(ch.isalnum() for ch in ln.text):
                 spans = [m.span() for m in _WORD.finditer(ln.text)][-_PHRASE_WORDS:]
                 return ln.text[spans[0][0] : spans[-1][1]]
     return ""

@@ -27,7 +27,9 @@ __all__ = [
     "credits_author",
     "info_author_line",
     "is_date",
+    "is_genre",
     "is_invocation",
+    "is_link",
     "name_like",
     "strip_ornaments",
     "title_run",
@@ -37,7 +39,8 @@ _SAME_SIZE = 0.04
 _NEAR_TOP = 0.8  # the title is the first line about as large as the largest
 _TOWER = 1.3
 _BY = re.compile(
-    r"^(?:(?:מסודר|מסודרים|נערך|נערכו|ערוך|ערוכים|חובר|נכתב|נאסף|הובא\s+לדפוס|סודר)\s+)?"
+    r"^(?:(?:מסודר|מסודרים|נערך|נערכו|ערוך|ערוכים|חובר|נתחבר|נתחברו|נכתב|נאסף|הובא\s+לדפוס|סודר)"
+    r"\s+(?:(?:בעזהי\"ת|בעזה\"י|בעז\"ה|בס\"ד|ב\"ה|בעה\"י)\s+)?)?"
     r"(?:ע\"י|ע'י|על\s+ידי|מאת|מאתו|מאתי|חיברו|לרבינו|לרבנו|by|written\s+by|edited\s+by)"
     r"(?=[\s:]|$)[:\s]*",
     re.IGNORECASE,
@@ -57,6 +60,9 @@ _EMAIL_URL = re.compile(r"\S+@\S+|\S*(?:https?://|www\.)\S*|\S+\.(?:com|org|net|
 # An ornament letter glued to a Hebrew word ("Kסדור", "סדורk").
 _GLUED_ORNAMENT = re.compile(
     r"(?<![A-Za-z])[A-Za-z](?=[\u05d0-\u05ea])|(?<=[\u05d0-\u05ea])[A-Za-z](?![A-Za-z])"
+)
+_GENRES = frozenset(
+    {"ספר", "קונטרס", "חיבור", "מאמר", "חוברת", "לקט", "treatise", "book", "booklet"}
 )
 _SPACED_DASH = re.compile(r"\s[-–—]\s")  # "topic - subtopic", "name – office": not a name
 _STOPWORDS = frozenset(
@@ -134,11 +140,21 @@ def strip_ornaments(text: str) -> str:
     return " ".join(words)
 
 
+def is_link(text: str) -> bool:
+    """A line that holds an address (a web site, an e-mail): a credit, not a title."""
+    return bool(_EMAIL_URL.search(text))
+
+
+def is_genre(text: str) -> bool:
+    """A word naming the kind of book (``ספר``, ``קונטרס``, ``treatise``): no title, no author."""
+    return _norm(text).casefold() in _GENRES
+
+
 def name_like(text: str) -> str:
     """The line as a person's (or body's) name, or ``""`` when it reads otherwise."""
     t = " ".join(_EMAIL_URL.sub(" ", text).split()).strip(" ,;|–-")
     words = t.split()
-    if not 1 <= len(words) <= 6 or any(ch.isdigit() for ch in t):
+    if not 1 <= len(words) <= 6 or any(ch.isdigit() for ch in t) or is_genre(t):
         return ""
     if t.endswith((":", ".", "?", "!")) or is_date(t) or is_invocation(t) or _SPACED_DASH.search(t):
         return ""
@@ -189,6 +205,8 @@ def by_line(lines: Sequence[ExtractedLine]) -> str:
         m = _BY.match(text)
         if not m:
             continue
+        if any(_EMAIL_URL.search(lines[j].text) for j in range(max(k - 2, 0), k)):
+            continue  # who put the file online ("… www.site.org / ע"י …"), not the author
         rest = text[m.end() :].strip()
         if not rest and k + 1 < len(lines):
             rest = " ".join(lines[k + 1].text.split())

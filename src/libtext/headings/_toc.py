@@ -20,7 +20,7 @@ from libtext.headings._line import parse_heading
 from libtext.hebrew import normalize_for_match
 from libtext.models import DocumentHeading, ExtractedDocument, ExtractedPage
 
-__all__ = ["MIN_ENTRIES", "contents_entries", "printed_toc"]
+__all__ = ["MIN_ENTRIES", "contents_entries", "contents_rows", "printed_toc"]
 
 MIN_ENTRIES = 4
 _SCAN_PAGES = 12
@@ -29,7 +29,7 @@ _ENTRY = re.compile(
 )
 _NUMBERED = re.compile(r"^(?P<num>\d{1,3}(?:\.\d{1,3})*)\.?\s+(?=\S)")
 _WORD_NUMBERED = re.compile(
-    r"^(?:פרק|חלק|שער|סימן|נספח|Chapter|Part)\s+(?P<num>[\dא-ת]{1,4}['׳\"״]?)\s*[/:–—-]?\s*",
+    r"^(?:פרק|חלק|שער|סימן|נספח|Chapter|Part)\s+(?P<num>[\dא-ת]{1,4}['׳\"״]?)(?![\w])\s*[/:–—-]?\s*",
     re.IGNORECASE,
 )
 _LEADERS = re.compile(r"(?:\s?\.){2,}\s*$|…+\s*$")
@@ -37,33 +37,53 @@ _LEADERS = re.compile(r"(?:\s?\.){2,}\s*$|…+\s*$")
 
 def contents_entries(page: ExtractedPage) -> list[tuple[str, int]]:
     """The page's lines read as contents entries: (title, printed page number)."""
-    out: list[tuple[str, int]] = []
-    pending = ""
-    for ln in page.lines:
+    return [(title, number) for title, number, _ in contents_rows(page)]
+
+
+def contents_rows(page: ExtractedPage) -> list[tuple[str, int, list[int]]]:
+    """Contents entries with the indices (into ``page.lines``) of the lines each spans.
+
+    An entry may take two lines (a wrapped title, or a title and its page number on
+    a line of its own): the lines that make it are the ones to keep out of the text.
+    """
+    out: list[tuple[str, int, list[int]]] = []
+    pending = row_title = ""
+    pending_at: list[int] = []
+    row_at = 0
+    for i, ln in enumerate(page.lines):
         if ln.kind not in ("body", "heading"):
             continue
         text = " ".join(ln.text.split())
         if text.isdigit() and pending:
-            out.append((pending, int(text)))
-            pending = ""
+            out.append((pending, int(text), [*pending_at, i]))
+            pending, pending_at = "", []
             continue
+        if text.isdigit() and row_title and abs(ln.y - page.lines[row_at].y) < 2:
+            # A row whose page number sits at the far margin, read as a line of its own.
+            out.append((row_title, int(text), [row_at, i]))
+            row_title = ""
+            continue
+        row_title = text if any(ch.isalpha() for ch in text) and not text[-1].isdigit() else ""
+        row_at = i
         m = _ENTRY.match(text)
         if m is None:
             # A title waiting for its number on the next line, or the first line of
             # a wrapped entry ("title:" then its subtitle): the title is kept alone.
             starts_entry = bool(_NUMBERED.match(text) or _WORD_NUMBERED.match(text))
-            pending = text if starts_entry else ""
+            pending, pending_at = (text, [i]) if starts_entry else ("", [])
             continue
         title = m.group("title")
         heading = parse_heading(text)
         if heading is not None and heading[0] and not m.group("leaders"):
-            pending = ""
+            pending, pending_at = "", []
             continue  # "שאלה 3", "פרק 7": a numbered heading, not an entry
+        at = [i]
         if pending:
             head = pending.rstrip()
             title = head.rstrip(":") if head.endswith(":") else f"{head} {title}"
-            pending = ""
-        out.append((_LEADERS.sub("", title).strip(), int(m.group("page"))))
+            at = [*pending_at, i]
+            pending, pending_at = "", []
+        out.append((_LEADERS.sub("", title).strip(), int(m.group("page")), at))
     return out
 
 

@@ -1,0 +1,221 @@
+"""What of a book's printed text is its text: contents pages and page furniture left out.
+
+Extraction gives every printed line a role, but some lines that are not the book's
+text still come out as body or heading lines, and a section would carry them into
+translation and citation links (a contents row ``קבלת שבת 12`` read as tractate
+Shabbat, daf 12):
+
+* **contents pages**: a page most of whose lines are contents rows (a title and a
+  page number, after dot leaders or at the far margin; see
+  :func:`~libtext.headings._toc.contents_rows`), the numbers going up, and either
+  dot leaders or titles that recur elsewhere in the book. The rows, the lines
+  between them and the page's ``תוכן עניינים`` / ``Contents`` title are left out; a
+  following page of rows continues them;
+* **page numbers** that extraction left in the text: a line that is only a number
+  (``71``, ``[ 1 ]``, ``- 12 -``, ``iv``), or a Hebrew-letter number alone at the very
+  top or bottom of the page;
+* **running footers and headers** that extraction left in the text: the same line
+  (numbers aside) at the foot of three or more pages, or at the head of three or
+  more pages (there its first appearance is kept when it is a heading: a chapter
+  title that the running header then repeats).
+
+:func:`book_text` gives the document without them; the offline outline and the
+section cut both read that, so segments neither start nor end on them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from itertools import pairwise
+
+from libtext.headings._toc import MIN_ENTRIES, contents_rows
+from libtext.hebrew import normalize_for_match
+from libtext.models import ExtractedDocument, ExtractedLine, ExtractedPage
+
+__all__ = ["book_text", "contents_pages", "left_out"]
+
+_TEXT_KINDS = ("body", "heading")
+_NUMBER_LINE = re.compile(
+    r"^(?:[\[(\-–—|]\s*)?(?:\d{1,3}|[ivxlc]{1,6})(?:\s*[\])\-–—|.])?$|"
+    r"^[\[\-–—]\s*[א-ת]{1,3}['׳\"״]?\s*[\]\-–—]$"
+)
+_HEBREW_NUMBER = re.compile(r"^[א-ת]{1,3}['׳\"״]?$|^[א-ת]{1,2}[\"״][א-ת]$")
+_CONTENTS_TITLE = re.compile(
+    r"^(?:תוכן|תכן|מפתח|ראשי\s+פרקים|table\s+of\s+contents|contents|index)(?=\s|$|[:.])",
+    re.IGNORECASE,
+)
+_DIGITS = re.compile(r"\d+")
+_EDGE_NUMBER = re.compile(r"^(?:\d{1,3}\s+)?(?P<rest>.*?)(?:\s+\d{1,3})?$")
+_BAND = 0.12  # the top and bottom share of a page where running lines stand
+_RECURS = 3  # pages a running line must be met on
+_ROWS_SHARE = 0.5  # contents rows must make at least this share of a page's lines
+_RISING = 0.75  # share of consecutive rows whose page numbers do not go down
+
+
+def _text_lines(page: ExtractedPage) -> list[int]:
+    return [i for i, ln in enumerate(page.lines) if ln.kind in _TEXT_KINDS and ln.text.strip()]
+
+
+def _key(text: str) -> str:
+    return " ".join(normalize_for_match(text).split())
+
+
+def contents_pages(doc: ExtractedDocument) -> dict[int, set[int]]:
+    """The lines of contents pages: page index -> indices into its ``lines``."""
+    pages = len(doc.pages)
+    titles: dict[str, set[int]] = defaultdict(set)  # short text lines, for "titles recur"
+    for k, page in enumerate(doc.pages):
+        for i in _text_lines(page):
+            text = page.lines[i].text
+            if len(text) <= 80:
+                titles[_key(_strip_number(text))].add(k)
+    out: dict[int, set[int]] = {}
+    last_number = -1
+    for k, page in enumerate(doc.pages):
+        rows = [r for r in contents_rows(page) if r[1] <= pages + 50]  # a year is no page
+        going_on = (k - 1) in out and len(rows) >= 2 and rows[0][1] >= last_number
+        if not rows or (len(rows) < MIN_ENTRIES and not going_on):
+            continue
+        lines = _text_lines(page)
+        taken = {i for _, _, at in rows for i in at}
+        first, last = min(taken), max(taken)
+        span = [i for i in lines if first <= i <= last]
+        numbers = [n for _, n, _ in rows]
+        rising = sum(b >= a for a, b in pairwise(numbers))
+        if rising < _RISING * (len(numbers) - 1):
+            continue
+        leaders = sum(1 for i in taken if _has_leaders(page.lines[i].text))
+        recur = sum(1 for t, _, _ in rows if titles.get(_key(_strip_number(t)), set()) - {k})
+        if not going_on and 2 * leaders < len(rows) and 4 * recur < len(rows):
+            continue  # lines that end in numbers, but not a list of the book's parts
+        if len(taken) < _ROWS_SHARE * len(lines) and 2 * leaders < len(rows):
+            continue  # a few rows in running text
+        drop = set(span)
+        # Under the last row, the lines set like those between rows (an entry's list
+        # of topics) still belong to it.
+        between = {round(page.lines[i].size, 1) for i in span if i not in taken}
+        for i in lines:
+            if i > last:
+                if round(page.lines[i].size, 1) not in between:
+                    break
+                drop.add(i)
+        for i in lines:
+            if i >= first:
+                break
+            if _CONTENTS_TITLE.match(" ".join(page.lines[i].text.split())):
+                drop.update(j for j in lines if i <= j < first)
+        out[k] = drop
+        last_number = numbers[-1]
+    return out
+
+
+def _has_leaders(text: str) -> bool:
+    return ". ." in text or ".." in text or "…" in text
+
+
+def _strip_number(text: str) -> str:
+    """A contents title without its entry number (``1.2``, ``פרק 3 /``)."""
+    return re.sub(r"^\s*\d+(?:\.\d+)*\.?\s+", "", text).strip()
+
+
+def _is_number_line(ln: ExtractedLine, page: ExtractedPage, i: int, lines: list[int]) -> bool:
+    text = " ".join(ln.text.split())
+    if _NUMBER_LINE.match(text):
+        return True
+    if not _HEBREW_NUMBER.match(text) or i not in (lines[0], lines[-1]):
+        return False
+    return _in_band(ln, page) is not None
+
+
+def _in_band(ln: ExtractedLine, page: ExtractedPage) -> str | None:
+    """``"top"`` or ``"bottom"`` when the line stands in the page's top or bottom band."""
+    if page.height <= 0:
+        return None
+    if ln.y <= _BAND * page.height:
+        return "top"
+    if ln.y >= (1 - _BAND) * page.height:
+        return "bottom"
+    return None
+
+
+def _running(doc: ExtractedDocument) -> dict[int, set[int]]:
+    """Running header and footer lines left among the text lines."""
+    met: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
+    for k, page in enumerate(doc.pages):
+        lines = _text_lines(page)
+        for i in {*lines[:2], *lines[-2:]}:
+            ln = page.lines[i]
+            band = _in_band(ln, page)
+            if band is None:
+                continue
+            text = _key(ln.text)
+            # A footer keeps its shape while its numbers change ("chapter 1", "chapter
+            # 2"); atop a page the numbers tell chapters apart ("פרק 1", "פרק 2").
+            key = _DIGITS.sub("#", text) if band == "bottom" else _masked_edges(text)
+            if key and any(ch.isalpha() for ch in key):
+                met[(band, key)].append((k, i))
+    out: dict[int, set[int]] = defaultdict(set)
+    for (band, _), where in met.items():
+        if len({k for k, _ in where}) < _RECURS:
+            continue
+        looks = Counter(_look(doc.pages[k].lines[i]) for k, i in where[1:])
+        k0, i0 = where[0]
+        first = doc.pages[k0].lines[i0]
+        # The chapter's own title, which the running header then repeats, is kept:
+        # it is a heading set otherwise than the running lines after it.
+        keep_first = (
+            band == "top" and first.kind == "heading" and _look(first) != looks.most_common(1)[0][0]
+        )
+        for k, i in where[1:] if keep_first else where:
+            out[k].add(i)
+    return out
+
+
+def _masked_edges(text: str) -> str:
+    """A running header's page or chapter number at either end masked, when the rest
+    is a title of two words or more (``פרק 1`` and ``פרק 2`` stay apart)."""
+    m = _EDGE_NUMBER.match(text)
+    if m and m.group("rest") != text and len(m.group("rest").split()) >= 2:
+        return f"# {m.group('rest')}"
+    return text
+
+
+def _look(ln: ExtractedLine) -> tuple[float, bool, int]:
+    return round(ln.size, 1), ln.bold, round(ln.y / 3)
+
+
+def left_out(doc: ExtractedDocument) -> dict[int, set[int]]:
+    """Every text line that is not the book's text: page index -> line indices."""
+    out: dict[int, set[int]] = defaultdict(set)
+    for k, found in contents_pages(doc).items():
+        out[k] |= found
+    for k, found in _running(doc).items():
+        out[k] |= found
+    for k, page in enumerate(doc.pages):
+        lines = _text_lines(page)
+        for i in lines:
+            if _is_number_line(page.lines[i], page, i, lines):
+                out[k].add(i)
+    return {k: v for k, v in out.items() if v}
+
+
+def book_text(doc: ExtractedDocument) -> ExtractedDocument:
+    """The document without its contents pages and stray page furniture (see the module).
+
+    Only body and heading lines are ever left out; the rest is unchanged, so the
+    result's ``text`` is the text a reader translates. Applying it twice changes
+    nothing more.
+    """
+    drop = left_out(doc)
+    if not drop:
+        return doc
+    pages = [
+        page.model_copy(
+            update={"lines": [ln for i, ln in enumerate(page.lines) if i not in drop[k]]}
+        )
+        if k in drop
+        else page
+        for k, page in enumerate(doc.pages)
+    ]
+    return doc.model_copy(update={"pages": pages})
