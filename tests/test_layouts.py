@@ -148,7 +148,7 @@ def test_producer_lines_exact_in_reading_order(name: str) -> None:
         assert got == want
         # Each line's size is the size it was set in (not the Tf operand).
         assert [ln.size for ln in page.lines] == [ln.get("size", 12.0) for ln in tpage["lines"]]
-        assert {ln.kind for ln in page.lines} == {"body"}
+        assert [ln.kind for ln in page.lines] == [ln["kind"] for ln in tpage["lines"]]
 
 
 def test_y_is_measured_from_the_crop_box_top() -> None:

@@ -621,7 +621,7 @@ class WorkByIdResponse(_Model):
 
 # --- PDF extraction ---------------------------------------------------------------
 
-LineKind = Literal["body", "heading", "header", "footer", "page_number", "footnote"]
+LineKind = Literal["body", "heading", "header", "footer", "page_number", "footnote", "margin"]
 
 
 class ExtractedLine(_Model):

@@ -39,7 +39,7 @@ from libtext.errors import (
 )
 from libtext.models import DocumentHeading, ExtractedDocument, ExtractedLine, ExtractedPage
 from libtext.pdf._guard import PdfGuard, PdfLimits, default_guard, prescan
-from libtext.pdf._layout import classify, dominant_size
+from libtext.pdf._layout import classify, dominant_size, side_notes_in_place
 from libtext.pdf._meta import info_text
 from libtext.pdf._outline import read_headings
 from libtext.pdf._read import RawPage, read_page
@@ -454,16 +454,16 @@ def _assemble(
         lines = [
             _line(
                 {
-                    "text": text,
-                    "kind": kind,
-                    "size": ln.size,
-                    "bold": ln.bold,
-                    "y": ln.y,
-                    "x0": round(ln.x0, 2),
-                    "x1": round(ln.x1, 2),
+                    "text": texts[k],
+                    "kind": page_kinds[k],
+                    "size": page.lines[k].size,
+                    "bold": page.lines[k].bold,
+                    "y": page.lines[k].y,
+                    "x0": round(page.lines[k].x0, 2),
+                    "x1": round(page.lines[k].x1, 2),
                 }
             )
-            for ln, kind, text in zip(page.lines, page_kinds, texts, strict=True)
+            for k in side_notes_in_place(page.lines, page_kinds)
         ]
         out_pages.append(
             ExtractedPage.model_construct(

@@ -28,7 +28,7 @@ from libtext.hebrew import parse_numeral
 from libtext.models import LineKind
 from libtext.pdf._read import RawLine, RawPage
 
-__all__ = ["classify", "dominant_size"]
+__all__ = ["classify", "dominant_size", "side_notes_in_place"]
 
 _TOP_BAND = 0.12
 _BOTTOM_BAND = 0.86
@@ -115,6 +115,7 @@ def classify(pages: list[RawPage], body: float) -> list[list[LineKind]]:
         return kinds
     groups = [_groups(p.lines) for p in pages]
     _mark_margins(pages, groups, kinds, body)
+    _mark_side_notes(pages, kinds, body)
     _mark_footnotes(pages, kinds, body)
     _mark_headings(pages, kinds, body)
     return kinds
@@ -195,6 +196,93 @@ def _mark_margins(
                     kinds[p][i] = "header"
                 elif not at_top and repeats:
                     kinds[p][i] = "footer"
+
+
+# A side note is a few words long at most.
+_NOTE_WORDS = 8
+_LINE_NUMBER = re.compile(r"\d{1,4}")
+# A margin is at most this share of the page's width.
+_MARGIN_REACH = 0.15
+
+
+def _mark_side_notes(pages: list[RawPage], kinds: list[list[LineKind]], body: float) -> None:
+    """Mark the notes set in a page's margin beside its text (kind ``margin``).
+
+    A siddur's source reference (``תהלים צו``) beside a psalm, or an edition's line
+    numbers, stand outside the text column's edges (those of the page's long lines),
+    on the height of a text line; a line number inside the column is a lone small
+    number on a text line's baseline, apart from it. Neither is part of the text.
+    """
+    for p, page in enumerate(pages):
+        lines = page.lines
+        text = [
+            i for i, ln in enumerate(lines) if kinds[p][i] == "body" and len(ln.text.split()) >= 4
+        ]
+        if len(text) < 3:
+            continue
+        span = max(lines[i].x1 for i in text) - min(lines[i].x0 for i in text)
+        wide = [lines[i] for i in text if lines[i].x1 - lines[i].x0 >= 0.3 * span]
+        if len(wide) < 3:
+            continue
+        left = _percentile([ln.x0 for ln in wide], 0.1)
+        right = _percentile([ln.x1 for ln in wide], 0.9)
+        reach = _MARGIN_REACH * page.width
+        found: list[int] = []
+        for i, ln in enumerate(lines):
+            if kinds[p][i] != "body" or len(ln.text.split()) > _NOTE_WORDS:
+                continue
+            em = max(ln.size, 1.0)
+            # In the margin: outside the column, narrow, and near it (not a panel or a
+            # chart across the page).
+            outside = (
+                ((left - reach < ln.x0 and ln.x1 < left - 0.5 * em) or right + 0.5 * em < ln.x0)
+                and ln.x1 < right + reach
+                and ln.x1 - ln.x0 <= reach
+            )
+            digits = _LINE_NUMBER.fullmatch(ln.text.strip()) is not None
+            if digits and ln.size > 0.85 * body:
+                continue  # a number of the text's size (a contents page's) is text
+            if not (outside or digits):
+                continue
+            beside = [
+                lines[j]
+                for j in text
+                if j != i and abs(lines[j].y - ln.y) <= (2.0 if outside else 0.3) * em
+            ]
+            if digits and not outside:
+                # On a text line's baseline, a word space or more apart from it.
+                beside = [o for o in beside if max(o.x0, ln.x0) - min(o.x1, ln.x1) > 0.5 * o.size]
+            if beside:
+                found.append(i)
+        # Notes are few beside their text: many lines outside are a column of their own.
+        if len(found) <= max(3, len(text) // 2):
+            for i in found:
+                kinds[p][i] = "margin"
+
+
+def side_notes_in_place(lines: list[RawLine], kinds: list[LineKind]) -> list[int]:
+    """The page's line order with each margin note right after the text line nearest
+    to it (the paragraph it annotates), the other lines in their order."""
+    if "margin" not in kinds:
+        return list(range(len(lines)))
+    text = [i for i, k in enumerate(kinds) if k in ("body", "heading")]
+    after: dict[int, list[int]] = {}
+    loose: list[int] = []
+    for i, kind in enumerate(kinds):
+        if kind != "margin":
+            continue
+        if not text:
+            loose.append(i)
+            continue
+        near = min(text, key=lambda j: (abs(lines[j].y - lines[i].y), j))
+        after.setdefault(near, []).append(i)
+    order: list[int] = []
+    for i, kind in enumerate(kinds):
+        if kind == "margin" and i not in loose:
+            continue
+        order.append(i)
+        order.extend(after.get(i, ()))
+    return order
 
 
 def _body_pitch(pages: list[RawPage], body: float) -> float:

@@ -841,8 +841,9 @@ def make(name: str, description: str, style: str) -> None:
                 shift = margin - 14.0 - sum(g.advance for g in digits)
                 moved = [Glyph(g.gid, g.x + shift, g.y_off, g.advance) for g in digits]
                 ops.append(draw_line(sh, moved, y, 8.0, "plain"))
-                # Right to left on the baseline: the line, then its number on the left.
-                truth.append({"kind": "body", "text": number, "size": 8.0})
+                # A margin line number: no part of the text (kind margin), given
+                # right after the line it numbers.
+                truth.append({"kind": "margin", "text": number, "size": 8.0})
             y -= lead
     elif style == "ornament_frame":
         frames = [("B", "C"), ("G", "e")]
