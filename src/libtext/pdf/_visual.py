@@ -101,8 +101,8 @@ def join_surrogates(glyphs: list[Glyph]) -> list[Glyph]:
     return out
 
 
-_PAIR = re.compile("([\ud800-\udbff])([\udc00-\udfff])|([\udc00-\udfff])([\ud800-\udbff])")
-_HALF = re.compile("[\ud800-\udfff]")
+_PAIR = re.compile(r"([\ud800-\udbff])([\udc00-\udfff])|([\udc00-\udfff])([\ud800-\udbff])")
+_HALF = re.compile(r"[\ud800-\udfff]")
 
 
 def _pair(m: re.Match[str]) -> str:
