@@ -38,13 +38,23 @@ from libtext.errors import (
     short,
 )
 from libtext.models import DocumentHeading, ExtractedDocument, ExtractedLine, ExtractedPage
-from libtext.pdf._guard import PdfGuard, PdfLimits, default_guard, prescan
-from libtext.pdf._layout import classify, dominant_size, side_notes_in_place
-from libtext.pdf._meta import info_text
-from libtext.pdf._outline import read_headings
-from libtext.pdf._read import RawPage, read_page
-from libtext.pdf._text import bracket_votes, mirror_rtl_brackets
-from libtext.pdf._visual import valid_text, valid_texts
+from libtext.pdf._compiled import prefer_source
+
+prefer_source()  # before the per-character modules: LIBTEXT_PURE_PYTHON=1 passes over their twin
+
+from libtext.pdf._guard import (  # noqa: E402
+    PdfGuard,
+    PdfLimits,
+    default_guard,
+    prescan,
+    tree_page_count,
+)
+from libtext.pdf._layout import classify, dominant_size, side_notes_in_place  # noqa: E402
+from libtext.pdf._meta import info_text  # noqa: E402
+from libtext.pdf._outline import read_headings  # noqa: E402
+from libtext.pdf._read import RawPage, read_page  # noqa: E402
+from libtext.pdf._text import bracket_votes, mirror_rtl_brackets  # noqa: E402
+from libtext.pdf._visual import valid_text, valid_texts  # noqa: E402
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -58,6 +68,9 @@ __all__ = [
 
 DEFAULT_MAX_PAGES = 2000
 DEFAULT_MAX_BYTES = 100 * 2**20
+SPLIT_PAGES = 50
+"""A document with more pages than this is read in page ranges by the guard's idle
+workers at once (a part has at least half this many pages), then put together in order."""
 
 PdfSource = str | os.PathLike[str] | bytes | bytearray | memoryview | IO[bytes]
 """What :func:`extract_pdf` reads: a path, the PDF's bytes, or a binary file object."""
@@ -115,7 +128,8 @@ def extract_pdf(
     request = _request(source, password, max_pages, max_bytes, mode, pages, guard)
     if guard is False:
         return _extract_data(**request, limits=PdfLimits())
-    return (default_guard() if guard is True else guard)._extract(request, run=_extract_data)
+    chosen = default_guard() if guard is True else guard
+    return chosen._extract(request, run=_extract_data, split=_SPLIT)
 
 
 async def aextract_pdf(
@@ -149,7 +163,8 @@ async def aextract_pdf(
     request = await anyio.to_thread.run_sync(
         lambda: _request(source, password, max_pages, max_bytes, mode, pages, guard)
     )
-    return await (default_guard() if guard is True else guard)._aextract(request, run=_extract_data)
+    chosen = default_guard() if guard is True else guard
+    return await chosen._aextract(request, run=_extract_data, split=_SPLIT)
 
 
 def _request(
@@ -228,8 +243,80 @@ def _extract_data(
             total += page.chars
             limits.check_page(page.number, page.chars, total)
     else:
-        raw_pages, meta, headings = _read_fast(data, name, password, pages, max_pages, limits)
+        raw_pages, meta, headings, _ = _read_fast(data, name, password, pages, max_pages, limits)
     return _assemble(raw_pages, meta, name, mirror=mode == "fast", headings=headings)
+
+
+class _Parts:
+    """Reads a big document as page ranges in several workers (see :class:`PdfGuard`).
+
+    A part returns its raw pages, not a document: the layout roles, the body size and
+    the bracket vote are the whole document's, so the parts are put together first
+    and assembled as a whole read would be, to the same bytes. The page count comes
+    from the page tree's raw ``/Count`` (no parsing in the caller); without one, or
+    when pdfium counts otherwise, the document is read whole.
+    """
+
+    def plan(self, request: dict[str, Any], workers: int) -> list[dict[str, Any]] | None:
+        pages: range | None = request["pages"]
+        max_pages: int | None = request["max_pages"]
+        if request["mode"] != "fast" or (pages is not None and pages.step != 1):
+            return None
+        count = tree_page_count(request["data"])
+        if count is None:
+            return None
+        chosen = (
+            range(count) if pages is None else range(max(pages.start, 0), min(pages.stop, count))
+        )
+        if len(chosen) <= SPLIT_PAGES or (max_pages is not None and len(chosen) > max_pages):
+            return None  # small, or refused as a whole read refuses it
+        n = min(workers, len(chosen) // (SPLIT_PAGES // 2))
+        cuts = [len(chosen) * k // n for k in range(n + 1)]
+        return [
+            {
+                **request,
+                "pages": chosen[cuts[k] : cuts[k + 1]],
+                "part": True,
+                "outline": chosen if k == 0 else None,
+            }
+            for k in range(n)
+        ]
+
+    def merge(self, request: dict[str, Any], replies: list[Any]) -> ExtractedDocument | None:
+        raw_pages: list[RawPage] = []
+        for reply in replies:
+            pages, _, _, count = reply
+            if count != tree_page_count(request["data"]):
+                return None  # pdfium repaired the page tree: read it whole
+            raw_pages.extend(pages)
+        _, meta, headings, _ = replies[0]
+        limits: PdfLimits = request["limits"]
+        total = 0
+        for page in raw_pages:  # the document's character limit, over all the parts
+            total += page.chars
+            limits.check_page(page.number, page.chars, total)
+        return _assemble(raw_pages, meta, request["name"], mirror=True, headings=headings)
+
+
+_SPLIT = _Parts()
+
+
+def _extract_part(
+    *,
+    data: bytes,
+    name: str,
+    password: str | None,
+    max_pages: int | None,
+    mode: str,
+    pages: range,
+    limits: PdfLimits,
+    outline: range | None,
+) -> tuple[list[RawPage], dict[str, str], list[DocumentHeading], int]:
+    """One part of a document read in parts (in a worker): its raw pages, the
+    metadata, the headings of ``outline``'s pages (one part reads them) and
+    pdfium's page count, which the caller checks against the page tree's."""
+    prescan(data, limits, max_pages=max_pages, whole=False)
+    return _read_fast(data, name, password, pages, max_pages, limits, outline=outline or range(0))
 
 
 # --- input ------------------------------------------------------------------------
@@ -382,7 +469,11 @@ def _read_fast(
     pages: range | None,
     max_pages: int | None,
     limits: PdfLimits,
-) -> tuple[list[RawPage], dict[str, str], list[DocumentHeading]]:
+    *,
+    outline: range | None = None,
+) -> tuple[list[RawPage], dict[str, str], list[DocumentHeading], int]:
+    """The chosen pages read, the metadata, the headings on the pages of ``outline``
+    (default: the chosen ones) and the document's page count."""
     import pypdfium2
     import pypdfium2.raw as pdfium_c
 
@@ -414,12 +505,21 @@ def _read_fast(
                 meta = {k: str(v or "") for k, v in doc.get_metadata_dict().items()}
             except pypdfium2.PdfiumError:
                 meta = {}
-            headings = read_headings(pdfium_c, doc, chosen, [p.height for p in raw_pages])
+            if outline is None:
+                headings = read_headings(pdfium_c, doc, chosen, [p.height for p in raw_pages])
+            elif outline:
+                own = {p.number - 1: p.height for p in raw_pages}
+                wanted = [i for i in outline if 0 <= i < len(doc)]
+                heights = [own[i] if i in own else float(doc.get_page_size(i)[1]) for i in wanted]
+                headings = read_headings(pdfium_c, doc, wanted, heights)
+            else:
+                headings = []
+            count = len(doc)
         except pypdfium2.PdfiumError:
             raise _damaged(name, data) from None
         finally:
             doc.close()
-    return raw_pages, meta, headings
+    return raw_pages, meta, headings, count
 
 
 # --- assembly ---------------------------------------------------------------------

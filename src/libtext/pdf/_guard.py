@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 import anyio.to_thread
@@ -63,6 +63,7 @@ __all__ = [
     "DEFAULT_WORKERS",
     "PdfGuard",
     "PdfLimits",
+    "Splitter",
     "default_guard",
     "prescan",
     "read_frame",
@@ -74,6 +75,22 @@ logger = logging.getLogger("libtext.pdf")
 
 Extract = Callable[..., "ExtractedDocument"]
 """``libtext.pdf._extract_data``: keyword arguments of one request -> the document."""
+
+
+class Splitter(Protocol):
+    """How one request is read in parts by several workers at once, and put together.
+
+    :mod:`libtext.pdf` knows pages; the pool knows which workers are idle. A part's
+    request carries ``part=True`` (the worker answers with that part's pages, not a
+    document).
+    """
+
+    def plan(self, request: dict[str, Any], workers: int) -> list[dict[str, Any]] | None:
+        """At most ``workers`` part requests, in order, or None: read it whole."""
+
+    def merge(self, request: dict[str, Any], replies: list[Any]) -> ExtractedDocument | None:
+        """The document from the parts' replies, in order, or None: read it whole."""
+
 
 MB = 2**20
 DEFAULT_WORKERS = max(1, min(4, (os.cpu_count() or 2) - 1))
@@ -357,6 +374,14 @@ class _Job:
     worker: _Worker | None = None
     cancelled: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
+    parts: list[_Job] = field(default_factory=list)  # a split request's other workers
+
+    def part(self) -> _Job:
+        """A job for one more part of this call, cancelled with it."""
+        with self.lock:
+            sub = _Job(cancelled=self.cancelled)
+            self.parts.append(sub)
+            return sub
 
     def cancel(self) -> None:
         with self.lock:
@@ -365,6 +390,9 @@ class _Job:
                 # Only the signal: the thread reading its pipe sees EOF and cleans up
                 # (closing the pipe under that thread could hand it a reused descriptor).
                 self.worker.proc.kill()
+            parts = list(self.parts)
+        for sub in parts:
+            sub.cancel()
 
 
 def _rebuild(cls: type[LibtextError], message: str, details: dict[str, Any]) -> LibtextError:
@@ -444,12 +472,19 @@ class PdfGuard:
     # --- calls ------------------------------------------------------------------------
 
     def _extract(
-        self, request: dict[str, Any], *, run: Extract, job: _Job | None = None
+        self,
+        request: dict[str, Any],
+        *,
+        run: Extract,
+        job: _Job | None = None,
+        split: Splitter | None = None,
     ) -> ExtractedDocument:
         """Run ``libtext.pdf._extract_data(**request, limits=...)`` under the guard.
 
         ``run`` is that function, for the in-process paths (passed in, so this module
         does not import :mod:`libtext.pdf`, which imports it); a worker imports it itself.
+        With ``split``, a big document is read in parts by the workers that are idle
+        now (each with its own memory cap and timeout); a busy pool reads it whole.
         """
         request = {**request, "limits": self.limits}
         if not self.isolate:
@@ -457,22 +492,68 @@ class PdfGuard:
         job = job or _Job()
         if not self._slots.acquire(timeout=self.timeout):
             raise self._timeout(queued=True)
+        extra = 0
         try:
-            return self._run(request, job)
+            if split is not None:
+                # Idle capacity only: never wait for a second slot.
+                while extra < self.concurrency - 1 and self._slots.acquire(blocking=False):
+                    extra += 1
+                parts = split.plan(request, extra + 1) if extra else None
+                if parts is not None and len(parts) > 1:
+                    merged = split.merge(request, self._run_parts(parts, job))
+                    if merged is not None:
+                        return merged
+                for _ in range(extra):
+                    self._slots.release()
+                extra = 0
+            doc: ExtractedDocument = self._run(request, job)
+            return doc
         except _NoProcess as exc:
             self._no_processes(exc.__cause__)
             return run(**request)
         finally:
-            self._slots.release()
+            for _ in range(extra + 1):
+                self._slots.release()
 
-    async def _aextract(self, request: dict[str, Any], *, run: Extract) -> ExtractedDocument:
-        """Async :meth:`_extract`: a cancelled caller kills its worker at once."""
+    def _run_parts(self, parts: list[dict[str, Any]], job: _Job) -> list[Any]:
+        """The parts' replies, in order, each read by a worker of its own at once.
+
+        The first error in the parts' order is raised (the one a whole read meets
+        first), after every part has ended.
+        """
+        replies: list[Any] = [None] * len(parts)
+        errors: list[BaseException | None] = [None] * len(parts)
+
+        def read(k: int, sub: _Job) -> None:
+            try:
+                replies[k] = self._run(parts[k], sub)
+            except BaseException as exc:  # handed to the caller's thread below
+                errors[k] = exc
+
+        threads = [
+            threading.Thread(target=read, args=(k, job.part()), daemon=True)
+            for k in range(1, len(parts))
+        ]
+        for thread in threads:
+            thread.start()
+        read(0, job)
+        for thread in threads:
+            thread.join()
+        for error in errors:
+            if error is not None:
+                raise error
+        return replies
+
+    async def _aextract(
+        self, request: dict[str, Any], *, run: Extract, split: Splitter | None = None
+    ) -> ExtractedDocument:
+        """Async :meth:`_extract`: a cancelled caller kills its worker(s) at once."""
         if not self.isolate:
             return await anyio.to_thread.run_sync(partial(self._extract, request, run=run))
         job = _Job()
         try:
             return await anyio.to_thread.run_sync(
-                partial(self._extract, request, run=run, job=job),
+                partial(self._extract, request, run=run, job=job, split=split),
                 abandon_on_cancel=True,
                 limiter=_waiting_threads(),
             )
@@ -539,7 +620,7 @@ class PdfGuard:
                 return
         worker.kill()
 
-    def _run(self, request: dict[str, Any], job: _Job) -> ExtractedDocument:
+    def _run(self, request: dict[str, Any], job: _Job) -> Any:
         payload = pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL)
         with job.lock:
             if job.cancelled:
@@ -561,8 +642,7 @@ class PdfGuard:
         kind = reply[0]
         if kind == "ok":
             self._give(worker)
-            doc: ExtractedDocument = reply[1]
-            return doc
+            return reply[1]
         if kind == "err":
             self._give(worker)
             raise _rebuild(reply[1], reply[2], reply[3])

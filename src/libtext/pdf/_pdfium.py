@@ -48,6 +48,7 @@ class CharCalls:
         self._text_object = _unchecked(raw.FPDFText_GetTextObject, ctypes.c_void_p)
         self._font = _unchecked(raw.FPDFTextObj_GetFont, ctypes.c_void_p)
         self._render_mode = _unchecked(raw.FPDFTextObj_GetTextRenderMode, ctypes.c_int)
+        self._is_generated = _unchecked(raw.FPDFText_IsGenerated, ctypes.c_int)
 
     def box(self, i: int) -> tuple[float, float]:
         """Left and right of character ``i``'s ink box (``FPDFText_GetCharBox``)."""
@@ -81,6 +82,25 @@ class CharCalls:
             call(tp, i, ref)
             extend((rect.left, rect.right))
         return out
+
+    def glyph_boxes(self, a: int, b: int) -> list[float]:
+        """Advance and ink boxes of characters ``a`` to ``b - 1`` in one tight loop, flat:
+        advance left, advance right, ink left, ink right of each (the glyph reader's path).
+        """
+        loose, char_box, tp = self._loose_box, self._char_box, self.tp
+        ref, rect, quad, buf = self._rect_ref, self._rect, self._quad, self._buf
+        q0, q1, q2, q3 = quad
+        out: list[float] = []
+        extend = out.extend
+        for i in range(a, b):
+            loose(tp, i, ref)
+            char_box(tp, i, q0, q1, q2, q3)
+            extend((rect.left, rect.right, buf[0], buf[1]))
+        return out
+
+    def is_generated(self, i: int) -> bool:
+        """Whether character ``i`` is one pdfium inferred (a space from a gap)."""
+        return bool(self._is_generated(self.tp, i))
 
     def origin(self, i: int) -> tuple[float, float]:
         """Character ``i``'s origin, in page coordinates (``FPDFText_GetCharOrigin``)."""

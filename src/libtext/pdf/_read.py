@@ -48,7 +48,7 @@ _LATIN = re.compile("[A-Za-z]")
 _HEBREW_LETTERS = tuple(map(chr, range(0x05D0, 0x05EB)))
 _LATIN_LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _LTR_CHAR = re.compile(r"[A-Za-z0-9\u00c0-\u024f]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 _PUNCT_RUN = re.compile(r"[^\w\s]{2,}")
 _LEAD_NUMBER = re.compile(r"([.,:;]+)(\d{1,4})(?=\s)")
 _LTR_RUN = re.compile(r"[A-Za-z0-9\u00c0-\u024f](?:[^\u0590-\u05ff]*[A-Za-z0-9\u00c0-\u024f])?")
@@ -151,20 +151,29 @@ class _Reader:
         than asking again for the few that are read later."""
         return self._calls.boxes(indices)
 
-    def glyph(self, i: int, ch: str) -> Glyph:
-        """Character ``i`` with its advance box and ink centre (for marks)."""
-        rect = self._rect
-        self.raw.FPDFText_GetLooseCharBox(self.tp, i, rect)
-        lo, hi = self.box(i)
-        if rect.left == lo and rect.right == hi and not ch.isspace():
-            # pdfium gives the characters of a replacement text (/ActualText) equal
-            # slices of its first glyph's box; everywhere else the loose box (the
-            # advance) differs from the ink box.
-            span = self.replacement_box(i)
-            if span is not None:
-                return Glyph(ch, span[0], span[1], (span[0] + span[1]) / 2, index=i)
-        generated = ch.isspace() and bool(self.raw.FPDFText_IsGenerated(self.tp, i))
-        return Glyph(ch, rect.left, rect.right, (lo + hi) / 2, generated, i)
+    def glyphs(self, text: str, a: int, b: int) -> list[Glyph]:
+        """Characters ``a`` to ``b - 1`` with their advance boxes and ink centres (for
+        marks), the boxes read in one batch."""
+        flat = self._calls.glyph_boxes(a, b)
+        out: list[Glyph] = []
+        for k in range(b - a):
+            i = a + k
+            ch = text[i]
+            left, right, lo, hi = flat[4 * k], flat[4 * k + 1], flat[4 * k + 2], flat[4 * k + 3]
+            if ch.isspace():
+                generated = self._calls.is_generated(i)
+                out.append(Glyph(ch, left, right, (lo + hi) / 2, generated, i))
+                continue
+            if left == lo and right == hi:
+                # pdfium gives the characters of a replacement text (/ActualText) equal
+                # slices of its first glyph's box; everywhere else the loose box (the
+                # advance) differs from the ink box.
+                span = self.replacement_box(i)
+                if span is not None:
+                    out.append(Glyph(ch, span[0], span[1], (span[0] + span[1]) / 2, index=i))
+                    continue
+            out.append(Glyph(ch, left, right, (lo + hi) / 2, False, i))
+        return out
 
     def replacement_box(self, i: int) -> tuple[float, float] | None:
         """Where character ``i`` of a replacement text (/ActualText) is drawn, else None.
@@ -597,7 +606,7 @@ def _make_line(
         extent = (min(l0, l1), max(r0, r1))
     line_text = text[a:b]
     if geometry or (a, b) != framed or _needs_geometry(r, line_text, extent, a, b):
-        glyphs = [r.glyph(i, text[i]) for i in range(a, b)]
+        glyphs = r.glyphs(text, a, b)
         parts = visual_parts(glyphs, size, visual_direction(glyphs, r.direction), r.metrics)
         y = round(r.baseline(mid), 2)
         return [

@@ -77,6 +77,8 @@ def join_surrogates(glyphs: list[Glyph]) -> list[Glyph]:
 
     A lone half is dropped: it is not a character and would make the text unencodable.
     """
+    if _HALF.search("".join([g.ch for g in glyphs])) is None:
+        return glyphs  # nearly every line: no half to join
     out: list[Glyph] = []
     k = 0
     while k < len(glyphs):
@@ -99,8 +101,8 @@ def join_surrogates(glyphs: list[Glyph]) -> list[Glyph]:
     return out
 
 
-_PAIR = re.compile("([\ud800-\udbff])([\udc00-\udfff])|([\udc00-\udfff])([\ud800-\udbff])")
-_HALF = re.compile("[\ud800-\udfff]")
+_PAIR = re.compile(r"([\ud800-\udbff])([\udc00-\udfff])|([\udc00-\udfff])([\ud800-\udbff])")
+_HALF = re.compile(r"[\ud800-\udfff]")
 
 
 def _pair(m: re.Match[str]) -> str:
@@ -124,11 +126,44 @@ def valid_texts(texts: list[str]) -> list[str]:
     return [valid_text(text) for text in texts]
 
 
+# Per-character tables, filled on first sight of a character: a book uses a few
+# hundred, and a dictionary hit costs a fraction of a unicodedata lookup. Bounded all
+# the same (a hostile file may use every code point): past the bound, computed.
+_TABLE_LIMIT = 8192
+_STRONG: dict[str, Direction | None] = {}
+# What a glyph is to a line: a base letter, a mark (over its letter), a space, or
+# skipped (an invisible joiner, a control character).
+_BASE, _MARK, _SPACE, _SKIP = 0, 1, 2, 3
+_KINDS: dict[str, int] = {}
+
+
 def _strong(ch: str) -> Direction | None:
-    bidi = unicodedata.bidirectional(ch)
-    if bidi in ("R", "AL"):
-        return "R"
-    return "L" if bidi == "L" else None
+    try:
+        return _STRONG[ch]
+    except KeyError:
+        pass
+    bidi = unicodedata.bidirectional(ch[0])
+    direction: Direction | None = "R" if bidi in ("R", "AL") else "L" if bidi == "L" else None
+    if len(_STRONG) < _TABLE_LIMIT:
+        _STRONG[ch] = direction
+    return direction
+
+
+def _kind(ch: str) -> int:
+    try:
+        return _KINDS[ch]
+    except KeyError:
+        pass
+    if ch.isspace():
+        kind = _SPACE
+    elif ch in _DROP:
+        kind = _SKIP
+    else:
+        category = unicodedata.category(ch[0])
+        kind = _MARK if category in ("Mn", "Me") else _SKIP if category == "Cc" else _BASE
+    if len(_KINDS) < _TABLE_LIMIT:
+        _KINDS[ch] = kind
+    return kind
 
 
 def visual_direction(glyphs: list[Glyph], default: Direction) -> Direction:
@@ -138,11 +173,25 @@ def visual_direction(glyphs: list[Glyph], default: Direction) -> Direction:
     strong letters agree, that is the direction; when they differ (a Hebrew line that
     starts or ends with a Latin word) the page's direction decides.
     """
-    strong = [(g.center, d) for g in glyphs if (d := _strong(g.ch[0])) is not None]
-    if not strong:
+    # The (centre, direction) pairs' min and max, as tuples compare (a tie on the
+    # centre goes to "L" on the left, "R" on the right), in one pass.
+    left: Direction | None = None
+    right: Direction | None = None
+    lo = hi = 0.0
+    for g in glyphs:
+        d = _strong(g.ch)
+        if d is None:
+            continue
+        c = g.center
+        if left is None or right is None:
+            left, right, lo, hi = d, d, c, c
+            continue
+        if c < lo or (c == lo and d < left):
+            lo, left = c, d
+        if c > hi or (c == hi and d > right):
+            hi, right = c, d
+    if left is None or right is None:
         return default
-    left = min(strong)[1]
-    right = max(strong)[1]
     if left != right:
         return default
     if left == "L" and default == "R":
@@ -216,7 +265,13 @@ def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
 
 
 def _slot_owners(
-    glyphs: list[Glyph], bases: list[Glyph], marks: list[Glyph], owners: list[int], size: float
+    glyphs: list[Glyph],
+    rank: list[int],
+    mark_of: list[int],
+    bases: list[Glyph],
+    marks: list[Glyph],
+    owners: list[int],
+    size: float,
 ) -> list[int]:
     """``owners`` with marks that have slots of their own given to their stream letter.
 
@@ -226,25 +281,28 @@ def _slot_owners(
     letter and continues, edge to edge, the row of slots leftwards from the Hebrew
     letter it follows in the stream belongs to that letter, when the box alone gave it
     to that letter's stream neighbour (a LuaTeX title's slots lie elsewhere).
+    ``rank`` and ``mark_of`` give each glyph's index in ``bases`` and in ``marks``
+    (-1: none).
     """
-    index = {id(b): k for k, b in enumerate(bases)}
-    mark_ids = {id(m): n for n, m in enumerate(marks)}
     slack = 0.05 * size
     out = list(owners)
-    groups: list[tuple[Glyph, list[int]]] = []  # a Hebrew letter, the marks after it
+    groups: list[tuple[int, list[int]]] = []  # a Hebrew letter, the marks after it
     current: list[int] | None = None
-    for g in glyphs:
-        n = mark_ids.get(id(g))
-        if n is None:
+    for pos in range(len(glyphs)):
+        n = mark_of[pos]
+        if n < 0:
             current = None  # a space or anything else ends the letter's marks
-            if id(g) in index and _strong(g.ch[0]) == "R":
+            if rank[pos] >= 0 and _strong(glyphs[pos].ch) == "R":
                 current = []
-                groups.append((g, current))
+                groups.append((pos, current))
         elif current is not None:
             current.append(n)
-    following: list[Glyph | None] = [g for g, _ in groups[1:]]
+    following: list[Glyph | None] = [glyphs[pos] for pos, _ in groups[1:]]
     following.append(None)
-    for (base, group), nxt in zip(groups, following, strict=False):
+    for (pos, group), nxt in zip(groups, following, strict=False):
+        if not group:
+            continue
+        base = glyphs[pos]
         slotted = []
         for n in group:
             m, near = marks[n], bases[owners[n]]
@@ -259,7 +317,7 @@ def _slot_owners(
         for n in sorted(slotted, key=lambda n: -marks[n].x1):
             if abs(edge - marks[n].x1) > slack:
                 break
-            out[n] = index[id(base)]
+            out[n] = rank[pos]
             edge = marks[n].x0
     return out
 
@@ -293,39 +351,49 @@ def visual_parts(
     baseline of a glyph's :attr:`Glyph.index`.
     """
     glyphs = join_surrogates(glyphs)
-    marks = [
-        g for g in glyphs if g.ch not in _DROP and unicodedata.category(g.ch[0]) in ("Mn", "Me")
-    ]
+    # Glyphs are named by their index in ``glyphs`` ("positions") from here on.
+    marks: list[Glyph] = []
+    mark_of = [-1] * len(glyphs)  # position -> index in marks
     # Bases in stream order, and the stream's word boundaries (pairs of bases around a
     # space character: its own, or one pdfium inferred).
-    stream: list[Glyph] = []
+    stream: list[int] = []
     real: dict[tuple[int, int], float] = {}  # -> the space's width
     where: dict[tuple[int, int], float] = {}  # -> the space's centre
     inferred: set[tuple[int, int]] = set()
     pending: Glyph | None = None
-    for g in glyphs:
-        if g.ch.isspace():
+    for pos, g in enumerate(glyphs):
+        kind = _kind(g.ch)
+        if kind == _SPACE:
             if stream and (pending is None or pending.generated):
                 pending = g
             continue
-        if g.ch in _DROP or unicodedata.category(g.ch[0]) in ("Mn", "Me", "Cc"):
+        if kind != _BASE:
+            if kind == _MARK:
+                mark_of[pos] = len(marks)
+                marks.append(g)
             continue
         if pending is not None:
             if pending.generated:
-                inferred.add((id(stream[-1]), id(g)))
+                inferred.add((stream[-1], pos))
             else:
-                real[id(stream[-1]), id(g)] = pending.x1 - pending.x0
-                where[id(stream[-1]), id(g)] = pending.center
+                real[stream[-1], pos] = pending.x1 - pending.x0
+                where[stream[-1], pos] = pending.center
             pending = None
-        stream.append(g)
+        stream.append(pos)
     if not stream:
         return []
-    stream = _drop_precomposed(stream, size)
-    bases = sorted(stream, key=lambda g: (g.x0 + g.x1) / 2)
+    stream = _drop_precomposed(glyphs, stream, size)
+    centers = [(glyphs[p].x0 + glyphs[p].x1) / 2 for p in stream]
+    base_pos = [stream[k] for k in sorted(range(len(stream)), key=centers.__getitem__)]
+    bases = [glyphs[p] for p in base_pos]
+    rank = [-1] * len(glyphs)  # position -> index in bases
+    for k, p in enumerate(base_pos):
+        rank[p] = k
+    strong = [_strong(g.ch) for g in bases]
     attached: dict[int, list[str]] = {}
     lo = [g.x0 for g in bases]
     hi = [g.x1 for g in bases]
-    owners = _slot_owners(glyphs, bases, marks, _owners(bases, marks, size), size)
+    owners = _slot_owners(glyphs, rank, mark_of, bases, marks, _owners(bases, marks, size), size)
     for m, k in zip(marks, owners, strict=True):
         attached.setdefault(k, []).append(m.ch)
         if m.x1 - m.x0 > 0.05 * size:  # a mark with a slot of its own widens its letter
@@ -338,8 +406,9 @@ def visual_parts(
     # is the median, that of letters within words; a justified line that spaces
     # its letters apart raises it.
     em = max(size, 1.0)
-    gaps = sorted(max(lo[k] - hi[k - 1], 0.0) for k in range(1, len(bases)))
-    wide = sum(1 for gap in gaps if gap > SPACE_GAP * em)
+    gaps = [lo[k] - hi[k - 1] for k in range(1, len(bases))]
+    gaps = sorted([0.0 if gap < 0.0 else gap for gap in gaps])  # max(gap, 0.0)
+    wide = len([gap for gap in gaps if gap > SPACE_GAP * em])
     if 2 * len(real) < wide:
         real = {}  # a stray space or two in a stream without them
     usual = gaps[len(gaps) // 2] if gaps else 0.0
@@ -353,32 +422,34 @@ def visual_parts(
     # placed already, and its box may lie anywhere (Word 365 puts a right-to-left
     # space's origin inside the next word); one letter apart (pdfium put a letter
     # of a replacement text after it), the gaps on either side of that letter do.
-    position = {id(g): k for k, g in enumerate(bases)}
-    apart = {
-        (p, q): abs(position[p] - position[q]) for p, q in real if p in position and q in position
-    }
+    apart = {(p, q): abs(rank[p] - rank[q]) for p, q in real if rank[p] >= 0 and rank[q] >= 0}
     spaces = sorted(x for pair, x in where.items() if apart.get(pair, 0) > 2) if real else []
     # What follows each base: "" (same word), " " or a new item (a tab-wide gap).
     after = [""] * len(bases)
+    tab, space_gap, touch = _TAB_GAP * em, SPACE_GAP * em, TOUCH * em
     for k in range(1, len(bases)):
-        prev, g = bases[k - 1], bases[k]
         gap = lo[k] - hi[k - 1]
-        pair = {(id(prev), id(g)), (id(g), id(prev))}
+        if gap > tab:
+            after[k - 1] = "\t"
+            continue
+        if gap > gap_limit:
+            after[k - 1] = " "
+            continue
         # XeTeX writes a zero-width space after every pointed letter: a space
         # counts where it has a width, or where the letters stand apart. One with a
         # width between letters that touch takes no room on the page (Word draws
         # some over a letter): not a space, unless the direction turns there (its
         # boundary, which Word draws without room).
-        stream_space = max((real.get(p, -1.0) for p in pair), default=-1.0)
-        if gap > _TAB_GAP * em:
-            after[k - 1] = "\t"
-        elif (
-            gap > gap_limit
-            or (stream_space > 0.1 * em and (gap >= TOUCH * em or turns_at(prev.ch, g.ch)))
-            or (stream_space >= 0 and gap > SPACE_GAP * em)
-            or (gap > 0.03 * em and _space_between(spaces, hi[k - 1], lo[k]))
-            or (gap > 0.5 * SPACE_GAP * em and not inferred.isdisjoint(pair))
-            or (gap > SPACE_GAP * em and _turns(prev.ch, g.ch))
+        pair = back = (0, 0)
+        if real or inferred:
+            pair, back = (base_pos[k - 1], base_pos[k]), (base_pos[k], base_pos[k - 1])
+        stream_space = max(real.get(pair, -1.0), real.get(back, -1.0)) if real else -1.0
+        if (
+            (stream_space > 0.1 * em and (gap >= touch or turns_at(bases[k - 1].ch, bases[k].ch)))
+            or (stream_space >= 0 and gap > space_gap)
+            or (spaces and gap > 0.03 * em and _space_between(spaces, hi[k - 1], lo[k]))
+            or (inferred and gap > 0.5 * SPACE_GAP * em and (pair in inferred or back in inferred))
+            or (gap > space_gap and _turns(strong[k - 1], strong[k]))
         ):
             after[k - 1] = " "
     # A stream space between neighbours is settled above, kept or not: one between
@@ -394,10 +465,10 @@ def visual_parts(
         if distance > 2:
             # A space with a width at a direction change: Word's run boundary.
             width = real.get((p, q), 0.0)
-            if width <= 0.1 * em or not _at_turn(bases, after, position[p], position[q], direction):
+            if width <= 0.1 * em or not _at_turn(bases, after, rank[p], rank[q], direction):
                 missing += 1
             continue
-        first, last = sorted((position[p], position[q]))
+        first, last = sorted((rank[p], rank[q]))
         between = range(first + 1, last + 1)
         if all(not after[k - 1] for k in between):
             widest = max(between, key=lambda k: lo[k] - hi[k - 1])
@@ -421,7 +492,7 @@ def visual_parts(
         cuts = [
             (hi[k - 1] + lo[k]) / 2
             for k in range(1, len(bases))
-            if after[k - 1] and _other_text(bases, k, lo[k] - hi[k - 1], metrics)
+            if after[k - 1] and _other_text(bases, strong, k, lo[k] - hi[k - 1], metrics)
         ]
         if cuts:
             return _split_texts(glyphs, cuts, size, direction, metrics)
@@ -435,7 +506,7 @@ def visual_parts(
             items[-1].append(" ")
         spans[-1][1] = hi[k]
         own = attached.get(k, [])
-        if _strong(g.ch[0]) == "R":
+        if strong[k] == "R":
             # Written reversed, so that the bidi reversal gives letter, then marks.
             items[-1].extend(reversed(own))
             items[-1].append(g.ch)
@@ -451,9 +522,10 @@ def visual_parts(
         groups[-1].append(k)
     parts = []
     for group in groups:
-        visual = "".join(ch for k in group for ch in items[k])
-        strong = [d for ch in visual if (d := _strong(ch)) is not None]
-        own_dir = strong[0] if strong and strong[0] == strong[-1] else direction
+        visual = "".join([ch for k in group for ch in items[k]])
+        lead = next((d for ch in visual if (d := _strong(ch)) is not None), None)
+        tail = next((d for ch in reversed(visual) if (d := _strong(ch)) is not None), None)
+        own_dir = lead if lead is not None and lead == tail else direction
         if own_dir == "L" and direction == "R":
             own_dir = _ends_leftwards(visual)
         # Bracket characters say little (pdfium mirrors some itself, producers map
@@ -503,7 +575,11 @@ _OTHER_GAP = 0.5
 
 
 def _other_text(
-    bases: list[Glyph], k: int, gap: float, metrics: Callable[[int], tuple[float, float]]
+    bases: list[Glyph],
+    strong: list[Direction | None],
+    k: int,
+    gap: float,
+    metrics: Callable[[int], tuple[float, float]],
 ) -> bool:
     """Whether the gap before ``bases[k]`` parts two texts that are not one line.
 
@@ -511,13 +587,15 @@ def _other_text(
     on it (Word sizes Latin and Hebrew apart), but two blocks side by side (the
     cells of a bilingual table row) each have their own. So: the letters nearest
     the gap run in opposite directions, in clearly different sizes, on baselines
-    apart, with more than a word space between them.
+    apart, with more than a word space between them. ``strong`` is each base's strong
+    direction.
     """
-    left = next((g for g in reversed(bases[max(0, k - 3) : k]) if _strong(g.ch[0])), None)
-    right = next((g for g in bases[k : k + 3] if _strong(g.ch[0])), None)
-    if left is None or right is None or left.index < 0 or right.index < 0:
+    j = next((j for j in range(k - 1, max(0, k - 3) - 1, -1) if strong[j] is not None), -1)
+    n = next((n for n in range(k, min(len(bases), k + 3)) if strong[n] is not None), -1)
+    if j < 0 or n < 0:
         return False
-    if _strong(left.ch[0]) == _strong(right.ch[0]):
+    left, right = bases[j], bases[n]
+    if left.index < 0 or right.index < 0 or strong[j] == strong[n]:
         return False
     (a, y_a), (b, y_b) = metrics(left.index), metrics(right.index)
     small = min(a, b)
@@ -529,10 +607,9 @@ def _other_text(
     )
 
 
-def _turns(a: str, b: str) -> bool:
-    """Whether two letters run in opposite directions (no word holds both: a gap
-    between them is a word space even where the stream has none)."""
-    da, db = _strong(a[0]), _strong(b[0])
+def _turns(da: Direction | None, db: Direction | None) -> bool:
+    """Whether two letters (their strong directions) run in opposite directions (no
+    word holds both: a gap between them is a word space even where the stream has none)."""
     return da is not None and db is not None and da != db
 
 
@@ -594,26 +671,24 @@ def _punct(ch: str) -> bool:
     return ch in ".,:;!?\u05c3"
 
 
-def _is_hebrew_letter(ch: str) -> bool:
-    return "\u05d0" <= ch <= "\u05ea"
-
-
-def _drop_precomposed(stream: list[Glyph], size: float) -> list[Glyph]:
+def _drop_precomposed(glyphs: list[Glyph], stream: list[int], size: float) -> list[int]:
     """Drop the stray characters of precomposed pointed letters.
 
     A font that draws a pointed letter (``פְּ``) as one glyph gives the letter a sliver
     of a box and the glyph itself one more character (``&``, ``)``, whatever its
     faulty mapping says) over it. The stray goes; the letter takes its box.
+    ``stream`` holds positions in ``glyphs``.
     """
     drop: set[int] = set()
-    for k, g in enumerate(stream):
-        if not _is_hebrew_letter(g.ch) or g.x1 - g.x0 >= 0.4 * size:
+    for k, p in enumerate(stream):
+        g = glyphs[p]
+        if not "\u05d0" <= g.ch <= "\u05ea" or g.x1 - g.x0 >= 0.4 * size:
             continue
         for j in (k + 1, k - 1, k + 2, k - 2, k + 3, k - 3):
             if not 0 <= j < len(stream) or j in drop:
                 continue
-            o = stream[j]
-            if _is_hebrew_letter(o.ch) or _strong(o.ch[0]) is not None:
+            o = glyphs[stream[j]]
+            if "\u05d0" <= o.ch <= "\u05ea" or _strong(o.ch) is not None:
                 continue
             if o.x0 - 0.5 <= g.x0 and g.x1 <= o.x1 + 0.5 and o.x1 - o.x0 > g.x1 - g.x0:
                 g.x0, g.x1 = o.x0, o.x1

@@ -20,9 +20,11 @@ NICENESS = 10
 
 def _answer(request: dict[str, Any]) -> tuple[Any, ...]:
     from libtext.errors import InvalidPDFError, LibtextError
-    from libtext.pdf import _extract_data
+    from libtext.pdf import _extract_data, _extract_part
 
     try:
+        if request.pop("part", False):  # one page range of a document read in parts
+            return ("ok", _extract_part(**request))
         return ("ok", _extract_data(**request))
     except LibtextError as exc:
         return ("err", type(exc), exc.message, exc.details)

@@ -1,0 +1,109 @@
+"""The compiled twin of the per-character PDF path and its pure-Python reference.
+
+Every PDF of the open set, the fixtures and the test layouts must come out
+byte-identical (``extract_pdf(...).model_dump_json()``) from the compiled modules and
+from their ``.py`` sources; ``LIBTEXT_PURE_PYTHON=1`` must run the sources even where
+the twin is built (the fallback of an install without a compiler). Without a built
+twin the comparison skips, unless ``LIBTEXT_REQUIRE_COMPILED=1`` (CI) makes that a
+failure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from libtext.errors import LibtextError
+from libtext.pdf import extract_pdf
+from libtext.pdf._compiled import MODULES, compiled_modules, pure_python
+
+ROOT = Path(__file__).resolve().parents[1]
+SETS = [
+    ROOT.parent / "shared" / "realdata" / "pdfs",
+    ROOT.parent / "shared" / "fixtures",
+    ROOT / "tests" / "layouts",
+]
+
+# Run in a child process: hashes of every PDF of the sets, as JSON on stdout.
+_HASHES = """
+import hashlib, json, sys
+from pathlib import Path
+from libtext.errors import LibtextError
+from libtext.pdf import extract_pdf
+from libtext.pdf._compiled import compiled_modules
+out = {"compiled": compiled_modules(), "hashes": {}}
+for name in sys.argv[1:]:
+    try:
+        doc = extract_pdf(Path(name), guard=False, max_pages=None)
+        out["hashes"][name] = hashlib.sha256(doc.model_dump_json().encode()).hexdigest()
+    except LibtextError as exc:
+        out["hashes"][name] = "error: " + type(exc).__name__
+print(json.dumps(out))
+"""
+
+
+def _pdfs() -> list[str]:
+    found = [str(p) for folder in SETS for p in sorted(folder.rglob("*.pdf"))]
+    if not found:
+        pytest.skip("none of the PDF sets found (../shared missing)")
+    return found
+
+
+def _child(env: dict[str, str], names: list[str]) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", _HASHES, *names],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=900,
+    )
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
+def _require_twin() -> None:
+    if pure_python():
+        pytest.skip("LIBTEXT_PURE_PYTHON=1: this run checks the pure-Python reference")
+    if not compiled_modules():
+        if os.environ.get("LIBTEXT_REQUIRE_COMPILED") == "1":
+            pytest.fail("LIBTEXT_REQUIRE_COMPILED=1 but no compiled twin is loaded")
+        pytest.skip("no compiled twin built (python scripts/build_compiled.py builds it)")
+
+
+def test_pure_python_switch_runs_the_sources() -> None:
+    """LIBTEXT_PURE_PYTHON=1 loads every per-character module from its .py file."""
+    small = ROOT.parent / "shared" / "fixtures" / "small.pdf"
+    names = [str(small)] if small.exists() else []
+    out = _child({"LIBTEXT_PURE_PYTHON": "1"}, names)
+    assert out["compiled"] == []
+    if names:
+        assert not str(out["hashes"][names[0]]).startswith("error")  # type: ignore[index]
+
+
+def test_twin_is_whole() -> None:
+    """A twin is all of the modules or none: a half-built one is a broken build."""
+    _require_twin()
+    assert compiled_modules() == list(MODULES)
+
+
+def test_compiled_twin_is_byte_identical_to_the_reference() -> None:
+    _require_twin()
+    names = _pdfs()
+    here: dict[str, str] = {}
+    for name in names:
+        try:
+            doc = extract_pdf(Path(name), guard=False, max_pages=None)
+            here[name] = hashlib.sha256(doc.model_dump_json().encode()).hexdigest()
+        except LibtextError as exc:
+            here[name] = "error: " + type(exc).__name__
+    reference = _child({"LIBTEXT_PURE_PYTHON": "1"}, names)
+    assert reference["compiled"] == []
+    differ = [n for n in names if here[n] != reference["hashes"][n]]  # type: ignore[index]
+    assert not differ, f"compiled and pure-Python output differ on {differ}"
