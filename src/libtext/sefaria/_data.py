@@ -211,7 +211,7 @@ BLOCKERS = (
 
 # Words that mark a dibbur hamatchil after a daf, sending the reference into a commentary.
 COMMENTARY_AFTER_DAF = re.compile(
-    r"\s*[,(]?\s*(?:ב?רש[\"״']{1,2}י|ב?תוס['׳]|ב?תוספות|ב?תד[\"״]ה|ב?ר[\"״]ן|ב?רשב[\"״]ם"
+    r"\s*+[,(]?\s*+(?:ב?רש[\"״']{1,2}י|ב?תוס['׳]|ב?תוספות|ב?תד[\"״]ה|ב?ר[\"״]ן|ב?רשב[\"״]ם"
     r"|ב?מהרש[\"״]א|ד[\"״]ה)"
 )
 
