@@ -191,6 +191,24 @@ def xref_loop() -> bytes:
     return build(objects, prev_loop=True)
 
 
+def long_line(chars: int = 60_000) -> bytes:
+    """One page drawing one text line of ``chars`` characters (``ab ab ...``), under 1 KB.
+
+    Text rules that read a line at a time (a contents entry ends in a page number) meet
+    a line as long as a chapter: a rule that backtracks freezes the process that runs it.
+    """
+    words = b"ab " * (chars // 3)
+    ops = b"BT /F1 10 Tf 40 760 Td (" + words[:chars].rstrip() + b") Tj ET"
+    objects = {
+        1: b"<< /Type /Catalog /Pages 2 0 R >>",
+        2: b"<< /Type /Pages /Kids [5 0 R] /Count 1 >>",
+        3: FONT,
+        4: stream(ops, flate=True),
+        5: page(4),
+    }
+    return build(objects)
+
+
 HOSTILE: dict[str, Callable[[], bytes]] = {
     "flate_bomb": lambda: flate_bomb(2 * 2**30),
     "100k_pages": lambda: many_pages(100_000),
@@ -198,5 +216,6 @@ HOSTILE: dict[str, Callable[[], bytes]] = {
     "deep_references": lambda: deep_references(5000),
     "cyclic_references": cyclic_references,
     "xref_loop": xref_loop,
+    "long_line": long_line,
 }
 """The hostile cases of the issue, by name, at the sizes the tests use."""

@@ -132,6 +132,19 @@ def test_generated_pdfs_are_what_they_claim() -> None:
     assert hostile("100k_pages").count(b"/Type /Page ") == 100_000
     assert hostile("2000_pages_one_stream").count(b"/Contents 4 0 R") == 2000
     assert b"/Prev" in hostile("xref_loop")
+    assert len(hostile("long_line")) < 1024
+
+
+def test_long_line_pdf_outlines_in_linear_time(guard: PdfGuard) -> None:
+    """A sub-KB PDF with one 30,000+ character line: the offline outline takes
+    milliseconds (the contents-entry rule backtracked on it for minutes, issue 27)."""
+    from libtext.headings import offline_outline
+
+    doc = extract_pdf(hostile("long_line"), guard=guard)
+    assert max(len(ln.text) for p in doc.pages for ln in p.lines) > 30_000
+    t0 = time.process_time()
+    offline_outline(doc)
+    assert time.process_time() - t0 < 2.0
 
 
 # --- the Python API -----------------------------------------------------------------
@@ -273,6 +286,28 @@ def test_hostile_pdf_over_http(server: tuple[str, int], name: str) -> None:
     assert ok.status_code == 200, ok.text[:300]
     assert time.monotonic() - t0 <= USABLE_WITHIN
     assert ok.json()["pages"][2]["number"] == 3
+
+
+def test_long_line_pdf_over_http_keeps_health_answering(server: tuple[str, int]) -> None:
+    """The long-line PDF outlined over HTTP: an answer (not a freeze), health fast meanwhile."""
+    base, _ = server
+    result: list[httpx.Response] = []
+
+    def send() -> None:
+        files = {"file": ("doc.pdf", hostile("long_line"), "application/pdf")}
+        result.append(httpx.post(f"{base}/api/outline", files=files, timeout=60))
+
+    thread = threading.Thread(target=send)
+    thread.start()
+    slowest = 0.0
+    while thread.is_alive():
+        t0 = time.monotonic()
+        assert httpx.get(f"{base}/api/health", timeout=5).status_code == 200
+        slowest = max(slowest, time.monotonic() - t0)
+        time.sleep(0.05)
+    thread.join()
+    assert result and result[0].status_code in (200, 400, 413, 504), result[0].text[:300]
+    assert slowest < 1.0
 
 
 @needs_proc

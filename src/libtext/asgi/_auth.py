@@ -53,7 +53,9 @@ CREDENTIAL_PARAMS = frozenset(
 
 DOC_PATHS = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json"})
 
-_PARAM = re.compile(r"(?P<sep>^|[?&;])(?P<name>[^=&;#]+)=(?P<value>[^&;#]*)")
+# A name stops at "?" too: a name could otherwise run over every "?" of a long query
+# from each of them (quadratic), and "x?api_key=..." is redacted as the key it ends in.
+_PARAM = re.compile(r"(?P<sep>^|[?&;])(?P<name>[^=&;#?]+)=(?P<value>[^&;#]*)")
 
 
 def _is_credential(name: str) -> bool:

@@ -14,6 +14,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
+import anyio.to_thread
+from anyio.lowlevel import RunVar
 from starlette.responses import StreamingResponse
 
 from libtext._version import __version__
@@ -46,9 +48,31 @@ if TYPE_CHECKING:  # pragma: no cover
     from libtext.store import TextStore
     from libtext.translate import Translator
 
-__all__ = ["Backend"]
+__all__ = ["PROBE_TIMEOUT", "Backend"]
 
 T = TypeVar("T")
+
+PROBE_TIMEOUT = 2.0
+"""Seconds each health probe (the store, the providers) may take before it counts as down."""
+PROBE_THREADS = 4
+"""Threads health probes may hold at once; a probe stuck on a hung database keeps one."""
+
+_PROBES: RunVar[anyio.CapacityLimiter] = RunVar("libtext_health_probes")
+
+
+async def _probe(check: Callable[[], bool]) -> bool:
+    """``check()`` in a thread of its own small pool, abandoned if the caller gives up.
+
+    A thread cannot be stopped: one blocked on a database that never answers is left
+    to its driver's own timeout, and the probe's pool (not the default one other
+    requests need) is what it holds meanwhile.
+    """
+    try:
+        limiter = _PROBES.get()
+    except LookupError:
+        limiter = anyio.CapacityLimiter(PROBE_THREADS)
+        _PROBES.set(limiter)
+    return await anyio.to_thread.run_sync(check, abandon_on_cancel=True, limiter=limiter)
 
 
 def _unwrap(exc: BaseException) -> BaseException:
@@ -92,7 +116,11 @@ class Backend:
                     from libtext.store import TextStore
 
                     url = self.settings.store_url
-                    store = await anyio.to_thread.run_sync(lambda: TextStore(url))
+                    # Abandoned if the caller gives up (health on a database that never
+                    # answers): the thread ends at the driver's connect timeout.
+                    store = await anyio.to_thread.run_sync(
+                        lambda: TextStore(url), abandon_on_cancel=True
+                    )
                     self._owned.append(store)
                     self._store = store
         return self._store
@@ -188,23 +216,34 @@ class Backend:
         )
 
     async def health(self) -> HealthResponse:
-        """Version, store reachability and the providers on offer.
+        """Version, store reachability and the providers on offer; answers within seconds.
 
         ``status`` is ``"degraded"`` (and the route answers 503) when the store is
-        configured but does not answer within 5 s, or a configured provider cannot be
-        made (a missing key): a load balancer should then send traffic elsewhere.
+        configured but does not answer within :data:`PROBE_TIMEOUT` s, or a configured
+        provider cannot be made (a missing key): a load balancer should then send
+        traffic elsewhere. Each probe has its own time limit and runs in an abandoned
+        thread when it passes it: a database that accepts connections and never
+        answers makes health say so instead of making it wait.
         """
         state: Any = "ok"
+        timeout = min(self.settings.request_timeout, PROBE_TIMEOUT)
         try:
-            with anyio.fail_after(min(self.settings.request_timeout, 5.0)):
-                store = await self.store()
-                if not await store.aping():
+            with anyio.fail_after(timeout):
+                store = self._store
+                if store is None:
+                    store = await self.store()
+                if not await _probe(store.ping):
                     state = "unavailable"
         except ImportError:
             state = "not_configured"
         except Exception:
             state = "unavailable"
-        healthy = state != "unavailable" and await self._providers_usable()
+        try:
+            with anyio.fail_after(timeout):
+                providers_ok = await self._providers_usable()
+        except TimeoutError:
+            providers_ok = False
+        healthy = state != "unavailable" and providers_ok
         return HealthResponse(
             status="ok" if healthy else "degraded",
             version=__version__,

@@ -56,7 +56,10 @@ _MONTHS = (
     "September|October|November|December|Spring|Summer|Fall|Autumn|Winter"
 )
 _MONTH = re.compile(rf"(?:^|\s)(?:{_MONTHS})(?=\s|$|[.,])", re.IGNORECASE)
-_EMAIL_URL = re.compile(r"\S+@\S+|\S*(?:https?://|www\.)\S*|\S+\.(?:com|org|net|il|edu)\S*")
+# Tried at the start of a word only: from inside a long word each try would read to its end.
+_EMAIL_URL = re.compile(
+    r"(?<!\S)(?:\S+@\S+|\S*(?:https?://|www\.)\S*|\S+\.(?:com|org|net|il|edu)\S*)"
+)
 # An ornament letter glued to a Hebrew word ("Kסדור", "סדורk").
 _GLUED_ORNAMENT = re.compile(
     r"(?<![A-Za-z])[A-Za-z](?=[\u05d0-\u05ea])|(?<=[\u05d0-\u05ea])[A-Za-z](?![A-Za-z])"

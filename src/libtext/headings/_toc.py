@@ -20,19 +20,99 @@ from libtext.headings._line import parse_heading
 from libtext.hebrew import normalize_for_match
 from libtext.models import DocumentHeading, ExtractedDocument, ExtractedPage
 
-__all__ = ["MIN_ENTRIES", "contents_entries", "contents_rows", "printed_toc"]
+__all__ = ["MIN_ENTRIES", "contents_entries", "contents_rows", "printed_toc", "split_entry"]
 
 MIN_ENTRIES = 4
 _SCAN_PAGES = 12
-_ENTRY = re.compile(
-    r"^(?P<title>.*?[^\W\d_].*?)\s*(?P<leaders>\.{2,}|…+|(?:\s?\.){3,})?\s*(?P<page>\d{1,4})$"
-)
+_LETTER = re.compile(r"[^\W\d_]")
 _NUMBERED = re.compile(r"^(?P<num>\d{1,3}(?:\.\d{1,3})*)\.?\s+(?=\S)")
 _WORD_NUMBERED = re.compile(
-    r"^(?:פרק|חלק|שער|סימן|נספח|Chapter|Part)\s+(?P<num>[\dא-ת]{1,4}['׳\"״]?)(?![\w])\s*[/:–—-]?\s*",
+    # "\s*+": the spaces before the separator are not given back to the spaces after it
+    # (trying every split of a long run of spaces was quadratic).
+    r"^(?:פרק|חלק|שער|סימן|נספח|Chapter|Part)\s+(?P<num>[\dא-ת]{1,4}['׳\"״]?)(?![\w])\s*+[/:–—-]?\s*",
     re.IGNORECASE,
 )
-_LEADERS = re.compile(r"(?:\s?\.){2,}\s*$|…+\s*$")
+
+
+def _tail_start(text: str, end: int) -> tuple[int, bool]:
+    """Where the gap before the page number starts: ``\\s*`` then optional leaders (dots
+    ``..``, ``…``, or ``. . .`` with at most one space before each dot), then ``\\s*``;
+    the longest such gap ending at ``end``, and whether it holds leaders.
+
+    A scan from the right, one pass over the gap: the regular expression this replaces
+    (a lazy title before the optional leaders) tried every split of the title and the
+    gap, quadratic (or worse) in a long line without its page number.
+    """
+
+    def spaces(k: int) -> int:
+        while k > 0 and text[k - 1].isspace():
+            k -= 1
+        return k
+
+    right = spaces(end)
+    best = right
+    k = right
+    while k > 0 and text[k - 1] == "…":
+        k -= 1
+    if k < right:
+        best = min(best, spaces(k))
+    k = right
+    while k > 0 and text[k - 1] == ".":
+        k -= 1
+    if right - k >= 2:
+        best = min(best, spaces(k))
+    k, dots = right, 0
+    while k > 0 and text[k - 1] == ".":  # each dot, with at most one space before it
+        k -= 1
+        dots += 1
+        if k > 0 and text[k - 1].isspace():
+            k -= 1
+    if dots >= 3:
+        best = min(best, spaces(k))
+    return best, best < right
+
+
+def _strip_leaders(title: str) -> str:
+    """``title`` without the dots or ``…`` it ends in (a gap the number was not after)."""
+    end = len(title)
+    right = end
+    while right > 0 and title[right - 1].isspace():
+        right -= 1
+    cut = end
+    k = right
+    while k > 0 and title[k - 1] == "…":
+        k -= 1
+    if k < right:
+        cut = k
+    k, dots = right, 0
+    while k > 0 and title[k - 1] == ".":  # two or more dots, one space at most before each
+        k -= 1
+        dots += 1
+        if k > 0 and title[k - 1].isspace():
+            k -= 1
+    if dots >= 2:
+        cut = min(cut, k)
+    return title[:cut]
+
+
+def split_entry(text: str) -> tuple[str, bool, int] | None:
+    """A contents line read as (title, has leaders, page number); ``None`` if it is not one.
+
+    The line (whitespace already collapsed) ends in a page number of at most four
+    digits, after dot leaders or not; the title is the rest before them and must hold
+    a letter. Linear in the line's length, whatever the line.
+    """
+    end = len(text)
+    start = end
+    while start > 0 and end - start < 4 and text[start - 1].isdecimal():
+        start -= 1
+    if start == end:
+        return None
+    cut, leaders = _tail_start(text, start)
+    title = text[:cut]
+    if _LETTER.search(title) is None:
+        return None
+    return title, leaders, int(text[start:end])
 
 
 def contents_entries(page: ExtractedPage) -> list[tuple[str, int]]:
@@ -65,16 +145,16 @@ def contents_rows(page: ExtractedPage) -> list[tuple[str, int, list[int]]]:
             continue
         row_title = text if any(ch.isalpha() for ch in text) and not text[-1].isdigit() else ""
         row_at = i
-        m = _ENTRY.match(text)
+        m = split_entry(text)
         if m is None:
             # A title waiting for its number on the next line, or the first line of
             # a wrapped entry ("title:" then its subtitle): the title is kept alone.
             starts_entry = bool(_NUMBERED.match(text) or _WORD_NUMBERED.match(text))
             pending, pending_at = (text, [i]) if starts_entry else ("", [])
             continue
-        title = m.group("title")
+        title, leaders, number = m
         heading = parse_heading(text)
-        if heading is not None and heading[0] and not m.group("leaders"):
+        if heading is not None and heading[0] and not leaders:
             pending, pending_at = "", []
             continue  # "שאלה 3", "פרק 7": a numbered heading, not an entry
         at = [i]
@@ -83,7 +163,7 @@ def contents_rows(page: ExtractedPage) -> list[tuple[str, int, list[int]]]:
             title = head.rstrip(":") if head.endswith(":") else f"{head} {title}"
             at = [*pending_at, i]
             pending, pending_at = "", []
-        out.append((_LEADERS.sub("", title).strip(), int(m.group("page")), at))
+        out.append((_strip_leaders(title).strip(), number, at))
     return out
 
 

@@ -50,9 +50,11 @@ _VOID_TAGS = frozenset({"br", "hr", "img", "input", "meta", "link", "wbr", "col"
 # A library token: an ASCII name, an optional `_suffix` (ids, labels, Hebrew words)
 # and optional attributes. Hebrew in brackets does not start with an ASCII letter.
 _TOKEN_RE = re.compile(r"\[(/?)([A-Za-z][A-Za-z0-9]*)((?:_[^\[\]\s]*)?)(\s[^\[\]]*)?\]")
-_REF_RE = re.compile(r"\[(ftnref|ednrefm?)_([^\]_\s]+)_([^\]\s]+)\]")
-_NOTE_RE = re.compile(r"\[(ftn|edn)_([^\]_\s]+)_([^\]\s]+)\][ \t\u00a0]*[).]?")
-_ATTR_RE = re.compile(r"""([A-Za-z_]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S+))""")
+# Names and values stop at "[": a long run of "[ftn_x" without "]" is read once, not from
+# each "[" to its end; an attribute name is tried where a word starts, for the same reason.
+_REF_RE = re.compile(r"\[(ftnref|ednrefm?)_([^\[\]_\s]+)_([^\[\]\s]+)\]")
+_NOTE_RE = re.compile(r"\[(ftn|edn)_([^\[\]_\s]+)_([^\[\]\s]+)\][ \t\u00a0]*[).]?")
+_ATTR_RE = re.compile(r"""(?<![A-Za-z_])([A-Za-z_]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S+))""")
 _HEBREW_RE = re.compile(r"[\u05d0-\u05ea]")
 _DIGITS_RE = re.compile(r"[0-9]+")
 _NON_ASCII_RE = re.compile(r"[^\x00-\x7f]+")

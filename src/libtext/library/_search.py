@@ -24,7 +24,29 @@ __all__ = ["RawCount", "breadcrumb", "normalize_phrase", "read_counts", "snippet
 
 SNIPPET_CHARS = 100
 _QUOTES = str.maketrans({"״": '"', "׳": "'", "“": '"', "”": '"', "„": '"', "‘": "'", "’": "'"})
-_ANCHOR_RE = re.compile(r"<a\b[^>]*>(.*?)</a\s*>", re.IGNORECASE | re.DOTALL)
+_ANCHOR_OPEN = re.compile(r"<a\b", re.IGNORECASE)
+_ANCHOR_CLOSE = re.compile(r"</a\s*>", re.IGNORECASE)
+
+
+def anchor_texts(html: str) -> list[str]:
+    """The inner HTML of each ``<a ...>...</a>``, as ``<a\\b[^>]*>(.*?)</a\\s*>`` finds them.
+
+    Found with ``str.find`` and two short patterns: the one regular expression tried
+    every ``<a`` against the rest of the page (quadratic on ``<a<a<a...`` or on
+    anchors that never close).
+    """
+    out: list[str] = []
+    pos = 0
+    while (opening := _ANCHOR_OPEN.search(html, pos)) is not None:
+        inside = html.find(">", opening.end())
+        if inside < 0:
+            break  # no ">" after this "<a": none after a later one either
+        closing = _ANCHOR_CLOSE.search(html, inside + 1)
+        if closing is None:
+            break  # no "</a>" after this tag: none after a later one either
+        out.append(html[inside + 1 : closing.start()])
+        pos = closing.end()
+    return out
 
 
 def normalize_phrase(query: str) -> str:
@@ -45,7 +67,7 @@ def breadcrumb(tree: Any) -> str:
         parts = [t.get("heading", t.get("title", "")) if isinstance(t, dict) else t for t in tree]
         return " / ".join(p for p in (plain(str(x)) for x in parts if x) if p)
     html = "" if tree is None else str(tree)
-    anchors = [plain(a) for a in _ANCHOR_RE.findall(html)]
+    anchors = [plain(a) for a in anchor_texts(html)]
     anchors = [a for a in anchors if a]
     return " / ".join(anchors) if anchors else plain(html)
 

@@ -45,7 +45,7 @@ logger = logging.getLogger("libtext.providers")
 
 M = TypeVar("M", bound=BaseModel)
 
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
+_FENCE = re.compile(r"```(?:json|JSON)?\s*+(.*?)```", re.DOTALL)
 
 
 @dataclass

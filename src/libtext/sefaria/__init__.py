@@ -93,14 +93,16 @@ _LEAD_ROLES = {
     "yerushalmi", "daf_lead", "work_lead", "chapter_lead", "tosefta",
 }  # fmt: skip
 _TITLE_ONLY_ROLES = {"tractate", "tanakh", "parsha"}  # may follow a chapter or a work word
-_SPACES = re.compile(rf"{SPACE}*")
-_COMMA_GAP = re.compile(rf"{SPACE}*,?{SPACE}*")
+_SPACES = re.compile(rf"{SPACE}*+")
+_COMMA_GAP = re.compile(rf"{SPACE}*+,?{SPACE}*+")
 _URL_TAIL = re.compile(r"_(?=\d[0-9ab.\-]*$)")
 # what may stand between a blocking work and its page: brackets, and the portion it is on
 # ("לקו"ת פ' ויקרא ב, א": Likkutei Torah's page on Vayikra, not Leviticus 2:1)
-_BLOCK_GAP = re.compile(rf"[\s(\[,:]{{0,4}}(?:(?:פרשת|פ{GERESH}){SPACE}*)?")
-_COMMENT_LINK = re.compile(rf"{SPACE}*(?:על{SPACE}+(?:התורה{SPACE}+)?|עה{GERSHAYIM}[פת]{SPACE}+)?")
-_IBID_AMUD = re.compile(rf"{SPACE}*(?:ע{GERSHAYIM}|עמוד{SPACE}+)([אב]){GERESH}?{WORD_END}")
+_BLOCK_GAP = re.compile(rf"[\s(\[,:]{{0,4}}(?:(?:פרשת|פ{GERESH}){SPACE}*+)?")
+_COMMENT_LINK = re.compile(
+    rf"{SPACE}*+(?:על{SPACE}++(?:התורה{SPACE}++)?|עה{GERSHAYIM}[פת]{SPACE}++)?"
+)
+_IBID_AMUD = re.compile(rf"{SPACE}*+(?:ע{GERSHAYIM}|עמוד{SPACE}++)([אב]){GERESH}?{WORD_END}")
 _BREAK = "\n\r\v\f\x1c-\x1e\x85\u2028\u2029"  # what str.splitlines() splits on
 _LINE_BREAK = re.compile(f"[{_BREAK}]")
 _LINE_END = re.compile(f"[^\\S{_BREAK}]*[{_BREAK}]")
@@ -647,7 +649,7 @@ def _sound(text: str, numbers: int, end: int) -> bool:
 
 _CONTINUED = frozenset({"tanakh", "bavli", "midrash", "tanya", "rambam"})
 _CONTINUE_MARKS = frozenset(".;")
-_CONTINUE_GAP = re.compile(rf"[.;]{SPACE}*(?=[\u05d0-\u05ea])")
+_CONTINUE_GAP = re.compile(rf"[.;]{SPACE}*+(?=[\u05d0-\u05ea])")
 _CHAPTER_ITEM = re.compile(
     rf"(?:פרק{SPACE}|פרשה{SPACE}|[רס]?פ[\u05d0-\u05ea]{{0,2}}{GERSHAYIM}[\u05d0-\u05ea])"
 )
@@ -696,7 +698,7 @@ _MARKS = re.compile(
 )
 _PUNCTUATION = re.compile(_PUNCTUATION_MARKS)
 _MERGE_GAP = 6  # at most " - " and spaces between the two halves of a range
-_RANGE_GAP = re.compile(rf"{SPACE}*[-\u2013\u2014\u05be]{SPACE}*")
+_RANGE_GAP = re.compile(rf"{SPACE}*+[-\u2013\u2014\u05be]{SPACE}*+")
 
 
 def _bracketed(text: str, begin: int, end: int) -> bool:
@@ -1026,7 +1028,7 @@ _OWN_HILCHOT = re.compile(
     rf"(?![\u05d0-\u05ea])"
 )
 _CHAPTER_BEFORE_HILCHOT = re.compile(
-    rf"(?<![\u05d0-\u05ea])([רס]?פ[\u05d0-\u05ea]{{0,3}}{GERSHAYIM}[\u05d0-\u05ea]){SPACE}+מ$"
+    rf"(?<![\u05d0-\u05ea])([רס]?פ[\u05d0-\u05ea]{{0,3}}{GERSHAYIM}[\u05d0-\u05ea]){SPACE}++מ$"
 )
 
 
@@ -1039,8 +1041,8 @@ def _chapter_before(text: str, start: int) -> tuple[int, int | None]:
     return (m.start(), got[1]) if got else (start, None)
 
 
-_DH_WORDS = re.compile(rf"{SPACE}*(?:ב?ד{GERSHAYIM}ה|בד{GERSHAYIM}ה){SPACE}+")
-_NEXT_WORD = re.compile(rf"[^{SPACE_CHARS}]+{SPACE}+")
+_DH_WORDS = re.compile(rf"{SPACE}*+(?:ב?ד{GERSHAYIM}ה|בד{GERSHAYIM}ה){SPACE}++")
+_NEXT_WORD = re.compile(rf"[^{SPACE_CHARS}]+{SPACE}++")
 _TORAH = ("Genesis", "Exodus", "Leviticus", "Numbers", "Deuteronomy")
 
 
@@ -1106,7 +1108,7 @@ def _parse_commentary(
 _COMMENT_RANGE = re.compile(
     rf"{SPACE}*[-\u2013\u05be]{SPACE}*(?P<last>{NUMERAL}){WORD_END}(?!{SPACE}*:)"
 )
-_COMMENT_NUMBER = re.compile(rf"{SPACE}*:{SPACE}*({NUMERAL}){WORD_END}")
+_COMMENT_NUMBER = re.compile(rf"{SPACE}*+:{SPACE}*+({NUMERAL}){WORD_END}")
 
 
 def _comment_number(text: str, begin: int, end: int) -> tuple[int, int] | None:
@@ -1119,12 +1121,12 @@ def _comment_number(text: str, begin: int, end: int) -> tuple[int, int] | None:
     return (m.end(), value) if m and value and value <= 60 else None
 
 
-_OPEN = re.compile(rf"{SPACE}*\(")
-_PORTION_BEFORE = re.compile(rf"(?<![\u05d0-\u05ea])[ובד]?(?:פ{GERESH}|פרשת){SPACE}*$")
+_OPEN = re.compile(rf"{SPACE}*+\(")
+_PORTION_BEFORE = re.compile(rf"(?<![\u05d0-\u05ea])[ובד]?(?:פ{GERESH}|פרשת){SPACE}*+$")
 _VERSE_SEP = re.compile(r"[,:]")
 # A section named after these is the section of that work, not of the Torah or Rambam:
 # "בר"מ פרשת פנחס" (Ra'aya Meheimna), "המ"א הלכות תענית" (Magen Avraham).
-_OWNER_WORD = re.compile(rf"([^{SPACE_CHARS}\[(]+){SPACE}*$")
+_OWNER_WORD = re.compile(rf"([^{SPACE_CHARS}\[(]+){SPACE}*+$")
 
 
 def _owned(cat: Catalog, text: str, start: int, after: int = 0) -> bool:
@@ -1191,7 +1193,9 @@ def _parse_work(
     return _Hit(title.end, ref, kind, data, start=start, shape="book", conf=0.5)
 
 
-_BREAK_OR_WORK = re.compile(rf"[{_BREAK}]|[\u05d0-\u05ea]{{2,}}[\"\u05f4][\u05d0-\u05ea]")
+_BREAK_OR_WORK = re.compile(
+    rf"[{_BREAK}]|(?<![\u05d0-\u05ea])[\u05d0-\u05ea]{{2,}}[\"\u05f4][\u05d0-\u05ea]"
+)
 
 
 def _parse_context_ibid(text: str, p: int, start: int, kind: str, prev: _Hit | None) -> Result:

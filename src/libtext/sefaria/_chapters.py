@@ -45,16 +45,16 @@ TitleAt = Callable[[str, int], TitleMatch | None]  # the title at a position, if
 
 _ORDINAL = "|".join(sorted(ORDINALS, key=len, reverse=True))
 _CHAPTER_WORD = re.compile(
-    rf"{SPACE}+(?P<chapter>(?:{_ORDINAL})(?![{LETTER}])|{NUMERAL}{WORD_END})"
+    rf"{SPACE}++(?P<chapter>(?:{_ORDINAL})(?![{LETTER}])|{NUMERAL}{WORD_END})"
 )
-_SPACE = re.compile(rf"{SPACE}+")
+_SPACE = re.compile(rf"{SPACE}++")
 # Between the chapter and the tractate: "ד"/"ב"/"מ" glued to the tractate, or to a word
 # that says which work (``דמשנה ברכות``, ``במסכת שבת``).
-_WORK_WORD = re.compile(rf"[דבמ](?P<work>משנה|מסכת|מס'|גמרא){SPACE}+")
-_WORDS = re.compile(rf"{SPACE}+([{LETTER}]+(?:{GERSHAYIM}[{LETTER}])?)")
+_WORK_WORD = re.compile(rf"[דבמ](?P<work>משנה|מסכת|מס'|גמרא){SPACE}++")
+_WORDS = re.compile(rf"{SPACE}++([{LETTER}]+(?:{GERSHAYIM}[{LETTER}])?)")
 _NUMBERISH = re.compile(
-    rf"{SPACE}*[,(]?{SPACE}*(?:\d|(?:פרק|פרשה|דף|סימן|סי'|עמוד|פסוק|משנה|הלכה)(?![{LETTER}])"
-    rf"|[{LETTER}]{{1,3}}{GERSHAYIM}[{LETTER}](?![{LETTER}])|[{LETTER}]'(?![{LETTER}])|[{LETTER}]{{1,3}}{SPACE}*[,:.)])"
+    rf"{SPACE}*+[,(]?{SPACE}*+(?:\d|(?:פרק|פרשה|דף|סימן|סי'|עמוד|פסוק|משנה|הלכה)(?![{LETTER}])"
+    rf"|[{LETTER}]{{1,3}}{GERSHAYIM}[{LETTER}](?![{LETTER}])|[{LETTER}]'(?![{LETTER}])|[{LETTER}]{{1,3}}{SPACE}*+[,:.)])"
 )
 _MAX_NAME_WORDS = 6
 
@@ -236,14 +236,14 @@ _NO_YERUSHALMI = {
     "Tahorot", "Mikvaot", "Makhshirin", "Zavim", "Tevul Yom", "Yadayim", "Oktzin",
 }  # fmt: skip
 _YERUSHALMI_NUMS = re.compile(
-    rf"{SPACE}*,?{SPACE}*(?:פרק{SPACE}+(?P<chapter>{NUMERAL})"
+    rf"{SPACE}*+,?{SPACE}*+(?:פרק{SPACE}++(?P<chapter>{NUMERAL})"
     rf"|(?P<chapter_glued>[רס]?פ[{LETTER}]{{0,2}}{GERSHAYIM}[{LETTER}]))"
-    rf"(?:{SPACE}*,?{SPACE}*(?:{HALACHA_WORD}{SPACE}+(?P<halacha>{NUMERAL})"
+    rf"(?:{SPACE}*+,?{SPACE}*+(?:{HALACHA_WORD}{SPACE}++(?P<halacha>{NUMERAL})"
     rf"|(?P<halacha_glued>ה[{LETTER}]{{0,2}}{GERSHAYIM}[{LETTER}])))?{WORD_END}"
 )
 
 # "ירושלמי מס' ברכות": the word for tractate may stand between the lead and the name
-_SPACE_TRACTATE = re.compile(rf"{SPACE}*(?:(?:מסכת|מס{GERESH}){SPACE}+)?")
+_SPACE_TRACTATE = re.compile(rf"{SPACE}*+(?:(?:מסכת|מס{GERESH}){SPACE}++)?")
 
 
 def parse_yerushalmi(
@@ -385,7 +385,7 @@ _LAST_COLON = re.compile(
 )
 
 
-_DAF_WORD = re.compile(rf"{SPACE}*דף(?![{LETTER}])")
+_DAF_WORD = re.compile(rf"{SPACE}*+דף(?![{LETTER}])")
 
 
 def parse_daf_first(text: str, pos: int, start: int, title_at: TitleAt) -> tuple[int, Ref] | None:

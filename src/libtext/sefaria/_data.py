@@ -253,7 +253,7 @@ ZOHAR_TITLES: dict[str, int | None] = {
 
 # Words that mark a dibbur hamatchil after a daf, sending the reference into a commentary.
 COMMENTARY_AFTER_DAF = re.compile(
-    r"\s*[,(]?\s*(?:(?P<rashi>ב?(?:פ?רש[\"״']{1,2}י|פירש[\"״]י))"
+    r"\s*+[,(]?\s*+(?:(?P<rashi>ב?(?:פ?רש[\"״']{1,2}י|פירש[\"״]י))"
     r"|(?P<tosafot>ב?תוס['׳]|ב?תוספות|ב?תו?ד[\"״]ה)|ב?ר[\"״]ן|ב?רשב[\"״]ם"
     r"|ב?מהרש[\"״]א|ד[\"״]ה)"
 )

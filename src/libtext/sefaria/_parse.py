@@ -36,7 +36,7 @@ def glued(prefix: str, markers: str = "") -> str:
 
 
 WORD_END = rf"(?![{LETTER}]|{GERSHAYIM}[{LETTER}]|{GERESH}[{LETTER}])"
-DASH = rf"{SPACE}*[-\u2013\u2014\u05be]{SPACE}*"
+DASH = rf"{SPACE}*+[-\u2013\u2014\u05be]{SPACE}*+"
 
 
 @lru_cache(maxsize=4096)
@@ -102,13 +102,13 @@ Parsed = tuple[int, Ref]
 
 # ---------------------------------------------------------------- Tanakh
 _TANAKH = re.compile(
-    rf"{SPACE}*(?P<comma_first>,{SPACE}*)?(?P<open_paren>\({SPACE}*)?"
-    rf"(?P<chapter_word>פרק{SPACE}+)?(?P<chapter>{NUMERAL})"
-    rf"(?:(?P<separator>{SPACE}*[,:]{SPACE}*|\.(?=[{LETTER}])|{SPACE}+)"
-    rf"(?P<verse_word>פסוק(?:ים)?{SPACE}+)?(?P<verse>{NUMERAL})"
-    rf"(?:(?:{DASH}|{SPACE}+עד{SPACE}+)"
-    rf"(?:(?:פרק{SPACE}+)?(?P<chapter_to>{NUMERAL})(?:{SPACE}*[,:]{SPACE}*|{SPACE}+(?=פסוק))"
-    rf"|(?P<chapter_to_marked>{_MARKED}){SPACE}+)?(?:פסוק{SPACE}+)?(?P<verse_to>{NUMERAL}))?)?"
+    rf"{SPACE}*+(?P<comma_first>,{SPACE}*+)?(?P<open_paren>\({SPACE}*+)?"
+    rf"(?P<chapter_word>פרק{SPACE}++)?(?P<chapter>{NUMERAL})"
+    rf"(?:(?P<separator>{SPACE}*+[,:]{SPACE}*+|\.(?=[{LETTER}])|{SPACE}++)"
+    rf"(?P<verse_word>פסוק(?:ים)?{SPACE}++)?(?P<verse>{NUMERAL})"
+    rf"(?:(?:{DASH}|{SPACE}++עד{SPACE}++)"
+    rf"(?:(?:פרק{SPACE}++)?(?P<chapter_to>{NUMERAL})(?:{SPACE}*+[,:]{SPACE}*+|{SPACE}++(?=פסוק))"
+    rf"|(?P<chapter_to_marked>{_MARKED}){SPACE}++)?(?:פסוק{SPACE}++)?(?P<verse_to>{NUMERAL}))?)?"
     rf"{WORD_END}"
 )
 _TANAKH_GROUPS = (
@@ -121,11 +121,11 @@ ENDS = re.compile(rf"{SPACE}*(?:\Z|[.;)\]\n\r\u05c3])")  # not ",": "לג, סע"
 # Bare numerals that are also everyday words at the end of a clause (לא, לו, מה, עד ...).
 WORDS_LIKE_NUMERALS = frozenset({"לא", "לו", "לה", "מה", "עד", "פה", "כה", "נא", "יד", "טל"})
 _CHAPTER_RANGE = re.compile(rf"{DASH}(?P<chapter_to>{NUMERAL}){WORD_END}")
-_CLOSE_PAREN = re.compile(rf"{SPACE}*\)")
+_CLOSE_PAREN = re.compile(rf"{SPACE}*+\)")
 _MARK = re.compile(f"{GERSHAYIM}|{GERESH}")
 _HAS_GERSHAYIM = re.compile(GERSHAYIM)
-_CLOSE = re.compile(rf"{SPACE}*[);,]")
-_CLOSE_BRACKET = re.compile(rf"{SPACE}*[)\]]")
+_CLOSE = re.compile(rf"{SPACE}*+[);,]")
+_CLOSE_BRACKET = re.compile(rf"{SPACE}*+[)\]]")
 _GERESH_LETTER = re.compile(f"[{LETTER}]{GERESH}")
 _DIVINE = re.compile(f"ה{GERESH}")  # ה' with a geresh and a space after: the divine name
 
@@ -248,8 +248,8 @@ def _closed(text: str, end: int, op: str | None) -> int:
 
 
 _COLON_NUMS = re.compile(
-    rf"{SPACE}*(?P<a>{NUMERAL})(?:{SPACE}*(?P<sep>[:,]){SPACE}*(?P<b>{NUMERAL}))?"
-    rf"(?:{SPACE}*:{SPACE}*(?P<c>{NUMERAL}))?{WORD_END}"
+    rf"{SPACE}*+(?P<a>{NUMERAL})(?:{SPACE}*+(?P<sep>[:,]){SPACE}*+(?P<b>{NUMERAL}))?"
+    rf"(?:{SPACE}*+:{SPACE}*+(?P<c>{NUMERAL}))?{WORD_END}"
 )
 
 
@@ -325,7 +325,7 @@ def _tanakh_ref(
 
 
 _VERSE_ONLY = re.compile(
-    rf"{SPACE}*,?{SPACE}*(?:פסוק|פס{GERESH}){SPACE}*(?P<verse>{NUMERAL}){WORD_END}"
+    rf"{SPACE}*+,?{SPACE}*+(?:פסוק|פס{GERESH}){SPACE}*+(?P<verse>{NUMERAL}){WORD_END}"
 )
 
 
@@ -338,7 +338,7 @@ def parse_verse_only(cat: Catalog, text: str, pos: int, book: str, chapter: int)
     return _tanakh_ref(cat, book, m.end(), chapter, verse)
 
 
-_IBID_NUMBER = re.compile(rf"{SPACE}*,?{SPACE}*(?P<number>{NUMERAL}){WORD_END}")
+_IBID_NUMBER = re.compile(rf"{SPACE}*+,?{SPACE}*+(?P<number>{NUMERAL}){WORD_END}")
 
 
 def parse_ibid_verse(
@@ -362,8 +362,8 @@ def parse_ibid_verse(
 
 
 _IBID_CHAPTER = re.compile(
-    rf"{SPACE}*(?P<chapter>[{LETTER}]{{1,3}}{GERSHAYIM}[{LETTER}]|[{LETTER}]{{1,3}}|\d{{1,3}})"
-    rf"(?={SPACE}*[)\]])"
+    rf"{SPACE}*+(?P<chapter>[{LETTER}]{{1,3}}{GERSHAYIM}[{LETTER}]|[{LETTER}]{{1,3}}|\d{{1,3}})"
+    rf"(?={SPACE}*+[)\]])"
 )
 
 
@@ -393,33 +393,33 @@ def parse_parsha(cat: Catalog, text: str, pos: int, start: int, parsha: Parsha) 
 # ---------------------------------------------------------------- Talmud Bavli
 # The amud after a comma (``כב, א``, ``טו, סע"א``) or a space (``מ"ה ע"ב``, ``ב עמוד א``).
 _AMUD_COMMA = (
-    rf"(?:(?:(?:ריש|סוף){SPACE}+)?[רס]?ע{GERSHAYIM}(?P<amud_comma_abbrev>[אב])"
+    rf"(?:(?:(?:ריש|סוף){SPACE}++)?[רס]?ע{GERSHAYIM}(?P<amud_comma_abbrev>[אב])"
     rf"|(?P<amud_comma_letter>[אב]){GERESH}?)"
 )
 _AMUD_SPACE = (
-    rf"(?:(?:ריש|סוף){SPACE}+)?ע{GERSHAYIM}(?P<amud_abbrev>[אב])"
+    rf"(?:(?:ריש|סוף){SPACE}++)?ע{GERSHAYIM}(?P<amud_abbrev>[אב])"
     rf"|[רס]ע{GERSHAYIM}(?P<amud_edge>[אב])"
-    rf"|(?:עמוד{SPACE}+|ע{GERESH}{SPACE}*)(?P<amud_word>[אב]){GERESH}?"
+    rf"|(?:עמוד{SPACE}++|ע{GERESH}{SPACE}*+)(?P<amud_word>[אב]){GERESH}?"
     rf"|(?P<amud_letter>[אב]){GERESH}?"
 )
 _DAF = re.compile(
-    rf"{SPACE}*(?P<open_paren>\({SPACE}*)?"
-    rf"(?:(?P<daf_word>דף{SPACE}+|ד{GERESH}{SPACE}*)(?P<daf>{NUMERAL})"
+    rf"{SPACE}*+(?P<open_paren>\({SPACE}*+)?"
+    rf"(?:(?P<daf_word>דף{SPACE}++|ד{GERESH}{SPACE}*+)(?P<daf>{NUMERAL})"
     rf"|(?P<daf_glued>{glued('ד')})|(?P<daf_bare>{NUMERAL}))"
-    rf"(?:(?P<amud_dot>[.:])|{SPACE}*,{SPACE}*{_AMUD_COMMA}{WORD_END}"
-    rf"|{SPACE}+(?:{_AMUD_SPACE}){WORD_END})?"
+    rf"(?:(?P<amud_dot>[.:])|{SPACE}*+,{SPACE}*+{_AMUD_COMMA}{WORD_END}"
+    rf"|{SPACE}++(?:{_AMUD_SPACE}){WORD_END})?"
 )
 _DAF_GROUPS = (
     "daf_word", "daf", "daf_glued", "daf_bare", "amud_dot", "amud_comma_abbrev",
     "amud_comma_letter", "amud_abbrev", "amud_edge", "amud_word", "amud_letter",
 )  # fmt: skip
 _DH_TOKEN = re.compile(f"ד{GERSHAYIM}ה")
-_BAD_AMUD = re.compile(rf"{SPACE}*,?{SPACE}*עמוד{SPACE}+(?![אב]{GERESH}?{WORD_END})[{LETTER}]")
+_BAD_AMUD = re.compile(rf"{SPACE}*+,?{SPACE}*+עמוד{SPACE}++(?![אב]{GERESH}?{WORD_END})[{LETTER}]")
 _BARE_AMUD_END = re.compile(rf"{SPACE}*(?:\Z|[\n.,;:)\]\-\u2013\u2014\u05be])")
 _DAF_RANGE = re.compile(
-    rf"{DASH}(?:(?:ע{GERSHAYIM}|עמוד{SPACE}+)?(?P<amud_only>[אב]){GERESH}?{WORD_END}"
+    rf"{DASH}(?:(?:ע{GERSHAYIM}|עמוד{SPACE}++)?(?P<amud_only>[אב]){GERESH}?{WORD_END}"
     rf"|(?P<daf>{NUMERAL})(?:(?P<amud_dot>[.:])"
-    rf"|(?:{SPACE}*,{SPACE}*|{SPACE}+(?:ע{GERSHAYIM})?)(?P<amud>[אב]){GERESH}?{WORD_END}))"
+    rf"|(?:{SPACE}*+,{SPACE}*+|{SPACE}++(?:ע{GERSHAYIM})?)(?P<amud>[אב]){GERESH}?{WORD_END}))"
 )
 _CHAPTER_TOKEN = re.compile(rf"פ[{LETTER}]?{GERSHAYIM}[{LETTER}]")
 _SEGMENT_RANGE = re.compile(
@@ -427,7 +427,7 @@ _SEGMENT_RANGE = re.compile(
     rf"|(?P<last>{NUMERAL})(?!{SPACE}*:)){WORD_END}"
 )
 _DAF_ONLY_RANGE = re.compile(rf"{DASH}(?P<daf>{NUMERAL}){WORD_END}")
-_SEGMENT = re.compile(rf"{SPACE}*:{SPACE}*(?P<segment>{NUMERAL}){WORD_END}")
+_SEGMENT = re.compile(rf"{SPACE}*+:{SPACE}*+(?P<segment>{NUMERAL}){WORD_END}")
 # After "ח." (amud a by a period, outside brackets): the end of the text or line, a bracket,
 # or a word that opens the next reference (ועוד, וש"נ, ושם, וראה); else the period may end a
 # sentence whose last word merely looks like a numeral.
@@ -591,7 +591,7 @@ def parse_bavli(
 # The first character of a range (dash), a segment (":") or a commentary named after the
 # daf (``רש"י``, ``תוס'``, ``ד"ה``, ``בתד"ה`` ...): see _DAF_RANGE, _SEGMENT and
 # COMMENTARY_AFTER_DAF, which all begin with one of these after optional spaces.
-_AFTER_DAF = re.compile(rf"[{SPACE_CHARS}]*[-\u2013\u2014\u05be:,(רתדבמ]")
+_AFTER_DAF = re.compile(rf"[{SPACE_CHARS}]*+[-\u2013\u2014\u05be:,(רתדבמ]")
 
 
 def _dh_follows(text: str, end: int) -> bool:
@@ -605,12 +605,12 @@ _DH = re.compile(rf".{{0,12}}?ד{GERSHAYIM}ה", re.S)
 # ---------------------------------------------------------------- Mishnah
 _ORDINAL = "|".join(sorted(ORDINALS, key=len, reverse=True))
 _MISHNAH_NUMBER = (
-    rf"(?:(?:משנה|מ{GERESH}){SPACE}+(?P<mishnah>{NUMERAL})|(?P<mishnah_glued>{glued('מ')}))"
+    rf"(?:(?:משנה|מ{GERESH}){SPACE}++(?P<mishnah>{NUMERAL})|(?P<mishnah_glued>{glued('מ')}))"
 )
 _MISHNAH = re.compile(
-    rf"{SPACE}*,?{SPACE}*(?:פרק{SPACE}+(?P<chapter>(?:{_ORDINAL})(?![{LETTER}])|{NUMERAL})"
+    rf"{SPACE}*+,?{SPACE}*+(?:פרק{SPACE}++(?P<chapter>(?:{_ORDINAL})(?![{LETTER}])|{NUMERAL})"
     rf"|(?P<chapter_glued>{glued('פ', 'רס')}))"
-    rf"(?:{SPACE}*,?{SPACE}*{_MISHNAH_NUMBER})?{WORD_END}"
+    rf"(?:{SPACE}*+,?{SPACE}*+{_MISHNAH_NUMBER})?{WORD_END}"
 )
 
 
@@ -684,8 +684,8 @@ def parse_mishnah(
 
 
 _PLAIN = re.compile(
-    rf"{SPACE}*(?P<first>{NUMERAL})"
-    rf"(?:(?P<separator>{SPACE}*[,:]{SPACE}*|{SPACE}+)(?P<second>{NUMERAL}))?{WORD_END}"
+    rf"{SPACE}*+(?P<first>{NUMERAL})"
+    rf"(?:(?P<separator>{SPACE}*+[,:]{SPACE}*+|{SPACE}++)(?P<second>{NUMERAL}))?{WORD_END}"
 )
 
 
@@ -743,7 +743,7 @@ def parse_mishnah_plain(
     )
 
 
-_MISHNAH_ONLY = re.compile(rf"{SPACE}*,?{SPACE}*{_MISHNAH_NUMBER}{WORD_END}")
+_MISHNAH_ONLY = re.compile(rf"{SPACE}*+,?{SPACE}*+{_MISHNAH_NUMBER}{WORD_END}")
 
 
 def parse_mishnah_only(
@@ -766,19 +766,19 @@ def _glued_value(token: str | None, prefix: str, markers: str = "") -> int | Non
 
 
 # ---------------------------------------------------------------- Mishneh Torah
-_CHAPTER = rf"(?:פרק{SPACE}+(?P<chapter>{NUMERAL})|(?P<chapter_glued>{glued('פ', 'רס')}))"
+_CHAPTER = rf"(?:פרק{SPACE}++(?P<chapter>{NUMERAL})|(?P<chapter_glued>{glued('פ', 'רס')}))"
 # "הל' ב" is "halacha 2": the abbreviated word, never ה glued to ל' (30, written ה"ל)
 HALACHA_WORD = rf"(?:הלכה|הל{GERESH})"
 _HALACHA = (
-    rf"(?:{HALACHA_WORD}{SPACE}+(?P<halacha>{NUMERAL})"
+    rf"(?:{HALACHA_WORD}{SPACE}++(?P<halacha>{NUMERAL})"
     rf"|(?!הל{GERESH})(?P<halacha_glued>{glued('ה')}))"
 )
 _RAMBAM_NUMS = re.compile(
-    rf"{SPACE}*,?{SPACE}*(?:{_CHAPTER})?{SPACE}*,?{SPACE}*(?:{_HALACHA}{WORD_END})?"
+    rf"{SPACE}*+,?{SPACE}*+(?:{_CHAPTER})?{SPACE}*+,?{SPACE}*+(?:{_HALACHA}{WORD_END})?"
 )
-_CHAPTER_BEFORE = re.compile(rf"{SPACE}*,?{SPACE}*{_CHAPTER}{SPACE}+(?=מ?הל)")
-_HILCHOT = re.compile(rf"{SPACE}*,?{SPACE}*(?:ב|מ)?(?:הלכות|הל{GERESH}){SPACE}*")
-_WORD = re.compile(rf"{SPACE}*\(?([{LETTER}\"'\u05f3\u05f4]+)\)?")
+_CHAPTER_BEFORE = re.compile(rf"{SPACE}*+,?{SPACE}*+{_CHAPTER}{SPACE}++(?=מ?הל)")
+_HILCHOT = re.compile(rf"{SPACE}*+,?{SPACE}*+(?:ב|מ)?(?:הלכות|הל{GERESH}){SPACE}*+")
+_WORD = re.compile(rf"{SPACE}*+\(?([{LETTER}\"'\u05f3\u05f4]+)\)?")
 
 
 def hilchot_name(cat: Catalog, text: str, pos: int) -> tuple[int, str] | None:
@@ -866,7 +866,7 @@ def _rambam_colon(text: str, pos: int, index: str) -> Parsed | None:
     return end, ref
 
 
-_SECTION_RANGE = re.compile(rf"{DASH}(?P<last>{NUMERAL}){WORD_END}(?!{SPACE}*:)")
+_SECTION_RANGE = re.compile(rf"{DASH}(?P<last>{NUMERAL}){WORD_END}(?!{SPACE}*+:)")
 
 
 def parse_rambam_ibid(text: str, pos: int, prev: Ref) -> Parsed | None:
@@ -886,22 +886,22 @@ def parse_rambam_ibid(text: str, pos: int, prev: Ref) -> Parsed | None:
 
 # ---------------------------------------------------------------- Shulchan Arukh
 _SIMAN = re.compile(
-    rf"{SPACE}*,?{SPACE}*(?P<open_paren>\({SPACE}*)?"
+    rf"{SPACE}*+,?{SPACE}*+(?P<open_paren>\({SPACE}*+)?"
     # ר"ס / ס"ס: the beginning / end of a siman ("ר"ס רלא")
-    rf"(?:(?:סימן|[רס]?סי{GERESH}|ס{GERESH}|[רס]{GERSHAYIM}ס){SPACE}*(?P<siman>{NUMERAL})"
+    rf"(?:(?:סימן|[רס]?סי{GERESH}|ס{GERESH}|[רס]{GERSHAYIM}ס){SPACE}*+(?P<siman>{NUMERAL})"
     # (not ס"ק: a commentary's small se'if, "סעיף קטן")
     rf"|(?!ס{GERSHAYIM}ק)(?P<siman_glued>{glued('ס', 'ר')})"
-    rf"|(?P<siman_colon>{NUMERAL})(?={SPACE}*[:,]))"
-    rf"(?:{SPACE}*,?{SPACE}*(?:(?:סעיף|סעי?{GERESH}){SPACE}*(?P<seif>{NUMERAL})"
+    rf"|(?P<siman_colon>{NUMERAL})(?={SPACE}*+[:,]))"
+    rf"(?:{SPACE}*+,?{SPACE}*+(?:(?:סעיף|סעי?{GERESH}){SPACE}*+(?P<seif>{NUMERAL})"
     rf"|(?P<seif_glued>{glued('ס')}))"
-    rf"|{SPACE}*[:,]{SPACE}*(?P<seif_colon>{NUMERAL}))?{WORD_END}"
+    rf"|{SPACE}*+[:,]{SPACE}*+(?P<seif_colon>{NUMERAL}))?{WORD_END}"
 )
-_PAREN = re.compile(rf"{SPACE}*\([^()\n]{{1,25}}\)")
+_PAREN = re.compile(rf"{SPACE}*+\([^()\n]{{1,25}}\)")
 # What follows a siman in a commentary on the code: its small se'if or letter (ס"ק ח, אות ו).
 _COMMENT_SUB = re.compile(
     rf"{SPACE}*,?{SPACE}*(?:ס{GERSHAYIM}ק|סק{GERSHAYIM}|סעיף{SPACE}+קטן|אות{SPACE}|בהגה)"
 )
-_SA_PART = re.compile(rf"{SPACE}*([{LETTER}\"'\u05f3\u05f4]+(?:{SPACE}+[{LETTER}]+)?)")
+_SA_PART = re.compile(rf"{SPACE}*+([{LETTER}\"'\u05f3\u05f4]+(?:{SPACE}++[{LETTER}]+)?)")
 
 
 def parse_siman(
@@ -933,8 +933,8 @@ def parse_siman(
 
 
 _SEIF_ONLY = re.compile(
-    rf"{SPACE}*,?{SPACE}*(?:(?:סעיף|סעי?{GERESH}){SPACE}*(?P<seif>{NUMERAL})"
-    rf"|(?!סי{GERESH})(?P<seif_glued>{glued('ס')})){WORD_END}(?!{SPACE}*,?{SPACE}*(?:ס{GERSHAYIM}|סעי?{GERESH}|סעיף))"
+    rf"{SPACE}*+,?{SPACE}*+(?:(?:סעיף|סעי?{GERESH}){SPACE}*+(?P<seif>{NUMERAL})"
+    rf"|(?!סי{GERESH})(?P<seif_glued>{glued('ס')})){WORD_END}(?!{SPACE}*+,?{SPACE}*+(?:ס{GERSHAYIM}|סעי?{GERESH}|סעיף))"
 )
 
 
@@ -971,21 +971,21 @@ def parse_sa_lead(cat: Catalog, text: str, pos: int) -> Parsed | None:
 # The name of a group of laws between the part and the siman: up to four words, and only
 # when a word for siman follows them.
 _SA_HILCHOT = re.compile(
-    rf"{SPACE}*,?{SPACE}*(?:הלכות|הל{GERESH}){SPACE}+(?:[{LETTER}\"'\u05f3\u05f4]+{SPACE}+){{1,4}}?"
-    rf"(?=(?:סימן|[רס]?סי{GERESH}){SPACE}*[{LETTER}\d])"
+    rf"{SPACE}*+,?{SPACE}*+(?:הלכות|הל{GERESH}){SPACE}++(?:[{LETTER}\"'\u05f3\u05f4]+{SPACE}++){{1,4}}?"
+    rf"(?=(?:סימן|[רס]?סי{GERESH}){SPACE}*+[{LETTER}\d])"
 )
 
 
 _SEIF_KATAN = re.compile(
-    rf"{SPACE}*,?{SPACE}*(?:(?:סימן|[רס]?סי{GERESH}){SPACE}*(?P<siman>{NUMERAL})"
+    rf"{SPACE}*+,?{SPACE}*+(?:(?:סימן|[רס]?סי{GERESH}){SPACE}*+(?P<siman>{NUMERAL})"
     rf"|(?P<siman_glued>{glued('ס', 'ר')}))"
-    rf"{SPACE}*,?{SPACE}*(?:(?:ס{GERSHAYIM}ק|סעיף{SPACE}+קטן){SPACE}*(?P<katan>{NUMERAL})"
+    rf"{SPACE}*+,?{SPACE}*+(?:(?:ס{GERSHAYIM}ק|סעיף{SPACE}++קטן){SPACE}*+(?P<katan>{NUMERAL})"
     rf"|(?P<katan_glued>{glued('סק')})){WORD_END}"
 )
 
 
 _KATAN_ONLY = re.compile(
-    rf"{SPACE}*,?{SPACE}*(?:(?:ס{GERSHAYIM}ק|סעיף{SPACE}+קטן){SPACE}*(?P<katan>{NUMERAL})"
+    rf"{SPACE}*+,?{SPACE}*+(?:(?:ס{GERSHAYIM}ק|סעיף{SPACE}++קטן){SPACE}*+(?P<katan>{NUMERAL})"
     rf"|(?P<katan_glued>{glued('סק')})){WORD_END}"
 )
 
@@ -1019,18 +1019,18 @@ def parse_seif_katan(text: str, pos: int, work: tuple[str, int]) -> Parsed | Non
 
 # ---------------------------------------------------------------- Tanya, Midrash
 _TANYA = re.compile(
-    rf"{SPACE}*,?{SPACE}*(?:(?:פרק|פ{GERESH}){SPACE}*(?P<chapter>{NUMERAL})"
+    rf"{SPACE}*+,?{SPACE}*+(?:(?:פרק|פ{GERESH}){SPACE}*+(?P<chapter>{NUMERAL})"
     rf"|(?P<chapter_glued>{glued('פ', 'רס')})"
-    rf"|(?:סימן|סי{GERESH}){SPACE}*(?P<letter>{NUMERAL})|(?P<letter_glued>{glued('ס')})){WORD_END}"
+    rf"|(?:סימן|סי{GERESH}){SPACE}*+(?P<letter>{NUMERAL})|(?P<letter_glued>{glued('ס')})){WORD_END}"
 )
 _NONSPACE = re.compile(r"\S+")
 _TANYA_PART = re.compile(
-    rf"{SPACE}*,?{SPACE}*([{LETTER}\"'\u05f3\u05f4]+(?:{SPACE}+[{LETTER}]+){{0,2}})"
+    rf"{SPACE}*+,?{SPACE}*+([{LETTER}\"'\u05f3\u05f4]+(?:{SPACE}++[{LETTER}]+){{0,2}})"
 )
 
 
 # "ח"א" / "בח"ב": a part (chelek) of Likkutei Amarim, whose second part is Shaar HaYichud
-_CHELEK = re.compile(rf"{SPACE}*,?{SPACE}*ב?ח{GERSHAYIM}([אב])(?![{LETTER}])")
+_CHELEK = re.compile(rf"{SPACE}*+,?{SPACE}*+ב?ח{GERSHAYIM}([אב])(?![{LETTER}])")
 
 
 def parse_tanya(cat: Catalog, text: str, pos: int, part: tuple[str, int] | None) -> Parsed | None:
@@ -1070,11 +1070,11 @@ def parse_tanya(cat: Catalog, text: str, pos: int, part: tuple[str, int] | None)
 
 
 _MIDRASH = re.compile(
-    rf"{SPACE}*,?{SPACE}*(?:(?:פרשה|פרק|מזמור|פ{GERESH}){SPACE}*(?P<chapter>{NUMERAL})"
+    rf"{SPACE}*+,?{SPACE}*+(?:(?:פרשה|פרק|מזמור|פ{GERESH}){SPACE}*+(?P<chapter>{NUMERAL})"
     rf"|(?P<chapter_glued>{glued('פ', 'רס')}))"
-    rf"(?:{SPACE}*,{SPACE}*(?P<section>{NUMERAL})"
+    rf"(?:{SPACE}*+,{SPACE}*+(?P<section>{NUMERAL})"
     # the Vilna edition's paragraph, named: "פ"ח ס"א", "פרשה א אות א", "פ"ח סי' ב"
-    rf"|{SPACE}+(?:(?:אות|סימן|סי{GERESH}){SPACE}*(?P<section_word>{NUMERAL})"
+    rf"|{SPACE}++(?:(?:אות|סימן|סי{GERESH}){SPACE}*+(?P<section_word>{NUMERAL})"
     rf"|(?!ספ)(?P<section_word_glued>{glued('ס')})))?{WORD_END}"  # ספ"ט: end of ch. 9
 )
 

@@ -355,7 +355,10 @@ def abbreviations() -> dict[str, str]:
 
 
 _PREFIX = "ובהכלמש"
-_ABBR_TOKEN = re.compile(r"[\u05d0-\u05ea\u0591-\u05c7]+(?:[\"'\u05f3\u05f4][\u05d0-\u05ea]*)+")
+# From where a word starts: tried inside a long word, each try would read to its end.
+_ABBR_TOKEN = re.compile(
+    r"(?<![\u05d0-\u05ea\u0591-\u05c7])[\u05d0-\u05ea\u0591-\u05c7]+(?:[\"'\u05f3\u05f4][\u05d0-\u05ea]*)+"
+)
 
 
 def _expand_token(token: str) -> str | None:
@@ -388,7 +391,7 @@ def expand_abbreviations(text: str, *, protected: Sequence[tuple[int, int]] = ()
     return _SPACE.sub(" ", _ABBR_TOKEN.sub(repl, text)).strip()
 
 
-_INLINE_MARKER = re.compile(r"\s*[(\[](?:[\u05d0-\u05ea]{1,2}|\d{1,3}|\*)[)\]]")
+_INLINE_MARKER = re.compile(r"(?<!\s)\s*[(\[](?:[\u05d0-\u05ea]{1,2}|\d{1,3}|\*)[)\]]")
 
 
 def citation_english(phrase: str) -> str | None:
