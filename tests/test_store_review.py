@@ -624,3 +624,15 @@ def test_notes_are_recomputed_on_every_edit(store: TextStore) -> None:
     removed = store.edit_section(slug, 1, SectionEdit.model_validate({"translation_data": None}))
     assert removed.section.translation_data == [] and removed.section.complete is False
     assert "no phrases" in removed.section.notes[0]
+
+
+def test_a_title_edit_keeps_notes_that_still_hold(store: TextStore) -> None:
+    """The Translator's fuller note survives an edit that changes nothing it counts."""
+    doc = split_doc(3)
+    doc.sections[0].notes = [
+        "3 of 3 phrases have no English: the offline provider translates only citations."
+    ]
+    slug = store.save(doc).slug
+    titled = store.edit_section(slug, 1, chapter_title="פרק")
+    assert titled.section.notes == doc.sections[0].notes
+    assert store.diff(slug, from_revision=1).sections[0].fields == ["chapter_title"]

@@ -343,7 +343,12 @@ def section_notes(section: Section) -> tuple[bool, list[str]]:
     missing = sum(1 for n in section.footnotes if not n.translation and has_letters(n.content))
     if missing:
         notes.append(f"{missing} footnote(s) have no translation.")
-    return not notes, notes
+    # A note that still holds keeps its fuller wording (the Translator's "why"), so an
+    # edit that changes nothing it counts leaves the notes as they were.
+    kept = [
+        next((old for old in section.notes if old.startswith(note[:-1])), note) for note in notes
+    ]
+    return not kept, kept
 
 
 # --- the write path -----------------------------------------------------------------
