@@ -500,3 +500,14 @@ def test_text_that_xml_cannot_hold_is_dropped_not_fatal() -> None:
         assert data
         if fmt in ("md", "tei", "html"):
             assert not re.search(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]", data)
+
+
+def test_docx_without_python_docx_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from libtext.errors import ConfigurationError
+
+    monkeypatch.setitem(sys.modules, "docx", None)  # as if python-docx were not installed
+    monkeypatch.delitem(sys.modules, "libtext.export._docx", raising=False)
+    with pytest.raises(ConfigurationError, match=r"pip install 'libtext\[export\]'"):
+        export(ProcessedDocument(), "docx")
