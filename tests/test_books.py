@@ -33,6 +33,7 @@ from tests.conftest import SHARED
 
 from libtext.headings import offline_outline, text_page
 from libtext.models import (
+    DocumentHeading,
     DocumentOutline,
     ExtractedDocument,
     ExtractedLine,
@@ -336,3 +337,39 @@ def test_a_title_that_dwarfs_its_page_counts_below_credit_lines() -> None:
     ]
     meta = offline_outline(_title_doc(lines)).source_metadata
     assert meta.work_title == "אור לציון"
+
+
+# --- a chumash: chapters marked only by their numerals ----------------------------------
+
+
+def test_chapter_numerals_under_one_bookmark_are_chapters() -> None:
+    pages = []
+    for n in range(1, 7):
+        lines = []
+        if n == 1:
+            lines.append(ExtractedLine(text="בראשית", kind="heading", size=14, y=60))
+        # The chapter's numeral, set larger than the text, in both columns of the page.
+        lines += [
+            ExtractedLine(text=str(n), kind="heading", size=12, y=100, x0=300, x1=310),
+            ExtractedLine(text=str(n), kind="heading", size=12, y=100, x0=100, x1=110),
+        ]
+        lines += [
+            ExtractedLine(text=f"פסוק {n}-{k}: {AVOT[k % 3]}", size=10, y=120 + 14 * k)
+            for k in range(1, 12)
+        ]
+        lines.append(ExtractedLine(text=str(n + 10), kind="body", size=10, y=580))  # page no.
+        pages.append(ExtractedPage(number=n, width=420, height=600, lines=lines))
+    doc = ExtractedDocument(
+        pages=pages,
+        body_size=10.0,
+        headings=[DocumentHeading(title="בראשית", page=1, level=1, y=55)],
+    )
+    outline = offline_outline(doc)
+    titles = [s.segment_title for s in outline.outline_segments]
+    assert titles == ["בראשית", *(f"בראשית — פרק {c}" for c in "בגדהו")]
+    assert [s.page_ref for s in outline.outline_segments] == [str(n) for n in range(1, 7)]
+    sections = process_document(doc, cache=False).sections
+    assert len(sections) == 6
+    lines = [ln for s in sections for ln in s.original_hebrew_block.splitlines()]
+    assert not [ln for ln in lines if ln.strip().isdigit()]
+    assert [s.original_hebrew_block.count("פסוק") for s in sections] == [11] * 6
