@@ -373,3 +373,28 @@ def test_chapter_numerals_under_one_bookmark_are_chapters() -> None:
     lines = [ln for s in sections for ln in s.original_hebrew_block.splitlines()]
     assert not [ln for ln in lines if ln.strip().isdigit()]
     assert [s.original_hebrew_block.count("פסוק") for s in sections] == [11] * 6
+
+
+def test_a_part_label_beside_a_bookmarked_part_title_is_not_a_second_heading() -> None:
+    pages = []
+    parts = [("חלק א", "הלכות שבת"), ("Part 2", "הלכות יום טוב"), ("חלק ג", "הלכות פסח")]
+    for n, (label, title) in enumerate(parts, start=1):
+        lines = [
+            ExtractedLine(text=label, kind="heading", size=20, bold=True, y=80),
+            ExtractedLine(text=title, kind="heading", size=20, bold=True, y=120),
+        ]
+        lines += [
+            ExtractedLine(text=f"סעיף {n}-{k}: {AVOT[k % 3]}", size=10, y=160 + 14 * k)
+            for k in range(8)
+        ]
+        pages.append(ExtractedPage(number=n, width=420, height=600, lines=lines))
+    doc = ExtractedDocument(
+        pages=pages,
+        body_size=10.0,
+        headings=[
+            DocumentHeading(title=title, page=n, level=1, y=115)
+            for n, (_, title) in enumerate(parts, start=1)
+        ],
+    )
+    titles = [s.chapter_title for s in offline_outline(doc).outline_segments]
+    assert titles == [title for _, title in parts]

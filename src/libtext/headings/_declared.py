@@ -35,6 +35,9 @@ _PHRASE_WORDS = 8
 _MATCH = 0.6
 _WORD = re.compile(r"\S+")
 _LEADING_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)*)\.?\s+")
+_LATIN_LABEL = re.compile(
+    r"^(?:part|chapter|book|section|volume)\s+(?:\d{1,3}|[ivxlc]{1,6}|[a-z]+)\.?$", re.IGNORECASE
+)
 
 
 @dataclass(slots=True)
@@ -101,8 +104,18 @@ def unlisted_like_listed(
                 for h in listed
             ):
                 continue
+            if _bare_label(title) and any(h.page == page.number for h in listed):
+                continue  # "Part 2" printed beside the part's listed title: its label
             found.append(DocumentHeading(title=title, page=page.number, level=top, y=ln.y))
     return found
+
+
+def _bare_label(title: str) -> bool:
+    """A numbered label with no title of its own: ``חלק ב``, ``Part 2``, ``Chapter IV``."""
+    if _LATIN_LABEL.match(title):
+        return True
+    parsed = parse_heading(title)
+    return parsed is not None and bool(parsed[0]) and len(title.split()) <= 2
 
 
 def _lists_pages(page: ExtractedPage, pages: int) -> bool:
