@@ -398,3 +398,42 @@ def test_a_part_label_beside_a_bookmarked_part_title_is_not_a_second_heading() -
     )
     titles = [s.chapter_title for s in offline_outline(doc).outline_segments]
     assert titles == [title for _, title in parts]
+
+
+def test_an_empty_chapter_before_a_part_title_is_kept() -> None:
+    def heading(text: str, y: float) -> ExtractedLine:
+        return ExtractedLine(text=text, kind="heading", size=16, bold=True, y=y)
+
+    def body(tag: str, y: float) -> list[ExtractedLine]:
+        return [
+            ExtractedLine(text=f"{tag} {k}: {AVOT[k % 3]}", size=10, y=y + 14 * k) for k in range(6)
+        ]
+
+    page1 = [heading("חלק א", 60), heading("פרק א", 90), *body("שורה א", 120)]
+    page2 = [heading("פרק ב", 60), heading("חלק ב", 100), heading("פרק ג", 140)]
+    page2 += body("שורה ג", 170)
+    doc = ExtractedDocument(
+        pages=[
+            ExtractedPage(number=1, width=420, height=600, lines=page1),
+            ExtractedPage(number=2, width=420, height=600, lines=page2),
+        ],
+        body_size=10.0,
+        headings=[
+            DocumentHeading(title="חלק א", page=1, level=1, y=55),
+            DocumentHeading(title="פרק א", page=1, level=2, y=85),
+            DocumentHeading(title="פרק ב", page=2, level=2, y=55),
+            DocumentHeading(title="חלק ב", page=2, level=1, y=95),
+            DocumentHeading(title="פרק ג", page=2, level=2, y=135),
+        ],
+    )
+    outline = offline_outline(doc)
+    assert [s.chapter_title for s in outline.outline_segments] == [
+        "חלק א",
+        "פרק א",
+        "פרק ב",
+        "חלק ב",
+        "פרק ג",
+    ]
+    blocks = {s.chapter_title: s.original_hebrew_block for s in process_document(doc).sections}
+    assert blocks["פרק ב"].strip() == "פרק ב"
+    assert blocks["פרק ג"].startswith("פרק ג") and "שורה ג 5" in blocks["פרק ג"]
