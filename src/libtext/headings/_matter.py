@@ -76,6 +76,8 @@ def contents_pages(doc: ExtractedDocument) -> dict[int, set[int]]:
     out: dict[int, set[int]] = {}
     last_number = -1
     for k, page in enumerate(doc.pages):
+        if sum(1 for ln in page.lines if ln.text.rstrip()[-1:].isdigit()) < 2:
+            continue  # no two lines end in a number: no contents rows here
         rows = [r for r in contents_rows(page) if r[1] <= pages + 50]  # a year is no page
         going_on = (k - 1) in out and len(rows) >= 2 and rows[0][1] >= last_number
         if not rows or (len(rows) < MIN_ENTRIES and not going_on):

@@ -65,7 +65,9 @@ def contents_rows(page: ExtractedPage) -> list[tuple[str, int, list[int]]]:
             continue
         row_title = text if any(ch.isalpha() for ch in text) and not text[-1].isdigit() else ""
         row_at = i
-        m = _ENTRY.match(text)
+        # Only a line that ends in a number can be an entry: the pattern is not tried
+        # on the rest (long body lines are most of a book).
+        m = _ENTRY.match(text) if text[-1:].isdigit() else None
         if m is None:
             # A title waiting for its number on the next line, or the first line of
             # a wrapped entry ("title:" then its subtitle): the title is kept alone.
