@@ -33,6 +33,7 @@ from tests.conftest import SHARED
 
 from libtext.headings import offline_outline, text_page
 from libtext.models import (
+    DocumentHeading,
     DocumentOutline,
     ExtractedDocument,
     ExtractedLine,
@@ -336,3 +337,103 @@ def test_a_title_that_dwarfs_its_page_counts_below_credit_lines() -> None:
     ]
     meta = offline_outline(_title_doc(lines)).source_metadata
     assert meta.work_title == "אור לציון"
+
+
+# --- a chumash: chapters marked only by their numerals ----------------------------------
+
+
+def test_chapter_numerals_under_one_bookmark_are_chapters() -> None:
+    pages = []
+    for n in range(1, 7):
+        lines = []
+        if n == 1:
+            lines.append(ExtractedLine(text="בראשית", kind="heading", size=14, y=60))
+        # The chapter's numeral, set larger than the text, in both columns of the page.
+        lines += [
+            ExtractedLine(text=str(n), kind="heading", size=12, y=100, x0=300, x1=310),
+            ExtractedLine(text=str(n), kind="heading", size=12, y=100, x0=100, x1=110),
+        ]
+        lines += [
+            ExtractedLine(text=f"פסוק {n}-{k}: {AVOT[k % 3]}", size=10, y=120 + 14 * k)
+            for k in range(1, 12)
+        ]
+        lines.append(ExtractedLine(text=str(n + 10), kind="body", size=10, y=580))  # page no.
+        pages.append(ExtractedPage(number=n, width=420, height=600, lines=lines))
+    doc = ExtractedDocument(
+        pages=pages,
+        body_size=10.0,
+        headings=[DocumentHeading(title="בראשית", page=1, level=1, y=55)],
+    )
+    outline = offline_outline(doc)
+    titles = [s.segment_title for s in outline.outline_segments]
+    assert titles == ["בראשית", *(f"בראשית — פרק {c}" for c in "בגדהו")]
+    assert [s.page_ref for s in outline.outline_segments] == [str(n) for n in range(1, 7)]
+    sections = process_document(doc, cache=False).sections
+    assert len(sections) == 6
+    lines = [ln for s in sections for ln in s.original_hebrew_block.splitlines()]
+    assert not [ln for ln in lines if ln.strip().isdigit()]
+    assert [s.original_hebrew_block.count("פסוק") for s in sections] == [11] * 6
+
+
+def test_a_part_label_beside_a_bookmarked_part_title_is_not_a_second_heading() -> None:
+    pages = []
+    parts = [("חלק א", "הלכות שבת"), ("Part 2", "הלכות יום טוב"), ("חלק ג", "הלכות פסח")]
+    for n, (label, title) in enumerate(parts, start=1):
+        lines = [
+            ExtractedLine(text=label, kind="heading", size=20, bold=True, y=80),
+            ExtractedLine(text=title, kind="heading", size=20, bold=True, y=120),
+        ]
+        lines += [
+            ExtractedLine(text=f"סעיף {n}-{k}: {AVOT[k % 3]}", size=10, y=160 + 14 * k)
+            for k in range(8)
+        ]
+        pages.append(ExtractedPage(number=n, width=420, height=600, lines=lines))
+    doc = ExtractedDocument(
+        pages=pages,
+        body_size=10.0,
+        headings=[
+            DocumentHeading(title=title, page=n, level=1, y=115)
+            for n, (_, title) in enumerate(parts, start=1)
+        ],
+    )
+    titles = [s.chapter_title for s in offline_outline(doc).outline_segments]
+    assert titles == [title for _, title in parts]
+
+
+def test_an_empty_chapter_before_a_part_title_is_kept() -> None:
+    def heading(text: str, y: float) -> ExtractedLine:
+        return ExtractedLine(text=text, kind="heading", size=16, bold=True, y=y)
+
+    def body(tag: str, y: float) -> list[ExtractedLine]:
+        return [
+            ExtractedLine(text=f"{tag} {k}: {AVOT[k % 3]}", size=10, y=y + 14 * k) for k in range(6)
+        ]
+
+    page1 = [heading("חלק א", 60), heading("פרק א", 90), *body("שורה א", 120)]
+    page2 = [heading("פרק ב", 60), heading("חלק ב", 100), heading("פרק ג", 140)]
+    page2 += body("שורה ג", 170)
+    doc = ExtractedDocument(
+        pages=[
+            ExtractedPage(number=1, width=420, height=600, lines=page1),
+            ExtractedPage(number=2, width=420, height=600, lines=page2),
+        ],
+        body_size=10.0,
+        headings=[
+            DocumentHeading(title="חלק א", page=1, level=1, y=55),
+            DocumentHeading(title="פרק א", page=1, level=2, y=85),
+            DocumentHeading(title="פרק ב", page=2, level=2, y=55),
+            DocumentHeading(title="חלק ב", page=2, level=1, y=95),
+            DocumentHeading(title="פרק ג", page=2, level=2, y=135),
+        ],
+    )
+    outline = offline_outline(doc)
+    assert [s.chapter_title for s in outline.outline_segments] == [
+        "חלק א",
+        "פרק א",
+        "פרק ב",
+        "חלק ב",
+        "פרק ג",
+    ]
+    blocks = {s.chapter_title: s.original_hebrew_block for s in process_document(doc).sections}
+    assert blocks["פרק ב"].strip() == "פרק ב"
+    assert blocks["פרק ג"].startswith("פרק ג") and "שורה ג 5" in blocks["פרק ג"]

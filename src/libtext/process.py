@@ -509,7 +509,9 @@ def cut_sections(
             continue
         start = _before_headings(text, match.start, floor, heading_at)
         starts.append(start)
-        last, floor = match.start, match.start
+        # The next section may take the heading lines before its start phrase, never
+        # this one's start phrase (an empty chapter is its heading line alone).
+        last, floor = match.start, match.end
     placed = [k for k, s in enumerate(starts) if s is not None]
     if not placed:
         starts[0] = 0

@@ -33,7 +33,7 @@ from libtext.headings._declared import (
     usable_bookmarks,
 )
 from libtext.headings._line import HEADING_LINE, HEADING_WORDS, parse_heading
-from libtext.headings._matter import book_text
+from libtext.headings._matter import book_text, chapter_numerals
 from libtext.headings._title_page import (
     by_line,
     credits_author,
@@ -47,8 +47,9 @@ from libtext.headings._title_page import (
     title_run,
 )
 from libtext.headings._toc import printed_toc
-from libtext.hebrew import edge_words, normalize_for_match
+from libtext.hebrew import edge_words, format_numeral, normalize_for_match
 from libtext.models import (
+    DocumentHeading,
     DocumentOutline,
     ExtractedDocument,
     ExtractedLine,
@@ -83,6 +84,7 @@ _CONTINUED = ("המשך ", "(המשך")
 _BULLETS = ("•", "▪", "◦", "·", "●", "■", "►", "➢", "✓")
 _SUB_NUMBER = re.compile(r"^\d+\.\d+")  # "11.1 …": a section inside chapter 11
 _SUMMARY_WORDS = 40
+_OWN_CHAPTER_LINES = 4  # heading lines above a book's first chapter numeral on its page
 _DWARFS = 1.6  # a title this many times the next largest line on its page
 
 
@@ -206,6 +208,28 @@ def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
     author = author or doc.author
     publication = publication or doc.title or work
     return SourceMetadata(publication_title=publication, work_title=work, author_name=author)
+
+
+def _numbered_chapters(
+    doc: ExtractedDocument, listed: list[DocumentHeading]
+) -> list[DocumentHeading]:
+    """Chapters a book marks only by their numerals (a chumash's ``2`` over chapter 2),
+    under the fewer headings its bookmarks list: one segment per chapter, not one per
+    book. A numeral right under a listed heading is that heading's own first chapter."""
+    numerals = chapter_numerals(doc)
+    if len(numerals) <= len(listed):
+        return []
+    level = min(h.level for h in listed) + 1
+    index_of = {p.number: k for k, p in enumerate(doc.pages)}
+    out: list[DocumentHeading] = []
+    for page, i, value in numerals:
+        lines = doc.pages[index_of[page]].lines
+        above = [ln for ln in lines[:i] if ln.kind in ("body", "heading") and ln.text.strip()]
+        if any(h.page == page for h in listed) and len(above) <= _OWN_CHAPTER_LINES:
+            continue
+        title = f"פרק {format_numeral(value, marks=False)}"
+        out.append(DocumentHeading(title=title, page=page, level=level, y=lines[i].y - 1))
+    return out
 
 
 def _name_below(below: list[ExtractedLine]) -> str:
@@ -425,6 +449,7 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
         listed = own(printed)
         if listed and own is usable_bookmarks:
             extra = unlisted_like_listed(doc, listed, skip_first_page=title_page)
+            extra += _numbered_chapters(printed, listed)
             if extra:
                 listed = sorted([*listed, *extra], key=lambda h: (h.page, h.y))
         declared = declared_segments(doc, listed, _summary) if listed else []

@@ -35,6 +35,9 @@ _PHRASE_WORDS = 8
 _MATCH = 0.6
 _WORD = re.compile(r"\S+")
 _LEADING_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)*)\.?\s+")
+_LATIN_LABEL = re.compile(
+    r"^(?:part|chapter|book|section|volume)\s+(?:\d{1,3}|[ivxlc]{1,6}|[a-z]+)\.?$", re.IGNORECASE
+)
 
 
 @dataclass(slots=True)
@@ -43,6 +46,7 @@ class _Placed:
     path: list[str]
     page_index: int
     line_index: int
+    printed: bool = False  # placed on a line that prints its title
 
 
 def usable_bookmarks(doc: ExtractedDocument) -> list[DocumentHeading]:
@@ -101,8 +105,18 @@ def unlisted_like_listed(
                 for h in listed
             ):
                 continue
+            if _bare_label(title) and any(h.page == page.number for h in listed):
+                continue  # "Part 2" printed beside the part's listed title: its label
             found.append(DocumentHeading(title=title, page=page.number, level=top, y=ln.y))
     return found
+
+
+def _bare_label(title: str) -> bool:
+    """A numbered label with no title of its own: ``חלק ב``, ``Part 2``, ``Chapter IV``."""
+    if _LATIN_LABEL.match(title):
+        return True
+    parsed = parse_heading(title)
+    return parsed is not None and bool(parsed[0]) and len(title.split()) <= 2
 
 
 def _lists_pages(page: ExtractedPage, pages: int) -> bool:
@@ -215,6 +229,28 @@ def _phrase_at(doc: ExtractedDocument, page_index: int, line_index: int) -> tupl
     return lines[0][spans[0][0] : spans[-1][1]], " ".join(lines[:12])
 
 
+def _has_body(doc: ExtractedDocument, start: tuple[int, int], end: tuple[int, int]) -> bool:
+    """Whether a body line with letters stands after ``start`` and before ``end``."""
+    (p0, l0), (p1, l1) = start, end
+    for p in range(p0, min(p1, len(doc.pages) - 1) + 1):
+        lines = doc.pages[p].lines
+        lo = l0 + 1 if p == p0 else 0
+        hi = l1 if p == p1 else len(lines)
+        if any(ln.kind == "body" and any(ch.isalpha() for ch in ln.text) for ln in lines[lo:hi]):
+            return True
+    return False
+
+
+def _heading_words(doc: ExtractedDocument, at: tuple[int, int]) -> str:
+    """The first words of the heading line at ``at``, verbatim; ``""`` when there is none."""
+    p, i = at
+    if i < 0 or i >= len(doc.pages[p].lines):
+        return ""
+    text = doc.pages[p].lines[i].text
+    spans = [m.span() for m in _WORD.finditer(text)][:_PHRASE_WORDS]
+    return text[spans[0][0] : spans[-1][1]] if spans else ""
+
+
 def _last_words(doc: ExtractedDocument, start: tuple[int, int], end: tuple[int, int]) -> str:
     """The last words of the text lines from ``start`` up to (not including) ``end``."""
     (p0, l0), (p1, l1) = start, end
@@ -260,20 +296,28 @@ def declared_segments(
         while len(path) < h.level - 1:
             path.append("")
         path.append(h.title)
-        placed.append(_Placed(h, [p for p in path if p], k, line))
+        printed = _place(doc.pages[k], h, fallback=False) is not None
+        placed.append(_Placed(h, [p for p in path if p], k, line, printed))
     placed.sort(key=lambda p: (p.page_index, p.line_index))
     segments: list[OutlineSegment] = []
     for n, item in enumerate(placed):
-        start, opening = _phrase_at(doc, item.page_index, item.line_index)
-        if not start:
-            continue
         if n + 1 < len(placed):
             nxt = placed[n + 1]
             end_at = (nxt.page_index, nxt.line_index)
         else:
             last = len(doc.pages) - 1
             end_at = (last, len(doc.pages[last].lines))
-        end = _last_words(doc, (item.page_index, item.line_index), end_at) or start
+        here = (item.page_index, item.line_index)
+        printed_next = n + 1 < len(placed) and placed[n + 1].printed and end_at != here
+        if not (item.printed and printed_next) or _has_body(doc, here, end_at):
+            start, opening = _phrase_at(doc, item.page_index, item.line_index)
+        else:
+            # An empty chapter (a heading, then at once a part title): kept, its own
+            # heading line its whole text, so the next heading's text stays the next's.
+            start = opening = _heading_words(doc, here)
+        if not start:
+            continue
+        end = _last_words(doc, here, end_at) or start
         title = item.heading.title
         segments.append(
             OutlineSegment(

@@ -14,6 +14,8 @@ Shabbat, daf 12):
 * **page numbers** that extraction left in the text: a line that is only a number
   (``71``, ``[ 1 ]``, ``- 12 -``, ``iv``), or a Hebrew-letter number alone at the very
   top or bottom of the page;
+* **chapter numerals** running 1, 2, 3 ... (a chumash's ``2`` over chapter 2, in
+  each column of a parallel text): the outline turns them into segment titles;
 * **running footers and headers** that extraction left in the text: the same line
   (numbers aside) at the foot of three or more pages, or at the head of three or
   more pages (there its first appearance is kept when it is a heading: a chapter
@@ -33,7 +35,7 @@ from libtext.headings._toc import MIN_ENTRIES, contents_rows
 from libtext.hebrew import normalize_for_match
 from libtext.models import ExtractedDocument, ExtractedLine, ExtractedPage
 
-__all__ = ["book_text", "contents_pages", "left_out"]
+__all__ = ["book_text", "chapter_numerals", "contents_pages", "is_chapter_numeral", "left_out"]
 
 _TEXT_KINDS = ("body", "heading")
 _NUMBER_LINE = re.compile(
@@ -51,6 +53,7 @@ _BAND = 0.12  # the top and bottom share of a page where running lines stand
 _RECURS = 3  # pages a running line must be met on
 _ROWS_SHARE = 0.5  # contents rows must make at least this share of a page's lines
 _RISING = 0.75  # share of consecutive rows whose page numbers do not go down
+_NUMERAL_SIZE = 1.05  # a chapter numeral is set at least this much larger than the body
 
 
 def _text_lines(page: ExtractedPage) -> list[int]:
@@ -73,6 +76,8 @@ def contents_pages(doc: ExtractedDocument) -> dict[int, set[int]]:
     out: dict[int, set[int]] = {}
     last_number = -1
     for k, page in enumerate(doc.pages):
+        if sum(1 for ln in page.lines if ln.text.rstrip()[-1:].isdigit()) < 2:
+            continue  # no two lines end in a number: no contents rows here
         rows = [r for r in contents_rows(page) if r[1] <= pages + 50]  # a year is no page
         going_on = (k - 1) in out and len(rows) >= 2 and rows[0][1] >= last_number
         if not rows or (len(rows) < MIN_ENTRIES and not going_on):
@@ -119,13 +124,37 @@ def _strip_number(text: str) -> str:
     return re.sub(r"^\s*\d+(?:\.\d+)*\.?\s+", "", text).strip()
 
 
-def _is_number_line(ln: ExtractedLine, page: ExtractedPage, i: int, lines: list[int]) -> bool:
+def _is_number_line(
+    ln: ExtractedLine, page: ExtractedPage, i: int, lines: list[int], body: float
+) -> bool:
     text = " ".join(ln.text.split())
     if _NUMBER_LINE.match(text):
-        return True
+        # A chapter numeral set larger than the text, inside the page, is no page number.
+        return not is_chapter_numeral(ln, page, body)
     if not _HEBREW_NUMBER.match(text) or i not in (lines[0], lines[-1]):
         return False
     return _in_band(ln, page) is not None
+
+
+def is_chapter_numeral(ln: ExtractedLine, page: ExtractedPage, body: float) -> bool:
+    """A bare number set larger than the body text, away from the page's top and bottom
+    bands: a chumash's or a code's chapter number (``2`` over chapter 2), not a page's."""
+    value = _numeral(ln.text)
+    return (
+        value is not None
+        and body > 0
+        and ln.size >= _NUMERAL_SIZE * body
+        and _in_band(ln, page) is None
+    )
+
+
+def _numeral(text: str) -> int | None:
+    """``2`` for ``2``, and for ``2 2`` (the numeral of both columns of a parallel text)."""
+    words = set(text.split())
+    if len(words) != 1:
+        return None
+    word = words.pop()
+    return int(word) if word.isdigit() and len(word) <= 3 else None
 
 
 def _in_band(ln: ExtractedLine, page: ExtractedPage) -> str | None:
@@ -192,10 +221,18 @@ def left_out(doc: ExtractedDocument) -> dict[int, set[int]]:
         out[k] |= found
     for k, found in _running(doc).items():
         out[k] |= found
+    # Chapter numerals that run 1, 2, 3 ... become the segments' titles (``פרק ב``);
+    # their lines, one per column of a parallel text, are left out like page numbers.
+    values = {v for _, _, v in chapter_numerals(doc)}
     for k, page in enumerate(doc.pages):
         lines = _text_lines(page)
         for i in lines:
-            if _is_number_line(page.lines[i], page, i, lines):
+            ln = page.lines[i]
+            if _is_number_line(ln, page, i, lines, doc.body_size) or (
+                values
+                and is_chapter_numeral(ln, page, doc.body_size)
+                and _numeral(ln.text) in values
+            ):
                 out[k].add(i)
     return {k: v for k, v in out.items() if v}
 
@@ -219,3 +256,20 @@ def book_text(doc: ExtractedDocument) -> ExtractedDocument:
         for k, page in enumerate(doc.pages)
     ]
     return doc.model_copy(update={"pages": pages})
+
+
+def chapter_numerals(doc: ExtractedDocument) -> list[tuple[int, int, int]]:
+    """Chapter numerals running up one by one (at least three): (page number, line
+    index, value), one per chapter (a parallel text prints the numeral in each column)."""
+    seen: dict[int, tuple[int, int, int]] = {}
+    for page in doc.pages:
+        for i, ln in enumerate(page.lines):
+            if ln.kind in _TEXT_KINDS and is_chapter_numeral(ln, page, doc.body_size):
+                value = _numeral(ln.text)
+                if value is not None:
+                    seen.setdefault(value, (page.number, i, value))
+    run = sorted(seen.values(), key=lambda t: (t[0], t[1]))
+    values = [v for _, _, v in run]
+    if len(run) < 3 or values != list(range(values[0], values[0] + len(values))):
+        return []
+    return run
