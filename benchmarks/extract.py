@@ -181,14 +181,15 @@ def table(
     print(head)
     print("-" * len(head))
 
-    def pps(n: int, secs: list[float]) -> tuple[float, float]:
-        return n / max(min(secs), 1e-9), n / max(statistics.median(secs), 1e-9)
+    def rate(n: int, secs: float) -> str:
+        # A child's CPU time comes in clock ticks (10 ms): a tiny file may take none.
+        return f"{n / secs:.0f}" if secs > 0 else "<tick"
 
     def row(label: str, n: int, per: dict[str, list[float]]) -> None:
         cells = ""
         for name in names:
-            best, med = pps(n, per[name])
-            cells += f"{best:>11.0f} / {med:<6.0f}"
+            best, med = rate(n, min(per[name])), rate(n, statistics.median(per[name]))
+            cells += f"{best:>11} / {med:<6}"
         share = min(per["pdfium raw"]) / max(min(per["libtext"]), 1e-9)
         print(f"{label:<44}{n:>6}{cells}{share:>15.2f}")
 
