@@ -68,9 +68,10 @@ def compiled_modules() -> list[str]:
 
 
 def describe() -> str:
-    """One line for a benchmark or a bug report: compiled or pure Python, and why."""
-    import libtext.pdf  # noqa: F401 - imports the modules the way a caller does
+    """One line for a benchmark or a bug report: compiled or pure Python, and why.
 
+    The modules are imported by :mod:`libtext.pdf`, which runs before this module.
+    """
     done = compiled_modules()
     if len(done) == len(MODULES):
         return "compiled (mypyc)"

@@ -23,7 +23,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from libtext.pdf._blocks import attach_markers, order_lines
 from libtext.pdf._columns import find_gutter, split_at_gutter
@@ -68,6 +68,19 @@ class RawPage:
     lines: list[RawLine]
     chars: int
     has_images: bool = False
+
+
+class _Boxes(Protocol):
+    """What the mark and punctuation repairs ask of a page: boxes and pdfium's calls.
+
+    A protocol, not :class:`_Reader`, so that a test can hand them recorded boxes
+    (compiled, a parameter typed with a class accepts that class only).
+    """
+
+    raw: Any
+    tp: Any
+
+    def box(self, i: int) -> tuple[float, float]: ...
 
 
 class _Reader:
@@ -876,7 +889,7 @@ def ligatures_in_order(line: str, box: Callable[[int], tuple[float, float]]) -> 
     return "".join(chars)
 
 
-def _fix_marks(r: _Reader, text: str, idx: list[int], size: float) -> str:
+def _fix_marks(r: _Boxes, text: str, idx: list[int], size: float) -> str:
     """Put each mark after its letter and drop the spaces pdfium invents inside words."""
     chars = [text[i] for i in idx]
     boxes = [r.box(i) for i in idx]
@@ -929,7 +942,7 @@ def _runs(
 
 
 def _drop_unmapped_glyphs(
-    r: _Reader, idx: list[int], chars: list[str], boxes: list[tuple[float, float]], size: float
+    r: _Boxes, idx: list[int], chars: list[str], boxes: list[tuple[float, float]], size: float
 ) -> None:
     """Drop the stray characters of precomposed pointed letters (in place).
 
@@ -981,7 +994,7 @@ def _drop_unmapped_glyphs(
             break
 
 
-def _order_punctuation(r: _Reader, line: str, a: int) -> str:
+def _order_punctuation(r: _Boxes, line: str, a: int) -> str:
     """Put runs of punctuation between right-to-left text in right-to-left order.
 
     pdfium can swap adjacent neutral marks after a parenthesis (``(א):.`` for

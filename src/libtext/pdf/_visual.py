@@ -60,16 +60,36 @@ _DROP = frozenset("\u034f")
 _LEFT_MARKS = frozenset("\u05b9\u05ba\u05c2")
 
 
-@dataclass(slots=True)
 class Glyph:
-    """One character of a line: its advance box (x0, x1) and its ink centre."""
+    """One character of a line: its advance box (x0, x1) and its ink centre.
 
-    ch: str
-    x0: float
-    x1: float
-    center: float
-    generated: bool = False  # a space pdfium inferred from a gap, not the stream's
-    index: int = -1  # the character's index in the page's text (-1: none)
+    A plain class, not a dataclass: compiled, a dataclass's ``__init__`` stays the
+    interpreted one the dataclasses module writes, and a book makes 200,000 glyphs.
+    """
+
+    __slots__ = ("center", "ch", "generated", "index", "x0", "x1")
+
+    def __init__(
+        self,
+        ch: str,
+        x0: float,
+        x1: float,
+        center: float,
+        generated: bool = False,
+        index: int = -1,
+    ) -> None:
+        self.ch = ch
+        self.x0 = x0
+        self.x1 = x1
+        self.center = center
+        self.generated = generated  # a space pdfium inferred from a gap, not the stream's
+        self.index = index  # the character's index in the page's text (-1: none)
+
+    def __repr__(self) -> str:
+        return (
+            f"Glyph({self.ch!r}, {self.x0}, {self.x1}, {self.center}, "
+            f"generated={self.generated}, index={self.index})"
+        )
 
 
 def join_surrogates(glyphs: list[Glyph]) -> list[Glyph]:
@@ -357,9 +377,11 @@ def visual_parts(
     # Bases in stream order, and the stream's word boundaries (pairs of bases around a
     # space character: its own, or one pdfium inferred).
     stream: list[int] = []
-    real: dict[tuple[int, int], float] = {}  # -> the space's width
-    where: dict[tuple[int, int], float] = {}  # -> the space's centre
-    inferred: set[tuple[int, int]] = set()
+    # A pair of positions (p, q) is keyed p * n + q: a number hashes without a tuple.
+    n = len(glyphs)
+    real: dict[int, float] = {}  # -> the space's width
+    where: dict[int, float] = {}  # -> the space's centre
+    inferred: set[int] = set()
     pending: Glyph | None = None
     for pos, g in enumerate(glyphs):
         kind = _kind(g.ch)
@@ -374,10 +396,10 @@ def visual_parts(
             continue
         if pending is not None:
             if pending.generated:
-                inferred.add((stream[-1], pos))
+                inferred.add(stream[-1] * n + pos)
             else:
-                real[stream[-1], pos] = pending.x1 - pending.x0
-                where[stream[-1], pos] = pending.center
+                real[stream[-1] * n + pos] = pending.x1 - pending.x0
+                where[stream[-1] * n + pos] = pending.center
             pending = None
         stream.append(pos)
     if not stream:
@@ -422,7 +444,11 @@ def visual_parts(
     # placed already, and its box may lie anywhere (Word 365 puts a right-to-left
     # space's origin inside the next word); one letter apart (pdfium put a letter
     # of a replacement text after it), the gaps on either side of that letter do.
-    apart = {(p, q): abs(rank[p] - rank[q]) for p, q in real if rank[p] >= 0 and rank[q] >= 0}
+    apart: dict[int, int] = {}
+    for key in real:
+        p, q = divmod(key, n)
+        if rank[p] >= 0 and rank[q] >= 0:
+            apart[key] = abs(rank[p] - rank[q])
     spaces = sorted(x for pair, x in where.items() if apart.get(pair, 0) > 2) if real else []
     # What follows each base: "" (same word), " " or a new item (a tab-wide gap).
     after = [""] * len(bases)
@@ -440,9 +466,8 @@ def visual_parts(
         # width between letters that touch takes no room on the page (Word draws
         # some over a letter): not a space, unless the direction turns there (its
         # boundary, which Word draws without room).
-        pair = back = (0, 0)
-        if real or inferred:
-            pair, back = (base_pos[k - 1], base_pos[k]), (base_pos[k], base_pos[k - 1])
+        pair = base_pos[k - 1] * n + base_pos[k]
+        back = base_pos[k] * n + base_pos[k - 1]
         stream_space = max(real.get(pair, -1.0), real.get(back, -1.0)) if real else -1.0
         if (
             (stream_space > 0.1 * em and (gap >= touch or turns_at(bases[k - 1].ch, bases[k].ch)))
@@ -459,12 +484,13 @@ def visual_parts(
     # Others (a line pdfium took in two halves, a space at a direction change) go
     # to the widest gaps left.
     missing = 0
-    for (p, q), distance in apart.items():
+    for key, distance in apart.items():
+        p, q = divmod(key, n)
         if distance <= 1:
             continue
         if distance > 2:
             # A space with a width at a direction change: Word's run boundary.
-            width = real.get((p, q), 0.0)
+            width = real.get(key, 0.0)
             if width <= 0.1 * em or not _at_turn(bases, after, rank[p], rank[q], direction):
                 missing += 1
             continue
