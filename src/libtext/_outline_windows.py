@@ -87,9 +87,9 @@ class _SegmentAnswer(BaseModel):
     chapter_title: str
     segment_title: str = ""
     summary: str = ""
-    page_ref: str
+    page_ref: str = ""  # grounding sets it from where the start phrase is
     start_phrase_hebrew: str = Field(min_length=1)
-    end_phrase_hebrew: str
+    end_phrase_hebrew: str = ""  # grounding repairs a missing one
 
 
 class OutlineAnswer(BaseModel):

@@ -36,8 +36,10 @@ from libtext._keywords import (
     strict_keywords,
 )
 from libtext._outline_windows import (
+    MIN_WINDOW_TOKENS,
     OutlineAnswer,
     Window,
+    estimate_tokens,
     halve_window,
     merge_metadata,
     outline_messages,
@@ -388,7 +390,9 @@ class Outliner:
                 async with limiter:
                     result = await run_structured(provider, request, policy=self.retry)
             except ProviderError as exc:
-                halves = halve_window(window) if depth < MAX_SPLITS and _too_big(exc) else None
+                halves = (
+                    halve_window(window) if depth < MAX_SPLITS and _too_big(exc, window) else None
+                )
                 if halves is None:
                     raise
                 # Too long for the context, or the answer did not fit the output: the
@@ -438,11 +442,15 @@ MAX_SPLITS = 3
 """Times a window too long for the model (its context, or its output limit) is halved."""
 
 
-def _too_big(exc: ProviderError) -> bool:
+def _too_big(exc: ProviderError, window: Window) -> bool:
     """The call failed because the window was too long: the input overflowed the
-    context, or the answer was cut off at the output limit."""
+    context, or the answer was cut off at the output limit. A window of less than two
+    minimal windows' text is not halved for a cut-off answer: its answer would not
+    shrink, the model is rambling."""
     reason = exc.details.get("reason") if isinstance(exc.details, dict) else None
-    return reason in ("context_window", "length")
+    if reason == "length":
+        return estimate_tokens(window.text) >= 2 * MIN_WINDOW_TOKENS
+    return reason == "context_window"
 
 
 def _window_check(
