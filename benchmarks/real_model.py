@@ -23,19 +23,23 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import anyio
-import httpx
+# benchmarks/http.py would shadow the standard library's http (httpx and litellm use it).
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
 
-from libtext import Outliner, RetryPolicy, Translator, extract_pdf
-from libtext._outline_windows import estimate_tokens
-from libtext.errors import LibtextError
-from libtext.providers.base import ProviderRequest, ProviderResponse
-from libtext.providers.registry import resolve_provider
+import anyio  # noqa: E402
+import httpx  # noqa: E402
+
+from libtext import Outliner, RetryPolicy, Translator, extract_pdf  # noqa: E402
+from libtext._outline_windows import estimate_tokens  # noqa: E402
+from libtext.errors import LibtextError  # noqa: E402
+from libtext.providers.base import ProviderRequest, ProviderResponse  # noqa: E402
+from libtext.providers.registry import resolve_provider  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("LIBTEXT_SHARED", ROOT.parent / "shared"))
