@@ -390,9 +390,7 @@ class Outliner:
                 async with limiter:
                     result = await run_structured(provider, request, policy=self.retry)
             except ProviderError as exc:
-                halves = (
-                    halve_window(window) if depth < MAX_SPLITS and _too_big(exc, window) else None
-                )
+                halves = halve_window(window) if _too_big(exc, window, depth) else None
                 if halves is None:
                     raise
                 # Too long for the context, or the answer did not fit the output: the
@@ -442,15 +440,15 @@ MAX_SPLITS = 3
 """Times a window too long for the model (its context, or its output limit) is halved."""
 
 
-def _too_big(exc: ProviderError, window: Window) -> bool:
+def _too_big(exc: ProviderError, window: Window, depth: int) -> bool:
     """The call failed because the window was too long: the input overflowed the
-    context, or the answer was cut off at the output limit. A window of less than two
-    minimal windows' text is not halved for a cut-off answer: its answer would not
-    shrink, the model is rambling."""
+    context (halved up to :data:`MAX_SPLITS` times), or the answer was cut off at the
+    output limit (halved once, and only a window of at least two minimal windows: if
+    the halves are cut off too, the model is rambling, not the window too long)."""
     reason = exc.details.get("reason") if isinstance(exc.details, dict) else None
     if reason == "length":
-        return estimate_tokens(window.text) >= 2 * MIN_WINDOW_TOKENS
-    return reason == "context_window"
+        return depth == 0 and estimate_tokens(window.text) >= 2 * MIN_WINDOW_TOKENS
+    return reason == "context_window" and depth < MAX_SPLITS
 
 
 def _window_check(
