@@ -23,19 +23,23 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import anyio
-import httpx
+# benchmarks/http.py would shadow the standard library's http (httpx and litellm use it).
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
 
-from libtext import Outliner, RetryPolicy, Translator, extract_pdf
-from libtext._outline_windows import estimate_tokens
-from libtext.errors import LibtextError
-from libtext.providers.base import ProviderRequest, ProviderResponse
-from libtext.providers.registry import resolve_provider
+import anyio  # noqa: E402
+import httpx  # noqa: E402
+
+from libtext import Outliner, RetryPolicy, Translator, extract_pdf  # noqa: E402
+from libtext._outline_windows import estimate_tokens  # noqa: E402
+from libtext.errors import LibtextError  # noqa: E402
+from libtext.providers.base import ProviderRequest, ProviderResponse  # noqa: E402
+from libtext.providers.registry import resolve_provider  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("LIBTEXT_SHARED", ROOT.parent / "shared"))
@@ -100,6 +104,8 @@ class Row:
 
 async def run_one(name: str, args: argparse.Namespace) -> list[Row]:
     doc = extract_pdf(PDFS / f"{name}.pdf", pages=range(args.pages))
+    if args.page_chars:  # each page's first lines only: a short run on a slow CPU
+        doc = doc.model_copy(update={"pages": [_cap(p, args.page_chars) for p in doc.pages]})
     options = {"temperature": 0, "max_tokens": args.max_tokens}
     policy = RetryPolicy(max_attempts=1, base_delay=0.0, call_timeout=args.timeout, deadline=None)
     connection: dict[str, Any] = {"api_base": args.api_base} if args.api_base else {}
@@ -140,6 +146,16 @@ async def run_one(name: str, args: argparse.Namespace) -> list[Row]:
     return rows
 
 
+def _cap(page: Any, chars: int) -> Any:
+    kept, size = [], 0
+    for line in page.lines:
+        if size >= chars:
+            break
+        kept.append(line)
+        size += len(line.text) + 1
+    return page.model_copy(update={"lines": kept})
+
+
 def server_tokens(api_base: str, text: str) -> int | None:
     """The server's own token count of ``text`` (llama.cpp), or ``None``."""
     root = api_base.rstrip("/").removesuffix("/v1")
@@ -167,6 +183,7 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=1)
     parser.add_argument("--max-tokens", type=int, default=512)
     parser.add_argument("--chars", type=int, default=400, help="characters translated")
+    parser.add_argument("--page-chars", type=int, default=0, help="cap each page (0: whole)")
     parser.add_argument("--timeout", type=float, default=600.0)
     parser.add_argument("--tokens", action="store_true", help="the server's tokens per char")
     args = parser.parse_args()

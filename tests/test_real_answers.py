@@ -114,7 +114,7 @@ async def test_the_schema_sent_marks_the_required_fields() -> None:
     schema = body["response_format"]["schema"]
     assert set(schema["required"]) >= {"source_metadata", "outline_segments"}
     item = schema["$defs"][schema["properties"]["outline_segments"]["items"]["$ref"].split("/")[-1]]
-    assert {"sequence_id", "start_phrase_hebrew", "page_ref"} <= set(item["required"])
+    assert {"sequence_id", "chapter_title", "start_phrase_hebrew"} <= set(item["required"])
     prompt = body["messages"][-1]["content"]
     assert '"required": ["source_metadata", "outline_segments"]' in prompt
 
@@ -128,7 +128,7 @@ ECHO = (
 async def test_a_cut_off_answer_is_refused_and_reasked_with_a_higher_limit() -> None:
     cut = FakeLLMServer(lambda body: FakeReply(content=ECHO, finish_reason="length"))
     with cut as fake, pytest.raises(errors.ProviderOutputError) as info:
-        await local(fake, options={"max_tokens": 64}).aoutline_text(TEXT)
+        await local(fake, options={"max_tokens": 64}).aoutline_text(_book(2, 12))
     assert info.value.details["reason"] == "length"
     assert "max_tokens" in info.value.message
     limits = [r.body["max_tokens"] for r in fake.requests]

@@ -4,8 +4,8 @@ A long book does not fit a model's context, so it is cut by pages into windows
 that do, each outlined separately, then merged. Tokens are estimated from
 characters, pessimistically (:func:`estimate_tokens`): measured on the first pages of
 five real Hebrew PDFs, OpenAI's o200k tokenizer takes 0.4-0.6 tokens per character,
-cl100k 0.9-1.0, and SmolLM2's (a small open model's, 49k words) 1.2 on plain Hebrew,
-0.8 on pointed text (``benchmarks/real_model.py --tokens`` measures a model's own); so
+cl100k 0.9-1.0, and SmolLM2's (a small open model's, 49k words) 1.13-1.2 on plain
+Hebrew, 0.79 on pointed text (``benchmarks/real_model.py --tokens`` measures a model's own); so
 a Hebrew letter or mark counts as 1.25 tokens and any other character as 0.5, and a
 window sized by the estimate does not overflow. Consecutive windows share at most
 ``overlap_pages`` pages (and at most a quarter of a window) so that a chapter
@@ -87,9 +87,9 @@ class _SegmentAnswer(BaseModel):
     chapter_title: str
     segment_title: str = ""
     summary: str = ""
-    page_ref: str
+    page_ref: str = ""  # grounding sets it from where the start phrase is
     start_phrase_hebrew: str = Field(min_length=1)
-    end_phrase_hebrew: str
+    end_phrase_hebrew: str = ""  # grounding repairs a missing one
 
 
 class OutlineAnswer(BaseModel):

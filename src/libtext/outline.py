@@ -36,8 +36,10 @@ from libtext._keywords import (
     strict_keywords,
 )
 from libtext._outline_windows import (
+    MIN_WINDOW_TOKENS,
     OutlineAnswer,
     Window,
+    estimate_tokens,
     halve_window,
     merge_metadata,
     outline_messages,
@@ -388,7 +390,7 @@ class Outliner:
                 async with limiter:
                     result = await run_structured(provider, request, policy=self.retry)
             except ProviderError as exc:
-                halves = halve_window(window) if depth < MAX_SPLITS and _too_big(exc) else None
+                halves = halve_window(window) if _too_big(exc, window, depth) else None
                 if halves is None:
                     raise
                 # Too long for the context, or the answer did not fit the output: the
@@ -438,11 +440,15 @@ MAX_SPLITS = 3
 """Times a window too long for the model (its context, or its output limit) is halved."""
 
 
-def _too_big(exc: ProviderError) -> bool:
+def _too_big(exc: ProviderError, window: Window, depth: int) -> bool:
     """The call failed because the window was too long: the input overflowed the
-    context, or the answer was cut off at the output limit."""
+    context (halved up to :data:`MAX_SPLITS` times), or the answer was cut off at the
+    output limit (halved once, and only a window of at least two minimal windows: if
+    the halves are cut off too, the model is rambling, not the window too long)."""
     reason = exc.details.get("reason") if isinstance(exc.details, dict) else None
-    return reason in ("context_window", "length")
+    if reason == "length":
+        return depth == 0 and estimate_tokens(window.text) >= 2 * MIN_WINDOW_TOKENS
+    return reason == "context_window" and depth < MAX_SPLITS
 
 
 def _window_check(
