@@ -32,6 +32,7 @@ __all__ = ["classify", "dominant_size", "side_notes_in_place"]
 
 _TOP_BAND = 0.12
 _BOTTOM_BAND = 0.86
+_NEAR_BAND = 0.2  # a page number that follows the pages may stand this far in
 _SMALL = 0.9  # at most this share of body size: header
 _NOTE = 0.94  # at most this share of body size: footnote
 _LARGE = 1.12  # at least this share: heading whatever its length
@@ -162,7 +163,21 @@ def _mark_margins(
                 else (lines[i].y > _BOTTOM_BAND * page.height)
                 for i in group
             )
-            if not in_band or len(grp) == 1:
+            if len(grp) == 1:
+                continue
+            if not in_band:
+                # A lone page number a little inside the band: its value follows the
+                # pages' like the others' do.
+                near = all(
+                    (lines[i].y < _NEAR_BAND * page.height)
+                    if at_top
+                    else (lines[i].y > (1 - _NEAR_BAND) * page.height)
+                    for i in group
+                )
+                if near and len(group) == 1 and support >= 3:
+                    value = page_number_value(lines[group[0]].text)
+                    if value is not None and value - page.number == common_offset:
+                        kinds[p][group[0]] = "page_number"
                 continue
             neighbour = grp[1] if at_top else grp[-2]
             gap = abs(lines[neighbour[0]].y - lines[group[0]].y)
