@@ -143,7 +143,6 @@ def test_producer_cases_are_there() -> None:
 # Cases whose cause is still open: each fails today (strict), and passes once fixed.
 OPEN_CASES = {
     "rtl_table": "a right-to-left table row's Latin cells are joined left to right",
-    "margin_notes": "a margin note on a text line's baseline is read as part of the line",
 }
 
 

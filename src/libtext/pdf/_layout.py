@@ -179,6 +179,11 @@ def _mark_margins(
                     if value is not None and value - page.number == common_offset:
                         kinds[p][group[0]] = "page_number"
                 continue
+            # A line of text on the baseline: a small item beside it is a note in the
+            # margin, not a running header, unless it repeats on other pages.
+            texty = any(
+                abs(lines[i].size - body) < 0.5 and len(lines[i].text.split()) >= 6 for i in group
+            )
             neighbour = grp[1] if at_top else grp[-2]
             gap = abs(lines[neighbour[0]].y - lines[group[0]].y)
             for i in group:
@@ -207,7 +212,7 @@ def _mark_margins(
                     repeats = any(
                         _key(lines[j].text) == key for j in range(group[-1] + 1, len(lines))
                     )
-                if at_top and (ln.size <= body * _SMALL or repeats):
+                if at_top and (repeats or (ln.size <= body * _SMALL and not texty)):
                     kinds[p][i] = "header"
                 elif not at_top and repeats:
                     kinds[p][i] = "footer"
