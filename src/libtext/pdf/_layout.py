@@ -12,6 +12,8 @@ and layouts:
 * page number: a lone number (digits or a Hebrew numeral) at the top or bottom whose
   value follows the page index like the other pages' numbers do, or that stands apart;
 * footer: a bottom line repeated on other pages;
+* margin: a short note outside the text column's edges beside a text line (a
+  siddur's source reference), or a lone small line number apart from its line;
 * footnote: the block of smaller lines below the last body-size line, when it starts
   with a note marker (or continues the previous page's notes);
 * heading: larger than body text, or bold (when body text is not) and short and
