@@ -17,6 +17,12 @@ whether libtext is ahead of both others there. Line kinds are not compared (the 
 libtext's figure here can be above the scorer's. The baselines read only pages with
 gold lines.
 
+A third table reads whole pages (``<name>.pages.json``: every printed line of a page
+by role, in reading order): the main text's character and word error rates and the
+running headers, page numbers, margin notes and footnote lines leaked into it, for
+each engine by producer kind, as ``realpdf_pages_score.py`` measures them. libtext's
+pages/s is CPU time of the extraction in this process.
+
     python benchmarks/realpdfs.py [--data ../shared/realdata/pdfs]
 """
 
@@ -24,13 +30,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import time
 import unicodedata
 from pathlib import Path
+from typing import Any
 
 from libtext import extract_pdf
+from libtext.models import ExtractedDocument
 
 ROOT = Path(__file__).resolve().parents[1]
 _INVISIBLE = dict.fromkeys(
@@ -47,12 +56,14 @@ def norm(text: str) -> str:
     return " ".join(text.split())
 
 
-def libtext_lines(pdf: Path) -> tuple[dict[int, set[str]], int, float]:
-    start = time.perf_counter()
-    doc = extract_pdf(pdf, max_pages=None, max_bytes=None)
-    seconds = time.perf_counter() - start
+def libtext_lines(pdf: Path) -> tuple[dict[int, set[str]], int, float, ExtractedDocument]:
+    """Every page's lines, the page count and the CPU seconds of the extraction (read
+    in this process, so that the CPU time is the extraction's own)."""
+    start = time.process_time()
+    doc = extract_pdf(pdf, max_pages=None, max_bytes=None, guard=False)
+    seconds = time.process_time() - start
     pages = {p.number: {norm(ln.text) for ln in p.lines} for p in doc.pages}
-    return pages, doc.page_count, seconds
+    return pages, doc.page_count, seconds, doc
 
 
 def poppler_lines(pdf: Path, numbers: set[int]) -> dict[int, set[str]]:
@@ -82,6 +93,56 @@ def plumber_lines(pdf: Path, numbers: set[int]) -> dict[int, set[str]]:
     return out
 
 
+def poppler_text(pdf: Path, page: int) -> list[str]:
+    run = subprocess.run(
+        ["pdftotext", "-f", str(page), "-l", str(page), "-enc", "UTF-8", str(pdf), "-"],
+        capture_output=True,
+        check=False,
+    )
+    return run.stdout.decode("utf-8", "replace").splitlines()
+
+
+def plumber_text(pdf: Path, page: int) -> list[str]:
+    import pdfplumber
+    from bidi import get_display
+
+    with pdfplumber.open(pdf) as doc:
+        if page > len(doc.pages):
+            return []
+        text = doc.pages[page - 1].extract_text() or ""
+    return [str(get_display(line)) for line in text.splitlines()]
+
+
+def page_errors(gold: dict[str, Any], body: list[str]) -> tuple[int, int, int, int, int, int]:
+    """Character edits, gold characters, word edits, gold words, leaked fields and
+    fields of one page: the page scorer's measures (``realpdf_pages_score.py``)."""
+    from rapidfuzz.distance import Levenshtein
+
+    want = norm(" ".join(line for block in gold.get("body", []) for line in block))
+    got = norm(" ".join(body))
+    fields = [*gold.get("header", []), *gold.get("footer", []), *gold.get("margin", [])]
+    fields += gold.get("footnotes", [])
+    if gold.get("page_number"):
+        fields.append(gold["page_number"])
+    leaks = sum(1 for f in fields if _count(f, got) > _count(f, want))
+    return (
+        int(Levenshtein.distance(got, want)),
+        len(want),
+        int(Levenshtein.distance(got.split(), want.split())),
+        len(want.split()),
+        leaks,
+        len(fields),
+    )
+
+
+def _count(phrase: str, text: str) -> int:
+    words = norm(phrase).split()
+    if not words:
+        return 0
+    pattern = r"\s?".join(map(re.escape, words))
+    return len(re.findall(r"(?<!\w)" + pattern + r"(?!\w)", text))
+
+
 def share(gold: list[dict[str, object]], pages: dict[int, set[str]]) -> int:
     return sum(norm(str(g["text"])) in pages.get(int(str(g["page"])), set()) for g in gold)
 
@@ -100,12 +161,14 @@ def main() -> None:
     totals = {"gold": 0, "libtext": 0, "poppler": 0, "plumber": 0}
     kinds: dict[str, dict[str, int]] = {}
     all_pages = all_seconds = 0.0
+    docs: dict[str, tuple[ExtractedDocument, str]] = {}
     for path in golds:
         gold = json.loads(path.read_text("utf-8"))
         pdf = args.data / gold["file"]
         lines = gold["lines"]
         numbers = {int(g["page"]) for g in lines}
-        mine, count, seconds = libtext_lines(pdf)
+        mine, count, seconds, doc = libtext_lines(pdf)
+        docs[gold["file"]] = (doc, str(gold.get("producer") or "?").split()[0])
         all_pages += count
         all_seconds += seconds
         row = {"libtext": share(lines, mine), "plumber": share(lines, plumber_lines(pdf, numbers))}
@@ -162,6 +225,63 @@ def main() -> None:
         print("| " + " | ".join([*cells, verdict]) + " |")
     if not poppler:
         print("(pdftotext not found: install poppler-utils for its column)")
+    print()
+    print(
+        f"libtext: {all_pages:.0f} pages in {all_seconds:.1f} s CPU, {all_pages / all_seconds:.0f} pages/s"
+    )
+    print()
+    whole_pages(args.data, docs, poppler)
+
+
+_ENGINES = ("libtext", "poppler", "plumber")
+
+
+def whole_pages(data: Path, docs: dict[str, tuple[ExtractedDocument, str]], poppler: bool) -> None:
+    """The whole-page table: main text CER / WER and leaked fields per engine, by
+    producer kind (``<name>.pages.json`` gold; libtext's main text is its body and
+    heading lines, the others' their whole page text)."""
+    engines = [e for e in _ENGINES if poppler or e != "poppler"]
+    sums: dict[str, dict[str, list[int]]] = {}
+    for path in sorted(data.glob("*.pages.json")):
+        gold = json.loads(path.read_text("utf-8"))
+        pdf = data / gold["file"]
+        if gold["file"] not in docs:
+            continue
+        doc, kind = docs[gold["file"]]
+        for gpage in gold["pages"]:
+            n = int(gpage["page"])
+            page = next((p for p in doc.pages if p.number == n), None)
+            bodies = {
+                "libtext": [ln.text for ln in page.lines if ln.kind in ("body", "heading")]
+                if page
+                else [],
+                "plumber": plumber_text(pdf, n),
+            }
+            if poppler:
+                bodies["poppler"] = poppler_text(pdf, n)
+            for key in (kind, "**total**"):
+                row = sums.setdefault(key, {})
+                for engine in engines:
+                    got = page_errors(gpage, bodies[engine])
+                    acc = row.setdefault(engine, [0] * 7)
+                    for k, v in enumerate((*got, 1)):
+                        acc[k] += v
+    names = {"libtext": "libtext", "poppler": "pdftotext", "plumber": "pdfplumber+bidi"}
+    print(
+        "| producer | pages | "
+        + " | ".join(f"{names[e]} CER / WER / leaks" for e in engines)
+        + " |"
+    )
+    print("|---" * (2 + len(engines)) + "|")
+    for key in [*sorted(k for k in sums if k != "**total**"), "**total**"]:
+        row = sums[key]
+        cells = [key, str(row["libtext"][6])]
+        for engine in engines:
+            ce, c, we, w, leaks, fields, _ = row[engine]
+            cells.append(
+                f"{100 * ce / max(c, 1):.1f}% / {100 * we / max(w, 1):.1f}% / {leaks}/{fields}"
+            )
+        print("| " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

@@ -136,9 +136,25 @@ def test_producer_cases_are_there() -> None:
     )
     assert {"table_cells", "visual_punct"} <= set(PRODUCER_CASES)
     assert {"hidden_spaces", "ocr_words", "latin_lines", "holam_vav"} <= set(PRODUCER_CASES)
+    # Whole pages: a parallel text, notes in the margin, a table on a right-to-left page.
+    assert {"parallel_texts", "margin_notes", "rtl_table"} <= set(PRODUCER_CASES)
 
 
-@pytest.mark.parametrize("name", PRODUCER_CASES)
+# Cases whose cause is still open: each fails today (strict), and passes once fixed.
+OPEN_CASES = {
+    "rtl_table": "a right-to-left table row's Latin cells are joined left to right",
+}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=OPEN_CASES[n]))
+        if n in OPEN_CASES
+        else n
+        for n in PRODUCER_CASES
+    ],
+)
 def test_producer_lines_exact_in_reading_order(name: str) -> None:
     truth: dict[str, Any] = json.loads((PRODUCERS / f"{name}.truth.json").read_text("utf-8"))
     doc = extract_pdf(PRODUCERS / f"{name}.pdf")

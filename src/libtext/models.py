@@ -650,6 +650,11 @@ class ExtractedLine(_Model):
 class ExtractedPage(_Model):
     """One page: its lines in reading order, each with its layout role.
 
+    Reading order follows the page's blocks (columns right to left on a Hebrew page;
+    of a parallel text, the Hebrew block first). A ``margin`` line (a side note, a
+    line number) comes right after the text line it stands beside and is not part
+    of ``text``.
+
     ``number`` is the 1-based page index in the PDF; ``width``/``height`` are in
     points. ``text`` (body and heading lines) and ``footnote_text`` are derived from
     ``lines`` and are included when the page is serialized.

@@ -259,6 +259,17 @@ def _runs(lines: list[RawLine], rows: list[_Row], least: float) -> list[list[_Ro
     """``rows`` as the longest run of consecutive rows that share a vertical river with
     text on both sides (two columns under a title that spans both), and the rows
     before and after it; one part when no two rows share one."""
+    # Columns side by side put two items on some rows, a river apart: without two
+    # such rows (a page of one column) there is no run to look for.
+    split = 0
+    for row in rows:
+        if len(row) > 1:
+            spans = sorted((lines[k].x0, lines[k].x1) for k in row)
+            split += bool(_gaps(spans, least))
+            if split >= 2:
+                break
+    if split < 2:
+        return [rows]
     lo = min(lines[k].x0 for row in rows for k in row)
     hi = max(lines[k].x1 for row in rows for k in row)
     free = [_free(lines, row, lo, hi, least) for row in rows]

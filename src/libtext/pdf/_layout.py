@@ -12,6 +12,8 @@ and layouts:
 * page number: a lone number (digits or a Hebrew numeral) at the top or bottom whose
   value follows the page index like the other pages' numbers do, or that stands apart;
 * footer: a bottom line repeated on other pages;
+* margin: a short note outside the text column's edges beside a text line (a
+  siddur's source reference), or a lone small line number apart from its line;
 * footnote: the block of smaller lines below the last body-size line, when it starts
   with a note marker (or continues the previous page's notes);
 * heading: larger than body text, or bold (when body text is not) and short and
@@ -32,6 +34,7 @@ __all__ = ["classify", "dominant_size", "side_notes_in_place"]
 
 _TOP_BAND = 0.12
 _BOTTOM_BAND = 0.86
+_NEAR_BAND = 0.2  # a page number that follows the pages may stand this far in
 _SMALL = 0.9  # at most this share of body size: header
 _NOTE = 0.94  # at most this share of body size: footnote
 _LARGE = 1.12  # at least this share: heading whatever its length
@@ -162,8 +165,27 @@ def _mark_margins(
                 else (lines[i].y > _BOTTOM_BAND * page.height)
                 for i in group
             )
-            if not in_band or len(grp) == 1:
+            if len(grp) == 1:
                 continue
+            if not in_band:
+                # A lone page number a little inside the band: its value follows the
+                # pages' like the others' do.
+                near = all(
+                    (lines[i].y < _NEAR_BAND * page.height)
+                    if at_top
+                    else (lines[i].y > (1 - _NEAR_BAND) * page.height)
+                    for i in group
+                )
+                if near and len(group) == 1 and support >= 3:
+                    value = page_number_value(lines[group[0]].text)
+                    if value is not None and value - page.number == common_offset:
+                        kinds[p][group[0]] = "page_number"
+                continue
+            # A line of text on the baseline: a small item beside it is a note in the
+            # margin, not a running header, unless it repeats on other pages.
+            texty = any(
+                abs(lines[i].size - body) < 0.5 and len(lines[i].text.split()) >= 6 for i in group
+            )
             neighbour = grp[1] if at_top else grp[-2]
             gap = abs(lines[neighbour[0]].y - lines[group[0]].y)
             for i in group:
@@ -192,7 +214,7 @@ def _mark_margins(
                     repeats = any(
                         _key(lines[j].text) == key for j in range(group[-1] + 1, len(lines))
                     )
-                if at_top and (ln.size <= body * _SMALL or repeats):
+                if at_top and (repeats or (ln.size <= body * _SMALL and not texty)):
                     kinds[p][i] = "header"
                 elif not at_top and repeats:
                     kinds[p][i] = "footer"

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from libtext.pdf._visual import Direction
 
-__all__ = ["RawLine", "join_items", "margin_number"]
+__all__ = ["RawLine", "join_items", "margin_note", "margin_number"]
 
 
 @dataclass(slots=True)
@@ -198,6 +198,65 @@ def margin_number(
         n_lo, n_hi = box(j)
         if max(lo, n_lo) - min(hi, n_hi) > _MARGIN_GAP * em:
             return span
+    return None
+
+
+# A margin note is a few words long at most.
+_NOTE_WORDS = 3
+
+
+def margin_note(
+    text: str,
+    a: int,
+    b: int,
+    box: Callable[[int], tuple[float, float]],
+    size: Callable[[int], float],
+) -> tuple[int, int] | None:
+    """The span of a short note set small in the margin that pdfium put at an end of
+    ``text[a:b]``, else None.
+
+    A siddur's source reference (``תהלים צו``) beside a verse shares the verse line's
+    baseline, so pdfium reads it as the line's first or last words. A run of one to
+    three words at an end, in the line's script, all clearly smaller than the line's
+    letters and farther from them than a word space, is such a note (as
+    :func:`margin_number` for a number).
+    """
+    if b - a < 12:
+        return None
+    mid = (a + b) // 2
+    while mid < b - 1 and not text[mid].isalpha():
+        mid += 1
+    em = size(mid)
+    if em <= 0 or not text[mid].isalpha():
+        return None
+    limit = _MARGIN_SIZE * em
+    for end in (False, True):
+        step = -1 if end else 1
+        edge = b - 1 if end else a
+        if not text[edge].isalpha() or size(edge) > limit:
+            continue
+        k = edge
+        for _ in range(_NOTE_WORDS):
+            while a <= k < b and not text[k].isspace():
+                k += step
+            j = k
+            while a <= j < b and text[j].isspace():
+                j += step
+            if not (a <= j < b):
+                break
+            if size(j) <= limit:
+                k = j  # the note's next word
+                continue
+            span = (k + 1, b) if end else (a, k)
+            note = text[span[0] : span[1]]
+            if max(len(w) for w in note.split()) < 2 or _script(note) != _script(text[a:b]):
+                break  # a bullet; or two columns' lines in two scripts (see _columns)
+            inked = [box(i) for i in range(*span) if not text[i].isspace()]
+            lo, hi = min(x for x, _ in inked), max(x for _, x in inked)
+            n_lo, n_hi = box(j)
+            if max(lo, n_lo) - min(hi, n_hi) > _MARGIN_GAP * em:
+                return span
+            break
     return None
 
 

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 from libtext.pdf._blocks import attach_markers, order_lines
 from libtext.pdf._columns import find_gutter, split_at_gutter
 from libtext.pdf._dropped import LOST_LABEL, restore_dropped
-from libtext.pdf._lines import RawLine, join_items, margin_number
+from libtext.pdf._lines import RawLine, join_items, margin_note, margin_number
 from libtext.pdf._pdfium import CharCalls
 from libtext.pdf._text import attach_marks, is_mark, line_direction, neutral_run_direction
 from libtext.pdf._visual import (
@@ -487,6 +487,8 @@ def _joined_line(r: _Reader, text: str, group: list[tuple[int, int]]) -> RawLine
 
 def _read_segment(r: _Reader, text: str, a: int, b: int, out: list[RawLine]) -> None:
     number = margin_number(text, a, b, r.box, r.size)
+    if number is None:
+        number = margin_note(text, a, b, r.box, r.size)
     if number is not None:
         # A margin line number: a line of its own, and the rest without it.
         lo, hi = number

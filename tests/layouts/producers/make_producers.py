@@ -48,6 +48,12 @@ the way one producer does:
   (8 pt, 14 pt left of the column);
 * ``ornament_frame``: titles between two ornament glyphs of a second font whose
   ToUnicode maps them to the Latin letters of their glyph names (``B``, ``C``);
+* ``parallel_texts``: a Hebrew column on the left and its English translation on the
+  right, in other sizes and line pitches (read: the Hebrew block, then the English);
+* ``margin_notes``: source references set small in the right margin beside three
+  lines of a justified column (kind ``margin``, each after the line it stands by);
+* ``rtl_table``: a table on a right-to-left page, a Hebrew cell and two Latin cells a
+  row (one line per row, cells from the right);
 * ``table_cells``: under a paragraph, table rows of three Hebrew cells each, right
   aligned in columns
   2 em wider than their widest cell, each cell in LuaTeX's way (see
@@ -283,6 +289,29 @@ def wrap(sh: Shaper, text: str, size: float, width: float) -> list[str]:
     if cur:
         lines.append(" ".join(cur))
     return lines
+
+
+def wrap_latin(sh: Shaper, text: str, size: float, width: float) -> list[str]:
+    """:func:`wrap` for a left-to-right text."""
+    lines: list[str] = []
+    cur: list[str] = []
+    for word in text.split():
+        trial = " ".join([*cur, word])
+        if cur and sum(g.advance for g in sh.run(trial, "L", size)) > width:
+            lines.append(" ".join(cur))
+            cur = [word]
+        else:
+            cur.append(word)
+    if cur:
+        lines.append(" ".join(cur))
+    return lines
+
+
+def latin_glyphs(sh: Shaper, text: str, size: float, left: float) -> list[Glyph]:
+    """A left-to-right line starting at ``left``."""
+    glyphs = sh.run(text, "L", size)
+    shift = left - min(g.x for g in glyphs)
+    return [Glyph(g.gid, g.x + shift, g.y_off, g.advance) for g in glyphs]
 
 
 def hexg(gid: int) -> str:
@@ -894,6 +923,70 @@ def make(name: str, description: str, style: str) -> None:
                 ops.append(draw_line(sh, glyphs, y, size, "logical_tj"))
             truth.append({"kind": "body", "text": " ".join(cells)})
             y -= lead
+    elif style == "parallel_texts":
+        # A Hebrew text (12 pt) in the left column, its translation (10 pt) in the
+        # right one, each with its own line pitch: the baselines meet only by chance.
+        gutter = 16.0
+        col = (PAGE_W - 2 * margin - gutter) / 2
+        hebrew = wrap(sh, " ".join(h for h, _ in BILINGUAL), size, col)
+        english = wrap_latin(sh, " ".join(e for _, e in BILINGUAL), 10.0, col)
+        top = y
+        for k, text in enumerate(hebrew):
+            glyphs = line_glyphs(sh, [(text, "R")], size, margin + col)
+            ops.append(draw_line(sh, glyphs, top - k * lead, size, "plain"))
+        for k, text in enumerate(english):
+            glyphs = latin_glyphs(sh, text, 10.0, margin + col + gutter)
+            ops.append(draw_line(sh, glyphs, top - 1.5 - k * 13.0, 10.0, "plain"))
+        # A parallel text: the Hebrew block first (wherever it stands), then the other.
+        truth.extend({"kind": "body", "text": t} for t in hebrew)
+        truth.extend({"kind": "body", "text": t, "size": 10.0} for t in english)
+    elif style == "margin_notes":
+        # A justified column with a source reference (9 pt, a word space apart) in the
+        # right margin beside some lines, on their baselines.
+        width = right - margin - 50.0
+        texts = wrap(sh, AVOT, size, width)
+        notes = {0: "תהלים צו", 4: "משלי ג", 7: "אבות א"}
+        for k, text in enumerate(texts[:9]):
+            glyphs = (
+                justified(sh, text, size, right - 50.0, width)
+                if k < 8
+                else (line_glyphs(sh, [(text, "R")], size, right - 50.0))
+            )
+            ops.append(draw_line(sh, glyphs, y, size, "plain"))
+            truth.append({"kind": "body", "text": text})
+            if k in notes:
+                note = line_glyphs(sh, [(notes[k], "R")], 9.0, right)
+                ops.append(draw_line(sh, note, y, 9.0, "plain"))
+                # Out of the text, right after the line it stands beside.
+                truth.append({"kind": "margin", "text": notes[k], "size": 9.0})
+            y -= lead
+    elif style == "rtl_table":
+        # Under a paragraph, a table on a right-to-left page whose rows hold a Hebrew
+        # cell and two Latin ones, each cell a text object; read as one line per row,
+        # cells from the right.
+        words = AVOT.split()
+        y -= 4 * lead
+        for text in wrap(sh, " ".join(words[20:40]), size, right - margin):
+            ops.append(draw_line(sh, line_glyphs(sh, [(text, "R")], size, right), y, size, "plain"))
+            truth.append({"kind": "body", "text": text})
+            y -= lead
+        y -= lead
+        rows = [
+            [words[k], latin, code]
+            for k, (latin, code) in enumerate(
+                [("Moses", "A1"), ("Joshua", "B2"), ("Elders", "C3"), ("Prophets", "D4")]
+            )
+        ]
+        widths = [max(sh.width(row[0], size) for row in rows) + 2 * size, 80.0, 50.0]
+        for cells in rows:
+            edge = right - 40.0
+            glyphs = line_glyphs(sh, [(cells[0], "R")], size, edge)
+            ops.append(draw_line(sh, glyphs, y, size, "plain"))
+            for n in (1, 2):
+                left = edge - sum(widths[: n + 1]) + 2 * size
+                ops.append(draw_line(sh, latin_glyphs(sh, cells[n], size, left), y, size, "plain"))
+            truth.append({"kind": "body", "text": " ".join(cells)})
+            y -= lead
     elif style == "hidden_spaces":
         for runs in HIDDEN:
             ops.append(logical_line(sh, runs, size, right, y))
@@ -1061,6 +1154,23 @@ CASES += [
         "three_columns",
     ),
     ("table_cells", "rows of three Hebrew cells 30 pt apart, a text object each", "table_cells"),
+    (
+        "parallel_texts",
+        "a Hebrew column (12 pt, left) beside its English translation (10 pt, right), "
+        "baselines apart",
+        "parallel_texts",
+    ),
+    (
+        "margin_notes",
+        "a justified column with 9 pt source references in the right margin beside "
+        "three of its lines",
+        "margin_notes",
+    ),
+    (
+        "rtl_table",
+        "a table on a right-to-left page: rows of a Hebrew cell and two Latin cells",
+        "rtl_table",
+    ),
     (
         "visual_punct",
         "each line one string of glyphs from the right, TJ offsets moving back left, no "
