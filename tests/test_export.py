@@ -110,7 +110,8 @@ def test_markdown_parses_back_to_the_same_sections_phrases_links_and_notes(
             current = sections[-1]
             current["refs"] += sum(1 for c in tok.children if c.type == "footnote_ref")
             if rtl:
-                current["he"].append(_inline_text(tok))
+                if _inline_text(tok):  # (a paragraph of footnote marks alone is no phrase)
+                    current["he"].append(_inline_text(tok))
             else:
                 current["en"].append(_inline_text(tok))
                 hrefs = [c.attrs["href"] for c in tok.children if c.type == "link_open"]

@@ -26,7 +26,7 @@ from statistics import median
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from libtext.pdf._read import RawLine
+    from libtext.pdf._lines import RawLine
     from libtext.pdf._visual import Direction
 
 __all__ = ["order_lines"]
