@@ -16,6 +16,7 @@ import anyio
 import anyio.to_thread
 from anyio.lowlevel import RunVar
 
+from libtext._offload import offloading
 from libtext._version import __version__
 from libtext.asgi._cache import CachedReads
 from libtext.asgi._errors import PreconditionRequiredError, RequestTimeoutError
@@ -228,7 +229,9 @@ class Backend:
                 store = self._store
                 if store is None:
                     store = await self.store()
-                if not await _probe(store.ping):
+                ping = getattr(store, "ping", None)  # a store passed in may have aping only
+                up = await (_probe(ping) if callable(ping) else store.aping())
+                if not up:
                     state = "unavailable"
         except ImportError:
             state = "not_configured"
@@ -318,9 +321,10 @@ class Backend:
 
         async def call() -> DocumentOutline | OutlineComparison:
             doc = await self._extract(data, filename)
-            if len(names) > 1:
-                return await outliner.acompare(doc)
-            return await outliner.aoutline(doc)
+            with offloading(self.pdf_guard):
+                if len(names) > 1:
+                    return await outliner.acompare(doc)
+                return await outliner.aoutline(doc)
 
         return await self.within(self.settings.processing_timeout, call)
 
@@ -341,7 +345,10 @@ class Backend:
             else:
                 max_pages = min(source.max_pages or limit, limit)
                 doc_source = await self.library().aget_work(source.work_id, max_pages=max_pages)
-            document = await aprocess_document(doc_source, outliner=outliner, translator=translator)
+            with offloading(self.pdf_guard):
+                document = await aprocess_document(
+                    doc_source, outliner=outliner, translator=translator
+                )
             item = await (await self.store()).asave(document)
             return ProcessResponse(slug=item.slug, document=document.public())
 

@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -71,6 +71,8 @@ __all__ = [
 ]
 
 logger = logging.getLogger("libtext.pdf")
+
+T = TypeVar("T")
 
 Extract = Callable[..., "ExtractedDocument"]
 """``libtext.pdf._extract_data``: keyword arguments of one request -> the document."""
@@ -452,8 +454,14 @@ class PdfGuard:
         does not import :mod:`libtext.pdf`, which imports it); a worker imports it itself.
         """
         request = {**request, "limits": self.limits}
+        doc: ExtractedDocument = self._call(request, run=run, job=job)
+        return doc
+
+    def _call(self, request: dict[str, Any], *, run: Callable[..., Any], job: _Job | None) -> Any:
+        """``run(**request)`` in a worker (the worker runs ``request["task"]``, see
+        ``libtext.pdf._worker.TASKS``), or here when processes cannot be used."""
         if not self.isolate:
-            return run(**request)
+            return run(**{k: v for k, v in request.items() if k != "task"})
         job = job or _Job()
         if not self._slots.acquire(timeout=self.timeout):
             raise self._timeout(queued=True)
@@ -461,9 +469,32 @@ class PdfGuard:
             return self._run(request, job)
         except _NoProcess as exc:
             self._no_processes(exc.__cause__)
-            return run(**request)
+            return run(**{k: v for k, v in request.items() if k != "task"})
         finally:
             self._slots.release()
+
+    async def arun(self, task: str, run: Callable[..., T], /, **kwargs: Any) -> T:
+        """``run(**kwargs)`` as the worker task ``task`` (``libtext.pdf._worker.TASKS``).
+
+        For CPU-bound work on untrusted input other than parsing (the offline outline):
+        the guard's timeout and a cancelled caller kill the worker, so no input can hold
+        the caller's process (its event loop, the GIL) for longer. ``run`` is the same
+        function, used in this process where workers cannot be started.
+        """
+        if not self.isolate:
+            return await anyio.to_thread.run_sync(partial(run, **kwargs))
+        job = _Job()
+        request = {**kwargs, "task": task}
+        try:
+            result: T = await anyio.to_thread.run_sync(
+                partial(self._call, request, run=run, job=job),
+                abandon_on_cancel=True,
+                limiter=_waiting_threads(),
+            )
+            return result
+        except anyio.get_cancelled_exc_class():
+            job.cancel()
+            raise
 
     async def _aextract(self, request: dict[str, Any], *, run: Extract) -> ExtractedDocument:
         """Async :meth:`_extract`: a cancelled caller kills its worker at once."""
@@ -539,7 +570,7 @@ class PdfGuard:
                 return
         worker.kill()
 
-    def _run(self, request: dict[str, Any], job: _Job) -> ExtractedDocument:
+    def _run(self, request: dict[str, Any], job: _Job) -> Any:
         payload = pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL)
         with job.lock:
             if job.cancelled:
@@ -549,11 +580,11 @@ class PdfGuard:
             reply = worker.call(payload, self.timeout)
         except TimeoutError:
             self._replace(worker)
-            raise self._timeout(queued=False) from None
+            raise self._timeout(queued=False, task=request.get("task", "extract")) from None
         except _Died:
             self._replace(worker)
             if job.cancelled:
-                raise self._timeout(queued=False) from None
+                raise self._timeout(queued=False, task=request.get("task", "extract")) from None
             raise self._died(worker) from None
         except BaseException:
             worker.kill()
@@ -561,8 +592,7 @@ class PdfGuard:
         kind = reply[0]
         if kind == "ok":
             self._give(worker)
-            doc: ExtractedDocument = reply[1]
-            return doc
+            return reply[1]
         if kind == "err":
             self._give(worker)
             raise _rebuild(reply[1], reply[2], reply[3])
@@ -589,11 +619,16 @@ class PdfGuard:
         error.details["reason"] = reason
         return error
 
-    def _timeout(self, *, queued: bool) -> ExtractionTimeoutError:
+    def _timeout(self, *, queued: bool, task: str = "extract") -> ExtractionTimeoutError:
         if queued:
             message = (
                 f"All {self.concurrency} PDF workers stayed busy for {self.timeout:g} s; "
                 "retry later."
+            )
+        elif task != "extract":
+            message = (
+                f"The {task} of the document took longer than the limit "
+                f"timeout={self.timeout:g} s; its worker was stopped. Retry with part of it."
             )
         else:
             message = (
