@@ -180,7 +180,11 @@ async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse
 async def _on_http_exception(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     if isinstance(exc, BodyTooLarge):
-        return _libtext_response(exc.error)
+        # The rest of the body is not read: the connection ends with the answer (a
+        # client streaming 2 GB must not keep the server reading it).
+        response = _libtext_response(exc.error)
+        response.headers["Connection"] = "close"
+        return response
     if isinstance(exc, BodyTimeout):
         return error_json(
             408,
