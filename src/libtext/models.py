@@ -30,6 +30,8 @@ from pydantic import (
     field_validator,
 )
 
+from libtext._names import name_problem
+
 __all__ = [
     "DocumentHeading",
     "DocumentOutline",
@@ -715,6 +717,15 @@ class SectionEdit(_Model):
     segment_title: str | None = None
     translation_data: list[TranslationData] | None = None
     footnotes: list[Footnote] | None = None
+
+    @field_validator("chapter_title", "segment_title", mode="after")
+    @classmethod
+    def _plain_title(cls, value: str | None) -> str | None:
+        """Titles without control characters or bidi overrides (see ``libtext._names``)."""
+        problem = None if value is None else name_problem(value)
+        if problem is not None:
+            raise ValueError(f"the title contains {problem}; send it as plain text")
+        return value
 
 
 class TextRevision(_Model):

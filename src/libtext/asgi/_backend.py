@@ -21,7 +21,7 @@ from libtext._version import __version__
 from libtext.asgi._cache import CachedReads
 from libtext.asgi._errors import PreconditionRequiredError, RequestTimeoutError
 from libtext.asgi._settings import Settings
-from libtext.errors import LibtextError
+from libtext.errors import InputTooLargeError, LibtextError
 from libtext.models import (
     DocumentOutline,
     EnrichedSegment,
@@ -45,10 +45,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from libtext.store import TextStore
     from libtext.translate import Translator
 
-__all__ = ["PROBE_TIMEOUT", "Backend"]
+__all__ = ["MAX_EDIT_CHARS", "PROBE_TIMEOUT", "Backend"]
 
 T = TypeVar("T")
 
+MAX_EDIT_CHARS = 1_000_000
+"""Characters of JSON one section edit may hold: a long chapter's translation with room
+to spare. Every revision keeps what it changed, so an edit's size is what history costs."""
 PROBE_TIMEOUT = 2.0
 """Seconds each health probe (the store, the providers) may take before it counts as down."""
 PROBE_THREADS = 4
@@ -298,6 +301,14 @@ class Backend:
                 f"as read (GET /api/texts/{slug} sends it), so that an edit made since "
                 "is not overwritten.",
                 details={"header": "If-Match"},
+            )
+
+        size = len(edit.model_dump_json(exclude_unset=True))
+        if size > MAX_EDIT_CHARS:
+            raise InputTooLargeError(
+                f"The section edit is {size:,} characters of JSON, over the limit of "
+                f"{MAX_EDIT_CHARS:,}; a section is edited a part at a time.",
+                details={"limit": "max_edit_chars", "max_edit_chars": MAX_EDIT_CHARS},
             )
 
         async def call() -> SectionEditResult:
