@@ -29,6 +29,7 @@ from libtext.errors import (
     LibtextError,
     NotFoundError,
     ProviderTimeoutError,
+    QueueFullError,
     RateLimitError,
     StoreError,
     TooManyPagesError,
@@ -110,6 +111,7 @@ STATUS_MAP: tuple[tuple[type[LibtextError], int], ...] = (
     (ExtractionTimeoutError, 504),
     (UpstreamError, 502),
     (StoreError, 503),
+    (QueueFullError, 503),
     (ConfigurationError, 503),
     (LibtextError, 500),
 )
@@ -151,6 +153,8 @@ def error_json(
 def _libtext_response(exc: LibtextError) -> JSONResponse:
     status = status_for(exc)
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    if isinstance(exc, QueueFullError):
+        headers = {"Retry-After": str(max(1, round(exc.retry_after)))}
     if status == 500:
         logger.error("libtext error without an HTTP mapping: %r", exc)
     return error_json(status, exc.code, for_http(exc.message), exc.details, headers)

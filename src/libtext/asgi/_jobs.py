@@ -90,7 +90,14 @@ class JobsBackend:
             async with self._lock:
                 if self._queue is None:
                     store = await self.backend.store()
-                    queue = await anyio.to_thread.run_sync(lambda: JobQueue(store))
+                    settings = self.backend.settings
+                    queue = await anyio.to_thread.run_sync(
+                        lambda: JobQueue(
+                            store,
+                            max_queued=settings.max_queued_jobs,
+                            max_queued_bytes=settings.max_queued_bytes,
+                        )
+                    )
                     self._queue = self._owned = queue
         return self._queue
 
