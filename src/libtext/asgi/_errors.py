@@ -17,6 +17,8 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
+from starlette.responses import Response
 
 from libtext._wording import for_http
 from libtext.errors import (
@@ -232,8 +234,19 @@ async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
     )
 
 
+async def _on_client_disconnect(request: Request, exc: Exception) -> Response:
+    """A client gone while its body streamed: one INFO line, no traceback, no answer."""
+    logger.info(
+        "client disconnected while sending the body of %s %s; request dropped",
+        request.method,
+        request.url.path,
+    )
+    return Response(status_code=400)  # nobody reads it: the connection is gone
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Route every error of ``app`` to an ``ErrorResponse``."""
+    app.add_exception_handler(ClientDisconnect, _on_client_disconnect)
     app.add_exception_handler(LibtextError, _on_libtext_error)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
     app.add_exception_handler(StarletteHTTPException, _on_http_exception)
