@@ -370,7 +370,7 @@ class QueueFullError(LibtextError):
     code = "queue_full"
 
     def __init__(
-        self, message: str, *, retry_after: float, details: dict[str, Any] | None = None
+        self, message: str, *, retry_after: float = 30.0, details: dict[str, Any] | None = None
     ) -> None:
         super().__init__(message, details=details)
         self.retry_after = retry_after

@@ -42,6 +42,7 @@ from libtext.asgi._docs import docs_urls, install_docs
 from libtext.asgi._errors import install_error_handlers
 from libtext.asgi._fastpath import CachedReadsMiddleware
 from libtext.asgi._jobs import JobsBackend, accept, install_job_routes, wants_async
+from libtext.asgi._offloop import OffLoopJSONRoute
 from libtext.asgi._routes import MAX_PAGE, CachedRoute, cached_routes
 from libtext.asgi._settings import Settings
 from libtext.asgi._uploads import (
@@ -209,6 +210,7 @@ def create_app(
         lifespan=lifespan,
         **docs_urls(),
     )
+    app.router.route_class = OffLoopJSONRoute  # large JSON bodies parsed off the loop
     install_docs(app)  # /docs and /redoc with packaged assets: they work offline
     app.state.backend = backend
     app.state.settings = settings

@@ -23,6 +23,7 @@ from libtext.errors import EmptyFileError, InvalidInputError, UnsupportedMediaEr
 from libtext.models import ProcessRequest
 
 __all__ = [
+    "MAX_JSON_BYTES",
     "PDF_UPLOAD_BODY",
     "PROCESS_BODY",
     "BodyLimitMiddleware",
@@ -66,6 +67,12 @@ PROCESS_BODY: dict[str, Any] = {
 """OpenAPI ``requestBody`` of ``POST /api/process``: a PDF or a library work id."""
 
 
+MAX_JSON_BYTES = 16 * 2**20
+"""Bytes of a JSON request body (a section edit, a segment to translate, a process
+request): far above what any of them needs, far below the PDF upload limit, since a
+JSON body is parsed and validated whole in memory."""
+
+
 class BodyLimitMiddleware:
     """Reject request bodies over ``max_bytes`` while they stream (413), or stalling (408).
 
@@ -82,15 +89,19 @@ class BodyLimitMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = Headers(scope=scope).get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
+        headers = Headers(scope=scope)
+        limit = self.max_bytes
+        if headers.get("content-type", "").lower().startswith("application/json"):
+            limit = min(limit, MAX_JSON_BYTES)  # JSON is parsed whole: a lower bound
+        declared = headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > limit:
             # Answer before reading: the client may stop sending at once.
             response = error_json(
                 413,
                 "too_large",
                 f"The request body ({declared} bytes) is larger than the limit of "
-                f"{self.max_bytes} bytes; send a smaller file.",
-                {"max_bytes": self.max_bytes},
+                f"{limit} bytes; send a smaller file.",
+                {"max_bytes": limit},
                 headers={"Connection": "close"},
             )
             await response(scope, receive, send)
@@ -109,8 +120,8 @@ class BodyLimitMiddleware:
             if message["type"] == "http.request":
                 done = not message.get("more_body", False)
                 seen += len(message.get("body", b""))
-                if seen > self.max_bytes:
-                    raise BodyTooLarge(self.max_bytes)
+                if seen > limit:
+                    raise BodyTooLarge(limit)
             return message
 
         await self.app(scope, counting_receive, send)
