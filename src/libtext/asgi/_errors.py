@@ -21,6 +21,7 @@ from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 
 from libtext._wording import for_http
+from libtext.asgi._streams import TooManyStreamsError
 from libtext.errors import (
     ConfigurationError,
     ConflictError,
@@ -107,6 +108,7 @@ STATUS_MAP: tuple[tuple[type[LibtextError], int], ...] = (
     (NotFoundError, 404),
     (ConflictError, 412),  # only If-Match names a revision over HTTP: a failed precondition
     (RateLimitError, 429),
+    (TooManyStreamsError, 429),
     (ProviderTimeoutError, 504),
     (LibraryTimeoutError, 504),
     (RequestTimeoutError, 504),
@@ -155,7 +157,7 @@ def error_json(
 def _libtext_response(exc: LibtextError) -> JSONResponse:
     status = status_for(exc)
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-    if isinstance(exc, QueueFullError):
+    if isinstance(exc, QueueFullError | TooManyStreamsError):
         headers = {"Retry-After": str(max(1, round(exc.retry_after)))}
     if status == 500:
         logger.error("libtext error without an HTTP mapping: %r", exc)

@@ -29,6 +29,7 @@ from starlette.types import Receive, Scope, Send
 
 from libtext.asgi._errors import error_json
 from libtext.asgi._sse import HEARTBEAT, comment, last_event_id, prefers_async, retry_frame
+from libtext.asgi._streams import StreamSlots
 from libtext.asgi._uploads import upload_filename
 from libtext.jobs import Job, JobEvent, JobQueue, JobState
 from libtext.models import PaginationInfo, ProcessRequest
@@ -81,6 +82,7 @@ class JobsBackend:
 
     def __init__(self, backend: "Backend", queue: JobQueue | None = None) -> None:
         self.backend = backend
+        self.streams = StreamSlots()
         self._queue = queue
         self._owned: JobQueue | None = None
         self._lock = anyio.Lock()
@@ -159,13 +161,16 @@ class JobsBackend:
     async def cancel(self, job_id: str) -> Job:
         return await self._call(lambda q: q.acancel(job_id))
 
-    async def events(self, job_id: str, after: int) -> "EventStream":
+    async def events(self, job_id: str, after: int, client: str = "") -> "EventStream":
         """The job's events after ``after`` as a response that streams them to the end.
 
-        The job is looked up first, so an unknown id is a 404 before the stream starts.
+        The job is looked up first, so an unknown id is a 404 before the stream starts;
+        then the stream takes a slot of the bounded pool (``libtext.asgi._streams``):
+        429 when ``client`` holds its share or the pool is full.
         """
         await self.get(job_id)
-        return EventStream(await self.queue(), job_id, after)
+        release = self.streams.take(client)
+        return EventStream(await self.queue(), job_id, after, release=release)
 
     # --- in-process workers --------------------------------------------------------
 
@@ -209,7 +214,14 @@ class EventStream(Response):
 
     media_type = "text/event-stream"
 
-    def __init__(self, queue: JobQueue, job_id: str, after: int) -> None:
+    def __init__(
+        self,
+        queue: JobQueue,
+        job_id: str,
+        after: int,
+        *,
+        release: Callable[[], None] = lambda: None,
+    ) -> None:
         super().__init__(
             media_type=self.media_type,
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
@@ -219,8 +231,15 @@ class EventStream(Response):
         self.queue = queue
         self.job_id = job_id
         self.after = after
+        self.release = release
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self._stream(receive, send)
+        finally:
+            self.release()  # the stream's slot, however the stream ended
+
+    async def _stream(self, receive: Receive, send: Send) -> None:
         await send(
             {"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers}
         )
@@ -400,6 +419,7 @@ def install_job_routes(
         },
     )
     async def job_events(
+        request: Request,
         job_id: JobId,
         last_event: Annotated[str | None, Header(alias="Last-Event-ID", max_length=40)] = None,
         after: Annotated[
@@ -408,4 +428,5 @@ def install_job_routes(
         ] = None,
     ) -> Response:
         start = max(last_event_id(last_event), after or 0)
-        return await jobs.events(job_id, start)
+        client = request.client.host if request.client is not None else ""
+        return await jobs.events(job_id, start, client)
