@@ -92,9 +92,11 @@ class BodyTooLarge(StarletteHTTPException):
 class BodyTimeout(StarletteHTTPException):
     """Raised from ``receive`` when the next part of the body takes too long (408)."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, *, min_rate: float | None = None) -> None:
         super().__init__(status_code=408, detail="body timeout")
         self.seconds = seconds
+        self.min_rate = min_rate
+        """Set when the body fell under the minimum pace (bytes/s) rather than stalled."""
 
 
 # Most specific first: the first match wins.
@@ -194,11 +196,18 @@ async def _on_http_exception(request: Request, exc: Exception) -> JSONResponse:
         response.headers["Connection"] = "close"
         return response
     if isinstance(exc, BodyTimeout):
+        if exc.min_rate is not None:
+            message = (
+                f"The request body arrived slower than {exc.min_rate:g} bytes/s; send it at once."
+            )
+        else:
+            message = f"The request body stalled for more than {exc.seconds:g} s; send it at once."
         return error_json(
             408,
             "body_timeout",
-            f"The request body stalled for more than {exc.seconds:g} s; send it at once.",
-            {"timeout_s": exc.seconds},
+            message,
+            {"timeout_s": exc.seconds}
+            | ({} if exc.min_rate is None else {"min_rate": exc.min_rate}),
             headers={"Connection": "close"},
         )
     headers = dict(exc.headers or {})
