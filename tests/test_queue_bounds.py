@@ -66,3 +66,6 @@ async def test_queue_full_over_http_is_503_with_retry_after(store: Any, library:
         assert full.json()["error"]["code"] == "queue_full"
         assert int(full.headers["retry-after"]) >= 1
         assert (await c.get("/api/jobs")).json()["pagination"]["total"] == 1
+        health = (await c.get("/api/health")).json()
+        assert health["queue"]["queued"] == 1 and health["queue"]["max_queued"] == 1
+        assert health["queue"]["queued_bytes"] == len(SAMPLE.read_bytes())

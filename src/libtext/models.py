@@ -360,6 +360,15 @@ class PaginatedTextsResponse(_Model):
 # --- schemas the spec names but does not show ------------------------------------
 
 
+class QueueFigures(_Model):
+    """The job queue's waiting work, as health reports it (``None`` limits: unbounded)."""
+
+    queued: int
+    queued_bytes: int
+    max_queued: int | None = None
+    max_queued_bytes: int | None = None
+
+
 class HealthResponse(_Model):
     """Health of the service.
 
@@ -372,6 +381,8 @@ class HealthResponse(_Model):
     version: str
     store: Literal["ok", "unavailable", "not_configured"] = "not_configured"
     providers: list[str] = Field(default_factory=list)
+    queue: QueueFigures | None = None
+    """The job queue's figures, once the server has opened its queue (``None`` before)."""
 
 
 class ErrorDetail(_Model):

@@ -266,7 +266,10 @@ def create_app(
     )
     async def health() -> Response:
         report = await backend.health()
-        response = _json(report)
+        report.queue = await job_backend.figures()
+        # "queue" only once the queue is open: the body is unchanged until then.
+        body = report.model_dump_json(by_alias=True, exclude_none=True)
+        response = Response(body, media_type="application/json")
         if report.status != "ok":
             response.status_code = 503
         return response

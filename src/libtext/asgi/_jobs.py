@@ -32,7 +32,7 @@ from libtext.asgi._sse import HEARTBEAT, comment, last_event_id, prefers_async, 
 from libtext.asgi._streams import StreamSlots
 from libtext.asgi._uploads import upload_filename
 from libtext.jobs import Job, JobEvent, JobQueue, JobState
-from libtext.models import PaginationInfo, ProcessRequest
+from libtext.models import PaginationInfo, ProcessRequest, QueueFigures
 
 if TYPE_CHECKING:  # pragma: no cover
     from libtext.asgi._backend import Backend
@@ -160,6 +160,33 @@ class JobsBackend:
 
     async def cancel(self, job_id: str) -> Job:
         return await self._call(lambda q: q.acancel(job_id))
+
+    async def figures(self) -> QueueFigures | None:
+        """The queue's waiting jobs and bytes for health; ``None`` before the queue is
+        opened or when counting takes longer than a health probe may."""
+        queue = self._queue
+        if queue is None:
+            return None
+        from libtext.asgi._backend import PROBE_TIMEOUT, _probe
+
+        counted: list[tuple[int, int]] = []
+
+        def count() -> bool:
+            counted.append(queue.waiting())
+            return True
+
+        try:
+            with anyio.fail_after(PROBE_TIMEOUT):
+                await _probe(count)
+        except Exception:
+            return None
+        jobs, held = counted[0]
+        return QueueFigures(
+            queued=jobs,
+            queued_bytes=held,
+            max_queued=queue.max_queued,
+            max_queued_bytes=queue.max_queued_bytes,
+        )
 
     async def events(self, job_id: str, after: int, client: str = "") -> "EventStream":
         """The job's events after ``after`` as a response that streams them to the end.

@@ -294,6 +294,11 @@ class JobQueue(TreeMethods):
                 ) from None
         return job
 
+    def waiting(self) -> tuple[int, int]:
+        """Jobs waiting to run, and the bytes of PDF they hold (health reports them)."""
+        figures: tuple[int, int] = self._run("count the waiting jobs", _db.waiting)
+        return figures
+
     async def asubmit(
         self,
         pdf: str | os.PathLike[str] | bytes | bytearray | IO[bytes] | None = None,

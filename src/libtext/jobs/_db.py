@@ -81,6 +81,16 @@ QUEUE_RETRY_AFTER = 30.0
 """Seconds a refused submitter is told to wait (``Retry-After``): about one job's run."""
 
 
+def waiting(conn: Connection) -> tuple[int, int]:
+    """Jobs waiting (``queued``), and the bytes of PDF they hold."""
+    count, held = conn.execute(
+        sa.select(sa.func.count(), sa.func.coalesce(sa.func.sum(sa.func.length(INPUTS.c.data)), 0))
+        .select_from(JOBS.outerjoin(INPUTS, INPUTS.c.job_id == JOBS.c.id))
+        .where(JOBS.c.state == JobState.QUEUED.value)
+    ).one()
+    return int(count), int(held)
+
+
 def check_room(conn: Connection, size: int, max_jobs: int | None, max_bytes: int | None) -> None:
     """Refuse a job of ``size`` PDF bytes when the waiting jobs already fill the queue.
 
@@ -90,12 +100,7 @@ def check_room(conn: Connection, size: int, max_jobs: int | None, max_bytes: int
     """
     if max_jobs is None and max_bytes is None:
         return
-    waiting = JOBS.c.state == JobState.QUEUED.value
-    count, held = conn.execute(
-        sa.select(sa.func.count(), sa.func.coalesce(sa.func.sum(sa.func.length(INPUTS.c.data)), 0))
-        .select_from(JOBS.outerjoin(INPUTS, INPUTS.c.job_id == JOBS.c.id))
-        .where(waiting)
-    ).one()
+    count, held = waiting(conn)
     if max_jobs is not None and count >= max_jobs:
         raise QueueFullError(
             f"The job queue already holds {count} waiting jobs, its limit max_queued="
