@@ -29,7 +29,9 @@ import socket  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 import httpx  # noqa: E402
 
@@ -164,9 +166,141 @@ def main() -> None:
                 )
             print()
             print("peak = server + PDF workers, sampled every 20 ms; usable = next small extract")
+            print()
+            long_line_row(base)
         finally:
             proc.terminate()
             proc.wait(timeout=15)
+        queue_flood_row(env)
+        hung_database_row()
+
+
+def _health_during(base: str, work: Callable[[], httpx.Response]) -> tuple[Any, float, list[float]]:
+    """Run ``work`` in a thread; poll health meanwhile: (response, seconds, health latencies)."""
+    import threading
+
+    out: list[Any] = []
+    thread = threading.Thread(target=lambda: out.append(work()))
+    t0 = time.perf_counter()
+    thread.start()
+    latencies: list[float] = []
+    while thread.is_alive():
+        h0 = time.perf_counter()
+        try:
+            httpx.get(f"{base}/api/health", timeout=10)
+            latencies.append(time.perf_counter() - h0)
+        except httpx.TransportError:
+            latencies.append(float("inf"))
+        time.sleep(0.05)
+    thread.join()
+    return out[0], time.perf_counter() - t0, latencies
+
+
+def long_line_row(base: str) -> None:
+    """The sub-KB PDF with one 60,000-character line, outlined (froze main for minutes)."""
+    data = hostile_pdfs.long_line()
+    files = {"file": ("long.pdf", data, "application/pdf")}
+    r, seconds, lat = _health_during(
+        base, lambda: httpx.post(f"{base}/api/outline", files=files, timeout=600)
+    )
+    worst = max(lat) if lat else 0.0
+    within = sum(1 for x in lat if x <= 1.0) / len(lat) if lat else 1.0
+    print(
+        f"long-line PDF ({len(data)} B) /api/outline: {r.status_code} in {seconds:.2f} s; "
+        f"health during it: {len(lat)} calls, worst {worst * 1000:.0f} ms, "
+        f"{within:.0%} within 1 s"
+    )
+
+
+def queue_flood_row(env: dict[str, str]) -> None:
+    """60 asynchronous ~10 MB uploads at once to a server whose jobs nobody takes (the
+    worst case): how many are queued, how many refused, what the database grew by."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "q.db"
+        port = free_port()
+        cmd = [
+            sys.executable, "-c", "from libtext.cli import main; main()", "serve",
+            "--port", str(port), "--store", f"sqlite:///{db}", "--log-level", "warning",
+            "--no-access-log",
+        ]  # fmt: skip
+        flood_env = {**env, "LIBTEXT_JOBS_WORKERS": "0"}
+        proc = subprocess.Popen(cmd, env=flood_env, stderr=subprocess.DEVNULL)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            while True:
+                try:
+                    if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            before = db.stat().st_size
+            data = hostile_pdfs.simple(pages=1, words=20) + b"%" + b"x" * (10 * 2**20)
+            statuses: list[int] = []
+            retry_after = set()
+            t0 = time.perf_counter()
+            for _ in range(60):
+                r = httpx.post(
+                    f"{base}/api/process?wait=false",
+                    files={"file": ("big.pdf", data, "application/pdf")},
+                    timeout=60,
+                )
+                statuses.append(r.status_code)
+                if "retry-after" in r.headers:
+                    retry_after.add(r.headers["retry-after"])
+            seconds = time.perf_counter() - t0
+            grew = (db.stat().st_size - before) >> 20
+            print(
+                f"queue flood (no workers): 60 x {len(data) >> 20} MiB in {seconds:.1f} s: "
+                f"{statuses.count(202)} queued, {statuses.count(503)} refused 503 queue_full "
+                f"(Retry-After {sorted(retry_after)}), database +{grew} MiB"
+            )
+        finally:
+            proc.terminate()
+            proc.wait(timeout=15)
+
+
+def hung_database_row() -> None:
+    """A PostgreSQL that accepts connections and never answers, once the app runs (the
+    CLI refuses to start on one): the first health call's answer and time."""
+    import threading
+
+    import anyio
+
+    from libtext.asgi import Settings, create_app
+
+    held: list[socket.socket] = []
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+
+    def accept() -> None:
+        while True:
+            try:
+                held.append(listener.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    url = f"postgresql+psycopg://u:p@127.0.0.1:{listener.getsockname()[1]}/db"
+
+    async def first_health() -> tuple[str, float]:
+        app = create_app(settings=Settings(store_url=url))
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            t0 = time.perf_counter()
+            with anyio.move_on_after(120):
+                r = await client.get("/api/health")
+                body = r.json()
+                return f"{r.status_code} {body['status']}/{body['store']}", time.perf_counter() - t0
+            return "no answer in 120 s", time.perf_counter() - t0
+
+    try:
+        answer, seconds = anyio.run(first_health)
+        print(f"hung database: first health {answer} in {seconds:.2f} s")
+    finally:
+        listener.close()
+        for conn in held:
+            conn.close()
 
 
 if __name__ == "__main__":

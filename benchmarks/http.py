@@ -11,7 +11,8 @@ on both with the same load generator and prints requests/s, p99 latency and the
 ratio libtext / ceiling (goal: >= 50%).
 
 Load generator: ``wrk`` when it is on PATH (Debian: ``apt-get install wrk``),
-otherwise an httpx async client (the script says which it used). The httpx client
+otherwise an httpx async client (the script says which it used); the mixed run alone
+(``--mixed-only``) uses a raw asyncio keep-alive client instead. The httpx client
 is itself the bottleneck at a few thousand requests/s, so its ratios understate
 the gap; wrk's are the ones to quote.
 
@@ -205,12 +206,50 @@ async def _httpx_load(url: str, duration: int, connections: int) -> tuple[float,
     return len(latencies) / elapsed, p99
 
 
+async def _raw_load(url: str, duration: int, connections: int) -> tuple[float, float]:
+    """Keep-alive GETs over raw asyncio streams: a client that costs far less than the
+    server it loads (httpx's own cost hides the server's at a few thousand requests/s)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    request = f"GET {target} HTTP/1.1\r\nHost: {parts.hostname}\r\n\r\n".encode()
+    latencies: list[float] = []
+    stop = time.perf_counter() + duration
+
+    async def worker() -> None:
+        reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+        try:
+            while time.perf_counter() < stop:
+                t0 = time.perf_counter()
+                writer.write(request)
+                head = await reader.readuntil(b"\r\n\r\n")
+                if not head.startswith(b"HTTP/1.1 200"):
+                    status = head.split(b"\r\n", 1)[0]
+                    raise SystemExit(f"{url}: {status!r}")
+                found = re.search(rb"(?i)content-length:\s*(\d+)", head)
+                assert found is not None
+                length = int(found.group(1))
+                await reader.readexactly(length)
+                latencies.append(time.perf_counter() - t0)
+        finally:
+            writer.close()
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(connections)))
+    elapsed = time.perf_counter() - t0
+    p99 = statistics.quantiles(latencies, n=100)[98] * 1000
+    return len(latencies) / elapsed, p99
+
+
 def measure(url: str, tool: str, duration: int, connections: int) -> tuple[float, float]:
     # A short warm-up so both servers are measured hot.
     for _ in range(50):
         httpx.get(url, timeout=10)
     if tool == "wrk":
         return run_wrk(url, duration, connections)
+    if tool == "raw":
+        return asyncio.run(_raw_load(url, duration, connections))
     return asyncio.run(_httpx_load(url, duration, connections))
 
 
@@ -295,7 +334,7 @@ def main() -> None:
     parser.add_argument("--mixed-only", action="store_true", help="skip the ceiling table")
     parser.add_argument("--upload", type=Path, default=None, help="PDF of the mixed run")
     args = parser.parse_args()
-    tool = "wrk" if shutil.which("wrk") else "httpx"
+    tool = "wrk" if shutil.which("wrk") else "raw" if args.mixed_only else "httpx"
     upload = args.upload or default_upload()
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -28,7 +28,8 @@ handle them all, or a branch to handle one kind::
     │   │   └── ProviderTimeoutError  provider_timeout    per-call timeout or deadline
     │   └── LibraryError              library_error       the online Chabad library failed
     │       └── LibraryTimeoutError   library_timeout
-    └── StoreError                    store_error         the database failed
+    ├── StoreError                    store_error         the database failed
+    └── QueueFullError                queue_full          too many jobs queued: retry later
 
 Errors carry what a caller needs (``provider``, ``status_code``, ``endpoint``) and
 never a secret: messages are written by libtext, not copied from request headers.
@@ -61,6 +62,7 @@ __all__ = [
     "ProviderError",
     "ProviderOutputError",
     "ProviderTimeoutError",
+    "QueueFullError",
     "RateLimitError",
     "StoreError",
     "TooManyPagesError",
@@ -356,3 +358,20 @@ class StoreError(LibtextError):
     """The database behind :class:`~libtext.TextStore` failed."""
 
     code = "store_error"
+
+
+class QueueFullError(LibtextError):
+    """The job queue holds as many jobs (or PDF bytes) as it may; nothing was queued.
+
+    Attributes:
+        retry_after: Seconds to wait before submitting again.
+    """
+
+    code = "queue_full"
+
+    def __init__(
+        self, message: str, *, retry_after: float = 30.0, details: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message, details=details)
+        self.retry_after = retry_after
+        self.details.setdefault("retry_after", retry_after)

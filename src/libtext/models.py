@@ -30,6 +30,8 @@ from pydantic import (
     field_validator,
 )
 
+from libtext._names import name_problem
+
 __all__ = [
     "DocumentHeading",
     "DocumentOutline",
@@ -419,6 +421,15 @@ class PaginatedTextsResponse(_Model):
 # --- schemas the spec names but does not show ------------------------------------
 
 
+class QueueFigures(_Model):
+    """The job queue's waiting work, as health reports it (``None`` limits: unbounded)."""
+
+    queued: int
+    queued_bytes: int
+    max_queued: int | None = None
+    max_queued_bytes: int | None = None
+
+
 class HealthResponse(_Model):
     """Health of the service.
 
@@ -435,6 +446,8 @@ class HealthResponse(_Model):
     """"ok", "unavailable" or "not_configured"."""
     providers: list[str] = Field(default_factory=list)
     """The provider names this server offers."""
+    queue: QueueFigures | None = None
+    """The job queue's figures, once the server has opened its queue (``None`` before)."""
 
 
 class ErrorDetail(_Model):
@@ -887,6 +900,15 @@ class SectionEdit(_Model):
     """The section's new phrases, covering its Hebrew in order."""
     footnotes: list[Footnote] | None = None
     """The section's new footnotes."""
+
+    @field_validator("chapter_title", "segment_title", mode="after")
+    @classmethod
+    def _plain_title(cls, value: str | None) -> str | None:
+        """Titles without control characters or bidi overrides (see ``libtext._names``)."""
+        problem = None if value is None else name_problem(value)
+        if problem is not None:
+            raise ValueError(f"the title contains {problem}; send it as plain text")
+        return value
 
 
 class TextRevision(_Model):

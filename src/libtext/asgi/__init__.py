@@ -46,6 +46,7 @@ from libtext.asgi._errors import install_error_handlers
 from libtext.asgi._fastpath import CachedReadsMiddleware
 from libtext.asgi._jobs import JobsBackend, accept, install_job_routes, wants_async
 from libtext.asgi._negotiate import negotiate
+from libtext.asgi._offloop import OffLoopJSONRoute
 from libtext.asgi._routes import MAX_PAGE, CachedRoute, cached_routes
 from libtext.asgi._settings import Settings
 from libtext.asgi._strict import reject_unknown_query
@@ -255,6 +256,7 @@ def create_app(
         dependencies=[Depends(reject_unknown_query)],
         **docs_urls(),
     )
+    app.router.route_class = OffLoopJSONRoute  # large JSON bodies parsed off the loop
     install_docs(app)  # /docs and /redoc with packaged assets: they work offline
     app.state.backend = backend
     app.state.settings = settings
@@ -315,7 +317,10 @@ def create_app(
     )
     async def health() -> Response:
         report = await backend.health()
-        response = _json(report)
+        report.queue = await job_backend.figures()
+        # "queue" only once the queue is open: the body is unchanged until then.
+        body = report.model_dump_json(by_alias=True, exclude_none=True)
+        response = Response(body, media_type="application/json")
         if report.status != "ok":
             response.status_code = 503
         return response

@@ -18,11 +18,12 @@ import anyio.to_thread
 from anyio.lowlevel import RunVar
 from starlette.responses import StreamingResponse
 
+from libtext._offload import offloading
 from libtext._version import __version__
 from libtext.asgi._cache import CachedReads
 from libtext.asgi._errors import PreconditionRequiredError, RequestTimeoutError
 from libtext.asgi._settings import Settings
-from libtext.errors import LibtextError
+from libtext.errors import InputTooLargeError, LibtextError
 from libtext.models import (
     DocumentOutline,
     EnrichedSegment,
@@ -48,10 +49,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from libtext.store import TextStore
     from libtext.translate import Translator
 
-__all__ = ["PROBE_TIMEOUT", "Backend"]
+__all__ = ["MAX_EDIT_CHARS", "PROBE_TIMEOUT", "Backend"]
 
 T = TypeVar("T")
 
+MAX_EDIT_CHARS = 1_000_000
+"""Characters of JSON one section edit may hold: a long chapter's translation with room
+to spare. Every revision keeps what it changed, so an edit's size is what history costs."""
 PROBE_TIMEOUT = 2.0
 """Seconds each health probe (the store, the providers) may take before it counts as down."""
 PROBE_THREADS = 4
@@ -232,7 +236,9 @@ class Backend:
                 store = self._store
                 if store is None:
                     store = await self.store()
-                if not await _probe(store.ping):
+                ping = getattr(store, "ping", None)  # a store passed in may have aping only
+                up = await (_probe(ping) if callable(ping) else store.aping())
+                if not up:
                     state = "unavailable"
         except ImportError:
             state = "not_configured"
@@ -341,6 +347,14 @@ class Backend:
         """One section edit, refused without the ETag it is based on (``If-Match``)."""
         _require_if_match(slug, if_match, "Editing")
 
+        size = len(edit.model_dump_json(exclude_unset=True))
+        if size > MAX_EDIT_CHARS:
+            raise InputTooLargeError(
+                f"The section edit is {size:,} characters of JSON, over the limit of "
+                f"{MAX_EDIT_CHARS:,}; a section is edited a part at a time.",
+                details={"limit": "max_edit_chars", "max_edit_chars": MAX_EDIT_CHARS},
+            )
+
         async def call() -> SectionEditResult:
             store = await self.store()
             return await store.aedit_section(
@@ -362,9 +376,10 @@ class Backend:
 
         async def call() -> DocumentOutline | OutlineComparison:
             doc = await self._extract(data, filename)
-            if len(names) > 1:
-                return await outliner.acompare(doc)
-            return await outliner.aoutline(doc)
+            with offloading(self.pdf_guard):
+                if len(names) > 1:
+                    return await outliner.acompare(doc)
+                return await outliner.aoutline(doc)
 
         return await self.within(self.settings.processing_timeout, call)
 
@@ -385,7 +400,10 @@ class Backend:
             else:
                 max_pages = min(source.max_pages or limit, limit)
                 doc_source = await self.library().aget_work(source.work_id, max_pages=max_pages)
-            document = await aprocess_document(doc_source, outliner=outliner, translator=translator)
+            with offloading(self.pdf_guard):
+                document = await aprocess_document(
+                    doc_source, outliner=outliner, translator=translator
+                )
             item = await (await self.store()).asave(document)
             return ProcessResponse(slug=item.slug, document=document.public())
 

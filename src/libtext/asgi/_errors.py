@@ -17,8 +17,11 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
+from starlette.responses import Response
 
 from libtext._wording import for_http
+from libtext.asgi._streams import TooManyStreamsError
 from libtext.errors import (
     ConfigurationError,
     ConflictError,
@@ -29,6 +32,7 @@ from libtext.errors import (
     LibtextError,
     NotFoundError,
     ProviderTimeoutError,
+    QueueFullError,
     RateLimitError,
     StoreError,
     TooManyPagesError,
@@ -103,9 +107,11 @@ class BodyTooLarge(StarletteHTTPException):
 class BodyTimeout(StarletteHTTPException):
     """Raised from ``receive`` when the next part of the body takes too long (408)."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, *, min_rate: float | None = None) -> None:
         super().__init__(status_code=408, detail="body timeout")
         self.seconds = seconds
+        self.min_rate = min_rate
+        """Set when the body fell under the minimum pace (bytes/s) rather than stalled."""
 
 
 # Most specific first: the first match wins.
@@ -120,12 +126,14 @@ STATUS_MAP: tuple[tuple[type[LibtextError], int], ...] = (
     (NotFoundError, 404),
     (ConflictError, 412),  # only If-Match names a revision over HTTP: a failed precondition
     (RateLimitError, 429),
+    (TooManyStreamsError, 429),
     (ProviderTimeoutError, 504),
     (LibraryTimeoutError, 504),
     (RequestTimeoutError, 504),
     (ExtractionTimeoutError, 504),
     (UpstreamError, 502),
     (StoreError, 503),
+    (QueueFullError, 503),
     (ConfigurationError, 503),
     (LibtextError, 500),
 )
@@ -167,6 +175,8 @@ def error_json(
 def _libtext_response(exc: LibtextError) -> JSONResponse:
     status = status_for(exc)
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    if isinstance(exc, QueueFullError | TooManyStreamsError):
+        headers = {"Retry-After": str(max(1, round(exc.retry_after)))}
     if status == 500:
         logger.error("libtext error without an HTTP mapping: %r", exc)
     return error_json(status, exc.code, for_http(exc.message), exc.details, headers)
@@ -196,13 +206,24 @@ async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse
 async def _on_http_exception(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     if isinstance(exc, BodyTooLarge):
-        return _libtext_response(exc.error)
+        # The rest of the body is not read: the connection ends with the answer (a
+        # client streaming 2 GB must not keep the server reading it).
+        response = _libtext_response(exc.error)
+        response.headers["Connection"] = "close"
+        return response
     if isinstance(exc, BodyTimeout):
+        if exc.min_rate is not None:
+            message = (
+                f"The request body arrived slower than {exc.min_rate:g} bytes/s; send it at once."
+            )
+        else:
+            message = f"The request body stalled for more than {exc.seconds:g} s; send it at once."
         return error_json(
             408,
             "body_timeout",
-            f"The request body stalled for more than {exc.seconds:g} s; send it at once.",
-            {"timeout_s": exc.seconds},
+            message,
+            {"timeout_s": exc.seconds}
+            | ({} if exc.min_rate is None else {"min_rate": exc.min_rate}),
             headers={"Connection": "close"},
         )
     headers = dict(exc.headers or {})
@@ -240,8 +261,19 @@ async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
     )
 
 
+async def _on_client_disconnect(request: Request, exc: Exception) -> Response:
+    """A client gone while its body streamed: one INFO line, no traceback, no answer."""
+    logger.info(
+        "client disconnected while sending the body of %s %s; request dropped",
+        request.method,
+        request.url.path,
+    )
+    return Response(status_code=400)  # nobody reads it: the connection is gone
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Route every error of ``app`` to an ``ErrorResponse``."""
+    app.add_exception_handler(ClientDisconnect, _on_client_disconnect)
     app.add_exception_handler(LibtextError, _on_libtext_error)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
     app.add_exception_handler(StarletteHTTPException, _on_http_exception)

@@ -6,7 +6,9 @@ that connects and sends nothing, or one header byte now and then, holds its sock
 out. Here each connection must deliver a request's complete headers within
 ``LIBTEXT_HEADER_TIMEOUT`` seconds (default 10) of connecting or of its previous
 response, or it is closed. Slow bodies are bounded by the app
-(``Settings.body_timeout``, 408).
+(``Settings.body_timeout`` and a minimum pace, 408). ``GET /api/health`` has
+:data:`HEALTH_SLOTS` connections of its own past ``limit_concurrency``, so it answers
+while slow clients hold every other slot.
 """
 
 from __future__ import annotations
@@ -17,9 +19,25 @@ from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["DEFAULT_HEADER_TIMEOUT", "HeaderTimeoutH11Protocol"]
+__all__ = [
+    "DEFAULT_HEADER_TIMEOUT",
+    "HEALTH_SLOTS",
+    "HeaderTimeoutH11Protocol",
+    "is_health_request",
+]
 
 DEFAULT_HEADER_TIMEOUT = 10.0
+HEALTH_SLOTS = 16
+"""Connections past ``limit_concurrency`` kept for ``GET /api/health`` (a reserved slot)."""
+
+
+def is_health_request(data: bytes) -> bool:
+    """Whether ``data`` starts a ``GET``/``HEAD`` of ``.../api/health`` (a mount's too)."""
+    line = data.split(b"\r\n", 1)[0]
+    parts = line.split(b" ")
+    if len(parts) != 3 or parts[0] not in (b"GET", b"HEAD"):
+        return False
+    return parts[1].split(b"?", 1)[0].endswith(b"/api/health")
 
 
 class HeaderTimeoutH11Protocol(H11Protocol):
@@ -53,7 +71,21 @@ class HeaderTimeoutH11Protocol(H11Protocol):
         self._arm()
 
     def data_received(self, data: bytes) -> None:
-        super().data_received(data)
+        if (
+            self.limit_concurrency is not None
+            and self._waiting_for_headers()
+            and is_health_request(data)
+        ):
+            # Health has slots of its own: with every request slot held (slow clients,
+            # a flood), a load balancer still hears "degraded" instead of a plain 503.
+            limit = self.limit_concurrency
+            self.limit_concurrency = limit + HEALTH_SLOTS
+            try:
+                super().data_received(data)
+            finally:
+                self.limit_concurrency = limit
+        else:
+            super().data_received(data)
         if not self._waiting_for_headers():
             self._disarm()  # a request is in progress: the app's limits take over
 

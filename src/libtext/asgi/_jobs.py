@@ -29,9 +29,10 @@ from starlette.types import Receive, Scope, Send
 
 from libtext.asgi._errors import NoWorkersError, error_json
 from libtext.asgi._sse import HEARTBEAT, comment, last_event_id, prefers_async, retry_frame
+from libtext.asgi._streams import StreamSlots
 from libtext.asgi._uploads import upload_filename
 from libtext.jobs import Job, JobEvent, JobQueue, JobState
-from libtext.models import PaginationInfo, ProcessRequest
+from libtext.models import PaginationInfo, ProcessRequest, QueueFigures
 
 if TYPE_CHECKING:  # pragma: no cover
     from libtext.asgi._backend import Backend
@@ -85,6 +86,7 @@ class JobsBackend:
 
     def __init__(self, backend: "Backend", queue: JobQueue | None = None) -> None:
         self.backend = backend
+        self.streams = StreamSlots()
         self._queue = queue
         self._owned: JobQueue | None = None
         self._lock = anyio.Lock()
@@ -116,7 +118,14 @@ class JobsBackend:
             async with self._lock:
                 if self._queue is None:
                     store = await self.backend.store()
-                    queue = await anyio.to_thread.run_sync(lambda: JobQueue(store))
+                    settings = self.backend.settings
+                    queue = await anyio.to_thread.run_sync(
+                        lambda: JobQueue(
+                            store,
+                            max_queued=settings.max_queued_jobs,
+                            max_queued_bytes=settings.max_queued_bytes,
+                        )
+                    )
                     self._queue = self._owned = queue
         return self._queue
 
@@ -205,13 +214,43 @@ class JobsBackend:
     async def cancel(self, job_id: str) -> Job:
         return await self._call(lambda q: q.acancel(job_id))
 
-    async def events(self, job_id: str, after: int) -> "EventStream":
+    async def figures(self) -> QueueFigures | None:
+        """The queue's waiting jobs and bytes for health; ``None`` before the queue is
+        opened or when counting takes longer than a health probe may."""
+        queue = self._queue
+        if queue is None:
+            return None
+        from libtext.asgi._backend import PROBE_TIMEOUT, _probe
+
+        counted: list[tuple[int, int]] = []
+
+        def count() -> bool:
+            counted.append(queue.waiting())
+            return True
+
+        try:
+            with anyio.fail_after(PROBE_TIMEOUT):
+                await _probe(count)
+        except Exception:
+            return None
+        jobs, held = counted[0]
+        return QueueFigures(
+            queued=jobs,
+            queued_bytes=held,
+            max_queued=queue.max_queued,
+            max_queued_bytes=queue.max_queued_bytes,
+        )
+
+    async def events(self, job_id: str, after: int, client: str = "") -> "EventStream":
         """The job's events after ``after`` as a response that streams them to the end.
 
-        The job is looked up first, so an unknown id is a 404 before the stream starts.
+        The job is looked up first, so an unknown id is a 404 before the stream starts;
+        then the stream takes a slot of the bounded pool (``libtext.asgi._streams``):
+        429 when ``client`` holds its share or the pool is full.
         """
         await self.get(job_id)
-        return EventStream(await self.queue(), job_id, after)
+        release = self.streams.take(client)
+        return EventStream(await self.queue(), job_id, after, release=release)
 
     # --- in-process workers --------------------------------------------------------
 
@@ -255,7 +294,14 @@ class EventStream(Response):
 
     media_type = "text/event-stream"
 
-    def __init__(self, queue: JobQueue, job_id: str, after: int) -> None:
+    def __init__(
+        self,
+        queue: JobQueue,
+        job_id: str,
+        after: int,
+        *,
+        release: Callable[[], None] = lambda: None,
+    ) -> None:
         super().__init__(
             media_type=self.media_type,
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
@@ -265,8 +311,15 @@ class EventStream(Response):
         self.queue = queue
         self.job_id = job_id
         self.after = after
+        self.release = release
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self._stream(receive, send)
+        finally:
+            self.release()  # the stream's slot, however the stream ended
+
+    async def _stream(self, receive: Receive, send: Send) -> None:
         await send(
             {"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers}
         )
@@ -447,6 +500,7 @@ def install_job_routes(
         },
     )
     async def job_events(
+        request: Request,
         job_id: JobId,
         last_event: Annotated[
             str | None,
@@ -462,4 +516,5 @@ def install_job_routes(
         ] = None,
     ) -> Response:
         start = max(last_event_id(last_event), after or 0)
-        return await jobs.events(job_id, start)
+        client = request.client.host if request.client is not None else ""
+        return await jobs.events(job_id, start, client)

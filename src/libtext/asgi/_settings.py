@@ -36,6 +36,8 @@ MAX_JOBS_WORKERS = 64
 
 
 _POSITIVE_INTS = (
+    "max_queued_jobs",
+    "max_queued_bytes",
     "max_upload_bytes",
     "max_pdf_pages",
     "default_page_size",
@@ -81,6 +83,8 @@ class _Environment(BaseSettings):
     max_segment_chars: int | None = None
     cache_bytes: int | None = None
     jobs_workers: int | None = None
+    max_queued_jobs: int | None = None
+    max_queued_bytes: int | None = None
     request_timeout: float | None = None
     processing_timeout: float | None = None
     pdf_timeout: float | None = None
@@ -212,6 +216,11 @@ class Settings:
             64; 0 runs none, for servers whose jobs ``libtext worker`` processes run).
             Started and stopped with the app's lifespan; each ``--workers`` process of
             ``libtext serve`` runs its own.
+        max_queued_jobs: Jobs that may wait at once (``LIBTEXT_MAX_QUEUED_JOBS``,
+            default 100); one more gets 503 ``queue_full`` with ``Retry-After``.
+        max_queued_bytes: Bytes of PDF the waiting jobs may hold together in the
+            database (``LIBTEXT_MAX_QUEUED_BYTES``, default 512 MiB); past it, 503
+            ``queue_full``.
         store_url: Database URL of the :class:`~libtext.TextStore` the app makes when
             none is passed (``LIBTEXT_DATABASE_URL``, the variable ``TextStore`` and the
             CLI read; ``LIBTEXT_STORE_URL`` is a deprecated alias it wins over; ``None``
@@ -240,6 +249,8 @@ class Settings:
     body_timeout: float = 30.0
     cache_bytes: int = 16 * MB
     jobs_workers: int = 1
+    max_queued_jobs: int = 100
+    max_queued_bytes: int = 512 * MB
 
     def __post_init__(self) -> None:
         for name in _POSITIVE_INTS:

@@ -24,8 +24,11 @@ from libtext.errors import EmptyFileError, InvalidInputError, UnsupportedMediaEr
 from libtext.models import ProcessRequest
 
 __all__ = [
+    "MAX_JSON_BYTES",
+    "MIN_BODY_RATE",
     "PDF_UPLOAD_BODY",
     "PROCESS_BODY",
+    "RATE_GRACE",
     "BodyLimitMiddleware",
     "read_pdf_upload",
     "read_process_source",
@@ -67,51 +70,89 @@ PROCESS_BODY: dict[str, Any] = {
 """OpenAPI ``requestBody`` of ``POST /api/process``: a PDF or a library work id."""
 
 
+MIN_BODY_RATE = 1024.0
+"""Bytes per second a request body must average after :data:`RATE_GRACE` seconds."""
+RATE_GRACE = 10.0
+"""Seconds a body may take before its pace is checked (a slow link's first seconds)."""
+
+MAX_JSON_BYTES = 16 * 2**20
+"""Bytes of a JSON request body (a section edit, a segment to translate, a process
+request): far above what any of them needs, far below the PDF upload limit, since a
+JSON body is parsed and validated whole in memory."""
+
+
 class BodyLimitMiddleware:
     """Reject request bodies over ``max_bytes`` while they stream (413), or stalling (408).
 
-    ``body_timeout`` bounds the wait for each part of the body, so a client that sends
-    one byte a minute cannot hold a connection (and a concurrency slot) for long.
+    ``body_timeout`` bounds the wait for each part of the body, and ``min_rate`` the
+    pace of the whole: after ``rate_grace`` seconds a body must have sent ``min_rate``
+    bytes for each second past the grace, or it gets 408 and its slot back. So a client
+    that sends a byte every few seconds (under any per-part timeout) cannot hold a
+    connection, and a concurrency slot, for as long as it likes.
     """
 
-    def __init__(self, app: ASGIApp, *, max_bytes: int, body_timeout: float = 30.0) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        max_bytes: int,
+        body_timeout: float = 30.0,
+        min_rate: float | None = None,
+        rate_grace: float | None = None,
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.body_timeout = body_timeout
+        self.min_rate = MIN_BODY_RATE if min_rate is None else min_rate
+        self.rate_grace = RATE_GRACE if rate_grace is None else rate_grace
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = Headers(scope=scope).get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
+        headers = Headers(scope=scope)
+        limit = self.max_bytes
+        if headers.get("content-type", "").lower().startswith("application/json"):
+            limit = min(limit, MAX_JSON_BYTES)  # JSON is parsed whole: a lower bound
+        declared = headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > limit:
             # Answer before reading: the client may stop sending at once.
             response = error_json(
                 413,
                 "too_large",
                 f"The request body ({declared} bytes) is larger than the limit of "
-                f"{self.max_bytes} bytes; send a smaller file.",
-                {"max_bytes": self.max_bytes},
+                f"{limit} bytes; send a smaller file.",
+                {"max_bytes": limit},
                 headers={"Connection": "close"},
             )
             await response(scope, receive, send)
             return
         seen = 0
         done = False
+        started: float | None = None
 
         async def counting_receive() -> Message:
-            nonlocal seen, done
+            nonlocal seen, done, started
             if done:  # after the body, receive() waits for a disconnect: no limit
                 return await receive()
-            with anyio.move_on_after(self.body_timeout) as timer:
+            now = anyio.current_time()
+            if started is None:
+                started = now
+            # The wait ends at the part timeout, or when the bytes so far fall under
+            # the minimum pace, whichever comes first.
+            pace_deadline = started + self.rate_grace + seen / self.min_rate
+            wait = max(0.0, min(self.body_timeout, pace_deadline - now))
+            with anyio.move_on_after(wait) as timer:
                 message = await receive()
             if timer.cancelled_caught:
+                if wait < self.body_timeout:
+                    raise BodyTimeout(self.body_timeout, min_rate=self.min_rate)
                 raise BodyTimeout(self.body_timeout)
             if message["type"] == "http.request":
                 done = not message.get("more_body", False)
                 seen += len(message.get("body", b""))
-                if seen > self.max_bytes:
-                    raise BodyTooLarge(self.max_bytes)
+                if seen > limit:
+                    raise BodyTooLarge(limit)
             return message
 
         await self.app(scope, counting_receive, send)

@@ -134,6 +134,10 @@ class JobQueue(TreeMethods):
             as one run) and how long a job that failed in a way that may pass (a
             provider's 429 or 5xx after its own retries, a store outage) waits before
             it runs again (``base_delay`` doubling up to ``max_delay``).
+        max_queued: Jobs that may wait (``queued``) at once; one more is refused with
+            :class:`~libtext.errors.QueueFullError` (``None``: no bound).
+        max_queued_bytes: Bytes of PDF that the waiting jobs may hold together (the
+            PDFs live in the database until their job ends); ``None``: no bound.
 
     Every method has an async twin (``asubmit``, ``aget``, ``alist``, ``acancel``,
     ``aevents``, ``awork``). Use it as a context manager, or call :meth:`close`.
@@ -147,6 +151,8 @@ class JobQueue(TreeMethods):
         queue_url: str | None = None,
         lease: float = DEFAULT_LEASE,
         retry: RetryPolicy | None = None,
+        max_queued: int | None = None,
+        max_queued_bytes: int | None = None,
         **old: Any,
     ) -> None:
         from libtext.store import TextStore
@@ -158,6 +164,17 @@ class JobQueue(TreeMethods):
                 "pass the store's URL as the first argument)."
             )
         url = queue_url
+
+        for name, bound in (("max_queued", max_queued), ("max_queued_bytes", max_queued_bytes)):
+            if bound is not None and (
+                isinstance(bound, bool) or not isinstance(bound, int) or bound < 1
+            ):
+                raise ConfigurationError(
+                    f"{name} must be a positive integer or None, got {bound!r}."
+                )
+        self.max_queued = max_queued
+        self.max_queued_bytes = max_queued_bytes
+
         if isinstance(lease, bool) or not isinstance(lease, int | float) or not lease > 0:
             raise ConfigurationError(f"lease must be a positive number of seconds, got {lease!r}.")
         if retry is not None and not isinstance(retry, RetryPolicy):
@@ -265,9 +282,10 @@ class JobQueue(TreeMethods):
             raise InvalidInputError("options must be JSON: a dict of numbers and text.") from None
         if max_pages is not None and (not isinstance(max_pages, int) or max_pages < 1):
             raise InvalidInputError("max_pages must be 1 or more.")
-        job: Job = self._run(
-            "queue the job",
-            lambda conn: _db.insert(
+
+        def insert(conn: Any) -> Job:
+            _db.check_room(conn, len(data or b""), self.max_queued, self.max_queued_bytes)
+            return _db.insert(
                 conn,
                 job_id=uuid.uuid4().hex,
                 kind=kind,
@@ -281,9 +299,9 @@ class JobQueue(TreeMethods):
                 # procrastinate's record of the job, committed next in the same
                 # database, makes this one durable too (one disk flush, not two).
                 durable_later=self._deferrer is not None and self.queue_url is None,
-            ),
-            write=True,
-        )
+            )
+
+        job: Job = self._run("queue the job", insert, write=True)
         if self._deferrer is None:
             self._waker.wake()
         else:
@@ -296,6 +314,11 @@ class JobQueue(TreeMethods):
                     "check that the queue's PostgreSQL database is reachable, and retry.",
                 ) from None
         return job
+
+    def waiting(self) -> tuple[int, int]:
+        """Jobs waiting to run, and the bytes of PDF they hold (health reports them)."""
+        figures: tuple[int, int] = self._run("count the waiting jobs", _db.waiting)
+        return figures
 
     async def asubmit(
         self,

@@ -17,6 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from libtext.errors import QueueFullError
 from libtext.jobs._models import FINAL_STATES, Job, JobEvent, JobProgress, JobState
 from libtext.jobs._tables import ANSWERS, EVENTS, INPUTS, JOBS
 from libtext.models import ErrorResponse
@@ -74,6 +75,50 @@ def to_job(row: Any) -> Job:
 
 
 _PUBLIC = [c for c in JOBS.c if c.name not in ("owner", "lease_until", "options")]
+
+
+QUEUE_RETRY_AFTER = 30.0
+"""Seconds a refused submitter is told to wait (``Retry-After``): about one job's run."""
+
+
+def waiting(conn: Connection) -> tuple[int, int]:
+    """Jobs waiting (``queued``), and the bytes of PDF they hold."""
+    count, held = conn.execute(
+        sa.select(sa.func.count(), sa.func.coalesce(sa.func.sum(sa.func.length(INPUTS.c.data)), 0))
+        .select_from(JOBS.outerjoin(INPUTS, INPUTS.c.job_id == JOBS.c.id))
+        .where(JOBS.c.state == JobState.QUEUED.value)
+    ).one()
+    return int(count), int(held)
+
+
+def check_room(conn: Connection, size: int, max_jobs: int | None, max_bytes: int | None) -> None:
+    """Refuse a job of ``size`` PDF bytes when the waiting jobs already fill the queue.
+
+    Read in the transaction that inserts the job, so a burst of submissions cannot all
+    pass the same count (on SQLite the write lock is taken first; on PostgreSQL two
+    at the very edge may both pass, which bounds the overshoot by the writers at once).
+    """
+    if max_jobs is None and max_bytes is None:
+        return
+    count, held = waiting(conn)
+    if max_jobs is not None and count >= max_jobs:
+        raise QueueFullError(
+            f"The job queue already holds {count} waiting jobs, its limit max_queued="
+            f"{max_jobs}; submit again in a while.",
+            retry_after=QUEUE_RETRY_AFTER,
+            details={"limit": "max_queued", "max_queued": max_jobs, "queued": count},
+        )
+    if max_bytes is not None and held + size > max_bytes:
+        raise QueueFullError(
+            f"The waiting jobs' PDFs would pass the limit max_queued_bytes={max_bytes:,} "
+            f"({held:,} bytes queued, {size:,} more); submit again in a while.",
+            retry_after=QUEUE_RETRY_AFTER,
+            details={
+                "limit": "max_queued_bytes",
+                "max_queued_bytes": max_bytes,
+                "queued_bytes": held,
+            },
+        )
 
 
 def insert(

@@ -448,14 +448,20 @@ class Runner:
                 raise LibtextError("The job's PDF is no longer stored; submit it again.")
             steps.note("extract", 0, 1)
             source = await self._extract(data, job.filename)
-        document = await aprocess_document(
-            source,
-            outliner=outliner,
-            translator=translator,
-            cache=cache,
-            concurrency=concurrency,
-            progress=steps.note,
-        )
+        from libtext._offload import offloading
+        from libtext.pdf._guard import default_guard
+
+        # The outline's rules run in the PDF workers: the job's timeout can kill them,
+        # and a rule stuck on a hostile line never stops this loop's lease heartbeat.
+        with offloading(self.pdf_guard if self.pdf_guard is not None else default_guard()):
+            document = await aprocess_document(
+                source,
+                outliner=outliner,
+                translator=translator,
+                cache=cache,
+                concurrency=concurrency,
+                progress=steps.note,
+            )
         # Saved only whole, unless the job asked for a partial text (its answers are
         # cached: running it again asks only for what failed).
         check_failures(

@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -72,6 +72,8 @@ __all__ = [
 ]
 
 logger = logging.getLogger("libtext.pdf")
+
+T = TypeVar("T")
 
 Extract = Callable[..., "ExtractedDocument"]
 """``libtext.pdf._extract_data``: keyword arguments of one request -> the document."""
@@ -487,8 +489,21 @@ class PdfGuard:
         now (each with its own memory cap and timeout); a busy pool reads it whole.
         """
         request = {**request, "limits": self.limits}
+        doc: ExtractedDocument = self._call(request, run=run, job=job, split=split)
+        return doc
+
+    def _call(
+        self,
+        request: dict[str, Any],
+        *,
+        run: Callable[..., Any],
+        job: _Job | None,
+        split: Splitter | None = None,
+    ) -> Any:
+        """``run(**request)`` in a worker (the worker runs ``request["task"]``, see
+        ``libtext.pdf._worker.TASKS``), or here when processes cannot be used."""
         if not self.isolate:
-            return run(**request)
+            return run(**{k: v for k, v in request.items() if k != "task"})
         job = job or _Job()
         if not self._slots.acquire(timeout=self.timeout):
             raise self._timeout(queued=True)
@@ -506,11 +521,10 @@ class PdfGuard:
                 for _ in range(extra):
                     self._slots.release()
                 extra = 0
-            doc: ExtractedDocument = self._run(request, job)
-            return doc
+            return self._run(request, job)
         except _NoProcess as exc:
             self._no_processes(exc.__cause__)
-            return run(**request)
+            return run(**{k: v for k, v in request.items() if k != "task"})
         finally:
             for _ in range(extra + 1):
                 self._slots.release()
@@ -543,6 +557,29 @@ class PdfGuard:
             if error is not None:
                 raise error
         return replies
+
+    async def arun(self, task: str, run: Callable[..., T], /, **kwargs: Any) -> T:
+        """``run(**kwargs)`` as the worker task ``task`` (``libtext.pdf._worker.TASKS``).
+
+        For CPU-bound work on untrusted input other than parsing (the offline outline):
+        the guard's timeout and a cancelled caller kill the worker, so no input can hold
+        the caller's process (its event loop, the GIL) for longer. ``run`` is the same
+        function, used in this process where workers cannot be started.
+        """
+        if not self.isolate:
+            return await anyio.to_thread.run_sync(partial(run, **kwargs))
+        job = _Job()
+        request = {**kwargs, "task": task}
+        try:
+            result: T = await anyio.to_thread.run_sync(
+                partial(self._call, request, run=run, job=job),
+                abandon_on_cancel=True,
+                limiter=_waiting_threads(),
+            )
+            return result
+        except anyio.get_cancelled_exc_class():
+            job.cancel()
+            raise
 
     async def _aextract(
         self, request: dict[str, Any], *, run: Extract, split: Splitter | None = None
@@ -630,11 +667,11 @@ class PdfGuard:
             reply = worker.call(payload, self.timeout)
         except TimeoutError:
             self._replace(worker)
-            raise self._timeout(queued=False) from None
+            raise self._timeout(queued=False, task=request.get("task", "extract")) from None
         except _Died:
             self._replace(worker)
             if job.cancelled:
-                raise self._timeout(queued=False) from None
+                raise self._timeout(queued=False, task=request.get("task", "extract")) from None
             raise self._died(worker) from None
         except BaseException:
             worker.kill()
@@ -669,11 +706,16 @@ class PdfGuard:
         error.details["reason"] = reason
         return error
 
-    def _timeout(self, *, queued: bool) -> ExtractionTimeoutError:
+    def _timeout(self, *, queued: bool, task: str = "extract") -> ExtractionTimeoutError:
         if queued:
             message = (
                 f"All {self.concurrency} PDF workers stayed busy for {self.timeout:g} s; "
                 "retry later."
+            )
+        elif task != "extract":
+            message = (
+                f"The {task} of the document took longer than the limit "
+                f"timeout={self.timeout:g} s; its worker was stopped. Retry with part of it."
             )
         else:
             message = (

@@ -3,7 +3,8 @@
 Started by :class:`libtext.pdf._guard.PdfGuard`. It caps its own address space
 (``RLIMIT_AS``) and lowers its CPU priority (a server's event loop, in the parent,
 wins the CPU when both want it), imports pdfium, says ``ready``, then answers
-requests read from stdin (pickled keyword arguments of ``libtext.pdf._extract_data``)
+requests read from stdin (pickled keyword arguments of ``libtext.pdf._extract_data``,
+or of another task of :data:`TASKS`)
 on the original stdout, one length-prefixed frame each. Anything else written to
 stdout (pdfium's warnings) goes to stderr, so it cannot corrupt the frames.
 """
@@ -18,14 +19,27 @@ from typing import Any
 NICENESS = 10
 
 
-def _answer(request: dict[str, Any]) -> tuple[Any, ...]:
-    from libtext.errors import InvalidPDFError, LibtextError
-    from libtext.pdf import _extract_data, _extract_part
+TASKS = {
+    "extract": ("libtext.pdf", "_extract_data"),
+    "outline": ("libtext.headings", "offline_outline"),
+}
+"""The work a request may name (``request["task"]``, default ``"extract"``): CPU-bound
+work on untrusted input, run here so that its caller's timeout can kill it."""
 
+
+def _answer(request: dict[str, Any]) -> tuple[Any, ...]:
+    import importlib
+
+    from libtext.errors import InvalidPDFError, LibtextError
+
+    module, name = TASKS[request.pop("task", "extract")]
+    run = getattr(importlib.import_module(module), name)
     try:
         if request.pop("part", False):  # one page range of a document read in parts
+            from libtext.pdf import _extract_part
+
             return ("ok", _extract_part(**request))
-        return ("ok", _extract_data(**request))
+        return ("ok", run(**request))
     except LibtextError as exc:
         return ("err", type(exc), exc.message, exc.details)
     except MemoryError:

@@ -11,8 +11,6 @@ import importlib
 import inspect
 from typing import Any
 
-import anyio.to_thread
-
 from libtext.errors import ConfigurationError, InvalidInputError
 from libtext.models import ExtractedDocument
 from libtext.providers.base import ProviderRequest, ProviderResponse, Usage
@@ -43,10 +41,12 @@ class OfflineProvider:
                     "The offline provider outlines an ExtractedDocument payload; got "
                     f"{type(doc).__name__}. Use Outliner, which builds the request."
                 )
+            from libtext._offload import run_guarded
             from libtext.headings import offline_outline
 
-            # Heading rules on a long book take a moment: keep the event loop free.
-            outline = await anyio.to_thread.run_sync(offline_outline, doc)
+            # Heading rules on a long book take a moment: off the event loop, in a
+            # worker process a timeout can kill where the caller set one (the server).
+            outline = await run_guarded("outline", offline_outline, doc=doc)
             return ProviderResponse(content=outline, usage=_FREE, model=self.name)
         if request.task == "translate":
             try:

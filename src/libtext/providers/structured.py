@@ -286,7 +286,9 @@ async def _call_once(
     try:
         with anyio.fail_after(timeout):
             response = await provider.complete(request)
-    except TimeoutError:
+    except TimeoutError as exc:
+        if isinstance(exc, LibtextError):
+            raise  # a worker's own limit (rules stopped past the guard's timeout): final
         logger.info("provider=%s attempt=%d timed out after %ss", name, attempt, timeout)
         raise ProviderTimeoutError(
             f"Provider {name!r} did not answer within {timeout}s; raise "
@@ -393,7 +395,9 @@ async def run_structured(
                     value = _usable(second, request)
                 except _InvalidOutput as again:
                     raise _unusable(name, request, first, again, attempts) from None
-    except TimeoutError:
+    except TimeoutError as exc:
+        if isinstance(exc, LibtextError):
+            raise  # a worker's own limit, already said as such
         raise ProviderTimeoutError(
             f"Provider {name!r} did not finish within the {policy.deadline}s deadline "
             "(retries included); raise RetryPolicy(deadline=...) or try again later.",

@@ -178,6 +178,12 @@ class TextStore(ReviewMethods):
         cache_bytes: int | None = None,
     ) -> None:
         if cache_bytes is not None:
+            # Still checked while it lasts: a wrong value is a caller's mistake to hear of.
+            if isinstance(cache_bytes, bool) or not isinstance(cache_bytes, int) or cache_bytes < 0:
+                raise ConfigurationError(
+                    "TextStore(cache_bytes=...) must be an integer of 0 or more (it is "
+                    "deprecated and without effect: use Settings(cache_bytes=...))."
+                )
             warn_deprecated(
                 "TextStore", "cache_bytes", "Settings(cache_bytes=...) of the HTTP adapter"
             )

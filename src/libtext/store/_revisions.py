@@ -28,6 +28,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
+from libtext._names import name_problem
 from libtext.errors import ConflictError, InvalidInputError, NotFoundError, StoreError
 from libtext.models import (
     Footnote,
@@ -157,6 +158,12 @@ def check_author(author: object) -> str | None:
     if not isinstance(author, str) or len(author) > MAX_AUTHOR or not author.strip():
         raise InvalidInputError(
             f"author must be a non-empty name of at most {MAX_AUTHOR} characters, or None.",
+            details={"field": "author"},
+        )
+    problem = name_problem(author)
+    if problem is not None:
+        raise InvalidInputError(
+            f"author contains {problem}; send the name as plain text.",
             details={"field": "author"},
         )
     return author.strip()
