@@ -1,16 +1,20 @@
 """The retry policy, in a low module: the providers, the Outliner, the Translator and the
-LibraryClient all take one (``retry=``), and none of them should import another to get it.
+LibraryClient all take one (``retry=``), and none of them should import another to get it;
+with it, how long a ``Retry-After`` header asks to wait (the client and the LLM provider).
 """
 
 from __future__ import annotations
 
+import email.utils
+import math
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from libtext._keywords import strict_keywords, warn_deprecated
 from libtext.errors import ConfigurationError
 
-__all__ = ["RetryPolicy", "legacy_retry", "with_timeout"]
+__all__ = ["RetryPolicy", "legacy_retry", "parse_retry_after", "with_timeout"]
 
 
 @dataclass(frozen=True)
@@ -67,3 +71,24 @@ def with_timeout(retry: RetryPolicy | None, timeout: float | None) -> RetryPolic
     if timeout <= 0:
         raise ConfigurationError(f"timeout must be a positive number of seconds, got {timeout!r}.")
     return replace(retry or RetryPolicy(), call_timeout=timeout)
+
+
+def parse_retry_after(value: object) -> float | None:
+    """Seconds to wait from a ``Retry-After`` value (delta-seconds or an HTTP date).
+
+    ``None`` where the value is missing or unreadable; never negative.
+    """
+    text = str(value).strip() if value is not None else ""
+    if not text:
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(text)
+        except (TypeError, ValueError, OverflowError):
+            return None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        seconds = (when - datetime.now(UTC)).total_seconds()
+    return max(0.0, seconds) if math.isfinite(seconds) else None

@@ -28,7 +28,7 @@ import anyio.lowlevel
 import httpx
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
-from libtext._retry_after import parse_retry_after
+from libtext._policy import parse_retry_after
 from libtext._version import __version__
 from libtext.errors import LibraryError, LibraryTimeoutError, NotFoundError
 from libtext.library._limits import RateLimiter, Sleep

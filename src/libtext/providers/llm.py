@@ -33,7 +33,7 @@ import anyio
 from pydantic import BaseModel
 
 from libtext._keywords import LEGACY_MODEL_OPTIONS, legacy_options, strict_keywords
-from libtext._retry_after import parse_retry_after
+from libtext._policy import parse_retry_after
 from libtext.errors import (
     ConfigurationError,
     MissingAPIKeyError,
