@@ -8,7 +8,7 @@
 # stopped by its PID when .ci/run exits. Any step that fails (offline, no compiler) leaves
 # the variable unset, and the integration tests skip, saying why.
 # LIBTEXT_SKIP_LLM=1 skips all of this; LIBTEXT_TEST_LLM_URL set already is used as is;
-# LIBTEXT_LLM_BUILD_TIMEOUT (seconds, default 3000) bounds the one-time build.
+# LIBTEXT_LLM_BUILD_TIMEOUT (seconds, default 1500: CI has 90 minutes in all) bounds the one-time build.
 
 LLM_WHEELS="${LIBTEXT_LLM_WHEELS:-$HOME/.cache/libtext-wheels}"
 LLM_VENV="${LIBTEXT_LLM_VENV:-$HOME/.cache/libtext-llm-venv}"
@@ -32,7 +32,7 @@ start_llm_server() {
   wheel=$(ls "$LLM_WHEELS"/llama_cpp_python-*.whl 2>/dev/null | tail -n 1)
   if [ -z "$wheel" ]; then
     echo "building llama-cpp-python once into $LLM_WHEELS (15-50 minutes on 2 cores)"
-    CMAKE_ARGS="-DGGML_NATIVE=OFF" timeout "${LIBTEXT_LLM_BUILD_TIMEOUT:-3000}" \
+    CMAKE_ARGS="-DGGML_NATIVE=OFF" timeout "${LIBTEXT_LLM_BUILD_TIMEOUT:-1500}" \
       nice "$LLM_VENV/bin/pip" wheel -q --no-deps \
       --no-binary llama-cpp-python -w "$LLM_WHEELS" llama-cpp-python >>"$LLM_LOG" 2>&1 || return 1
     wheel=$(ls "$LLM_WHEELS"/llama_cpp_python-*.whl 2>/dev/null | tail -n 1)

@@ -48,7 +48,7 @@ _CONTENTS_TITLE = re.compile(
     re.IGNORECASE,
 )
 _DIGITS = re.compile(r"\d+")
-_EDGE_NUMBER = re.compile(r"^(?:\d{1,3}\s+)?(?P<rest>.*?)(?:\s+\d{1,3})?$")
+_LEAD_NUMBER = re.compile(r"\d{1,3}\s+")
 _BAND = 0.12  # the top and bottom share of a page where running lines stand
 _RECURS = 3  # pages a running line must be met on
 _ROWS_SHARE = 0.5  # contents rows must make at least this share of a page's lines
@@ -204,10 +204,30 @@ def _running(doc: ExtractedDocument) -> dict[int, set[int]]:
 def _masked_edges(text: str) -> str:
     """A running header's page or chapter number at either end masked, when the rest
     is a title of two words or more (``פרק 1`` and ``פרק 2`` stay apart)."""
-    m = _EDGE_NUMBER.match(text)
-    if m and m.group("rest") != text and len(m.group("rest").split()) >= 2:
-        return f"# {m.group('rest')}"
+    rest = _without_edge_numbers(text)
+    if rest != text and len(rest.split()) >= 2:
+        return f"# {rest}"
     return text
+
+
+def _without_edge_numbers(text: str) -> str:
+    """``text`` less a number of 1-3 digits and its spaces at either end.
+
+    A scan, not one pattern: a lazy middle before an optional spaced number backtracks
+    over every split of a long run of spaces (quadratic in a hostile line).
+    """
+    lead = _LEAD_NUMBER.match(text)
+    rest = text[lead.end() :] if lead else text
+    end = len(rest)
+    digits = end
+    while digits > 0 and rest[digits - 1].isdecimal():
+        digits -= 1
+    gap = digits
+    while gap > 0 and rest[gap - 1].isspace():
+        gap -= 1
+    if 1 <= end - digits <= 3 and gap < digits:
+        return rest[:gap]
+    return rest
 
 
 def _look(ln: ExtractedLine) -> tuple[float, bool, int]:

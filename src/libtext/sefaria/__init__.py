@@ -630,7 +630,8 @@ _ZOHAR_NEXT = re.compile(
 )
 _ZOHAR_INTRO = re.compile(rf"{SPACE}*(?P<word>ב?הקדמה)(?![\u05d0-\u05ea])")
 _LEADERS = re.compile(r"(?:\.[^\S\n]*){3,}|\u2026")
-_DIGIT_ON_NEXT_LINE = re.compile(f"[{_BREAK}][^\\d]*\\d")
+# (Only whether one exists is asked: from each break to the next, so it stays linear.)
+_DIGIT_ON_NEXT_LINE = re.compile(f"[{_BREAK}][^\\d{_BREAK}]*+\\d")
 
 
 def _sound(text: str, numbers: int, end: int) -> bool:

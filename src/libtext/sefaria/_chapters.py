@@ -347,8 +347,8 @@ def _yerushalmi_name(tr: dict[str, Any]) -> str | None:
 
 # Between "ירושלמי" and the tractate: a bracket, and words for where in it (its end ...).
 _YERUSHALMI_EDGE = re.compile(
-    rf"{SPACE}*\(?(?:{SPACE}*(?P<edge>סוף|ריש|תחילת|בסוף|בריש|בתחילת|ס{GERSHAYIM}פ|ר{GERSHAYIM}פ)"
-    rf"(?=(?:{SPACE}+(?:מסכת|מס{GERESH}))?{SPACE}+[{LETTER}]))?"
+    rf"{SPACE}*+\(?(?:{SPACE}*+(?P<edge>סוף|ריש|תחילת|בסוף|בריש|בתחילת|ס{GERSHAYIM}פ|ר{GERSHAYIM}פ)"
+    rf"(?=(?:{SPACE}++(?:מסכת|מס{GERESH}))?{SPACE}++[{LETTER}]))?"
 )
 _CHAPTER_FIRST = re.compile(
     rf"{SPACE}*(?:(?P<chapter_glued>[רס]?פ[{LETTER}]{{0,2}}{GERSHAYIM}[{LETTER}]|[רס]?פ{GERSHAYIM}ק)"
@@ -356,11 +356,11 @@ _CHAPTER_FIRST = re.compile(
     rf"{SPACE}+(?=[דבמ][{LETTER}])"
 )
 _HALACHA_AFTER = re.compile(
-    rf"{SPACE}*,?{SPACE}*(?:(?P<edge>סוף|ריש|בסוף|בריש){SPACE}+)?"
+    rf"{SPACE}*+,?{SPACE}*+(?:(?P<edge>סוף|ריש|בסוף|בריש){SPACE}++)?"
     rf"(?:(?P<glued>ה[{LETTER}]{{0,2}}{GERSHAYIM}[{LETTER}])|{HALACHA_WORD}{SPACE}+(?P<word>{NUMERAL}))"
     rf"{WORD_END}"
 )
-_IBID_WORD = re.compile(rf"{SPACE}*\(?{SPACE}*שם(?![{LETTER}])")
+_IBID_WORD = re.compile(rf"{SPACE}*+\(?{SPACE}*+שם(?![{LETTER}])")
 
 
 def _yerushalmi_colon(text: str, pos: int, name: str, chapters: int) -> tuple[int, Ref, str] | None:

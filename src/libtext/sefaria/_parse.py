@@ -598,7 +598,7 @@ def _dh_follows(text: str, end: int) -> bool:
     return bool(_DH.match(text[end : end + 20]))
 
 
-_RIF_PAGES = re.compile(rf"{SPACE}*[(,]?{SPACE}*[במ]?דפי{SPACE}+(?:ה)?רי{GERSHAYIM}ף")
+_RIF_PAGES = re.compile(rf"{SPACE}*+[(,]?{SPACE}*+[במ]?דפי{SPACE}++(?:ה)?רי{GERSHAYIM}ף")
 _DH = re.compile(rf".{{0,12}}?ד{GERSHAYIM}ה", re.S)
 
 
@@ -845,7 +845,7 @@ def parse_rambam(
 
 
 _SEIF_AFTER = re.compile(
-    rf"{SPACE}*,?{SPACE}*(?:ס{GERSHAYIM}|ס[{LETTER}]{GERSHAYIM}|סעיף|סעי?{GERESH})"
+    rf"{SPACE}*+,?{SPACE}*+(?:ס{GERSHAYIM}|ס[{LETTER}]{GERSHAYIM}|סעיף|סעי?{GERESH})"
 )
 
 
@@ -899,7 +899,7 @@ _SIMAN = re.compile(
 _PAREN = re.compile(rf"{SPACE}*+\([^()\n]{{1,25}}\)")
 # What follows a siman in a commentary on the code: its small se'if or letter (ס"ק ח, אות ו).
 _COMMENT_SUB = re.compile(
-    rf"{SPACE}*,?{SPACE}*(?:ס{GERSHAYIM}ק|סק{GERSHAYIM}|סעיף{SPACE}+קטן|אות{SPACE}|בהגה)"
+    rf"{SPACE}*+,?{SPACE}*+(?:ס{GERSHAYIM}ק|סק{GERSHAYIM}|סעיף{SPACE}+קטן|אות{SPACE}|בהגה)"
 )
 _SA_PART = re.compile(rf"{SPACE}*+([{LETTER}\"'\u05f3\u05f4]+(?:{SPACE}++[{LETTER}]+)?)")
 

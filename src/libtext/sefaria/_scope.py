@@ -43,10 +43,9 @@ _LIST_WORDS = frozenset(
 # Words that name a part of the Zohar rather than a parasha: its introduction.
 _ZOHAR_INTRO = frozenset({"הקדמה", "בהקדמה", "ההקדמה", "הקדמת"})
 _VOLUME = re.compile(
-    rf"{SPACE}*\(?{SPACE}*ח{GERSHAYIM}(?P<volume>[אבג]){SPACE}*\)?{SPACE}*,?{SPACE}*"
-    rf"(?:(?:דף|ד{GERESH}){SPACE}*)?"
+    rf"{SPACE}*+\(?{SPACE}*+ח{GERSHAYIM}(?P<volume>[אבג]){SPACE}*+\)?{SPACE}*+,?{SPACE}*+"
+    rf"(?:(?:דף|ד{GERESH}){SPACE}*+)?"
 )
-_WORD = re.compile(rf"{SPACE}+[\u05d0-\u05ea]{{2,}}(?=[{SPACE[1:-1]}(])")
 
 
 @dataclass(slots=True)
