@@ -75,11 +75,17 @@ def contents_pages(doc: ExtractedDocument) -> dict[int, set[int]]:
                 titles[_key(_strip_number(text))].add(k)
     out: dict[int, set[int]] = {}
     last_number = -1
+    listed: set[int] = set()  # the pages that the contents found so far point to
     for k, page in enumerate(doc.pages):
         if sum(1 for ln in page.lines if ln.text.rstrip()[-1:].isdigit()) < 2:
             continue  # no two lines end in a number: no contents rows here
         rows = [r for r in contents_rows(page) if r[1] <= pages + 50]  # a year is no page
         going_on = (k - 1) in out and len(rows) >= 2 and rows[0][1] >= last_number
+        # A chapter's title page that the book's contents points to, listing the
+        # chapter's parts from its own page on: a short contents of its own.
+        going_on = going_on or (
+            page.number in listed and len(rows) >= 2 and rows[0][1] >= page.number
+        )
         if not rows or (len(rows) < MIN_ENTRIES and not going_on):
             continue
         lines = _text_lines(page)
@@ -112,6 +118,7 @@ def contents_pages(doc: ExtractedDocument) -> dict[int, set[int]]:
                 drop.update(j for j in lines if i <= j < first)
         out[k] = drop
         last_number = numbers[-1]
+        listed.update(numbers)
     return out
 
 

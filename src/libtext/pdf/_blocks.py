@@ -158,6 +158,9 @@ def _vertical(
     right = [k for k in node if lines[k].x1 > cut]
     if not left or not right:
         return None
+    over = _over_both(lines, left, right, _least(lines, node))
+    if over is not None:
+        return over
     if len(_rows(lines, node)) > 1 and (
         len(_rows(lines, left)) < 2 or len(_rows(lines, right)) < 2
     ):
@@ -170,6 +173,32 @@ def _vertical(
     if scripts == ("L", "R"):
         first, second = second, first
     return [first, second]
+
+
+def _over_both(
+    lines: list[RawLine], left: list[int], right: list[int], least: float
+) -> list[list[int]] | None:
+    """The lines above both columns, then the rest, when some of them stand out of
+    the column they would be read with, or None.
+
+    A title centred over a page's two columns may fall just short of the gutter (set
+    over the whole text block, not a column): the river then runs past it, and read
+    with the column on its side it would come after the other column. A line above
+    the other column's top that reaches out of its own column's edges into the gutter
+    (or beyond) is no line of that column: what stands above the other column's top
+    is a band read first.
+    """
+    for side, other in ((left, right), (right, left)):
+        top = min(_top(lines[k]) for k in other)
+        above = [k for k in side if _bottom(lines[k]) <= top]
+        level = [k for k in side if _bottom(lines[k]) > top]
+        if not above or not level:
+            continue
+        lo = min(lines[k].x0 for k in level)
+        hi = max(lines[k].x1 for k in level)
+        if any(lines[k].x0 < lo - least or lines[k].x1 > hi + least for k in above):
+            return [above, [*level, *other]]
+    return None
 
 
 def _short(ln: RawLine) -> bool:

@@ -1,0 +1,92 @@
+"""What stands above a page's columns, and a chapter's own contents on its title page.
+
+Two causes that put something other than the book's first heading at the head of its
+first chapter, each checked on a made-up page (real cases: ``test_books.py``'s
+``test_first_chapter_starts_at_the_first_heading``):
+
+* a title centred over a parallel text's two columns that falls just short of the
+  gutter was read with the column on its side, after the other column;
+* a chapter's title page listing the chapter's parts (two rows) was no contents page,
+  so its rows opened the chapter's text.
+"""
+
+from __future__ import annotations
+
+from libtext.headings._matter import contents_pages
+from libtext.models import ExtractedDocument, ExtractedLine, ExtractedPage
+from libtext.pdf._blocks import order_lines
+from libtext.pdf._lines import RawLine
+
+_HEBREW = "וַיֹּאמֶר אֱלֹהִים יְהִי אוֹר וַיְהִי אוֹר עַל פְּנֵי הַמָּיִם"
+_ENGLISH = "And God said, Let there be light: and there was light upon the waters"
+
+
+def _raw(text: str, size: float, y: float, x0: float, x1: float) -> RawLine:
+    return RawLine(text=text, size=size, bold=False, y=y, x0=x0, x1=x1)
+
+
+def _parallel(above: list[RawLine], *, hebrew_top: float = 150.0) -> list[RawLine]:
+    """A Hebrew column at the left, its translation at the right, ``above`` on top."""
+    rows = [
+        line
+        for n in range(8)
+        for line in (
+            _raw(f"{_HEBREW} {n}", 9.0, hebrew_top + 15 * n, 88.0, 272.0),
+            _raw(f"{_ENGLISH} {n}", 11.0, 150.0 + 15 * n, 303.0, 487.0),
+        )
+    ]
+    return [*above, *rows]
+
+
+def test_a_title_short_of_the_gutter_is_read_before_both_columns() -> None:
+    title = _raw("נֹחַ", 14.3, 109.0, 285.7, 299.7)  # centred on the text block, right of the river
+    header = _raw("נֹחַ", 9.1, 74.0, 281.5, 290.4)
+    order = order_lines(_parallel([title, header]), "R")
+    texts = [ln.text for ln in order]
+    assert {id(order[0]), id(order[1])} == {id(title), id(header)}, texts[:4]
+    assert texts[2] == f"{_HEBREW} 0"  # then the Hebrew column, then its translation
+    assert texts.index(f"{_HEBREW} 7") < texts.index(f"{_ENGLISH} 0")
+
+
+def test_a_column_that_starts_higher_keeps_its_first_lines() -> None:
+    # The translation's first lines, within its own edges, stand above the Hebrew's
+    # first line (set lower): they stay at the head of their column.
+    lines = _parallel([], hebrew_top=180.0)
+    order = [ln.text for ln in order_lines(lines, "R")]
+    assert order[:8] == [f"{_HEBREW} {n}" for n in range(8)]
+    assert order[8:] == [f"{_ENGLISH} {n}" for n in range(8)]
+
+
+def _line(text: str, y: float, *, kind: str = "body", size: float = 11.0) -> ExtractedLine:
+    return ExtractedLine(text=text, kind=kind, size=size, y=y)  # type: ignore[arg-type]
+
+
+def _prose(tag: str) -> list[ExtractedLine]:
+    return [
+        _line(f"{tag} שורה {k} של גוף הטקסט הנמשכת עוד כמה מילים כאן", 120 + 14 * k)
+        for k in range(8)
+    ]
+
+
+def test_a_chapter_title_page_listing_its_parts_is_a_contents_page() -> None:
+    contents = [
+        _line("תוכן עניינים", 60, kind="heading", size=16),
+        _line("פרק 1 / כללי ........ 2", 100),
+        _line("פרק 2 / החייאה ........ 4", 120),
+        _line("פרק 3 / מבוגרים ........ 5", 140),
+        _line("פרק 4 / ילדים ........ 6", 160),
+    ]
+    opening = [
+        _line("פרק 1", 50, kind="heading", size=18),
+        _line("כללי", 80, kind="heading", size=18),
+        _line("מבוא והנחיות כלליות 3", 110, size=18),
+        _line("גישה כללית למטופל 4", 140, size=18),
+    ]
+    pages = [contents, opening, _prose("מבוא"), _prose("גישה"), _prose("החייאה"), _prose("ילדים")]
+    doc = ExtractedDocument(
+        pages=[ExtractedPage(number=k, lines=lines) for k, lines in enumerate(pages, start=1)],
+        body_size=11.0,
+    )
+    found = contents_pages(doc)
+    assert found.get(1) == {2, 3}  # the two rows, not the chapter's number and title
+    assert 2 not in found
