@@ -30,7 +30,7 @@ from pydantic import (
     field_validator,
 )
 
-from libtext._names import name_problem
+from libtext.hebrew import name_problem
 
 __all__ = [
     "DocumentHeading",
@@ -904,7 +904,7 @@ class SectionEdit(_Model):
     @field_validator("chapter_title", "segment_title", mode="after")
     @classmethod
     def _plain_title(cls, value: str | None) -> str | None:
-        """Titles without control characters or bidi overrides (see ``libtext._names``)."""
+        """Titles without control characters or bidi overrides (``hebrew.name_problem``)."""
         problem = None if value is None else name_problem(value)
         if problem is not None:
             raise ValueError(f"the title contains {problem}; send it as plain text")

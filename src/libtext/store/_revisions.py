@@ -28,8 +28,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
-from libtext._names import name_problem
 from libtext.errors import ConflictError, InvalidInputError, NotFoundError, StoreError
+from libtext.hebrew import name_problem
 from libtext.models import (
     Footnote,
     ProcessedDocument,
