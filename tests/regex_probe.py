@@ -52,7 +52,7 @@ BUILDERS: dict[str, str] = {
 escaped literal and a bounded digit run, used with ``fullmatch`` on stored slugs; it is
 probed through :func:`slug_suffix` below."""
 
-EXEMPT_SITES = {"libtext.store._slugs:next_slug"}
+EXEMPT_SITES = {"libtext.store._slugs:next_slug", "libtext.providers.llm:redact"}
 """Non-literal ``re.compile`` sites probed by a stand-in (see :data:`BUILDERS`)."""
 
 _METHODS = (
@@ -172,6 +172,11 @@ def slug_suffix() -> re.Pattern[str]:
     return re.compile(re.escape("a-" * 40) + r"-(\d{1,15})")
 
 
+def redacted_secret() -> re.Pattern[str]:
+    """The pattern ``redact`` compiles for a secret: an escaped key between lookarounds."""
+    return re.compile(rf"(?<![A-Za-z0-9]){re.escape('sk-' + 'a1' * 20)}(?![A-Za-z0-9])")
+
+
 def collect() -> tuple[list[Probe], set[str]]:
     """Every pattern (see the module docstring), and the unlisted non-literal sites."""
     sources = _sources()
@@ -199,6 +204,7 @@ def collect() -> tuple[list[Probe], set[str]]:
         builder: Callable[[], re.Pattern[Any]] = getattr(importlib.import_module(module_name), fn)
         probes.append(Probe(site + "()", builder(), mode))
     probes.append(Probe("libtext.store._slugs:next_slug", slug_suffix(), "match"))
+    probes.append(Probe("libtext.providers.llm:redact", redacted_secret(), "search"))
     unlisted = dynamic - set(BUILDERS) - EXEMPT_SITES
     return probes, unlisted
 
