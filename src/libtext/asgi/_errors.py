@@ -39,7 +39,7 @@ from libtext.errors import (
     UnsupportedMediaError,
     UpstreamError,
 )
-from libtext.models import ErrorDetail, ErrorResponse
+from libtext.models import _NOT_TEXT, ErrorDetail, ErrorResponse
 
 __all__ = [
     "STATUS_MAP",
@@ -149,11 +149,14 @@ def status_for(exc: LibtextError) -> int:
 
 
 def _json_safe(value: Any) -> Any:
-    """Details as plain JSON; anything exotic becomes its ``str``."""
-    if value is None or isinstance(value, str | int | float | bool):
+    """Details as plain JSON; anything exotic becomes its ``str``, and a client's own
+    invalid Unicode (a non-character in an unknown parameter's name) is echoed escaped."""
+    if isinstance(value, str):
+        return _NOT_TEXT.sub(lambda m: f"\\u{ord(m.group()):04x}", value)
+    if value is None or isinstance(value, int | float | bool):
         return value
     if isinstance(value, dict):
-        return {str(k): _json_safe(v) for k, v in value.items()}
+        return {_json_safe(str(k)): _json_safe(v) for k, v in value.items()}
     if isinstance(value, list | tuple | set | frozenset):
         return [_json_safe(v) for v in value]
     return str(value)
