@@ -425,9 +425,13 @@ class QueueFigures(_Model):
     """The job queue's waiting work, as health reports it (``None`` limits: unbounded)."""
 
     queued: int
+    """Jobs waiting for a worker."""
     queued_bytes: int
+    """Bytes of the PDFs those jobs hold in the database."""
     max_queued: int | None = None
+    """Most jobs that may wait; past it a submission gets 503 ``queue_full``."""
     max_queued_bytes: int | None = None
+    """Most PDF bytes that may wait; past it a submission gets 503 ``queue_full``."""
 
 
 class HealthResponse(_Model):
