@@ -193,7 +193,9 @@ def collect() -> tuple[list[Probe], set[str]]:
                         continue
                     seen.add(id(pattern))
                     bare = label.rsplit(".", 1)[-1]
-                    home = str(Path(getattr(module, "__file__", "") or ".").resolve())
+                    found = Path(getattr(module, "__file__", "") or ".").resolve()
+                    # A compiled twin (mypyc's .so) is read through its Python source.
+                    home = str(found.with_name(found.name.split(".")[0] + ".py"))
                     anchored = not path and _anchored_only(bare, home, sources)
                     mode = "match" if anchored else "search"
                     probes.append(Probe(f"{module.__name__}.{label}{path}", pattern, mode))
