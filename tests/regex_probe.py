@@ -42,9 +42,9 @@ SRC = Path(libtext.__file__).resolve().parent
 BUILDERS: dict[str, str] = {
     # module:function -> how it is used ("match" or "search"); each makes its pattern
     # from data at first use (the Sefaria title tries), cached.
-    "libtext.sefaria:_bare_title": "match",
-    "libtext.sefaria:_master": "match",
-    "libtext.sefaria:_scanner": "search",
+    "libtext.sefaria._titles:_bare_title": "match",
+    "libtext.sefaria._titles:master": "match",
+    "libtext.sefaria._titles:scanner": "search",
 }
 """Functions whose body compiles a pattern from non-literal parts, and how it is used.
 

@@ -35,7 +35,7 @@ def test_every_pattern_is_collected() -> None:
     # One of each kind: module level, a literal inside a function, a built trie, bytes.
     assert "libtext.headings._toc._WORD_NUMBERED" in where
     assert any(w.startswith("libtext.headings._title_page:credits_author") for w in where)
-    assert "libtext.sefaria:_scanner()" in where
+    assert "libtext.sefaria._titles:scanner()" in where
     assert any(isinstance(p.pattern.pattern, bytes) for p in PROBES)
 
 

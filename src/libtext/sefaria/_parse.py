@@ -26,6 +26,9 @@ NUMERAL = rf"(?:{_MARKED}|[{LETTER}]{{1,4}}|\d{{1,3}})"
 # ``\s`` matches, spelled out: a character set is a table lookup, ``\s`` a function call.
 SPACE_CHARS = "\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 SPACE = f"[{SPACE_CHARS}]"
+BREAK = "\n\r\v\f\x1c-\x1e\x85\u2028\u2029"  # what str.splitlines() splits on
+# Punctuation that marks numbers as numbers (``כא, לג``, ``ל"ב``); a word does too (``פרק יג``).
+PUNCTUATION_MARKS = r"[\d,:.;()\[\]\"'\u05f3\u05f4\u201d\u2019]"
 
 
 def glued(prefix: str, markers: str = "") -> str:

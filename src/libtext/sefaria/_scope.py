@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
-from libtext.sefaria._data import Catalog, amud_index, key
+from libtext.sefaria._data import ZOHAR_TITLES, Catalog, amud_index, catalog, key
+from libtext.sefaria._hits import Found, make_found
 from libtext.sefaria._parse import GERESH, GERSHAYIM, SPACE, Ref, num, talmud_daf
+from libtext.sefaria._titles import master, title_at, title_roles
 
 _BLANK_LINE = re.compile(r"\n[^\S\n]*\n")
 _MAX_NOTE = 2000  # a list never runs longer than this
@@ -143,3 +146,118 @@ def zohar_page(
     if len(nodes) != 1:
         return daf.end, None
     return daf.end, Ref("Zohar, " + cat.zohar[nodes[0]][0])
+
+
+_SPACES = re.compile(rf"{SPACE}*+")
+# what may stand between a blocking work and its page: brackets, and the portion it is on
+# ("לקו"ת פ' ויקרא ב, א": Likkutei Torah's page on Vayikra, not Leviticus 2:1)
+_BLOCK_GAP = re.compile(rf"[\s(\[,:]{{0,4}}(?:(?:פרשת|פ{GERESH}){SPACE}*+)?")
+_MIDRASH_WORDS = frozenset({"מדרש", "מדרשי"})
+_NAME_WORD = re.compile(rf"{SPACE}+[\u05d0-\u05ea\"']{{2,}}")
+
+
+def block_gap(text: str, end: int, title: str) -> int:
+    """Where the first item of a blocking work may start: after brackets and the word for
+    its portion (``לקו"ת פ' ויקרא``); after ``מדרש``, after up to two words of the
+    midrash's name (``מדרש אגדה בראשית``, ``מדרש משלי``: the midrash, not the book)."""
+    gap = _BLOCK_GAP.match(text, end).end()  # type: ignore[union-attr]
+    if key(title) not in _MIDRASH_WORDS:
+        return gap
+    p = end
+    for _ in range(2):
+        w = _NAME_WORD.match(text, p)
+        if w is None:
+            break
+        p = w.end()
+        nxt = master().match(text, _SPACES.match(text, p).end())  # type: ignore[union-attr]
+        if nxt and title_roles(catalog(), nxt["title"])[0].keys() & {"tanakh", "parsha"}:
+            return nxt.start()
+    return gap
+
+
+def zohar_volume_page(
+    cat: Catalog, text: str, start: int, end: int, title: str, scope: Scope
+) -> list[Found]:
+    """``זח"א דף פג:``, ``זהר ח"ב קיד, א``: a Vilna page of a volume, linked to the Zohar's
+    parasha that holds it (coarse)."""
+    p, volume = zohar_volume(text, end, ZOHAR_TITLES.get(key(title)))
+    if volume is None:
+        intro = _INTRO_AT.match(text, end)
+        if intro is None:
+            return []
+        scope.owned_to = intro.end()
+        return _zohar_pages(cat, text, intro.start("word"), intro.end(), 0, scope)
+    scope.volume = volume
+    node = None
+    named = title_at(text, _SPACES.match(text, p).end())  # type: ignore[union-attr]
+    parsha = named.roles.get("parsha") if named and not named.prefix else None
+    if named and parsha is not None and parsha in cat.zohar_of_parsha:
+        # "זוה"ק ח"א לך לך סתרי תורה דף פ.": the parasha, a section's name, then the page
+        node, p = cat.zohar_of_parsha[parsha], named.end
+        words = _SECTION_WORDS.match(text, p)
+        p = words.end() if words else p
+    page = zohar_page(cat, text, p, p, volume, node)
+    if page is None:
+        return []
+    scope.owned_to = page[0]
+    if page[1] is None:
+        return []
+    scope.node = _node_of(cat, page[1])
+    return [make_found((start - 1, page[0] - 1, page[1], "chapter", 0.9, False))]
+
+
+_SECTION_WORDS = re.compile(
+    rf"(?:{SPACE}+\(?[\u05d0-\u05ea\"']{{2,}}\)?){{0,3}}?{SPACE}*(?=(?:דף|ד{GERESH}){SPACE})"
+)
+
+
+def _node_of(cat: Catalog, ref: Ref) -> int | None:
+    name = ref.index.removeprefix("Zohar, ")
+    return next((i for i, z in enumerate(cat.zohar) if z[0] == name), None)
+
+
+def owned_item(
+    cat: Catalog, text: str, m: re.Match[str], roles: dict[str, Any], scope: Scope
+) -> list[Found]:
+    """An item of a blocking work's list (``ויקרא כ, ב`` after a Zohar page): never the
+    Tanakh's. In the Zohar, its page is linked to the parasha that holds it (coarse), and
+    the bare pages after it (``ויקרא ד, א. ז, ב``) too."""
+    begin, p = m.start("prefix"), m.end()
+    if not scope.zohar:
+        daf = talmud_daf(text, p, begin)
+        scope.owned_to = daf.end if daf else p
+        return []
+    if "parsha" in roles:
+        node = cat.zohar_of_parsha.get(roles["parsha"])
+    elif "ibid" in roles:
+        node = scope.node
+    else:  # "בהקדמה": the Zohar's introduction
+        node = 0
+    scope.owned_to = p
+    return _zohar_pages(cat, text, begin, p, node, scope)
+
+
+def _zohar_pages(
+    cat: Catalog, text: str, begin: int, p: int, node: int | None, scope: Scope
+) -> list[Found]:
+    """The pages of one Zohar parasha from ``p`` on: ``ד, א. ז, ב``."""
+    out: list[Found] = []
+    while node is not None:
+        page = zohar_page(cat, text, p, begin, None, node)
+        if page is None or page[1] is None:
+            scope.owned_to = page[0] if page else scope.owned_to
+            break
+        out.append(make_found((begin - 1, page[0] - 1, page[1], "chapter", 0.9, False)))
+        scope.owned_to = page[0]
+        scope.node = node
+        more = _ZOHAR_NEXT.match(text, page[0])
+        if more is None or more.end() >= scope.end:
+            break
+        begin = p = more.end()
+    return out
+
+
+_ZOHAR_NEXT = re.compile(
+    rf"{SPACE}*[.;]{SPACE}*(?=[\u05d0-\u05ea](?:[\u05d0-\u05ea]{{0,2}}|{GERSHAYIM}[\u05d0-\u05ea]){SPACE}*[,.:])"
+)
+_INTRO_AT = re.compile(rf"{SPACE}*(?P<word>ב?הקדמה)(?![\u05d0-\u05ea])")
