@@ -11,21 +11,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-import click
-
 from libtext.cli._extras import STORE_ENV, missing_extra, open_store
+from libtext.cli._options import store_url_option
 
 if TYPE_CHECKING:
     from libtext.jobs import Job, JobQueue
 
 __all__ = ["describe", "job_line", "open_queue", "store_option"]
 
-store_option = click.option(
-    "--store",
-    "store_url",
-    metavar="URL",
-    default=None,
-    help=f"Database URL of the store whose job queue to use (default: {STORE_ENV}, else "
+store_option = store_url_option(
+    f"Database URL of the store whose job queue to use (default: {STORE_ENV}, else "
     "texts.db in the user data directory).",
 )
 

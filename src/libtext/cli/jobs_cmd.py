@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from libtext.cli._jobs import job_line, open_queue, store_option
+from libtext.cli._options import format_option
 
 __all__ = ["jobs"]
 
@@ -22,9 +23,7 @@ def jobs() -> None:
 @click.option("--state", type=click.Choice(_STATES), default=None, help="Only jobs in this state.")
 @click.option("--page", default=1, show_default=True, type=click.IntRange(min=1))
 @click.option("--page-size", default=_PAGE_SIZE, show_default=True, type=click.IntRange(1, 500))
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@format_option("text", "json")
 @store_option
 def list_jobs(
     state: str | None, page: int, page_size: int, fmt: str, store_url: str | None
@@ -48,9 +47,7 @@ def list_jobs(
 
 @jobs.command("show")
 @click.argument("job_id")
-@click.option(
-    "--format", "fmt", type=click.Choice(["json", "text"]), default="json", show_default=True
-)
+@format_option("json", "text")
 @click.option(
     "--follow", is_flag=True, help="Print each event as it happens, until the job is over."
 )

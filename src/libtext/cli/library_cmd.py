@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from libtext.cli._jobs import open_queue, store_option
+from libtext.cli._options import provider_option, store_url_option
 from libtext.library import LibraryClient, LibrarySection
 
 __all__ = ["library"]
@@ -162,13 +163,7 @@ def show(ctx: click.Context, node_id: str, as_json: bool) -> None:
     default=None,
     help="Continue after this page (its id, or the id path printed by a stopped fetch).",
 )
-@click.option(
-    "--store",
-    "store_url",
-    metavar="URL",
-    default=None,
-    help="Save the document in this TextStore database (e.g. sqlite:///texts.db).",
-)
+@store_url_option("Save the document in this TextStore database (e.g. sqlite:///texts.db).")
 @click.option(
     "-o",
     "--output",
@@ -222,12 +217,8 @@ def fetch(
 @library.command("process")
 @click.argument("root_id", metavar="ROOT_ID")
 @click.option("--redo", is_flag=True, help="Process works already stored again.")
-@click.option(
-    "--provider",
-    "-p",
-    default="offline",
-    show_default=True,
-    help="Outline and translate with 'offline' or a litellm model such as 'openai/gpt-4o-mini'.",
+@provider_option(
+    "Outline and translate with 'offline' or a litellm model such as 'openai/gpt-4o-mini'."
 )
 @click.option(
     "--concurrency",

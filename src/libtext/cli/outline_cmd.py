@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from libtext.cli._options import format_option
+
 if TYPE_CHECKING:
     from rich.table import Table
 
@@ -151,14 +153,7 @@ def _comparison_table(result: OutlineComparison) -> Table:
     help="'offline' (default) or a litellm model such as 'openai/gpt-4o-mini'. "
     "Repeat to compare providers.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["json", "table"]),
-    default="json",
-    show_default=True,
-    help="JSON, or a table for reading.",
-)
+@format_option("json", "table", help="JSON, or a table for reading.")
 @click.option("--max-pages", type=click.IntRange(min=1), help="Outline only the first N pages.")
 @password_option
 def outline(
@@ -202,12 +197,10 @@ def _page_text(doc: ExtractedDocument) -> str:
 
 @click.command()
 @click.argument("file", type=str)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["json", "text"]),
+@format_option(
+    "json",
+    "text",
     default="text",
-    show_default=True,
     help="Plain text per page, or JSON with every line's layout role.",
 )
 @click.option("--max-pages", type=click.IntRange(min=1), help="Read only the first N pages.")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from libtext.cli import _extras
+from libtext.cli._options import format_option, provider_option, store_url_option
 from libtext.cli.outline_cmd import _password_hint, password_option
 from libtext.models import ProcessedDocument
 
@@ -104,18 +105,11 @@ def _summary(doc: ProcessedDocument, slug: str | None) -> None:
 
 @click.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option(
-    "--provider",
-    "-p",
-    default="offline",
-    show_default=True,
-    help="Outline and translate with 'offline' or a litellm model such as 'openai/gpt-4o-mini'.",
+@provider_option(
+    "Outline and translate with 'offline' or a litellm model such as 'openai/gpt-4o-mini'."
 )
-@click.option(
-    "--store",
-    "store_url",
-    metavar="URL",
-    help="Save to this database URL (e.g. sqlite:///texts.db); default LIBTEXT_DATABASE_URL.",
+@store_url_option(
+    "Save to this database URL (e.g. sqlite:///texts.db); default LIBTEXT_DATABASE_URL."
 )
 @click.option("--no-store", is_flag=True, help="Do not save, even when a store is configured.")
 @click.option(
@@ -124,12 +118,10 @@ def _summary(doc: ProcessedDocument, slug: str | None) -> None:
     help="Save the text even when some sections could not be translated (they keep their "
     "Hebrew, phrase split and links).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["json", "summary"]),
+@format_option(
+    "json",
+    "summary",
     default="summary",
-    show_default=True,
     help="The whole document as JSON, or a table of its sections.",
 )
 @click.option("--concurrency", type=click.IntRange(1, 64), default=4, show_default=True)
@@ -303,20 +295,8 @@ def _phrase_table(seg: TranslatedSegment) -> None:
 
 @click.command()
 @click.argument("text")
-@click.option(
-    "--provider",
-    "-p",
-    default="offline",
-    show_default=True,
-    help="'offline' or a litellm model such as 'openai/gpt-4o-mini'.",
-)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["json", "table"]),
-    default="table",
-    show_default=True,
-)
+@provider_option("'offline' or a litellm model such as 'openai/gpt-4o-mini'.")
+@format_option("json", "table", default="table")
 @click.option("--glossary", type=click.Path(exists=True, dir_okay=False), help="JSON glossary.")
 def translate(text: str, provider: str, fmt: str, glossary: str | None) -> None:
     """Translate one Hebrew passage phrase by phrase ('-' reads it from stdin)."""

@@ -7,6 +7,8 @@ from typing import Any
 
 import click
 
+from libtext.cli._options import store_url_option
+
 __all__ = ["serve"]
 
 DEFAULT_LIMIT_CONCURRENCY = 512
@@ -18,13 +20,7 @@ DEFAULT_BACKLOG = 1024
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
-@click.option(
-    "--store",
-    "store_url",
-    metavar="URL",
-    default=None,
-    help="Database URL of the text store (sets LIBTEXT_DATABASE_URL for the workers).",
-)
+@store_url_option("Database URL of the text store (sets LIBTEXT_DATABASE_URL for the workers).")
 @click.option(
     "--workers",
     default=1,

@@ -9,6 +9,7 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 
 from libtext.cli._extras import STORE_ENV, open_store
+from libtext.cli._options import format_option, revision_option, store_url_option
 
 if TYPE_CHECKING:
     from libtext.models import ProcessedDocument, TranslationData
@@ -17,13 +18,8 @@ __all__ = ["texts"]
 
 _PAGE_SIZE = 20  # TextStore's DEFAULT_PAGE_SIZE; not imported so --help needs no SQLModel
 
-_store_option = click.option(
-    "--store",
-    "store_url",
-    metavar="URL",
-    default=None,
-    help=f"Database URL of the store (default: {STORE_ENV}, else texts.db in the user data "
-    "directory).",
+_store_option = store_url_option(
+    f"Database URL of the store (default: {STORE_ENV}, else texts.db in the user data directory).",
 )
 
 
@@ -36,9 +32,7 @@ def texts() -> None:
 @texts.command("list")
 @click.option("--page", default=1, show_default=True, type=int, help="1-based page number.")
 @click.option("--page-size", default=_PAGE_SIZE, show_default=True, type=int, help="1 to 100.")
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@format_option("text", "json")
 @_store_option
 def list_texts(page: int, page_size: int, fmt: str, store_url: str | None) -> None:
     """List the stored texts, newest first."""
@@ -65,21 +59,13 @@ def list_texts(page: int, page_size: int, fmt: str, store_url: str | None) -> No
 
 @texts.command("show")
 @click.argument("slug")
-@click.option(
-    "--format", "fmt", type=click.Choice(["json", "text"]), default="json", show_default=True
-)
+@format_option("json", "text")
 @click.option(
     "--include-source-ids",
     is_flag=True,
     help="Keep the online library's work and page ids (hidden by default, as over HTTP).",
 )
-@click.option(
-    "--revision",
-    type=click.IntRange(min=1),
-    default=None,
-    metavar="N",
-    help="Show revision N (see 'libtext texts history'); default the current one.",
-)
+@revision_option("Show")
 @_store_option
 def show(
     slug: str, fmt: str, include_source_ids: bool, revision: int | None, store_url: str | None
@@ -113,13 +99,7 @@ def show(
     show_default=True,
     help="Hebrew and English in two columns, or each phrase then its English.",
 )
-@click.option(
-    "--revision",
-    type=click.IntRange(min=1),
-    default=None,
-    metavar="N",
-    help="Export revision N (see 'libtext texts history'); default the current one.",
-)
+@revision_option("Export")
 @_store_option
 def export_text(
     slug: str,
@@ -152,9 +132,7 @@ def delete(slug: str, store_url: str | None) -> None:
 
 @texts.command("history")
 @click.argument("slug")
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@format_option("text", "json")
 @_store_option
 def history(slug: str, fmt: str, store_url: str | None) -> None:
     """List the revisions of the stored text SLUG, oldest first."""
@@ -190,9 +168,7 @@ def revert(slug: str, revision: int, author: str | None, store_url: str | None) 
 @click.argument("slug")
 @click.argument("from_revision", metavar="FROM", type=click.IntRange(min=1))
 @click.argument("to_revision", metavar="[TO]", type=click.IntRange(min=1), required=False)
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@format_option("text", "json")
 @_store_option
 def diff(
     slug: str, from_revision: int, to_revision: int | None, fmt: str, store_url: str | None
@@ -251,9 +227,7 @@ def _phrase_line(phrase: TranslationData) -> str:
     help="Refuse the edit unless the text is still at revision R (as 'history' showed it).",
 )
 @click.option("--author", default=None, help="Who edits, kept in the history.")
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@format_option("text", "json")
 @_store_option
 def edit(
     slug: str,

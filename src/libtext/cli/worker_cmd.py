@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from libtext.cli._options import store_url_option
+
 if TYPE_CHECKING:  # pragma: no cover
     from libtext.jobs import JobQueue
     from libtext.providers.base import Provider
@@ -24,13 +26,9 @@ __all__ = ["run_until_signalled", "server_pdf_options", "worker"]
     type=click.IntRange(1, 256),
     help="Jobs run at once by this worker.",
 )
-@click.option(
-    "--store",
-    "store_url",
-    metavar="URL",
-    default=None,
-    help="Database URL of the text store and its jobs (default: LIBTEXT_DATABASE_URL, "
-    "else the user's texts.db).",
+@store_url_option(
+    "Database URL of the text store and its jobs (default: LIBTEXT_DATABASE_URL, "
+    "else the user's texts.db)."
 )
 @click.option(
     "--lease",
