@@ -246,8 +246,8 @@ class Shaper:
         if rest:
             self.to_unicode[gid] = rest
 
-    def width(self, text: str, size: float) -> float:
-        return sum(g.advance for g in self.run(text, "R", size))
+    def width(self, text: str, size: float, direction: str = "R") -> float:
+        return sum(g.advance for g in self.run(text, direction, size))
 
 
 def line_glyphs(sh: Shaper, runs: list[tuple[str, str]], size: float, right: float) -> list[Glyph]:
@@ -276,28 +276,13 @@ def justified(sh: Shaper, text: str, size: float, right: float, width: float) ->
     return sorted(out, key=lambda g: g.x)
 
 
-def wrap(sh: Shaper, text: str, size: float, width: float) -> list[str]:
+def wrap(sh: Shaper, text: str, size: float, width: float, direction: str = "R") -> list[str]:
+    """``text``'s words in lines of at most ``width`` points (``direction`` "L": a Latin text)."""
     lines: list[str] = []
     cur: list[str] = []
     for word in text.split():
         trial = " ".join([*cur, word])
-        if cur and sh.width(trial, size) > width:
-            lines.append(" ".join(cur))
-            cur = [word]
-        else:
-            cur.append(word)
-    if cur:
-        lines.append(" ".join(cur))
-    return lines
-
-
-def wrap_latin(sh: Shaper, text: str, size: float, width: float) -> list[str]:
-    """:func:`wrap` for a left-to-right text."""
-    lines: list[str] = []
-    cur: list[str] = []
-    for word in text.split():
-        trial = " ".join([*cur, word])
-        if cur and sum(g.advance for g in sh.run(trial, "L", size)) > width:
+        if cur and sh.width(trial, size, direction) > width:
             lines.append(" ".join(cur))
             cur = [word]
         else:
@@ -929,7 +914,7 @@ def make(name: str, description: str, style: str) -> None:
         gutter = 16.0
         col = (PAGE_W - 2 * margin - gutter) / 2
         hebrew = wrap(sh, " ".join(h for h, _ in BILINGUAL), size, col)
-        english = wrap_latin(sh, " ".join(e for _, e in BILINGUAL), 10.0, col)
+        english = wrap(sh, " ".join(e for _, e in BILINGUAL), 10.0, col, "L")
         top = y
         for k, text in enumerate(hebrew):
             glyphs = line_glyphs(sh, [(text, "R")], size, margin + col)
