@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -23,7 +24,7 @@ from typing import IO
 import httpx
 import pytest
 
-__all__ = ["free_port", "serve", "serving", "stop"]
+__all__ = ["free_port", "serve", "serving", "silent_port", "stop"]
 
 
 def free_port() -> int:
@@ -31,6 +32,36 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+@contextlib.contextmanager
+def silent_port() -> Iterator[int]:
+    """A port on 127.0.0.1 that accepts connections and never sends a byte (a hung
+    database); the connections are held open until the block ends."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(64)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        server.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        stop.set()
+        thread.join()
+        for conn in held:
+            conn.close()
+        server.close()
 
 
 @functools.cache

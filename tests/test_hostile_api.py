@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from tests.served import serving
+from tests.served import serving, silent_port
 
 from libtext import Translator, errors
 from libtext.models import EnrichedSegment, Footnote, ProcessedDocument, Section
@@ -235,28 +234,8 @@ async def test_health_is_503_when_a_provider_has_no_key(
 @pytest.fixture
 def silent_postgres() -> Iterator[int]:
     """A TCP server on 127.0.0.1 that accepts connections and never answers."""
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(64)
-    held: list[socket.socket] = []
-    stop = threading.Event()
-
-    def accept() -> None:
-        server.settimeout(0.2)
-        while not stop.is_set():
-            try:
-                held.append(server.accept()[0])
-            except OSError:
-                continue
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    yield server.getsockname()[1]
-    stop.set()
-    thread.join()
-    for conn in held:
-        conn.close()
-    server.close()
+    with silent_port() as port:
+        yield port
 
 
 def test_silent_postgres_fails_within_seconds(silent_postgres: int) -> None:
