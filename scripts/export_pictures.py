@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests import export_docs  # noqa: E402
+from tests.export_tools import HEADLESS  # noqa: E402
 
 from libtext.export import export  # noqa: E402
 
@@ -29,13 +30,7 @@ OUT = ROOT / "docs" / "img"
 WHEN = datetime(2026, 11, 27, 8, 0, tzinfo=UTC)
 CHROMIUM = [
     "chromium",
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--hide-scrollbars",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
+    *HEADLESS,
     "--proxy-server=http://127.0.0.1:9",
 ]
 

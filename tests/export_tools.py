@@ -18,6 +18,16 @@ import pytest
 
 DATA = Path(__file__).parent / "data"
 TEI_SCHEMA = DATA / "tei" / "tei_all.rng.gz"
+# Chromium without a window, a first-run page or any request of its own.
+HEADLESS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--hide-scrollbars",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+)
 _COUNTS = re.compile(r"(\d+) fatals? / (\d+) errors? / (\d+) warnings?")
 
 
@@ -150,13 +160,7 @@ def chromium(url: str, *, width: int, height: int, out: Path, trap: RequestTrap)
         pytest.skip("chromium not installed (Debian package chromium)")
     common = [
         program,
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--hide-scrollbars",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
+        *HEADLESS,
         "--disable-sync",
         "--disable-default-apps",
         "--disable-extensions",
