@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests import export_docs  # noqa: E402
-from tests.export_tools import HEADLESS  # noqa: E402
+from tests.export_tools import HEADLESS, to_pdf  # noqa: E402
 
 from libtext.export import export  # noqa: E402
 
@@ -75,22 +75,7 @@ def main() -> None:
         tmp = Path(t)
         docx = tmp / "siddur.docx"
         export(siddur, "docx", docx, exported_at=WHEN)
-        subprocess.run(
-            [
-                "soffice",
-                f"-env:UserInstallation={(tmp / 'lo').as_uri()}",
-                "--headless",
-                "--convert-to",
-                "pdf",
-                "--outdir",
-                str(tmp),
-                str(docx),
-            ],
-            capture_output=True,
-            check=True,
-            timeout=600,
-        )
-        pdf = pdfium.PdfDocument(tmp / "siddur.pdf")
+        pdf = pdfium.PdfDocument(to_pdf(docx, tmp))  # LibreOffice, headless
         page = pdf[min(8, len(pdf) - 1)]  # a page of pointed, cantillated prayer text
         save_small(page.render(scale=1.4).to_pil(), OUT / "export-docx.png", 700)
 
