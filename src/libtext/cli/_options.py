@@ -1,5 +1,5 @@
 """Options several commands declare alike, written once: ``--format``, ``--store``,
-``--provider``, ``--revision``.
+``--provider``, ``--revision``, ``-o``/``--output``.
 
 Each factory takes only what differs from one command to another (the choices, the default,
 the help text), so every command keeps its own wording while the option's name, parameter
@@ -13,7 +13,13 @@ from typing import Any, TypeVar
 
 import click
 
-__all__ = ["format_option", "provider_option", "revision_option", "store_url_option"]
+__all__ = [
+    "format_option",
+    "output_option",
+    "provider_option",
+    "revision_option",
+    "store_url_option",
+]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -51,3 +57,8 @@ def revision_option(verb: str) -> Callable[[_F], _F]:
         metavar="N",
         help=f"{verb} revision N (see 'libtext texts history'); default the current one.",
     )
+
+
+def output_option(help: str, *, type: click.Path) -> Callable[[_F], _F]:
+    """``-o``/``--output``: the file a command writes (``None``: standard output)."""
+    return click.option("-o", "--output", type=type, default=None, help=help)

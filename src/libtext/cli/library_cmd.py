@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from libtext.cli._jobs import open_queue, store_option
-from libtext.cli._options import provider_option, store_url_option
+from libtext.cli._options import output_option, provider_option, store_url_option
 from libtext.library import LibraryClient, LibrarySection
 
 __all__ = ["library"]
@@ -164,12 +164,9 @@ def show(ctx: click.Context, node_id: str, as_json: bool) -> None:
     help="Continue after this page (its id, or the id path printed by a stopped fetch).",
 )
 @store_url_option("Save the document in this TextStore database (e.g. sqlite:///texts.db).")
-@click.option(
-    "-o",
-    "--output",
+@output_option(
+    "Write the document's JSON here (default: stdout, unless --store).",
     type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Write the document's JSON here (default: stdout, unless --store).",
 )
 @click.pass_context
 def fetch(

@@ -9,7 +9,7 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 
 from libtext.cli._extras import STORE_ENV, open_store
-from libtext.cli._options import format_option, revision_option, store_url_option
+from libtext.cli._options import format_option, output_option, revision_option, store_url_option
 
 if TYPE_CHECKING:
     from libtext.models import ProcessedDocument, TranslationData
@@ -85,12 +85,9 @@ def show(
     required=True,
     help="docx (Word), epub (e-book), md (Markdown), tei (TEI P5 XML) or html (reader page).",
 )
-@click.option(
-    "-o",
-    "--output",
+@output_option(
+    "File to write (default: standard output).",
     type=click.Path(dir_okay=False, writable=True),
-    default=None,
-    help="File to write (default: standard output).",
 )
 @click.option(
     "--layout",
