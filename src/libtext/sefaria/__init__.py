@@ -231,6 +231,9 @@ def _translate_gap(gap: str) -> str | None:
 
 # ---------------------------------------------------------------- scanning
 
+# The scan is here; what it asks is in the modules below it: the titles' patterns and roles
+# (_titles), the reading of a title's numbers (_match, with _ibid and _commentary), the list
+# a work's name opens and the Zohar's pages (_scope), the locator grammars (_parse, _chapters).
 _POINTS = re.compile("[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]")
 
 

@@ -148,6 +148,9 @@ def zohar_page(
     return daf.end, Ref("Zohar, " + cat.zohar[nodes[0]][0])
 
 
+# ---------------------------------------------------------------- the scan's side
+# A blocking work's first item, a page of a Zohar volume, the next item of a list.
+
 _SPACES = re.compile(rf"{SPACE}*+")
 # what may stand between a blocking work and its page: brackets, and the portion it is on
 # ("לקו"ת פ' ויקרא ב, א": Likkutei Torah's page on Vayikra, not Leviticus 2:1)
