@@ -258,3 +258,15 @@ def test_process_queue_only_enqueues(db_url: str) -> None:
     refused = run("process", sample, "--queue", "--no-store", "--store", db_url)
     assert refused.exit_code == 2
     assert "--no-store cannot be used with --queue" in refused.output
+
+
+def test_process_queue_keeps_save_partial(db_url: str) -> None:
+    from libtext.jobs import _db
+
+    sample = str(ROOT / "examples" / "sample.pdf")
+    kept = run("process", sample, "--queue", "--save-partial", "--store", db_url)
+    assert kept.exit_code == 0, kept.output
+    with JobQueue(db_url) as queue:
+        claimed = queue._run("claim", _db.claim, "test:1:a", 30.0, write=True)
+    assert claimed is not None and claimed[1]["save_partial"] is True
+    assert claimed[1]["options"] == {}

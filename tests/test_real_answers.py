@@ -455,3 +455,49 @@ async def test_an_invented_title_is_dropped_unless_kept() -> None:
     # The publication title defaults to the work's: the same invention, dropped too.
     assert report is not None
     assert report.unsupported_metadata == ["publication_title", "work_title"]
+
+
+# --- 1 (the pipeline). an unusable outline is never stored as a one-section text ---------
+
+
+async def test_process_document_stores_nothing_from_an_unusable_outline(tmp_path: Path) -> None:
+    # Before, the empty outline made the whole book one section titled "Text", saved.
+    store = TextStore(f"sqlite:///{tmp_path / 't.db'}")
+    try:
+        doc = await _doc()
+        fake = FakeLLMServer(lambda body: ok("{}"))
+        with fake, pytest.raises(errors.ProviderOutputError):
+            await aprocess_document(doc, outliner=local(fake), store=store, cache=False)
+        assert store.list().pagination.total == 0
+    finally:
+        store.close()
+
+
+# --- 7 (the Translator). one slot: one call at a time, timed from the slot -------------------
+
+
+async def test_the_translator_asks_a_one_slot_server_one_call_at_a_time() -> None:
+    busy = threading.Lock()
+    overlaps: list[bool] = []
+
+    def answer(body: dict[str, Any]) -> FakeReply:
+        overlaps.append(not busy.acquire(blocking=False))
+        if not overlaps[-1]:
+            time.sleep(0.3)
+            busy.release()
+        hebrew = body["messages"][-1]["content"].rsplit("Hebrew block:\n", 1)[1]
+        phrase = {"hebrew_phrase": hebrew.strip(), "english_translation": "And God said."}
+        return ok(json.dumps({"phrases": [phrase]}, ensure_ascii=False))
+
+    props = {"/props": {"default_generation_settings": {"n_ctx": 100_000}, "total_slots": 1}}
+    # Three chunks of 0.3 s: asked together (concurrency=4), the last would wait 0.6 s
+    # in the server's queue and pass call_timeout.
+    policy = RetryPolicy(max_attempts=1, base_delay=0.0, call_timeout=0.5, deadline=60.0)
+    text = "ויאמר אלהים יהי אור ויהי אור וירא אלהים את האור כי טוב. " * 12
+    with FakeLLMServer(answer, info=props) as fake:
+        translator = Translator(
+            provider="openai/smollm2", api_base=fake.url, retry=policy, max_chars=250
+        )
+        seg = await translator.atranslate(text)
+    assert seg.complete, seg.notes
+    assert len(fake.requests) >= 3 and not any(overlaps)

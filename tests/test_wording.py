@@ -21,7 +21,9 @@ from libtext._wording import PHRASES, for_cli, for_http
 from libtext.cli import cli
 from libtext.errors import LibtextError
 
-PYTHON_WORDS = re.compile(r"\b[a-z_]+=\.\.\.|\b[a-z_]+='\.\.\.'|\b[a-z_]+= |TextStore[(.]")
+PYTHON_WORDS = re.compile(
+    r"\b[a-z_]+=\.\.\.|\b[a-z_]+='\.\.\.'|\b[a-z_]+= |\b[a-z_]+=True\b|TextStore[(.]"
+)
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]+")
 SHELL_EXAMPLE = re.compile(r"`[^`]*`")  # a quoted command line (`qpdf --decrypt ...`)
 

@@ -2,12 +2,9 @@
 
 A long book does not fit a model's context, so it is cut by pages into windows
 that do, each outlined separately, then merged. Tokens are estimated from
-characters, pessimistically (:func:`estimate_tokens`): measured on the first pages of
-five real Hebrew PDFs, OpenAI's o200k tokenizer takes 0.4-0.6 tokens per character,
-cl100k 0.9-1.0, and SmolLM2's (a small open model's, 49k words) 1.13-1.2 on plain
-Hebrew, 0.79 on pointed text (``benchmarks/real_model.py --tokens`` measures a model's own); so
-a Hebrew letter or mark counts as 1.25 tokens and any other character as 0.5, and a
-window sized by the estimate does not overflow. Consecutive windows share at most
+characters, pessimistically (:func:`libtext._tokens.estimate_tokens`, where the
+tokenizers measured and their figures are), so a window sized by the estimate does not
+overflow. Consecutive windows share at most
 ``overlap_pages`` pages (and at most a quarter of a window) so that a chapter
 starting at a window's edge is seen whole by one of them; the characters sent stay
 close to the document's size.
@@ -16,13 +13,16 @@ close to the document's size.
 from __future__ import annotations
 
 import json
-import math
-import re
 from dataclasses import dataclass
 from functools import cache
 
 from pydantic import BaseModel, Field
 
+from libtext._tokens import (
+    CHARS_PER_TOKEN,
+    HEBREW_TOKENS_PER_CHAR,
+    estimate_tokens,
+)
 from libtext.errors import ConfigurationError
 from libtext.models import (
     DocumentOutline,
@@ -49,16 +49,6 @@ __all__ = [
     "window_budget",
 ]
 
-HEBREW_TOKENS_PER_CHAR = 1.25
-"""Tokens counted for each Hebrew letter or mark (the most measured, 1.2, and a margin)."""
-OTHER_TOKENS_PER_CHAR = 0.5
-"""Tokens counted for each other character (English, digits, JSON: measured 0.25-0.5)."""
-CHARS_PER_TOKEN = 1 / HEBREW_TOKENS_PER_CHAR
-"""Characters of Hebrew text per token, as estimated (for sizing in characters)."""
-_HEBREW = re.compile(
-    r"[\u0590-\u05ff\ufb1d-\ufb4f]+(?:[\s\"'\-.,:;()]+[\u0590-\u05ff\ufb1d-\ufb4f]+)*"
-)
-"""A run of Hebrew words and what joins them (spaces, quotes, punctuation)."""
 DEFAULT_CONTEXT_TOKENS = 100_000
 """Context assumed when a provider does not say (``max_input_tokens`` is ``None``)."""
 MAX_WINDOW_TOKENS = 60_000
@@ -66,13 +56,6 @@ MAX_WINDOW_TOKENS = 60_000
 MIN_WINDOW_TOKENS = 200
 OUTPUT_RESERVE_TOKENS = 8_000
 MAX_OVERLAP_FRACTION = 0.25
-
-
-def estimate_tokens(text: str) -> int:
-    """A pessimistic token count: Hebrew (letters, marks and the spaces and punctuation
-    between Hebrew words) 1.25 tokens a character, other characters 0.5."""
-    hebrew = len(text) - len(_HEBREW.sub("", text))
-    return math.ceil(hebrew * HEBREW_TOKENS_PER_CHAR + (len(text) - hebrew) * OTHER_TOKENS_PER_CHAR)
 
 
 class _MetadataAnswer(BaseModel):

@@ -26,6 +26,12 @@ class Phrase(NamedTuple):
 
 PHRASES: tuple[Phrase, ...] = (
     Phrase(
+        "pass save_partial=True to keep the document",
+        "give --save-partial to keep the document",
+        'send the request again with "save_partial": true in its JSON body (or '
+        "?save_partial=true with a PDF upload) to keep the document",
+    ),
+    Phrase(
         "(TextStore(url=...) or LIBTEXT_DATABASE_URL)",
         "(--store or LIBTEXT_DATABASE_URL)",
         "(the server's LIBTEXT_DATABASE_URL, or libtext serve --store)",

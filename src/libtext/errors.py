@@ -24,6 +24,8 @@ handle them all, or a branch to handle one kind::
     │   ├── ProviderError             provider_error      an AI provider failed
     │   │   ├── ProviderAuthError     provider_auth       key rejected (never retried)
     │   │   ├── ProviderOutputError   provider_output     unusable output after a re-ask
+    │   │   ├── PartialTranslationError                   some sections untranslated,
+    │   │   │                         partial_translation not saved (save_partial=)
     │   │   ├── RateLimitError        rate_limited        429 after retries
     │   │   └── ProviderTimeoutError  provider_timeout    per-call timeout or deadline
     │   └── LibraryError              library_error       the online Chabad library failed
@@ -58,6 +60,7 @@ __all__ = [
     "MissingAPIKeyError",
     "NoTextLayerError",
     "NotFoundError",
+    "PartialTranslationError",
     "ProviderAuthError",
     "ProviderError",
     "ProviderOutputError",
@@ -284,6 +287,18 @@ class ProviderOutputError(ProviderError):
     """The provider's output was not valid JSON for the schema, even after a re-ask."""
 
     code = "provider_output"
+
+
+class PartialTranslationError(ProviderError):
+    """Some sections of a run could not be translated, and the caller did not ask to keep
+    such a document (``save_partial=True``): nothing was saved.
+
+    ``details["failed_sections"]`` lists their ``sequence_id``; ``details["sections"]``
+    counts the sections translated or tried. Over HTTP it is a 409: the same request with
+    ``save_partial`` set stores the document.
+    """
+
+    code = "partial_translation"
 
 
 class RateLimitError(ProviderError):

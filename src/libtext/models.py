@@ -864,6 +864,10 @@ class ProcessRequest(_Model):
     """The online library's id of the work to process."""
     max_pages: Number | None = Field(default=None, ge=1)
     """Most pages to read from it (the server's limit applies on top)."""
+    save_partial: bool = False
+    """Store the document even when some sections could not be translated (they keep
+    their Hebrew, phrase split and links, with ``error`` set); by default such a run is
+    refused (409 ``partial_translation``) and nothing is stored (extension)."""
 
 
 class ProcessResponse(_Model):
@@ -876,6 +880,10 @@ class ProcessResponse(_Model):
     """Where the text is stored (GET /api/texts/{slug})."""
     document: ProcessedDocument
     """The stored document, in its public form."""
+    failed_sections: list[int] = Field(default_factory=list)
+    """``sequence_id`` of the sections whose translation failed, stored because the
+    request asked for ``save_partial`` (each has ``error`` set); empty when every section
+    was translated (extension)."""
 
 
 # --- review of stored texts (extension) ---------------------------------------------

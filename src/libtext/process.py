@@ -39,7 +39,13 @@ import anyio.to_thread
 
 from libtext._keywords import strict_keywords
 from libtext._sync import complete_twin_docs, run_sync
-from libtext.errors import ConfigurationError, InvalidInputError, LibtextError, ProviderError
+from libtext.errors import (
+    ConfigurationError,
+    InvalidInputError,
+    LibtextError,
+    PartialTranslationError,
+    ProviderError,
+)
 from libtext.hebrew import marker_forms
 from libtext.models import (
     DocumentOutline,
@@ -69,6 +75,7 @@ __all__ = [
     "aprocess_document",
     "check_failures",
     "cut_sections",
+    "failed_sections",
     "process_document",
 ]
 
@@ -159,9 +166,10 @@ async def aprocess_document(
 
     Raises:
         InvalidInputError: The source cannot be read (see :func:`libtext.extract_pdf`).
-        ProviderError: The outline failed; or every section's translation failed; or
-            some did and ``store`` is given without ``save_partial=True`` (a failed
-            section keeps its Hebrew, phrase split and links, with ``Section.error``).
+        ProviderError: The outline failed; or every section's translation failed.
+        PartialTranslationError: Some sections' translation failed and ``store`` is
+            given without ``save_partial=True`` (a failed section keeps its Hebrew,
+            phrase split and links, with ``Section.error``).
         StoreError: Saving failed.
     """
     if concurrency < 1:
@@ -409,15 +417,18 @@ def check_failures(
     """
     sections = document.sections
     failed = [s for s in sections if s.error]
-    if not failed or save_partial:
+    if not failed:
         return
     tried = [s for s in sections if s.error or s.translation_data]
     everything = len(failed) == len(tried)
-    if not everything and not saving:
+    if not everything and (save_partial or not saving):
         return
     first = failed[0].error or ""
     what = "every section" if everything else f"{len(failed)} of {len(tried)} sections"
-    raise ProviderError(
+    # Every section failed: the provider failed. Some did: the run is usable, and whether
+    # to keep it is the caller's call (a 409 over HTTP, where the request can say so).
+    kind = ProviderError if everything else PartialTranslationError
+    raise kind(
         f"The translation of {what} failed (first: {first[:200]}); nothing was saved. "
         "Fix the provider and run again (answers already given are cached), or pass "
         "save_partial=True to keep the document with its untranslated sections.",
@@ -430,6 +441,11 @@ def check_failures(
             "saved": False,
         },
     )
+
+
+def failed_sections(document: ProcessedDocument) -> list[int]:
+    """``sequence_id`` of the sections whose translation failed (``Section.error``)."""
+    return [s.sequence_id for s in document.sections if s.error]
 
 
 def _needs_translation(seg: EnrichedSegment) -> bool:

@@ -145,3 +145,26 @@ async def test_a_dead_server_stores_nothing_and_is_named(tmp_path: Path) -> None
         )
     assert dead.split("/v1")[0] in info.value.message
     assert store.list().pagination.total == 0
+
+
+async def test_the_translator_sizes_its_requests_from_the_window_the_server_names(
+    llm_url: str,
+) -> None:
+    # llama-cpp-python's server reports no n_ctx: the Translator sends the default size
+    # until the server names its window in refusing a request (a refusal: no tokens
+    # generated); then its requests and their answers fit the window.
+    from libtext._tokens import estimate_tokens
+    from libtext.translate._size import ANSWER_TOKENS_PER_CHAR
+
+    provider = LiteLLMProvider(MODEL, api_base=llm_url)
+    translator = Translator(provider=provider, retry=ONE)
+    await provider.warm_up()
+    before = translator.chunk_chars()
+    with pytest.raises(errors.ProviderError):
+        await run_structured(provider, _ask("ויאמר אלהים יהי אור " * 3000), policy=ONE)
+    after = translator.chunk_chars()
+    assert provider.max_input_tokens == 8192
+    assert after < before == 3000
+    request = translator._request("א" * after, [], [], "")
+    sent = estimate_tokens("".join(m["content"] for m in request.messages))
+    assert sent + ANSWER_TOKENS_PER_CHAR * after <= 8192

@@ -98,6 +98,8 @@ _DESCRIPTIONS = {
     "query string",
     408: "The request body arrived too slowly",
     404: "Not found",
+    409: "Some sections could not be translated and save_partial was not set: nothing "
+    "stored; details.failed_sections names them",
     413: "Input over a size limit (bytes, pages, characters, inflated streams, worker "
     "memory); details.limit names it",
     412: "The text changed since the ETag in If-Match (someone else edited it)",
@@ -492,11 +494,13 @@ def create_app(
         description="Outline, translate and store a PDF upload or an online library work "
         '(JSON {"work_id": ...}); returns the stored document and its slug. With '
         "``Prefer: respond-async`` or ``?wait=false``: 202 with the queued ``Job`` and "
-        "``Location: /api/jobs/{id}``.",
+        "``Location: /api/jobs/{id}``. A run where some sections could not be translated "
+        "is refused (409 ``partial_translation``, nothing stored) unless ``save_partial`` "
+        "is set; then it is stored and ``failed_sections`` names them.",
         dependencies=post_auth,
         openapi_extra=PROCESS_BODY,
         responses={
-            **_error_responses(400, *auth_err, 404, 413, 415, 429, 500, 502, 503, 504),
+            **_error_responses(400, *auth_err, 404, 409, 413, 415, 429, 500, 502, 503, 504),
             202: {"model": Job, "description": "Queued (respond-async): the job"},
         },
     )
@@ -522,13 +526,23 @@ def create_app(
             str | None,
             Header(description="respond-async (RFC 7240): as wait=false."),
         ] = None,
+        save_partial: Annotated[
+            bool | None,
+            Query(
+                description="true: store the document even when some sections could not "
+                "be translated (as the JSON body's ``save_partial``; for a PDF upload)."
+            ),
+        ] = None,
     ) -> Response:
         # Declared as one string (any header value is one); RFC 7240 allows the field
         # to repeat, so every occurrence is read.
         names = _one_provider(provider, providers)
+        keep = bool(save_partial) or (isinstance(source, ProcessRequest) and source.save_partial)
         if wants_async(request.headers.getlist("prefer") if prefer else None, wait):
-            return await accept(job_backend, request, source, names)
-        return _json(await backend.process(source, names, upload_filename(request)))
+            return await accept(job_backend, request, source, names, save_partial=keep)
+        return _json(
+            await backend.process(source, names, upload_filename(request), save_partial=keep)
+        )
 
     @app.post(
         "/api/translate",

@@ -384,12 +384,21 @@ class Backend:
         return await self.within(self.settings.processing_timeout, call)
 
     async def process(
-        self, source: bytes | ProcessRequest, names: tuple[str, ...], filename: str | None = None
+        self,
+        source: bytes | ProcessRequest,
+        names: tuple[str, ...],
+        filename: str | None = None,
+        *,
+        save_partial: bool = False,
     ) -> ProcessResponse:
-        """Outline, translate and store a PDF or a library work; return it with its slug."""
+        """Outline, translate and store a PDF or a library work; return it with its slug.
+
+        A document some of whose sections could not be translated is stored only with
+        ``save_partial`` (else :class:`~libtext.errors.PartialTranslationError`, 409).
+        """
         outliner = self.outliner(names)
         translator = self.translator(names[0] if names else None)
-        from libtext.process import aprocess_document
+        from libtext.process import aprocess_document, check_failures, failed_sections
 
         limit = self.settings.max_pdf_pages
 
@@ -404,8 +413,15 @@ class Backend:
                 document = await aprocess_document(
                     doc_source, outliner=outliner, translator=translator
                 )
+            check_failures(
+                document, saving=True, save_partial=save_partial, provider=translator.name
+            )
             item = await (await self.store()).asave(document)
-            return ProcessResponse(slug=item.slug, document=document.public())
+            return ProcessResponse(
+                slug=item.slug,
+                document=document.public(),
+                failed_sections=failed_sections(document),
+            )
 
         return await self.within(self.settings.processing_timeout, call)
 

@@ -31,6 +31,7 @@ from libtext.errors import (
     LibraryTimeoutError,
     LibtextError,
     NotFoundError,
+    PartialTranslationError,
     ProviderTimeoutError,
     QueueFullError,
     RateLimitError,
@@ -125,6 +126,8 @@ STATUS_MAP: tuple[tuple[type[LibtextError], int], ...] = (
     (InvalidInputError, 400),
     (NotFoundError, 404),
     (ConflictError, 412),  # only If-Match names a revision over HTTP: a failed precondition
+    # Some sections untranslated: the same request with save_partial stores it.
+    (PartialTranslationError, 409),
     (RateLimitError, 429),
     (TooManyStreamsError, 429),
     (ProviderTimeoutError, 504),

@@ -148,7 +148,12 @@ class JobsBackend:
         return await self.backend.within(settings.request_timeout, call)
 
     async def submit(
-        self, source: bytes | ProcessRequest, names: tuple[str, ...], filename: str | None
+        self,
+        source: bytes | ProcessRequest,
+        names: tuple[str, ...],
+        filename: str | None,
+        *,
+        save_partial: bool = False,
     ) -> Job:
         """Enqueue a PDF or a library work for the provider the request names.
 
@@ -160,12 +165,21 @@ class JobsBackend:
         provider = names[0] if names else settings.provider_names[0]
         if isinstance(source, bytes):
             data = source
-            job = await self._call(lambda q: q.asubmit(data, filename=filename, provider=provider))
+            job = await self._call(
+                lambda q: q.asubmit(
+                    data, filename=filename, provider=provider, save_partial=save_partial
+                )
+            )
         else:
             work_id = source.work_id
             max_pages = min(source.max_pages or settings.max_pdf_pages, settings.max_pdf_pages)
             job = await self._call(
-                lambda q: q.asubmit(work_id=work_id, provider=provider, max_pages=max_pages)
+                lambda q: q.asubmit(
+                    work_id=work_id,
+                    provider=provider,
+                    max_pages=max_pages,
+                    save_partial=save_partial,
+                )
             )
         what = job.filename or (f"work {job.work_id}" if job.work_id else job.kind)
         logger.info("job %s queued: %s, provider %s", job.id, what, job.provider)
@@ -399,10 +413,12 @@ async def accept(
     request: Request,
     source: bytes | ProcessRequest,
     names: tuple[str, ...],
+    *,
+    save_partial: bool = False,
 ) -> Response:
     """``202 Accepted`` for a queued process request, with the job's ``Location``."""
     jobs.check_workers()
-    job = await jobs.submit(source, names, upload_filename(request))
+    job = await jobs.submit(source, names, upload_filename(request), save_partial=save_partial)
     headers = {"Location": _location(request, job.id), "Preference-Applied": "respond-async"}
     return _job_response(job, 202, headers)
 

@@ -152,7 +152,15 @@ def process(
 ) -> None:
     """Outline, translate and save a PDF (to --store, else LIBTEXT_DATABASE_URL when set)."""
     if queue_it:
-        _enqueue(file, provider, store_url, no_store=no_store, glossary=glossary, password=password)
+        _enqueue(
+            file,
+            provider,
+            store_url,
+            no_store=no_store,
+            glossary=glossary,
+            password=password,
+            save_partial=save_partial,
+        )
         return
     import anyio
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -250,6 +258,7 @@ def _enqueue(
     no_store: bool,
     glossary: str | None,
     password: str | None,
+    save_partial: bool = False,
 ) -> None:
     """``process --queue``: the PDF as a job; a worker outlines, translates and saves it."""
     from libtext.cli._jobs import open_queue
@@ -269,7 +278,7 @@ def _enqueue(
             "to the store, and workers read it as it is; run without --queue instead."
         )
     with open_queue(store_url) as queue:
-        job = queue.submit(file, provider=provider)
+        job = queue.submit(file, provider=provider, save_partial=save_partial)
     click.echo(job.id)
     click.echo(
         f"queued {job.filename or file} as job {job.id}; follow it with: libtext jobs show "

@@ -250,6 +250,7 @@ class JobQueue(TreeMethods):
         provider: str = "offline",
         options: dict[str, Any] | None = None,
         max_pages: int | None = None,
+        save_partial: bool = False,
     ) -> Job:
         """Queue a PDF (a path, bytes or a binary file) or a library work for processing.
 
@@ -262,6 +263,10 @@ class JobQueue(TreeMethods):
                 know (:meth:`work`'s ``providers``). Keys stay with the workers.
             options: Model options for the provider (``{"temperature": 0}``).
             max_pages: Pages read from a library work at most.
+            save_partial: Store the text even when some of its sections could not be
+                translated (as :func:`~libtext.process_document`'s); by default such a
+                job fails with :class:`~libtext.errors.PartialTranslationError` and
+                stores nothing.
 
         Returns:
             The job, ``queued``.
@@ -295,6 +300,7 @@ class JobQueue(TreeMethods):
                 max_pages=max_pages,
                 provider=provider.strip(),
                 options=dict(options or {}),
+                save_partial=bool(save_partial),
                 max_attempts=self.retry.max_attempts,
                 # procrastinate's record of the job, committed next in the same
                 # database, makes this one durable too (one disk flush, not two).
@@ -329,6 +335,7 @@ class JobQueue(TreeMethods):
         provider: str = "offline",
         options: dict[str, Any] | None = None,
         max_pages: int | None = None,
+        save_partial: bool = False,
     ) -> Job:
         """Async twin of :meth:`submit`."""
         return await anyio.to_thread.run_sync(
@@ -339,6 +346,7 @@ class JobQueue(TreeMethods):
                 provider=provider,
                 options=options,
                 max_pages=max_pages,
+                save_partial=save_partial,
             )
         )
 

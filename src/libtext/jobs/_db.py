@@ -37,6 +37,11 @@ __all__ = [
 
 _FINAL = [s.value for s in FINAL_STATES]
 
+SAVE_PARTIAL = "libtext:save_partial"
+"""The job's ``save_partial``, kept in its ``options`` JSON (no column: tables made by an
+older libtext need no change) and taken out when the job is claimed. No model option is
+spelt with a colon."""
+
 
 def now() -> datetime:
     return datetime.now(UTC)
@@ -134,6 +139,7 @@ def insert(
     options: dict[str, Any],
     max_attempts: int,
     durable_later: bool = False,
+    save_partial: bool = False,
 ) -> Job:
     """Queue a job: its row (event 1 numbered in it), its PDF and its ``queued`` event.
 
@@ -149,7 +155,11 @@ def insert(
             kind=kind,
             state=JobState.QUEUED.value,
             provider=provider,
-            options=json.dumps(options, ensure_ascii=False, sort_keys=True),
+            options=json.dumps(
+                {**options, SAVE_PARTIAL: True} if save_partial else options,
+                ensure_ascii=False,
+                sort_keys=True,
+            ),
             filename=filename,
             work_id=work_id,
             max_pages=max_pages,
@@ -492,7 +502,12 @@ def _take(
             "started_at": job.started_at or at,
         }
     )
-    spec: dict[str, Any] = {"options": json.loads(row.options or "{}"), "max_pages": row.max_pages}
+    options = json.loads(row.options or "{}")
+    spec: dict[str, Any] = {
+        "options": options,
+        "max_pages": row.max_pages,
+        "save_partial": bool(options.pop(SAVE_PARTIAL, False)),
+    }
     if row.kind == "pdf":  # read with the claim: one transaction less per job
         spec["data"] = read_input(conn, row.id)
     return job, spec

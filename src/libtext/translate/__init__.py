@@ -16,7 +16,9 @@ by rules), and one post-processing path turns it into a
 * glossary terms are given to the model and checked in its English.
 
 Long blocks are sent in chunks of whole phrases (``max_chars``), so a long chapter
-stays within a model's output limit.
+stays within a model's output limit; by default a chunk's size comes from the model's
+context window (``context_tokens=``, else what the server or litellm reports), so a
+request and its answer fit a small local model too (:mod:`libtext.translate._size`).
 """
 
 from __future__ import annotations
@@ -42,9 +44,11 @@ from libtext.errors import (
     InvalidInputError,
     InvalidTypeError,
     LibtextError,
+    ProviderError,
     ProviderOutputError,
     short,
 )
+from libtext.hebrew import marker_forms
 from libtext.models import (
     EnrichedSegment,
     Footnote,
@@ -63,6 +67,7 @@ from libtext.translate._schema import (
     TranslationResponse,
     off_loop,
 )
+from libtext.translate._size import chunk_chars, request_tokens
 
 if TYPE_CHECKING:  # pragma: no cover
     from anyio.abc import TaskGroup
@@ -153,8 +158,12 @@ class Translator:
             given to the model and checked in its answer (misses are noted).
         cache: A :class:`~libtext.ProviderCache` for answers; ``None`` for none
             (:func:`libtext.process_document` supplies one).
-        max_chars: Longest piece of Hebrew sent in one call; longer blocks are sent in
-            chunks of whole phrases.
+        max_chars: Longest piece of Hebrew (block and footnotes) sent in one call;
+            longer blocks are sent in chunks of whole phrases. Default: what the model's
+            context window holds with the prompt and the answer, by a pessimistic
+            estimate of Hebrew tokens, at most 3000 (3000 when the window is unknown).
+        context_tokens: The model's context window in tokens, when you know it better
+            than litellm's model map or the server (as the Outliner's).
         concurrency: Calls in flight at once for one long block.
         options: Extra provider options (temperature, ...), part of the cache key.
         api_key: The key of a litellm model, instead of its environment variable.
@@ -176,7 +185,8 @@ class Translator:
         timeout: float | None = None,
         glossary: dict[str, str] | None = None,
         cache: ProviderCache | None = None,
-        max_chars: int = DEFAULT_MAX_CHARS,
+        max_chars: int | None = None,
+        context_tokens: int | None = None,
         concurrency: int = DEFAULT_CONCURRENCY,
         options: dict[str, Any] | None = None,
         api_key: str | None = None,
@@ -188,7 +198,13 @@ class Translator:
 
         retry = legacy_retry("Translator", retry, deprecated)
         _check_glossary(glossary)
-        for arg, value in (("max_chars", max_chars), ("concurrency", concurrency)):
+        for arg, value in (
+            ("max_chars", max_chars),
+            ("context_tokens", context_tokens),
+            ("concurrency", concurrency),
+        ):
+            if arg != "concurrency" and value is None:
+                continue
             if isinstance(value, bool) or not isinstance(value, int):
                 raise InvalidTypeError(
                     f"Translator({arg}=...) takes an int, not {type(value).__name__}."
@@ -204,8 +220,10 @@ class Translator:
         ):
             raise InvalidInputError("Translator(max_segment_chars=...) must be a positive int.")
         self.max_segment_chars = max_segment_chars
-        if max_chars < 200:
+        if max_chars is not None and max_chars < 200:
             raise InvalidInputError("Translator(max_chars=...) must be at least 200.")
+        if context_tokens is not None and context_tokens < 1:
+            raise InvalidInputError("Translator(context_tokens=...) must be a positive int.")
         if concurrency < 1:
             raise InvalidInputError("Translator(concurrency=...) must be at least 1.")
         # Like the Outliner's: a key or a self-hosted server for a litellm model name.
@@ -215,6 +233,7 @@ class Translator:
         self.glossary = {k.strip(): v.strip() for k, v in (glossary or {}).items() if k.strip()}
         self.cache = cache
         self.max_chars = max_chars
+        self.context_tokens = context_tokens
         self.concurrency = concurrency
         self.options = dict(options or {})
         self.calls = _Calls()
@@ -274,6 +293,29 @@ class Translator:
         limiter = self._slots.limiter(self._max_in_flight())
         return await self._translate(seg, cache=self.cache, limiter=limiter)
 
+    def chunk_chars(self, title: str = "") -> int:
+        """Characters of Hebrew (block and footnotes) sent in one call.
+
+        ``max_chars`` when given; else what the context window holds (``context_tokens``,
+        else the provider's ``max_input_tokens``, known after its ``warm_up()``) with this
+        Translator's prompt for ``title`` and the answer, at most ``DEFAULT_MAX_CHARS``.
+
+        Raises:
+            ConfigurationError: The window cannot hold the prompt and a useful chunk.
+        """
+        if self.max_chars is not None:
+            return self.max_chars
+        context = self.context_tokens or getattr(self.provider, "max_input_tokens", None)
+        if not isinstance(context, int) or isinstance(context, bool) or context < 1:
+            return DEFAULT_MAX_CHARS
+        limit = self.options.get("max_tokens")
+        return chunk_chars(
+            context_tokens=context,
+            prompt_tokens=request_tokens(self._request("", [], [], title).messages),
+            max_tokens=limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
+            cap=DEFAULT_MAX_CHARS,
+        )
+
     def _max_in_flight(self) -> int:
         """``concurrency``, lowered to the provider's ``max_concurrency`` when it declares one."""
         declared = getattr(self.provider, "max_concurrency", None)
@@ -296,10 +338,10 @@ class Translator:
                 "The segment has no Hebrew text to translate; pass original_hebrew_block=...",
                 details={"sequence_id": seg.sequence_id},
             )
-        plan = await off_loop(len(block), make_plan, seg, self.max_chars)
+        title = seg.segment_title or seg.chapter_title
+        plan = await off_loop(len(block), make_plan, seg, self.chunk_chars(title))
         spans, chunks = plan.spans, plan.chunks
         answers: list[TranslationResponse | None] = [None] * len(chunks)
-        title = seg.segment_title or seg.chapter_title
 
         failures: list[Exception] = []
         unusable: list[tuple[int, ProviderOutputError]] = []
@@ -311,15 +353,29 @@ class Translator:
             lo, hi = bisect_left(starts, chunk.start), bisect_left(starts, chunk.end)
             return [block[s:e].strip() for s, e in spans[lo:hi]]
 
-        async def run(i: int, chunk: Chunk, tg: TaskGroup) -> None:
+        async def ask(chunk: Chunk, depth: int) -> TranslationResponse | None:
             phrases = chunk_phrases(chunk)
             text = block[chunk.start : chunk.end]
             try:
-                answers[i] = await self._ask(text, phrases, chunk, title, cache, limiter)
+                return await self._ask(text, phrases, chunk, title, cache, limiter)
+            except ProviderError as exc:
+                lo, hi = bisect_left(starts, chunk.start), bisect_left(starts, chunk.end)
+                halves = _halve(chunk, spans[lo:hi], block) if _too_big(exc, depth) else None
+                if halves is None:
+                    raise
+                # Too long for the context, or the answer was cut off: the chunk is
+                # split at a phrase and each half asked, never the whole again.
+                first = await ask(halves[0], depth + 1)
+                return _joined(first, await ask(halves[1], depth + 1))
+
+        async def run(i: int, chunk: Chunk, tg: TaskGroup) -> None:
+            try:
+                answers[i] = await ask(chunk, 0)
             except ProviderOutputError as exc:
                 # The answer was unusable: this chunk keeps what needs no model.
                 unusable.append((i, exc))
-                answers[i] = _offline_answer(text, phrases, chunk)
+                phrases = chunk_phrases(chunk)
+                answers[i] = _offline_answer(block[chunk.start : chunk.end], phrases, chunk)
             except Exception as exc:  # one chunk failed: the segment has failed
                 failures.append(exc)
                 tg.cancel_scope.cancel()
@@ -351,7 +407,7 @@ class Translator:
         failure. :func:`libtext.process_document` keeps this for a failed section.
         """
         seg = _as_segment(segment, None)
-        plan = make_plan(seg, self.max_chars)
+        plan = make_plan(seg, self.max_chars or DEFAULT_MAX_CHARS)
         answers: list[TranslationResponse | None] = []
         for chunk in plan.chunks:
             lo = bisect_left([s for s, _ in plan.spans], chunk.start)
@@ -446,6 +502,46 @@ class Translator:
 
 
 # --- helpers ------------------------------------------------------------------------
+
+MAX_SPLITS = 3
+"""Times a chunk too long for the model's context is halved (once for a cut-off answer)."""
+
+
+def _too_big(exc: ProviderError, depth: int) -> bool:
+    """The call failed because the chunk was too long: the request overflowed the context
+    (halved up to :data:`MAX_SPLITS` times) or the answer was cut off at the output limit
+    (halved once: if the halves are cut off too, the model is rambling)."""
+    reason = exc.details.get("reason") if isinstance(exc.details, dict) else None
+    if reason == "length":
+        return depth == 0
+    return reason == "context_window" and depth < MAX_SPLITS
+
+
+def _halve(chunk: Chunk, spans: list[tuple[int, int]], block: str) -> tuple[Chunk, Chunk] | None:
+    """The chunk cut between two of its phrases, near its middle; each footnote goes with
+    the half where its marker stands (else the second). ``None`` for a single phrase."""
+    if len(spans) < 2:
+        return None
+    middle = len(spans) // 2
+    cut = spans[middle][0]
+    first = Chunk(chunk.start, cut)
+    second = Chunk(cut, chunk.end)
+    for fn in chunk.footnotes:
+        shown = any(form in block[chunk.start : cut] for form in marker_forms(fn.marker))
+        (first if shown else second).footnotes.append(fn)
+    return first, second
+
+
+def _joined(
+    first: TranslationResponse | None, second: TranslationResponse | None
+) -> TranslationResponse | None:
+    """Two halves' answers as one chunk's."""
+    if first is None or second is None:
+        return first or second
+    return TranslationResponse(
+        phrases=[*first.phrases, *second.phrases],
+        footnotes=[*first.footnotes, *second.footnotes],
+    )
 
 
 def _offline_answer(text: str, phrases: list[str], chunk: Chunk) -> TranslationResponse:

@@ -8,6 +8,7 @@ that is only a citation is translated here by the linker and never sent to a mod
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from libtext.hebrew import marker_forms, normalize_for_match
@@ -77,24 +78,34 @@ def _heading_breaks(seg: EnrichedSegment) -> list[int]:
 def _chunks(
     block: str, spans: list[tuple[int, int]], footnotes: list[Footnote], max_chars: int
 ) -> list[Chunk]:
-    """Group phrase slices into chunks of at most ``max_chars``; footnotes go by marker."""
+    """Group phrase slices into chunks of at most ``max_chars`` characters of Hebrew, a
+    footnote's counted with the phrase where its marker first stands (it is sent with
+    that chunk); a footnote whose marker is nowhere goes with the last chunk."""
+    at = [_marker_at(fn.marker, block) for fn in footnotes]
+    starts = [s for s, _ in spans]
+    weight = [0] * len(spans)
+    for fn, pos in zip(footnotes, at, strict=True):
+        if pos is not None and spans:
+            weight[max(0, bisect_right(starts, pos) - 1)] += len(fn.content)
     chunks: list[Chunk] = []
-    for s, e in spans:
-        if chunks and e - chunks[-1].start <= max_chars:
+    size = 0
+    for (s, e), extra in zip(spans, weight, strict=True):
+        if chunks and e - chunks[-1].start + size + extra <= max_chars:
             chunks[-1].end = e
+            size += extra
         else:
             chunks.append(Chunk(s, e))
+            size = extra
     if not chunks:
         chunks.append(Chunk(0, len(block)))
-    for fn in footnotes:
-        target = chunks[-1]
-        for chunk in chunks:
-            if _marker_in(fn.marker, block[chunk.start : chunk.end]):
-                target = chunk
-                break
-        target.footnotes.append(fn)
+    ends = [c.end for c in chunks]
+    for fn, pos in zip(footnotes, at, strict=True):
+        index = len(chunks) - 1 if pos is None else min(bisect_right(ends, pos), len(chunks) - 1)
+        chunks[index].footnotes.append(fn)
     return chunks
 
 
-def _marker_in(marker: str, text: str) -> bool:
-    return any(form in text for form in marker_forms(marker))
+def _marker_at(marker: str, block: str) -> int | None:
+    """Where the footnote's marker first stands in the block, in any of its forms."""
+    found = [i for i in (block.find(form) for form in marker_forms(marker)) if i >= 0]
+    return min(found) if found else None
