@@ -342,7 +342,7 @@ def test_a_title_that_dwarfs_its_page_counts_below_credit_lines() -> None:
 # --- a chumash: chapters marked only by their numerals ----------------------------------
 
 
-def test_chapter_numerals_under_one_bookmark_are_chapters() -> None:
+def test_chapter_numerals_under_one_bookmark_cut_sections_not_headings() -> None:
     pages = []
     for n in range(1, 7):
         lines = []
@@ -364,12 +364,14 @@ def test_chapter_numerals_under_one_bookmark_are_chapters() -> None:
         body_size=10.0,
         headings=[DocumentHeading(title="בראשית", page=1, level=1, y=55)],
     )
+    # The outline lists the headings the book prints: a numeral is not a title.
     outline = offline_outline(doc)
-    titles = [s.segment_title for s in outline.outline_segments]
-    assert titles == ["בראשית", *(f"בראשית — פרק {c}" for c in "בגדהו")]
-    assert [s.page_ref for s in outline.outline_segments] == [str(n) for n in range(1, 7)]
+    assert [s.segment_title for s in outline.outline_segments] == ["בראשית"]
+    # The sections (units of translation) are one per chapter.
     sections = process_document(doc, cache=False).sections
-    assert len(sections) == 6
+    titles = [s.segment_title for s in sections]
+    assert titles == ["בראשית", *(f"בראשית — פרק {c}" for c in "בגדהו")]
+    assert [s.page_ref for s in sections] == [str(n) for n in range(1, 7)]
     lines = [ln for s in sections for ln in s.original_hebrew_block.splitlines()]
     assert not [ln for ln in lines if ln.strip().isdigit()]
     assert [s.original_hebrew_block.count("פסוק") for s in sections] == [11] * 6

@@ -334,7 +334,9 @@ def _sections(
     page_footnotes: list[list[Footnote]] | None,
 ) -> tuple[list[EnrichedSegment], list[int]]:
     """The document cut into segments, and the indices of those with something to translate."""
-    segments = cut_sections(doc, outline, page_footnotes=page_footnotes)
+    from libtext.headings import chapter_sections
+
+    segments = cut_sections(doc, chapter_sections(doc, outline), page_footnotes=page_footnotes)
     return segments, [k for k, seg in enumerate(segments) if _needs_translation(seg)]
 
 

@@ -63,6 +63,7 @@ __all__ = [
     "HEADING_WORDS",
     "Heading",
     "book_text",
+    "chapter_sections",
     "find_headings",
     "offline_outline",
     "parse_heading",
@@ -210,12 +211,38 @@ def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
     return SourceMetadata(publication_title=publication, work_title=work, author_name=author)
 
 
+def chapter_sections(doc: ExtractedDocument, outline: DocumentOutline) -> DocumentOutline:
+    """The outline to cut a book's sections by: ``outline`` with the chapters the book
+    marks only by their numerals (a chumash's ``2`` over chapter 2) when ``outline`` is
+    the book's own bookmarks outline and lists fewer headings than there are numerals.
+
+    The outline itself keeps the headings the book prints (a numeral is not a title),
+    but a section is a unit of translation: one per chapter, not one per book.
+    """
+    listed = usable_bookmarks(doc)
+    if not listed or not outline.outline_segments:
+        return outline
+    extra = _numbered_chapters(doc, listed)
+    if not extra:
+        return outline
+    text = book_text(doc)
+    own = unlisted_like_listed(text, listed, skip_first_page=_is_title_page(doc))
+    headings = sorted([*listed, *own], key=lambda h: (h.page, h.y))
+    if [s.segment_title for s in declared_segments(text, headings, _summary)] != [
+        s.segment_title for s in outline.outline_segments
+    ]:
+        return outline  # another outline (a model's): its cuts stand
+    finer = sorted([*headings, *extra], key=lambda h: (h.page, h.y))
+    segments = declared_segments(text, finer, _summary)
+    return outline.model_copy(update={"outline_segments": segments}) if segments else outline
+
+
 def _numbered_chapters(
     doc: ExtractedDocument, listed: list[DocumentHeading]
 ) -> list[DocumentHeading]:
     """Chapters a book marks only by their numerals (a chumash's ``2`` over chapter 2),
-    under the fewer headings its bookmarks list: one segment per chapter, not one per
-    book. A numeral right under a listed heading is that heading's own first chapter."""
+    under the fewer headings its bookmarks list. A numeral right under a listed
+    heading is that heading's own first chapter."""
     numerals = chapter_numerals(doc)
     if len(numerals) <= len(listed):
         return []
@@ -298,7 +325,9 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
                 j += 1
             texts = [" ".join(ln.text.split()) for ln in lines[i:j]]
             parsed = parse_heading(texts[0], loose=True)
-            if parsed is None and _reads_as_text(" ".join(texts)):
+            if parsed is None and (
+                _reads_as_text(" ".join(texts)) or any(_ends_sentence(t) for t in texts[:-1])
+            ):
                 i = j
                 continue
             blocks.append(
@@ -373,6 +402,12 @@ def _reads_as_text(text: str) -> bool:
     return t.endswith((".", ",", ":", ";", "!", "?")) or len(text.split()) > _MAX_HEADING_WORDS
 
 
+def _ends_sentence(text: str) -> bool:
+    """A line that ends a sentence (a proclamation "…!", a verse "…."): inside a block
+    of large lines, a sign that the block is text set large, not a title."""
+    return text.strip().rstrip(")]\"'״”’").endswith((".", "!", "?"))
+
+
 def _same_block(first: ExtractedLine, other: ExtractedLine) -> bool:
     # A heading's second line (its title) is close below it and not much larger; a
     # line written as a numbered heading of its own (a part title, then "פרק א")
@@ -381,6 +416,8 @@ def _same_block(first: ExtractedLine, other: ExtractedLine) -> bool:
         return False
     if first.text.rstrip().endswith((".", ":", ";", "!", "?")) or _LIST_ITEM.match(other.text):
         return False  # the end of a sentence set in bold, or a list item, then a heading
+    if other.text.rstrip().endswith(":"):
+        return False  # a bold lead-in to a list ("הגדרות:") under a title is not its line
     parsed = parse_heading(other.text)
     return parsed is None or not parsed[0]
 
@@ -449,7 +486,6 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
         listed = own(printed)
         if listed and own is usable_bookmarks:
             extra = unlisted_like_listed(doc, listed, skip_first_page=title_page)
-            extra += _numbered_chapters(printed, listed)
             if extra:
                 listed = sorted([*listed, *extra], key=lambda h: (h.page, h.y))
         declared = declared_segments(doc, listed, _summary) if listed else []
@@ -458,12 +494,21 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
     headings: list[Heading] = []
     found = find_headings(doc)
     sections = _sections(doc, found)
+    work = _title_heading(doc, found, metadata.work_title)
     for h in found:
         if h.level not in ("part", "chapter") and not (h.level == "sub" and id(h) in sections):
             continue
+        if h is work:
+            continue  # the document's title atop its first page: front matter, not chapter 1
         last = next((k for k in reversed(headings) if k.level == h.level), None)
         if last is not None and h.line_index == 0 and h.page > last.page and h.text == last.text:
             continue  # a running header repeating the chapter name: not a new chapter
+        if h.word == "?" and any(
+            k.level == h.level and k.page < h.page and k.text == h.text for k in headings
+        ):
+            # An unnumbered title met again later, with no new subtitle: its section
+            # goes on (a numbered "פרק א" may well open each part anew).
+            continue
         headings.append(h)
     # Body lines in reading order with their page numbers and positions.
     flow: list[tuple[int, int, str]] = []
@@ -497,6 +542,22 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
         within = " — ".join(t for t in (part, chapter if h.level == "sub" else "") if t)
         segments.append(_segment(len(segments) + 1, h, h.lines[0], body, part=within))
     return DocumentOutline(source_metadata=metadata, outline_segments=segments)
+
+
+def _title_heading(doc: ExtractedDocument, found: list[Heading], work: str) -> Heading | None:
+    """The heading atop the first page that is the document's title, when chapters
+    follow it: a report or a spec opens with its title, then its numbered sections."""
+    if not found or not work or not doc.pages:
+        return None
+    first = found[0]
+    page = doc.pages[0]
+    above = [ln for ln in page.lines[: first.line_index] if ln.kind in ("body", "heading")]
+    if first.page != page.number or any(ln.text.strip() for ln in above):
+        return None
+    if normalize_for_match(first.text) != normalize_for_match(work):
+        return None
+    later = [h for h in found[1:] if h.level in ("part", "chapter")]
+    return first if len(later) >= 2 else None
 
 
 def _sections(doc: ExtractedDocument, found: list[Heading]) -> set[int]:
