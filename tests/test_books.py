@@ -117,20 +117,7 @@ def test_no_contents_row_in_any_section(name: str) -> None:
     assert not rows, rows[:5]
 
 
-# Still wrong, by cause: a running header met on two pages only, the first time read
-# as a heading (a protocol's title atop both of its pages).
-_TWO_PAGE_HEADER = {"mda_als2022_indesign"}
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="two-page running header"))
-        if n in _TWO_PAGE_HEADER
-        else n
-        for n in NAMES
-    ],
-)
+@pytest.mark.parametrize("name", NAMES)
 def test_no_page_number_or_running_field_in_any_section(name: str) -> None:
     doc, _, pages = _processed(name)
     body = {_norm(ln) for p in pages["pages"] for block in p["body"] for ln in block}
@@ -162,20 +149,7 @@ def test_no_segment_ends_on_a_page_number(name: str) -> None:
     assert not [e for e in ends if _NUMBER.match(e) or not any(ch.isalpha() for ch in e)], ends
 
 
-# Still wrong, by cause: a document title set like its section titles (bold, body size,
-# no title page) is taken as the first section.
-_TITLE_AS_SECTION = {"smart_siddur_spec_word2021"}
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="title read as a section"))
-        if n in _TITLE_AS_SECTION
-        else n
-        for n in NAMES
-    ],
-)
+@pytest.mark.parametrize("name", NAMES)
 def test_first_chapter_starts_at_the_first_heading(name: str) -> None:
     doc, gold, _ = _processed(name)
     first = gold["headings"][0]

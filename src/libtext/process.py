@@ -40,7 +40,7 @@ import anyio.to_thread
 from libtext._keywords import strict_keywords
 from libtext._sync import complete_twin_docs, run_sync
 from libtext.errors import ConfigurationError, InvalidInputError, LibtextError, ProviderError
-from libtext.hebrew import marker_forms
+from libtext.hebrew import marker_forms, normalize_for_match
 from libtext.models import (
     DocumentOutline,
     EnrichedSegment,
@@ -510,6 +510,8 @@ def cut_sections(
             starts.append(None)
             continue
         start = _before_headings(text, match.start, floor, heading_at)
+        if start == match.start:
+            start = _before_title(text, start, floor, seg)
         starts.append(start)
         # The next section may take the heading lines before its start phrase, never
         # this one's start phrase (an empty chapter is its heading line alone).
@@ -579,6 +581,20 @@ def _before_headings(text: str, pos: int, floor: int, heading_at: dict[int, int]
         if head is None or head < floor or head >= start:
             return start
         start = head
+
+
+def _before_title(text: str, pos: int, floor: int, seg: OutlineSegment) -> int:
+    """Move a section start back over its own title line when the document kept that
+    line as body text (a bold body-size title): the section opens with its title."""
+    end = pos
+    while end > floor and text[end - 1] in " \t":
+        end -= 1
+    if end <= floor or text[end - 1] != "\n":
+        return pos
+    begin = text.rfind("\n", floor, end - 1) + 1
+    line = normalize_for_match(text[max(begin, floor) : end - 1])
+    titles = {normalize_for_match(t) for t in (seg.chapter_title, seg.segment_title) if t}
+    return max(begin, floor) if line and line in titles else pos
 
 
 def _parse_notes(page: ExtractedPage) -> list[Footnote]:

@@ -19,7 +19,9 @@ Shabbat, daf 12):
 * **running footers and headers** that extraction left in the text: the same line
   (numbers aside) at the foot of three or more pages, or at the head of three or
   more pages (there its first appearance is kept when it is a heading: a chapter
-  title that the running header then repeats).
+  title that the running header then repeats); atop two pages in a row when it is
+  set exactly as the lines atop many other pages (a running header that names each
+  short section: the header slot of the book, its text changing with the section).
 
 :func:`book_text` gives the document without them; the offline outline and the
 section cut both read that, so segments neither start nor end on them.
@@ -51,6 +53,7 @@ _DIGITS = re.compile(r"\d+")
 _LEAD_NUMBER = re.compile(r"\d{1,3}\s+")
 _BAND = 0.12  # the top and bottom share of a page where running lines stand
 _RECURS = 3  # pages a running line must be met on
+_SLOT_PAGES = 6  # pages whose first line is set alike: the book's running-header slot
 _ROWS_SHARE = 0.5  # contents rows must make at least this share of a page's lines
 _RISING = 0.75  # share of consecutive rows whose page numbers do not go down
 _NUMERAL_SIZE = 1.05  # a chapter numeral is set at least this much larger than the body
@@ -205,6 +208,30 @@ def _running(doc: ExtractedDocument) -> dict[int, set[int]]:
         )
         for k, i in where[1:] if keep_first else where:
             out[k].add(i)
+    for k, i in _running_slot(doc, met):
+        out[k].add(i)
+    return out
+
+
+def _running_slot(
+    doc: ExtractedDocument, met: dict[tuple[str, str], list[tuple[int, int]]]
+) -> list[tuple[int, int]]:
+    """Running headers that change with each short section: a line atop two pages in a
+    row, set exactly as the lines atop many other pages (the book's running-header
+    slot, whose text changes from section to section)."""
+    slot: dict[tuple[float, bool, int], set[int]] = defaultdict(set)
+    for (band, _), where in met.items():
+        if band == "top":
+            for k, i in where:
+                slot[_look(doc.pages[k].lines[i])].add(k)
+    out: list[tuple[int, int]] = []
+    for (band, _), where in met.items():
+        pages = sorted({k for k, _ in where})
+        if band != "top" or not 2 <= len(pages) < _RECURS or pages[-1] - pages[0] >= len(pages):
+            continue
+        looks = {_look(doc.pages[k].lines[i]) for k, i in where}
+        if len(looks) == 1 and len(slot[looks.pop()]) >= _SLOT_PAGES:
+            out.extend(where)
     return out
 
 
