@@ -41,6 +41,7 @@ from libtext.models import (
     ProcessedDocument,
 )
 from libtext.pdf import extract_pdf
+from libtext.pdf._meta import info_author
 from libtext.process import FRONT_MATTER, process_document
 
 REALDATA = SHARED / "realdata" / "pdfs"
@@ -311,6 +312,105 @@ def test_a_title_that_dwarfs_its_page_counts_below_credit_lines() -> None:
     ]
     meta = offline_outline(_title_doc(lines)).source_metadata
     assert meta.work_title == "אור לציון"
+
+
+def _title_page(number: int, lines: list[tuple[str, float, float]]) -> ExtractedPage:
+    """A page of (text, size, y) lines; larger than the body are headings."""
+    return ExtractedPage(
+        number=number,
+        width=420,
+        height=595,
+        lines=[
+            ExtractedLine(text=t, kind="heading" if size > 11 else "body", size=size, y=y)
+            for t, size, y in lines
+        ],
+    )
+
+
+_TITLE = [
+    ("אור הגנוז", 40, 120),
+    ("דרכי העיון", 18, 180),
+    ("מאת", 12, 260),
+    ("משה יעקב כהן", 16, 290),
+]
+
+
+@pytest.mark.parametrize("first", ["blank", "abstract", "credits"])
+def test_the_title_page_may_come_after_a_blank_abstract_or_credits_page(first: str) -> None:
+    opening = {
+        "blank": [],
+        "abstract": [(AVOT[k % 3], 10, 80 + 14 * k) for k in range(8)],
+        "credits": [("עריכה: שמעון לוי", 10, 100), ("כל הזכויות שמורות", 10, 120)],
+    }[first]
+    pages = [_title_page(1, opening), _title_page(2, _TITLE), text_page(3, ["פרק א", *AVOT])]
+    outline = offline_outline(ExtractedDocument(pages=pages, body_size=10.0))
+    assert outline.source_metadata.work_title == "אור הגנוז"
+    assert outline.source_metadata.author_name == "משה יעקב כהן"
+    # The title page is not a chapter.
+    assert [s.chapter_title for s in outline.outline_segments] == ["פרק א"]
+
+
+@pytest.mark.parametrize(
+    ("name", "info"), [("הרב משה יעקב כהן", ""), ("Moshe Jacob Cohen", "Moshe Jacob Cohen")]
+)
+def test_an_author_name_set_largest_above_the_title_is_not_the_title(name: str, info: str) -> None:
+    lines = [(name, 40), ("אור הגנוז", 32), ("דרכי העיון והלימוד", 16), ("ירושלים", 14)]
+    meta = offline_outline(_title_doc(lines, author=info)).source_metadata
+    assert meta.work_title == "אור הגנוז"
+    assert meta.author_name == name
+
+
+@pytest.mark.parametrize(
+    ("printed", "title"),
+    [
+        ("א ו ר  ה ג נ ו ז", "אור הגנוז"),  # letter-spaced, words apart by a wider gap
+        ("ת ה ל י ם", "תהלים"),
+        ("❖ אור הג✦נוז ❖", "אור הגנוז"),  # a display font's symbol glyphs
+        ("הגדה של פסח תשפ״ד", "הגדה של פסח"),  # the year on the title's line
+        ("Annual Report 2023", "Annual Report"),
+        ("(2023) Annual Report", "Annual Report"),
+    ],
+)
+def test_a_printed_title_is_read_as_a_title(printed: str, title: str) -> None:
+    meta = offline_outline(_title_doc([(printed, 40), ("דרכי העיון", 16)])).source_metadata
+    assert meta.work_title == title
+
+
+def test_a_term_with_its_year_stays_in_a_course_title() -> None:
+    lines = [('חדו"א 1 – קיץ תשפ"ה', 30), ("סיכום הרצאות", 16)]
+    assert offline_outline(_title_doc(lines)).source_metadata.work_title == 'חדו"א 1 – קיץ תשפ"ה'
+
+
+def test_title_lines_that_belong_together_are_joined_and_a_subtitle_apart_is_not() -> None:
+    together = [("דברי", 50, 150), ("ירושלים", 52, 215), ("שיחות", 20, 330), ("ירושלים", 16, 380)]
+    apart = [("דברי", 50, 150), ("ירושלים", 52, 215), ("בין הזמנים", 34, 320)]
+    apart += [("שיחות שנאמרו בבית המדרש", 20, 400), ("בשנים ההן", 16, 440)]
+    close = [("אוגדן מקצועי", 76, 140), ("לעבודת הצוות", 37, 200), ("אגף ההדרכה", 20, 480)]
+    for lines, title in [
+        (together, "דברי ירושלים"),
+        (apart, "דברי ירושלים"),
+        (close, "אוגדן מקצועי לעבודת הצוות"),
+    ]:
+        pages = [_title_page(1, lines), text_page(2, ["פרק א", *AVOT])]
+        meta = offline_outline(ExtractedDocument(pages=pages, body_size=10.0)).source_metadata
+        assert meta.work_title == title
+
+
+@pytest.mark.parametrize(
+    ("info", "author"),
+    [
+        ("jdoe42", ""),
+        ("yossi.k", ""),
+        ("user", ""),
+        ("User", ""),
+        ("someone@example.org", ""),
+        ("Moshe Cohen", "Moshe Cohen"),
+        ("משה כהן", "משה כהן"),
+        ("Cohen", "Cohen"),
+    ],
+)
+def test_an_info_author_that_is_an_account_name_is_no_author(info: str, author: str) -> None:
+    assert info_author(info) == author
 
 
 # --- a chumash: chapters marked only by their numerals ----------------------------------

@@ -36,14 +36,15 @@ from libtext.headings._line import HEADING_LINE, HEADING_WORDS, parse_heading
 from libtext.headings._matter import book_text, chapter_numerals
 from libtext.headings._title_page import (
     by_line,
+    clean_title,
     credits_author,
     info_author_line,
+    is_author_name,
     is_date,
     is_genre,
     is_invocation,
     is_link,
     name_like,
-    strip_ornaments,
     title_run,
 )
 from libtext.headings._toc import printed_toc
@@ -86,6 +87,7 @@ _BULLETS = ("•", "▪", "◦", "·", "●", "■", "►", "➢", "✓")
 _SUB_NUMBER = re.compile(r"^\d+\.\d+")  # "11.1 …": a section inside chapter 11
 _SUMMARY_WORDS = 40
 _OWN_CHAPTER_LINES = 4  # heading lines above a book's first chapter numeral on its page
+_TITLE_SIZE = 1.25  # a title is set at least this much larger than the text
 _DWARFS = 1.6  # a title this many times the next largest line on its page
 
 
@@ -136,8 +138,11 @@ def text_page(
 def _is_title_page(doc: ExtractedDocument) -> bool:
     if not doc.pages or doc.pages[0].number != 1:
         return False
-    lines = doc.pages[0].lines
-    body = doc.body_size or 0.0
+    return _looks_like_title_page(doc.pages[0], doc.body_size or 0.0, 1.15)
+
+
+def _looks_like_title_page(page: ExtractedPage, body: float, larger: float) -> bool:
+    lines = [ln for ln in page.lines if ln.kind in ("body", "heading") and ln.text.strip()]
     if not lines or len(lines) > 18:
         return False
     paragraphs = sum(1 for ln in lines if abs(ln.size - body) < 0.5 and len(ln.text.split()) > 6)
@@ -146,7 +151,26 @@ def _is_title_page(doc: ExtractedDocument) -> bool:
     parsed = parse_heading(top.text)
     if parsed is not None and parsed[0]:
         return False  # the book opens with its first chapter, e.g. "חלק א"
-    return paragraphs <= 3 and (not body or biggest >= body * 1.15)
+    return paragraphs <= 3 and (not body or biggest >= body * larger)
+
+
+def _title_page_at(doc: ExtractedDocument) -> int | None:
+    """Index of the title page: page 1, else page 2 or 3 when page 1 has no line set
+    larger than the text (a blank page, an abstract, a credits page) and that page
+    is a title page whose title stands out."""
+    if _is_title_page(doc):
+        return 0
+    if not doc.pages or doc.pages[0].number != 1 or not doc.body_size:
+        return None
+    body = doc.body_size
+    if any(ln.size >= _TITLE_SIZE * body for ln in doc.pages[0].lines if ln.text.strip()):
+        return None
+    for k, page in enumerate(doc.pages[1:3], start=1):
+        if _looks_like_title_page(page, body, _TITLE_SIZE):
+            return k
+        if any(ln.text.strip() for ln in page.lines if ln.kind in ("body", "heading")):
+            break  # text begins before any title page
+    return None
 
 
 def _title_block(doc: ExtractedDocument) -> bool:
@@ -165,20 +189,28 @@ def _title_block(doc: ExtractedDocument) -> bool:
     return opens and biggest >= 1.25 * doc.body_size and not (parsed and parsed[0])
 
 
-def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
+def _title_metadata(doc: ExtractedDocument, at: int | None) -> SourceMetadata:
     work = author = publication = ""
-    if title_page or _title_block(doc):
-        lines = [ln for ln in doc.pages[0].lines if ln.text.strip()]
+    if at is None and _title_block(doc):
+        at = 0
+    if at is not None:
+        lines = [ln for ln in doc.pages[at].lines if ln.text.strip()]
         run = title_run(lines)
+        if run and run[0] + 1 < len(lines) and is_author_name(lines[run[0]].text, doc.author):
+            # The author's name set largest above the title: the title is the run after it.
+            rest = title_run(lines[run[0] + 1 :])
+            if rest:
+                author = name_like(lines[run[0]].text)
+                run = [run[0] + 1 + i for i in rest]
         if run:
-            work = " ".join(strip_ornaments(lines[i].text) for i in run)
+            work = " ".join(clean_title(lines[i].text) for i in run)
             after = _after_date(lines, run)
             if after is not None:
                 # "course / term / assignment": the series above a date line, the work
                 # under it, set about as large.
-                publication, work, run = work, strip_ornaments(lines[after].text), [after]
+                publication, work, run = work, clean_title(lines[after].text), [after]
             below = lines[run[-1] + 1 :]
-            author = by_line(lines) or info_author_line(lines, doc.author)
+            author = author or by_line(lines) or info_author_line(lines, doc.author)
             if not author and below:
                 author = _name_below(below)
             above = [
@@ -189,22 +221,25 @@ def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
             if publication:
                 pass
             elif above:
-                publication = strip_ornaments(max(above, key=lambda ln: ln.size).text)
+                publication = clean_title(max(above, key=lambda ln: ln.size).text)
             elif len(run) > 1:
                 # A title set over several lines: its first line alone may be the
                 # publication (a course, a series) and the whole the work.
-                publication = strip_ornaments(lines[run[0]].text)
+                publication = clean_title(lines[run[0]].text)
     elif doc.pages and doc.pages[0].number == 1 and not doc.title:
         # No title page and no metadata: a heading atop page 1 that is not a chapter,
         # and the "מאת …" line under it.
         opening = doc.pages[0].lines[:6]
         for k, ln in enumerate(opening):
             if ln.kind == "heading" and parse_heading(ln.text) is None:
-                work = ln.text.strip()
+                work = clean_title(ln.text)
                 author = by_line(opening[k + 1 : k + 3])
                 break
     if not author and doc.pages and doc.pages[0].number == 1:
-        author = info_author_line(doc.pages[0].lines, doc.author) or credits_author(doc.pages[1:3])
+        k = at or 0
+        author = info_author_line(doc.pages[k].lines, doc.author) or credits_author(
+            doc.pages[k + 1 : k + 3]
+        )
     work = work or doc.title or _running_title(doc)
     author = author or doc.author
     publication = publication or doc.title or work
@@ -226,7 +261,7 @@ def chapter_sections(doc: ExtractedDocument, outline: DocumentOutline) -> Docume
     if not extra:
         return outline
     text = book_text(doc)
-    own = unlisted_like_listed(text, listed, skip_first_page=_is_title_page(doc))
+    own = unlisted_like_listed(text, listed, skip_first_page=_title_page_at(doc) == 0)
     headings = sorted([*listed, *own], key=lambda h: (h.page, h.y))
     if [s.segment_title for s in declared_segments(text, headings, _summary)] != [
         s.segment_title for s in outline.outline_segments
@@ -299,14 +334,14 @@ def _running_title(doc: ExtractedDocument) -> str:
 
 def find_headings(doc: ExtractedDocument) -> list[Heading]:
     """Heading blocks in reading order, each with its level (part, chapter, sub)."""
-    title_page = _is_title_page(doc)
+    title_page = _title_page_at(doc)
     hints = structure_hints(doc)
     bold = bold_titles(doc)
     for number, found in bold.items():
         hints.setdefault(number, set()).update(found)
     blocks: list[Heading] = []
     for p, page in enumerate(doc.pages):
-        if p == 0 and title_page:
+        if p == title_page:
             continue
         tagged = hints.get(page.number, set())
         has_body = any(ln.kind == "body" and k not in tagged for k, ln in enumerate(page.lines))
@@ -474,7 +509,7 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
     Deterministic and network-free. When no chapter heading is found the whole text
     is one segment titled with the work title.
     """
-    title_page = _is_title_page(doc)
+    title_page = _title_page_at(doc)
     metadata = _title_metadata(doc, title_page)
     # Segments are cut from the book's text: no contents rows, page numbers or running
     # lines (the contents page itself is read for the outline it prints).
@@ -485,7 +520,7 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
     for own in (usable_bookmarks, printed_toc):
         listed = own(printed)
         if listed and own is usable_bookmarks:
-            extra = unlisted_like_listed(doc, listed, skip_first_page=title_page)
+            extra = unlisted_like_listed(doc, listed, skip_first_page=title_page == 0)
             if extra:
                 listed = sorted([*listed, *extra], key=lambda h: (h.page, h.y))
         declared = declared_segments(doc, listed, _summary) if listed else []
@@ -513,7 +548,7 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
     # Body lines in reading order with their page numbers and positions.
     flow: list[tuple[int, int, str]] = []
     for p, page in enumerate(doc.pages):
-        if p == 0 and title_page:
+        if p == title_page:
             continue
         for i, ln in enumerate(page.lines):
             if ln.kind == "body" and ln.text.strip():
