@@ -366,9 +366,11 @@ def test_an_author_name_set_largest_above_the_title_is_not_the_title(name: str, 
         ("א ו ר  ה ג נ ו ז", "אור הגנוז"),  # letter-spaced, words apart by a wider gap
         ("ת ה ל י ם", "תהלים"),
         ("❖ אור הג✦נוז ❖", "אור הגנוז"),  # a display font's symbol glyphs
-        ("הגדה של פסח תשפ״ד", "הגדה של פסח"),  # the year on the title's line
-        ("Annual Report 2023", "Annual Report"),
-        ("(2023) Annual Report", "Annual Report"),
+        ("הגדה של פסח (תשפ״ד)", "הגדה של פסח"),  # a year set apart on the title's line
+        ("Annual Report, 2023", "Annual Report"),
+        ("Annual Report      2023", "Annual Report"),
+        ("[2023] Annual Report", "Annual Report"),
+        ("Practice Exams 2017", "Practice Exams 2017"),  # a year the title runs into
     ],
 )
 def test_a_printed_title_is_read_as_a_title(printed: str, title: str) -> None:
@@ -513,3 +515,170 @@ def test_an_empty_chapter_before_a_part_title_is_kept() -> None:
     blocks = {s.chapter_title: s.original_hebrew_block for s in process_document(doc).sections}
     assert blocks["פרק ב"].strip() == "פרק ב"
     assert blocks["פרק ג"].startswith("פרק ג") and "שורה ג 5" in blocks["פרק ג"]
+
+
+# --- headings: structures a reader tells apart (pages built line by line) --------------
+
+ENGLISH = [
+    "Moses received the Torah from Sinai and transmitted it to Joshua.",
+    "Simon the Just was one of the last of the men of the great assembly.",
+    "Antigonus of Socho received the tradition from Simon the Just.",
+]
+
+
+def _prose(page: int, y: float, n: int = 12, texts: list[str] = AVOT) -> list[ExtractedLine]:
+    """``n`` body lines, each its own (numbered by page and line, so phrases are unique)."""
+    return [
+        ExtractedLine(text=f"{page}-{k} {texts[k % 3]}", size=10, y=y + 14 * k) for k in range(n)
+    ]
+
+
+def _head(text: str, size: float, y: float, *, bold: bool = True) -> ExtractedLine:
+    return ExtractedLine(text=text, kind="heading", size=size, bold=bold, y=y)
+
+
+def _doc(pages: list[list[ExtractedLine]], **kw: Any) -> ExtractedDocument:
+    return ExtractedDocument(
+        pages=[
+            ExtractedPage(number=n, width=420, height=600, lines=lines)
+            for n, lines in enumerate(pages, start=1)
+        ],
+        body_size=10.0,
+        **kw,
+    )
+
+
+def test_bilingual_titles_on_facing_pages_are_one_chapter_and_its_alternate_title() -> None:
+    books = [("בראשית", "Genesis"), ("שמות", "Exodus"), ("ויקרא", "Leviticus")]
+    pages: list[list[ExtractedLine]] = []
+    for he, en in books:
+        pages.append([_head(he, 20, 60), *_prose(len(pages) + 1, 100)])
+        pages.append([_head(en, 16, 60), *_prose(len(pages) + 1, 100, texts=ENGLISH)])
+    segments = offline_outline(_doc(pages)).outline_segments
+    assert [s.chapter_title for s in segments] == [he for he, _ in books]
+    assert [s.segment_title for s in segments] == [f"{he} {en}" for he, en in books]
+    assert [s.page_ref for s in segments] == ["1", "3", "5"]
+
+
+def test_a_title_repeated_with_a_new_subtitle_is_a_new_section_not_a_running_header() -> None:
+    subtitles = ["דיני הדלקת נרות", "דיני קידוש", "דיני הבדלה", "דיני סעודה שלישית"]
+    pages: list[list[ExtractedLine]] = []
+    for sub in subtitles:
+        pages.append([_head("הלכות שבת", 16, 50), _head(sub, 13, 70), *_prose(len(pages) + 1, 110)])
+        pages.append(_prose(len(pages) + 1, 60, 30))
+    doc = _doc(pages)
+    segments = offline_outline(doc).outline_segments
+    assert [s.segment_title for s in segments] == [f"הלכות שבת {sub}" for sub in subtitles]
+    assert [s.page_ref for s in segments] == ["1", "3", "5", "7"]
+    blocks = [s.original_hebrew_block for s in process_document(doc, cache=False).sections]
+    assert [b.splitlines()[:2] for b in blocks] == [["הלכות שבת", sub] for sub in subtitles]
+
+
+def test_a_title_followed_by_a_large_epigraph_is_not_merged_with_it() -> None:
+    chapters = [
+        ("שער היחוד", ["״שמע ישראל ה׳ אלקינו ה׳ אחד״"]),
+        ("שער האמונה", ["וידעת היום והשבות אל לבבך,", "כי ה׳ הוא האלקים."]),
+        ("שער הבטחון", ["בטחו בה׳ עדי עד."]),
+    ]
+    pages = [
+        [
+            _head(title, 18, 60),
+            *(_head(line, 14, 84 + 18 * k, bold=False) for k, line in enumerate(epigraph)),
+            *_prose(n, 140),
+        ]
+        for n, (title, epigraph) in enumerate(chapters, start=1)
+    ]
+    segments = offline_outline(_doc(pages)).outline_segments
+    assert [s.chapter_title for s in segments] == [title for title, _ in chapters]
+    assert [s.segment_title for s in segments] == [title for title, _ in chapters]
+
+
+def test_a_proclamation_set_as_large_as_the_titles_is_not_a_chapter() -> None:
+    pages = [
+        [_head("קַדֵּשׁ", 27, 48), _head("Kadesh", 19, 45), *_prose(1, 100)],
+        [_head("הַלֵּל", 27, 48), _head("Hallel", 19, 45), *_prose(2, 100)],
+        # The book's closing words, set as large as its titles, with their translation.
+        [
+            _head("לְשָׁנָה הַבָּאָה בִּירוּשָׁלַיִם", 27, 48, bold=False),
+            _head("Next year in Jerusalem!", 16, 45),
+            _head("הַבְּנוּיָה", 27, 82, bold=False),
+            *_prose(3, 130),
+        ],
+    ]
+    segments = offline_outline(_doc(pages)).outline_segments
+    assert [s.segment_title for s in segments] == ["קַדֵּשׁ Kadesh", "הַלֵּל Hallel"]
+
+
+def _word_page(items: list[tuple[str, str]], y: float = 60) -> list[ExtractedLine]:
+    """A word processor's page: ("heading", text) set larger, ("title", text) bold at
+    body size with space above, ("lead", text) a bold lead-in, ("body", text) prose."""
+    out: list[ExtractedLine] = []
+    for kind, text in items:
+        y += 30 if kind in ("title", "heading") else 16
+        heading = kind == "heading"
+        line = ExtractedLine(
+            text=text, kind="heading" if heading else "body", size=13 if heading else 10, y=y
+        )
+        out.append(line.model_copy(update={"bold": kind != "body"}))
+    return out
+
+
+def _para(tag: str) -> list[tuple[str, str]]:
+    return [("body", f"{tag} {AVOT[k % 3]}") for k in range(4)]
+
+
+def test_a_document_title_over_numbered_sections_is_front_matter() -> None:
+    sections = ["1. מודל הנתונים", "2. זרימת המשתמש", "3. דרישות המערכת", "4. תשתיות"]
+    page1 = [("heading", "אפיון מערכת הספרייה"), *_para("הקדמה")]
+    page1 += [("heading", sections[0]), *_para("ראשון"), ("heading", sections[1]), *_para("שני")]
+    page2 = [("heading", sections[2]), *_para("שלישי"), ("heading", sections[3]), *_para("רביעי")]
+    doc = _doc([_word_page(page1), _word_page(page2)])
+    outline = offline_outline(doc)
+    assert outline.source_metadata.work_title == "אפיון מערכת הספרייה"
+    assert [s.chapter_title for s in outline.outline_segments] == sections
+    processed = process_document(doc, cache=False).sections
+    assert processed[0].segment_title == FRONT_MATTER
+    assert processed[0].original_hebrew_block.splitlines()[0] == "אפיון מערכת הספרייה"
+    assert [s.original_hebrew_block.splitlines()[0] for s in processed[1:]] == sections
+
+
+def test_a_bold_lead_in_under_a_body_size_title_does_not_hide_it() -> None:
+    titles = ["מודל הנתונים", "זרימת המשתמש", "דרישות המערכת", "תשתיות"]
+    page1 = [
+        *_para("הקדמה"),
+        ("title", titles[0]),
+        *_para("ראשון"),
+        ("title", titles[1]),
+        *_para("שני"),
+    ]
+    page2 = [("title", titles[2]), ("lead", "הגדרות בסיס:"), *_para("שלישי")]
+    page2 += [("title", titles[3]), *_para("רביעי")]
+    doc = _doc([_word_page(page1), _word_page(page2)])
+    assert [s.chapter_title for s in offline_outline(doc).outline_segments] == titles
+    # Each section opens with its own title line, kept as a body line by extraction.
+    blocks = [s.original_hebrew_block for s in process_document(doc, cache=False).sections]
+    assert [b.splitlines()[0] for b in blocks if b.strip()][-4:] == titles
+
+
+def test_an_unnumbered_title_met_again_continues_its_section() -> None:
+    pages = [
+        [_head("התנהגות בדרך", 14, 60), *_prose(1, 100)],
+        [_head("הכביש ונתיביו", 14, 60), *_prose(2, 100)],
+        # The first section's title again, lower on the page, with nothing new under it.
+        [*_prose(3, 60, 6), _head("התנהגות בדרך", 14, 200), *_prose(30, 230)],
+        [_head("פגישה ועקיפה", 14, 60), *_prose(4, 100)],
+    ]
+    segments = offline_outline(_doc(pages)).outline_segments
+    assert [s.chapter_title for s in segments] == ["התנהגות בדרך", "הכביש ונתיביו", "פגישה ועקיפה"]
+
+
+def test_a_running_header_naming_each_short_section_never_reaches_a_section() -> None:
+    protocols = ["החייאה בסיסית", "פינוי תוך החייאה", "טיפול בהלם", "טיפול בכוויות"]
+    pages: list[list[ExtractedLine]] = []
+    for n, name in enumerate(protocols, start=1):
+        for _ in range(2):  # each protocol fills two pages, its name atop both
+            header = ExtractedLine(text=f"{n} {name}", kind="heading", size=24, bold=True, y=31)
+            pages.append([header, *_prose(len(pages) + 1, 100, 20)])
+    doc = _doc(pages)
+    text = "\n".join(s.original_hebrew_block for s in process_document(doc, cache=False).sections)
+    assert not [name for name in protocols if name in text]

@@ -24,6 +24,7 @@ import re
 from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from libtext.headings._bold import bold_titles
 from libtext.headings._declared import (
@@ -83,7 +84,10 @@ _MAX_SECTION_WORDS = 8
 _NOISY_PER_PAGE = 1.5  # more chapters a page than this: the sizes are noise
 _LIST_ITEM = re.compile(r"^(?:[א-ת]|\d{1,3}|[a-zA-Z])[.)]\s")
 _CONTINUED = ("המשך ", "(המשך")
+_SMALLER = 0.95  # a line this much smaller than a title is set apart from it
+_QUOTES = ('"', "״", "“", "„", "'", "‘", "«")
 _BULLETS = ("•", "▪", "◦", "·", "●", "■", "►", "➢", "✓")
+_NUMBERED = re.compile(r"^\s*\.?\d{1,2}(?:\.\d{1,2})*[.)]?(?!\d)")  # "3.", ".3", "2.1"
 _SUB_NUMBER = re.compile(r"^\d+\.\d+")  # "11.1 …": a section inside chapter 11
 _SUMMARY_WORDS = 40
 _OWN_CHAPTER_LINES = 4  # heading lines above a book's first chapter numeral on its page
@@ -102,7 +106,7 @@ class Heading:
     lines: list[str] = field(default_factory=list)
     number: int | None = None
     word: str = ""
-    level: str = "chapter"  # "part", "chapter" or "sub"
+    level: str = "chapter"  # "part", "chapter", "sub" or "alternate" (another's title)
 
 
 def text_page(
@@ -363,8 +367,10 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
             if parsed is None and (
                 _reads_as_text(" ".join(texts)) or any(_ends_sentence(t) for t in texts[:-1])
             ):
-                i = j
-                continue
+                if not _title_over_text(lines[i:j], texts):
+                    i = j
+                    continue
+                j, texts = i + 1, texts[:1]  # the title alone; the lines under it are text
             blocks.append(
                 Heading(
                     text=" ".join(texts),
@@ -437,6 +443,15 @@ def _reads_as_text(text: str) -> bool:
     return t.endswith((".", ",", ":", ";", "!", "?")) or len(text.split()) > _MAX_HEADING_WORDS
 
 
+def _title_over_text(block: list[ExtractedLine], texts: list[str]) -> bool:
+    """A title over smaller large lines that read as text (an epigraph, a verse set
+    large under it): the title stands alone. Lines all of one size that read as text
+    are verse set large, with no title among them."""
+    if len(block) < 2 or _reads_as_text(texts[0]) or _ends_sentence(texts[0]):
+        return False
+    return all(ln.size < _SMALLER * block[0].size for ln in block[1:])
+
+
 def _ends_sentence(text: str) -> bool:
     """A line that ends a sentence (a proclamation "…!", a verse "…."): inside a block
     of large lines, a sign that the block is text set large, not a title."""
@@ -453,6 +468,8 @@ def _same_block(first: ExtractedLine, other: ExtractedLine) -> bool:
         return False  # the end of a sentence set in bold, or a list item, then a heading
     if other.text.rstrip().endswith(":"):
         return False  # a bold lead-in to a list ("הגדרות:") under a title is not its line
+    if other.text.lstrip().startswith(_QUOTES):
+        return False  # a quotation set large under a title: an epigraph
     parsed = parse_heading(other.text)
     return parsed is None or not parsed[0]
 
@@ -530,6 +547,7 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
     found = find_headings(doc)
     sections = _sections(doc, found)
     work = _title_heading(doc, found, metadata.work_title)
+    _facing_alternates(doc, found)
     for h in found:
         if h.level not in ("part", "chapter") and not (h.level == "sub" and id(h) in sections):
             continue
@@ -579,9 +597,32 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
     return DocumentOutline(source_metadata=metadata, outline_segments=segments)
 
 
+def _facing_alternates(doc: ExtractedDocument, found: list[Heading]) -> None:
+    """Bilingual titles on facing pages: a chapter's title in one script, and atop the
+    next page, set smaller, the same title in the other (a Hebrew page and its
+    translation). The smaller one is the chapter's alternate title, not a sub-heading
+    that would fold the translation's page into the chapter unnamed."""
+    index_of = {p.number: k for k, p in enumerate(doc.pages)}
+    for a, b in pairwise(found):
+        if a.level not in ("part", "chapter") or b.level != "sub" or b.page != a.page + 1:
+            continue
+        if _latin(a.text) == _latin(b.text) or b.page not in index_of:
+            continue
+        before = doc.pages[index_of[b.page]].lines[: b.line_index]
+        if any(ln.kind in ("body", "heading") and ln.text.strip() for ln in before):
+            continue
+        a.text = f"{a.text} {b.text}"
+        b.level = "alternate"
+
+
+def _latin(text: str) -> bool:
+    latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
+    return latin > sum(1 for ch in text if "\u05d0" <= ch <= "\u05ea")
+
+
 def _title_heading(doc: ExtractedDocument, found: list[Heading], work: str) -> Heading | None:
-    """The heading atop the first page that is the document's title, when chapters
-    follow it: a report or a spec opens with its title, then its numbered sections."""
+    """The heading atop the first page that is the document's title, when numbered
+    sections follow it: a report or a spec opens with its title, then its sections."""
     if not found or not work or not doc.pages:
         return None
     first = found[0]
@@ -591,8 +632,13 @@ def _title_heading(doc: ExtractedDocument, found: list[Heading], work: str) -> H
         return None
     if normalize_for_match(first.text) != normalize_for_match(work):
         return None
+    # The sections after it are numbered ("1.", ".3" as a right-to-left layer gives
+    # it) and the title is not: else it is the first chapter's own title.
     later = [h for h in found[1:] if h.level in ("part", "chapter")]
-    return first if len(later) >= 2 else None
+    numbered = sum(1 for h in later if _NUMBERED.match(h.text))
+    if len(later) < 2 or _NUMBERED.match(first.text) or 2 * numbered < len(later):
+        return None
+    return first
 
 
 def _sections(doc: ExtractedDocument, found: list[Heading]) -> set[int]:

@@ -19,7 +19,8 @@ Shabbat, daf 12):
 * **running footers and headers** that extraction left in the text: the same line
   (numbers aside) at the foot of three or more pages, or at the head of three or
   more pages (there its first appearance is kept when it is a heading: a chapter
-  title that the running header then repeats); atop two pages in a row when it is
+  title that the running header then repeats; a title that stands each time over a
+  new subtitle is a new section, and is kept); atop two pages in a row when it is
   set exactly as the lines atop many other pages (a running header that names each
   short section: the header slot of the book, its text changing with the section).
 
@@ -198,6 +199,8 @@ def _running(doc: ExtractedDocument) -> dict[int, set[int]]:
     for (band, _), where in met.items():
         if len({k for k, _ in where}) < _RECURS:
             continue
+        if band == "top" and _retitled(doc, where):
+            continue
         looks = Counter(_look(doc.pages[k].lines[i]) for k, i in where[1:])
         k0, i0 = where[0]
         first = doc.pages[k0].lines[i0]
@@ -211,6 +214,22 @@ def _running(doc: ExtractedDocument) -> dict[int, set[int]]:
     for k, i in _running_slot(doc, met):
         out[k].add(i)
     return out
+
+
+def _retitled(doc: ExtractedDocument, where: list[tuple[int, int]]) -> bool:
+    """A title met atop several pages, each time over a new subtitle (``הלכות שבת`` over
+    ``דיני קידוש``, later over ``דיני הבדלה``): each is a new section, not a running
+    header, which stands alone and atop pages in a row."""
+    subtitles: list[str] = []
+    for k, i in where:
+        page = doc.pages[k]
+        if page.lines[i].kind != "heading":
+            return False
+        after = [j for j in _text_lines(page) if j > i]
+        if not after or page.lines[after[0]].kind != "heading":
+            return False
+        subtitles.append(_key(page.lines[after[0]].text))
+    return len(set(subtitles)) == len(subtitles)
 
 
 def _running_slot(

@@ -8,8 +8,8 @@ Pure helpers over extracted lines, used by :mod:`libtext.headings`:
   towers over the rest of the page (a two-size title such as ``אוגדן מקצועי`` /
   ``לעבודת צוות ALS``, not its translation into another script); ornament glyphs
   that fonts map to lone Latin letters (``K סדור k``) are dropped, and so are symbol
-  glyphs inside a display font's words (``סד✦ור``) and a year set on the
-  title's line (``הגדה של פסח תשפ"ד``, ``Report 2023``); letter-spaced words
+  glyphs inside a display font's words (``סד✦ור``) and a year set apart on the
+  title's line (``הגדה של פסח (תשפ"ד)``, ``Report, 2023``); letter-spaced words
   (``ת ה י ל י ם``) are closed up;
 * a smaller line set well apart under the title is its subtitle, not a title line;
 * a name set largest above the title (the author, with an honorific or as the PDF's
@@ -46,6 +46,8 @@ __all__ = [
 
 _SAME_SIZE = 0.04
 _APART = 1.5  # a smaller line this many of its sizes below the title is a subtitle
+# Where a year stands apart from a title: a comma, bar or wide gap, or its own brackets.
+_YEAR_APART = re.compile(r"\s*[,|·•]\s*|\s{3,}|\s*(?=[(\[])|(?<=[)\]])\s*")
 _SPACED = 0.8  # share of one-letter tokens in a letter-spaced line
 _NEAR_TOP = 0.8  # the title is the first line about as large as the largest
 _TOWER = 1.3
@@ -176,22 +178,21 @@ def _without_symbols(text: str) -> str:
 
 
 def _without_year(text: str) -> str:
-    """A year at either end of a title line dropped (``… תשפ"ד``, ``(2023)``), unless
-    the line is only that, or the year is a term's (after a month or a dash)."""
-    words = text.split()
-    for end, inner in ((-1, -2), (0, 1)):
-        if len(words) < 2 or not _YEAR.fullmatch(_norm(words[end]).strip("()[],.")):
-            continue
-        # A term is part of a course's title ("… – קיץ תשפ"ה"): kept with its month.
-        if not _MONTH.match(f" {_norm(words[inner])}") and words[inner] not in "-–—":
-            words.pop(end)
-    return " ".join(words)
+    """A year set off at either end of a title line dropped: in brackets (``(תשנ"ה)``),
+    after a comma or a bar (``…, 2023``), or spaced far apart (``Title      2023``). A
+    year the title runs into (``Practice exams 2017``) is part of it."""
+    parts = [p for p in _YEAR_APART.split(text.strip()) if p]
+    kept = list(parts)
+    for end in (-1, 0):
+        if len(kept) > 1 and _YEAR.fullmatch(_norm(kept[end]).strip("()[]")):
+            kept.pop(end)
+    return " ".join(" ".join(kept).split()) if kept != parts else text
 
 
 def clean_title(text: str) -> str:
     """A printed title line as a title: ornaments and symbols dropped, letter-spacing
     closed up, a year at its end dropped."""
-    return _without_year(_without_symbols(strip_ornaments(_closed_up(text))))
+    return _without_symbols(strip_ornaments(_closed_up(_without_year(text))))
 
 
 def is_link(text: str) -> bool:
