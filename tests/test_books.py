@@ -360,6 +360,14 @@ def test_an_author_name_set_largest_above_the_title_is_not_the_title(name: str, 
     assert meta.author_name == name
 
 
+def test_a_series_set_largest_above_the_title_is_the_publication() -> None:
+    lines = [("ספריית אור", 40), ("דרכי העיון", 30), ("מאת", 12), ("משה יעקב כהן", 16)]
+    doc = _title_doc(lines).model_copy(update={"title": "דרכי העיון"})
+    meta = offline_outline(doc).source_metadata
+    assert (meta.work_title, meta.publication_title) == ("דרכי העיון", "ספריית אור")
+    assert meta.author_name == "משה יעקב כהן"
+
+
 @pytest.mark.parametrize(
     ("printed", "title"),
     [

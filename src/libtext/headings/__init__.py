@@ -206,6 +206,12 @@ def _title_metadata(doc: ExtractedDocument, at: int | None) -> SourceMetadata:
             if rest:
                 author = name_like(lines[run[0]].text)
                 run = [run[0] + 1 + i for i in rest]
+        named = _info_title_line(lines, run, doc.title)
+        if named is not None:
+            # A series set largest above the title that the PDF's Info names: the
+            # series is the publication, the named line the work.
+            above = [i for i in run if i < named] or run[:1]
+            publication, run = " ".join(clean_title(lines[i].text) for i in above), [named]
         if run:
             work = " ".join(clean_title(lines[i].text) for i in run)
             after = _after_date(lines, run)
@@ -274,6 +280,20 @@ def chapter_sections(doc: ExtractedDocument, outline: DocumentOutline) -> Docume
     finer = sorted([*headings, *extra], key=lambda h: (h.page, h.y))
     segments = declared_segments(text, finer, _summary)
     return outline.model_copy(update={"outline_segments": segments}) if segments else outline
+
+
+def _info_title_line(lines: list[ExtractedLine], run: list[int], info: str) -> int | None:
+    """The line under the largest line that the PDF's Info title names, when the
+    largest does not begin with it (a series or a collection set above the title)."""
+    want = normalize_for_match(clean_title(info)).casefold()
+    if not run or not want:
+        return None
+    if normalize_for_match(clean_title(lines[run[0]].text)).casefold().startswith(want):
+        return None
+    for k in range(run[0] + 1, len(lines)):
+        if normalize_for_match(clean_title(lines[k].text)).casefold() == want:
+            return k
+    return None
 
 
 def _numbered_chapters(
