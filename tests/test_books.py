@@ -671,13 +671,18 @@ def test_a_bold_lead_in_under_a_body_size_title_does_not_hide_it() -> None:
 def test_an_unnumbered_title_met_again_continues_its_section() -> None:
     pages = [
         [_head("התנהגות בדרך", 14, 60), *_prose(1, 100)],
-        [_head("הכביש ונתיביו", 14, 60), *_prose(2, 100)],
-        # The first section's title again, lower on the page, with nothing new under it.
-        [*_prose(3, 60, 6), _head("התנהגות בדרך", 14, 200), *_prose(30, 230)],
-        [_head("פגישה ועקיפה", 14, 60), *_prose(4, 100)],
+        # The section's title again, lower on a later page, with nothing new under it.
+        [*_prose(2, 60, 6), _head("התנהגות בדרך", 14, 200), *_prose(20, 230)],
+        [_head("פגישה ועקיפה", 14, 60), *_prose(3, 100)],
+        [_head("סיכום", 14, 60), *_prose(4, 100)],
+        [_head("הכביש ונתיביו", 14, 60), *_prose(5, 100)],
+        # A title that closes each chapter is met again after other titles: kept.
+        [_head("סיכום", 14, 60), *_prose(6, 100)],
     ]
     segments = offline_outline(_doc(pages)).outline_segments
-    assert [s.chapter_title for s in segments] == ["התנהגות בדרך", "הכביש ונתיביו", "פגישה ועקיפה"]
+    titles = ["התנהגות בדרך", "פגישה ועקיפה", "סיכום", "הכביש ונתיביו", "סיכום"]
+    assert [s.chapter_title for s in segments] == titles
+    assert [s.page_ref for s in segments] == ["1", "3", "4", "5", "6"]
 
 
 def test_a_running_header_naming_each_short_section_never_reaches_a_section() -> None:
@@ -690,3 +695,29 @@ def test_a_running_header_naming_each_short_section_never_reaches_a_section() ->
     doc = _doc(pages)
     text = "\n".join(s.original_hebrew_block for s in process_document(doc, cache=False).sections)
     assert not [name for name in protocols if name in text]
+
+
+def test_bold_body_size_titles_are_the_sections_when_the_large_lines_are_verse() -> None:
+    # A bilingual book: each verse set large, its translation under it at body size;
+    # the sections are titled in bold at body size with space above.
+    verses = ["הודו לה׳ כי טוב", "הודו לאלהי האלהים", "הודו לאדני האדנים", "לעשה נפלאות גדלות"]
+    titles = {1: "תהלים קלו", 3: "שיר המעלות", 5: "הלל הגדול"}
+    pages: list[list[ExtractedLine]] = []
+    for n in range(1, 7):
+        y = 60.0
+        lines: list[ExtractedLine] = []
+        if n in titles:
+            lines.append(ExtractedLine(text=titles[n], size=10, bold=True, y=y))
+            y += 30
+        for k in range(8):
+            verse = f"{verses[k % 4]} כי לעולם חסדו {n}{k}"
+            lines.append(ExtractedLine(text=verse, kind="heading", size=14, y=y))
+            for j in range(2):
+                text = f"{n}.{k}.{j} {ENGLISH[(k + j) % 3]}"
+                lines.append(ExtractedLine(text=text, size=10, y=y + 18 + 14 * j))
+            y += 50
+        pages.append(lines)
+    segments = offline_outline(_doc(pages)).outline_segments
+    assert [(s.page_ref, s.chapter_title) for s in segments] == [
+        (str(n), title) for n, title in titles.items()
+    ]

@@ -85,6 +85,7 @@ _NOISY_PER_PAGE = 1.5  # more chapters a page than this: the sizes are noise
 _LIST_ITEM = re.compile(r"^(?:[א-ת]|\d{1,3}|[a-zA-Z])[.)]\s")
 _CONTINUED = ("המשך ", "(המשך")
 _SMALLER = 0.95  # a line this much smaller than a title is set apart from it
+_TEXT_ENDS = (".", ",", ":", ";", "!", "?", "׃", "…")  # "׃": a verse's sof pasuq
 _QUOTES = ('"', "״", "“", "„", "'", "‘", "«")
 _BULLETS = ("•", "▪", "◦", "·", "●", "■", "►", "➢", "✓")
 _NUMBERED = re.compile(r"^\s*\.?\d{1,2}(?:\.\d{1,2})*[.)]?(?!\d)")  # "3.", ".3", "2.1"
@@ -107,6 +108,7 @@ class Heading:
     number: int | None = None
     word: str = ""
     level: str = "chapter"  # "part", "chapter", "sub" or "alternate" (another's title)
+    plain: bool = False  # a bold title at body size, told by weight and space alone
 
 
 def text_page(
@@ -210,8 +212,8 @@ def _title_metadata(doc: ExtractedDocument, at: int | None) -> SourceMetadata:
         if named is not None:
             # A series set largest above the title that the PDF's Info names: the
             # series is the publication, the named line the work.
-            above = [i for i in run if i < named] or run[:1]
-            publication, run = " ".join(clean_title(lines[i].text) for i in above), [named]
+            series = [i for i in run if i < named] or run[:1]
+            publication, run = " ".join(clean_title(lines[i].text) for i in series), [named]
         if run:
             work = " ".join(clean_title(lines[i].text) for i in run)
             after = _after_date(lines, run)
@@ -402,6 +404,7 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
                     number=parsed[1] if parsed else None,
                     word=parsed[0] if parsed else "",
                     level="part" if not has_body else "chapter",
+                    plain=i in bold.get(page.number, ()),
                 )
             )
             if parsed is None:
@@ -417,8 +420,10 @@ def _when_noisy(blocks: list[Heading], pages: int) -> None:
     """Sizes that say nothing: keep as chapters only headings written as headings.
 
     An OCR text layer gives each word its own size, so many body lines come out
-    larger than the body; more "chapters" than pages is the sign. Then only a short
-    line written like a heading (``פרק י"ט``, ``סימן ג``) is a chapter.
+    larger than the body (and a bilingual book may set its verse large, line by line);
+    more "chapters" than pages is the sign. Then only a short line written like a
+    heading (``פרק י"ט``, ``סימן ג``) is a chapter, or, when none is, a bold title at
+    body size with space above it.
     """
     chapters = sum(1 for b in blocks if b.level == "chapter")
     if pages < 5 or chapters <= _NOISY_PER_PAGE * pages:
@@ -427,6 +432,12 @@ def _when_noisy(blocks: list[Heading], pages: int) -> None:
         written = b.word not in ("?", "") and len(b.lines[0].split()) <= 6
         if b.level in ("part", "chapter") and not written:
             b.level = "sub"
+    # The large lines are running text (verse set large line by line beside its
+    # translation): the bold body-size titles, when few, are the sections.
+    plain = [b for b in blocks if b.plain]
+    if plain and not any(b.level == "chapter" for b in blocks) and len(plain) <= pages:
+        for b in plain:
+            b.level = "chapter"
 
 
 def _without_running(blocks: list[Heading]) -> list[Heading]:
@@ -460,7 +471,7 @@ def _reads_as_text(text: str) -> bool:
     t = text.strip().rstrip(")]\"'״”’")
     if t.startswith(_BULLETS):
         return True  # a bulleted list item, however it is set
-    return t.endswith((".", ",", ":", ";", "!", "?")) or len(text.split()) > _MAX_HEADING_WORDS
+    return t.endswith(_TEXT_ENDS) or len(text.split()) > _MAX_HEADING_WORDS
 
 
 def _title_over_text(block: list[ExtractedLine], texts: list[str]) -> bool:
@@ -475,7 +486,7 @@ def _title_over_text(block: list[ExtractedLine], texts: list[str]) -> bool:
 def _ends_sentence(text: str) -> bool:
     """A line that ends a sentence (a proclamation "…!", a verse "…."): inside a block
     of large lines, a sign that the block is text set large, not a title."""
-    return text.strip().rstrip(")]\"'״”’").endswith((".", "!", "?"))
+    return text.strip().rstrip(")]\"'״”’").endswith((".", "!", "?", "׃", "…"))
 
 
 def _same_block(first: ExtractedLine, other: ExtractedLine) -> bool:
@@ -576,11 +587,10 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
         last = next((k for k in reversed(headings) if k.level == h.level), None)
         if last is not None and h.line_index == 0 and h.page > last.page and h.text == last.text:
             continue  # a running header repeating the chapter name: not a new chapter
-        if h.word == "?" and any(
-            k.level == h.level and k.page < h.page and k.text == h.text for k in headings
-        ):
-            # An unnumbered title met again later, with no new subtitle: its section
-            # goes on (a numbered "פרק א" may well open each part anew).
+        if h.word == "?" and last is not None and last.page < h.page and last.text == h.text:
+            # An unnumbered title met again on a later page, no other title between and
+            # no new subtitle: its section goes on (a numbered "פרק א" may well open
+            # each part anew; a "Summary" closing each chapter is met after others).
             continue
         headings.append(h)
     # Body lines in reading order with their page numbers and positions.

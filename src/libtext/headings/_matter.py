@@ -220,6 +220,9 @@ def _retitled(doc: ExtractedDocument, where: list[tuple[int, int]]) -> bool:
     """A title met atop several pages, each time over a new subtitle (``הלכות שבת`` over
     ``דיני קידוש``, later over ``דיני הבדלה``): each is a new section, not a running
     header, which stands alone and atop pages in a row."""
+    pages = sorted({k for k, _ in where})
+    if any(b - a <= 1 for a, b in pairwise(pages)):
+        return False  # atop pages in a row: a running header, whatever stands under it
     subtitles: list[str] = []
     for k, i in where:
         page = doc.pages[k]
