@@ -46,8 +46,8 @@ __all__ = [
 
 _SAME_SIZE = 0.04
 _APART = 1.5  # a smaller line this many of its sizes below the title is a subtitle
-# Where a year stands apart from a title: a comma, bar or wide gap, or its own brackets.
-_YEAR_APART = re.compile(r"\s*[,|·•]\s*|\s{3,}|\s*(?=[(\[])|(?<=[)\]])\s*")
+_YEAR_MARKS = ",|·•"  # marks that set a year apart from the title before or after it
+_WIDE_GAP = 3  # spaces that set a year apart (a tab stop the text layer kept as spaces)
 _SPACED = 0.8  # share of one-letter tokens in a letter-spaced line
 _NEAR_TOP = 0.8  # the title is the first line about as large as the largest
 _TOWER = 1.3
@@ -181,12 +181,26 @@ def _without_year(text: str) -> str:
     """A year set off at either end of a title line dropped: in brackets (``(תשנ"ה)``),
     after a comma or a bar (``…, 2023``), or spaced far apart (``Title      2023``). A
     year the title runs into (``Practice exams 2017``) is part of it."""
-    parts = [p for p in _YEAR_APART.split(text.strip()) if p]
-    kept = list(parts)
-    for end in (-1, 0):
-        if len(kept) > 1 and _YEAR.fullmatch(_norm(kept[end]).strip("()[]")):
-            kept.pop(end)
-    return " ".join(" ".join(kept).split()) if kept != parts else text
+    words = text.split()
+    if len(words) < 2:
+        return text
+    t = text.strip()
+    last, first = words[-1], words[0]
+    head = t[: len(t) - len(last)]
+    tail = t[len(first) :]
+    if _set_apart(last, head[len(head.rstrip()) :], head.rstrip()[-1:]):
+        return head.rstrip().rstrip(_YEAR_MARKS).strip()
+    if _set_apart(first, tail[: len(tail) - len(tail.lstrip())], first[-1:]):
+        return tail.lstrip().lstrip(_YEAR_MARKS).strip()
+    return text
+
+
+def _set_apart(word: str, gap: str, mark: str) -> bool:
+    """``word`` is a year set apart from the title by brackets, a mark or a wide gap."""
+    bracketed = word[:1] in "([" and word[-1:] in ")]"
+    if not _YEAR.fullmatch(_norm(word).strip("()[],|")):
+        return False
+    return bracketed or len(gap) >= _WIDE_GAP or (mark != "" and mark in _YEAR_MARKS)
 
 
 def clean_title(text: str) -> str:
