@@ -384,15 +384,19 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
             j = i + 1
             while j < len(lines) and heading(j) and _same_block(lines[i], lines[j]):
                 j += 1
+            end = j  # the block's lines; a title may keep only the first of them
             texts = [" ".join(ln.text.split()) for ln in lines[i:j]]
+            quoted = next((k for k in range(1, len(texts)) if texts[k].startswith(_QUOTES)), 0)
+            if quoted:
+                texts = texts[:quoted]  # a quotation under a title is its epigraph: text
             parsed = parse_heading(texts[0], loose=True)
             if parsed is None and (
                 _reads_as_text(" ".join(texts)) or any(_ends_sentence(t) for t in texts[:-1])
             ):
-                if not _title_over_text(lines[i:j], texts):
-                    i = j
+                if not _title_over_text(lines[i : i + len(texts)], texts):
+                    i = end
                     continue
-                j, texts = i + 1, texts[:1]  # the title alone; the lines under it are text
+                texts = texts[:1]  # the title alone; the lines under it are text
             blocks.append(
                 Heading(
                     text=" ".join(texts),
@@ -409,7 +413,7 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
             )
             if parsed is None:
                 blocks[-1].word = "?"  # not written like a heading
-            i = j
+            i = end
     blocks = _without_running(blocks)
     _assign_levels(blocks)
     _when_noisy(blocks, len(doc.pages))
@@ -478,8 +482,11 @@ def _title_over_text(block: list[ExtractedLine], texts: list[str]) -> bool:
     """A title over smaller large lines that read as text (an epigraph, a verse set
     large under it): the title stands alone. Lines all of one size that read as text
     are verse set large, with no title among them."""
-    if len(block) < 2 or _reads_as_text(texts[0]) or _ends_sentence(texts[0]):
+    title = texts[0]
+    if len(block) < 2 or _reads_as_text(title) or _ends_sentence(title):
         return False
+    if len(title.split()) > _MAX_SECTION_WORDS:
+        return False  # a long first line is a paragraph's, set large by the text layer
     return all(ln.size < _SMALLER * block[0].size for ln in block[1:])
 
 
@@ -499,8 +506,6 @@ def _same_block(first: ExtractedLine, other: ExtractedLine) -> bool:
         return False  # the end of a sentence set in bold, or a list item, then a heading
     if other.text.rstrip().endswith(":"):
         return False  # a bold lead-in to a list ("הגדרות:") under a title is not its line
-    if other.text.lstrip().startswith(_QUOTES):
-        return False  # a quotation set large under a title: an epigraph
     parsed = parse_heading(other.text)
     return parsed is None or not parsed[0]
 
