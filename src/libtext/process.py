@@ -46,7 +46,7 @@ from libtext.errors import (
     PartialTranslationError,
     ProviderError,
 )
-from libtext.hebrew import marker_forms
+from libtext.hebrew import marker_forms, normalize_for_match
 from libtext.models import (
     DocumentOutline,
     EnrichedSegment,
@@ -342,7 +342,9 @@ def _sections(
     page_footnotes: list[list[Footnote]] | None,
 ) -> tuple[list[EnrichedSegment], list[int]]:
     """The document cut into segments, and the indices of those with something to translate."""
-    segments = cut_sections(doc, outline, page_footnotes=page_footnotes)
+    from libtext.headings import chapter_sections
+
+    segments = cut_sections(doc, chapter_sections(doc, outline), page_footnotes=page_footnotes)
     return segments, [k for k, seg in enumerate(segments) if _needs_translation(seg)]
 
 
@@ -524,6 +526,8 @@ def cut_sections(
             starts.append(None)
             continue
         start = _before_headings(text, match.start, floor, heading_at)
+        if start == match.start:
+            start = _before_title(text, start, floor, seg)
         starts.append(start)
         # The next section may take the heading lines before its start phrase, never
         # this one's start phrase (an empty chapter is its heading line alone).
@@ -593,6 +597,20 @@ def _before_headings(text: str, pos: int, floor: int, heading_at: dict[int, int]
         if head is None or head < floor or head >= start:
             return start
         start = head
+
+
+def _before_title(text: str, pos: int, floor: int, seg: OutlineSegment) -> int:
+    """Move a section start back over its own title line when the document kept that
+    line as body text (a bold body-size title): the section opens with its title."""
+    end = pos
+    while end > floor and text[end - 1] in " \t":
+        end -= 1
+    if end <= floor or text[end - 1] != "\n":
+        return pos
+    begin = text.rfind("\n", floor, end - 1) + 1
+    line = normalize_for_match(text[max(begin, floor) : end - 1])
+    titles = {normalize_for_match(t) for t in (seg.chapter_title, seg.segment_title) if t}
+    return max(begin, floor) if line and line in titles else pos
 
 
 def _parse_notes(page: ExtractedPage) -> list[Footnote]:

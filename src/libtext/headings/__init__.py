@@ -24,6 +24,7 @@ import re
 from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from libtext.headings._bold import bold_titles
 from libtext.headings._declared import (
@@ -36,14 +37,15 @@ from libtext.headings._line import HEADING_LINE, HEADING_WORDS, parse_heading
 from libtext.headings._matter import book_text, chapter_numerals
 from libtext.headings._title_page import (
     by_line,
+    clean_title,
     credits_author,
     info_author_line,
+    is_author_name,
     is_date,
     is_genre,
     is_invocation,
     is_link,
     name_like,
-    strip_ornaments,
     title_run,
 )
 from libtext.headings._toc import printed_toc
@@ -63,6 +65,7 @@ __all__ = [
     "HEADING_WORDS",
     "Heading",
     "book_text",
+    "chapter_sections",
     "find_headings",
     "offline_outline",
     "parse_heading",
@@ -81,10 +84,15 @@ _MAX_SECTION_WORDS = 8
 _NOISY_PER_PAGE = 1.5  # more chapters a page than this: the sizes are noise
 _LIST_ITEM = re.compile(r"^(?:[א-ת]|\d{1,3}|[a-zA-Z])[.)]\s")
 _CONTINUED = ("המשך ", "(המשך")
+_SMALLER = 0.95  # a line this much smaller than a title is set apart from it
+_TEXT_ENDS = (".", ",", ":", ";", "!", "?", "׃", "…")  # "׃": a verse's sof pasuq
+_QUOTES = ('"', "״", "“", "„", "'", "‘", "«")
 _BULLETS = ("•", "▪", "◦", "·", "●", "■", "►", "➢", "✓")
+_NUMBERED = re.compile(r"^\s*\.?\d{1,2}(?:\.\d{1,2})*[.)]?(?!\d)")  # "3.", ".3", "2.1"
 _SUB_NUMBER = re.compile(r"^\d+\.\d+")  # "11.1 …": a section inside chapter 11
 _SUMMARY_WORDS = 40
 _OWN_CHAPTER_LINES = 4  # heading lines above a book's first chapter numeral on its page
+_TITLE_SIZE = 1.25  # a title is set at least this much larger than the text
 _DWARFS = 1.6  # a title this many times the next largest line on its page
 
 
@@ -99,7 +107,8 @@ class Heading:
     lines: list[str] = field(default_factory=list)
     number: int | None = None
     word: str = ""
-    level: str = "chapter"  # "part", "chapter" or "sub"
+    level: str = "chapter"  # "part", "chapter", "sub" or "alternate" (another's title)
+    plain: bool = False  # a bold title at body size, told by weight and space alone
 
 
 def text_page(
@@ -135,8 +144,11 @@ def text_page(
 def _is_title_page(doc: ExtractedDocument) -> bool:
     if not doc.pages or doc.pages[0].number != 1:
         return False
-    lines = doc.pages[0].lines
-    body = doc.body_size or 0.0
+    return _looks_like_title_page(doc.pages[0], doc.body_size or 0.0, 1.15)
+
+
+def _looks_like_title_page(page: ExtractedPage, body: float, larger: float) -> bool:
+    lines = [ln for ln in page.lines if ln.kind in ("body", "heading") and ln.text.strip()]
     if not lines or len(lines) > 18:
         return False
     paragraphs = sum(1 for ln in lines if abs(ln.size - body) < 0.5 and len(ln.text.split()) > 6)
@@ -145,7 +157,26 @@ def _is_title_page(doc: ExtractedDocument) -> bool:
     parsed = parse_heading(top.text)
     if parsed is not None and parsed[0]:
         return False  # the book opens with its first chapter, e.g. "חלק א"
-    return paragraphs <= 3 and (not body or biggest >= body * 1.15)
+    return paragraphs <= 3 and (not body or biggest >= body * larger)
+
+
+def _title_page_at(doc: ExtractedDocument) -> int | None:
+    """Index of the title page: page 1, else page 2 or 3 when page 1 has no line set
+    larger than the text (a blank page, an abstract, a credits page) and that page
+    is a title page whose title stands out."""
+    if _is_title_page(doc):
+        return 0
+    if not doc.pages or doc.pages[0].number != 1 or not doc.body_size:
+        return None
+    body = doc.body_size
+    if any(ln.size >= _TITLE_SIZE * body for ln in doc.pages[0].lines if ln.text.strip()):
+        return None
+    for k, page in enumerate(doc.pages[1:3], start=1):
+        if _looks_like_title_page(page, body, _TITLE_SIZE):
+            return k
+        if any(ln.text.strip() for ln in page.lines if ln.kind in ("body", "heading")):
+            break  # text begins before any title page
+    return None
 
 
 def _title_block(doc: ExtractedDocument) -> bool:
@@ -164,20 +195,34 @@ def _title_block(doc: ExtractedDocument) -> bool:
     return opens and biggest >= 1.25 * doc.body_size and not (parsed and parsed[0])
 
 
-def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
+def _title_metadata(doc: ExtractedDocument, at: int | None) -> SourceMetadata:
     work = author = publication = ""
-    if title_page or _title_block(doc):
-        lines = [ln for ln in doc.pages[0].lines if ln.text.strip()]
+    if at is None and _title_block(doc):
+        at = 0
+    if at is not None:
+        lines = [ln for ln in doc.pages[at].lines if ln.text.strip()]
         run = title_run(lines)
+        if run and run[0] + 1 < len(lines) and is_author_name(lines[run[0]].text, doc.author):
+            # The author's name set largest above the title: the title is the run after it.
+            rest = title_run(lines[run[0] + 1 :])
+            if rest:
+                author = name_like(lines[run[0]].text)
+                run = [run[0] + 1 + i for i in rest]
+        named = _info_title_line(lines, run, doc.title)
+        if named is not None:
+            # A series set largest above the title that the PDF's Info names: the
+            # series is the publication, the named line the work.
+            series = [i for i in run if i < named] or run[:1]
+            publication, run = " ".join(clean_title(lines[i].text) for i in series), [named]
         if run:
-            work = " ".join(strip_ornaments(lines[i].text) for i in run)
+            work = " ".join(clean_title(lines[i].text) for i in run)
             after = _after_date(lines, run)
             if after is not None:
                 # "course / term / assignment": the series above a date line, the work
                 # under it, set about as large.
-                publication, work, run = work, strip_ornaments(lines[after].text), [after]
+                publication, work, run = work, clean_title(lines[after].text), [after]
             below = lines[run[-1] + 1 :]
-            author = by_line(lines) or info_author_line(lines, doc.author)
+            author = author or by_line(lines) or info_author_line(lines, doc.author)
             if not author and below:
                 author = _name_below(below)
             above = [
@@ -188,34 +233,77 @@ def _title_metadata(doc: ExtractedDocument, title_page: bool) -> SourceMetadata:
             if publication:
                 pass
             elif above:
-                publication = strip_ornaments(max(above, key=lambda ln: ln.size).text)
+                publication = clean_title(max(above, key=lambda ln: ln.size).text)
             elif len(run) > 1:
                 # A title set over several lines: its first line alone may be the
                 # publication (a course, a series) and the whole the work.
-                publication = strip_ornaments(lines[run[0]].text)
+                publication = clean_title(lines[run[0]].text)
     elif doc.pages and doc.pages[0].number == 1 and not doc.title:
         # No title page and no metadata: a heading atop page 1 that is not a chapter,
         # and the "מאת …" line under it.
         opening = doc.pages[0].lines[:6]
         for k, ln in enumerate(opening):
             if ln.kind == "heading" and parse_heading(ln.text) is None:
-                work = ln.text.strip()
+                work = clean_title(ln.text)
                 author = by_line(opening[k + 1 : k + 3])
                 break
     if not author and doc.pages and doc.pages[0].number == 1:
-        author = info_author_line(doc.pages[0].lines, doc.author) or credits_author(doc.pages[1:3])
+        k = at or 0
+        author = info_author_line(doc.pages[k].lines, doc.author) or credits_author(
+            doc.pages[k + 1 : k + 3]
+        )
     work = work or doc.title or _running_title(doc)
     author = author or doc.author
     publication = publication or doc.title or work
     return SourceMetadata(publication_title=publication, work_title=work, author_name=author)
 
 
+def chapter_sections(doc: ExtractedDocument, outline: DocumentOutline) -> DocumentOutline:
+    """The outline to cut a book's sections by: ``outline`` with the chapters the book
+    marks only by their numerals (a chumash's ``2`` over chapter 2) when ``outline`` is
+    the book's own bookmarks outline and lists fewer headings than there are numerals.
+
+    The outline itself keeps the headings the book prints (a numeral is not a title),
+    but a section is a unit of translation: one per chapter, not one per book.
+    """
+    listed = usable_bookmarks(doc)
+    if not listed or not outline.outline_segments:
+        return outline
+    extra = _numbered_chapters(doc, listed)
+    if not extra:
+        return outline
+    text = book_text(doc)
+    own = unlisted_like_listed(text, listed, skip_first_page=_title_page_at(doc) == 0)
+    headings = sorted([*listed, *own], key=lambda h: (h.page, h.y))
+    if [s.segment_title for s in declared_segments(text, headings, _summary)] != [
+        s.segment_title for s in outline.outline_segments
+    ]:
+        return outline  # another outline (a model's): its cuts stand
+    finer = sorted([*headings, *extra], key=lambda h: (h.page, h.y))
+    segments = declared_segments(text, finer, _summary)
+    return outline.model_copy(update={"outline_segments": segments}) if segments else outline
+
+
+def _info_title_line(lines: list[ExtractedLine], run: list[int], info: str) -> int | None:
+    """The line under the largest line that the PDF's Info title names, when the
+    largest does not begin with it (a series or a collection set above the title)."""
+    want = normalize_for_match(clean_title(info)).casefold()
+    if not run or not want:
+        return None
+    if normalize_for_match(clean_title(lines[run[0]].text)).casefold().startswith(want):
+        return None
+    for k in range(run[0] + 1, len(lines)):
+        if normalize_for_match(clean_title(lines[k].text)).casefold() == want:
+            return k
+    return None
+
+
 def _numbered_chapters(
     doc: ExtractedDocument, listed: list[DocumentHeading]
 ) -> list[DocumentHeading]:
     """Chapters a book marks only by their numerals (a chumash's ``2`` over chapter 2),
-    under the fewer headings its bookmarks list: one segment per chapter, not one per
-    book. A numeral right under a listed heading is that heading's own first chapter."""
+    under the fewer headings its bookmarks list. A numeral right under a listed
+    heading is that heading's own first chapter."""
     numerals = chapter_numerals(doc)
     if len(numerals) <= len(listed):
         return []
@@ -272,14 +360,14 @@ def _running_title(doc: ExtractedDocument) -> str:
 
 def find_headings(doc: ExtractedDocument) -> list[Heading]:
     """Heading blocks in reading order, each with its level (part, chapter, sub)."""
-    title_page = _is_title_page(doc)
+    title_page = _title_page_at(doc)
     hints = structure_hints(doc)
     bold = bold_titles(doc)
     for number, found in bold.items():
         hints.setdefault(number, set()).update(found)
     blocks: list[Heading] = []
     for p, page in enumerate(doc.pages):
-        if p == 0 and title_page:
+        if p == title_page:
             continue
         tagged = hints.get(page.number, set())
         has_body = any(ln.kind == "body" and k not in tagged for k, ln in enumerate(page.lines))
@@ -296,11 +384,19 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
             j = i + 1
             while j < len(lines) and heading(j) and _same_block(lines[i], lines[j]):
                 j += 1
+            end = j  # the block's lines; a title may keep only the first of them
             texts = [" ".join(ln.text.split()) for ln in lines[i:j]]
+            quoted = next((k for k in range(1, len(texts)) if texts[k].startswith(_QUOTES)), 0)
+            if quoted:
+                texts = texts[:quoted]  # a quotation under a title is its epigraph: text
             parsed = parse_heading(texts[0], loose=True)
-            if parsed is None and _reads_as_text(" ".join(texts)):
-                i = j
-                continue
+            if parsed is None and (
+                _reads_as_text(" ".join(texts)) or any(_ends_sentence(t) for t in texts[:-1])
+            ):
+                if not _title_over_text(lines[i : i + len(texts)], texts):
+                    i = end
+                    continue
+                texts = texts[:1]  # the title alone; the lines under it are text
             blocks.append(
                 Heading(
                     text=" ".join(texts),
@@ -312,11 +408,12 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
                     number=parsed[1] if parsed else None,
                     word=parsed[0] if parsed else "",
                     level="part" if not has_body else "chapter",
+                    plain=i in bold.get(page.number, ()),
                 )
             )
             if parsed is None:
                 blocks[-1].word = "?"  # not written like a heading
-            i = j
+            i = end
     blocks = _without_running(blocks)
     _assign_levels(blocks)
     _when_noisy(blocks, len(doc.pages))
@@ -327,8 +424,10 @@ def _when_noisy(blocks: list[Heading], pages: int) -> None:
     """Sizes that say nothing: keep as chapters only headings written as headings.
 
     An OCR text layer gives each word its own size, so many body lines come out
-    larger than the body; more "chapters" than pages is the sign. Then only a short
-    line written like a heading (``פרק י"ט``, ``סימן ג``) is a chapter.
+    larger than the body (and a bilingual book may set its verse large, line by line);
+    more "chapters" than pages is the sign. Then only a short line written like a
+    heading (``פרק י"ט``, ``סימן ג``) is a chapter, or, when none is, a bold title at
+    body size with space above it.
     """
     chapters = sum(1 for b in blocks if b.level == "chapter")
     if pages < 5 or chapters <= _NOISY_PER_PAGE * pages:
@@ -337,6 +436,12 @@ def _when_noisy(blocks: list[Heading], pages: int) -> None:
         written = b.word not in ("?", "") and len(b.lines[0].split()) <= 6
         if b.level in ("part", "chapter") and not written:
             b.level = "sub"
+    # The large lines are running text (verse set large line by line beside its
+    # translation): the bold body-size titles, when few, are the sections.
+    plain = [b for b in blocks if b.plain]
+    if plain and not any(b.level == "chapter" for b in blocks) and len(plain) <= pages:
+        for b in plain:
+            b.level = "chapter"
 
 
 def _without_running(blocks: list[Heading]) -> list[Heading]:
@@ -370,7 +475,25 @@ def _reads_as_text(text: str) -> bool:
     t = text.strip().rstrip(")]\"'״”’")
     if t.startswith(_BULLETS):
         return True  # a bulleted list item, however it is set
-    return t.endswith((".", ",", ":", ";", "!", "?")) or len(text.split()) > _MAX_HEADING_WORDS
+    return t.endswith(_TEXT_ENDS) or len(text.split()) > _MAX_HEADING_WORDS
+
+
+def _title_over_text(block: list[ExtractedLine], texts: list[str]) -> bool:
+    """A title over smaller large lines that read as text (an epigraph, a verse set
+    large under it): the title stands alone. Lines all of one size that read as text
+    are verse set large, with no title among them."""
+    title = texts[0]
+    if len(block) < 2 or _reads_as_text(title) or _ends_sentence(title):
+        return False
+    if len(title.split()) > _MAX_SECTION_WORDS:
+        return False  # a long first line is a paragraph's, set large by the text layer
+    return all(ln.size < _SMALLER * block[0].size for ln in block[1:])
+
+
+def _ends_sentence(text: str) -> bool:
+    """A line that ends a sentence (a proclamation "…!", a verse "…."): inside a block
+    of large lines, a sign that the block is text set large, not a title."""
+    return text.strip().rstrip(")]\"'״”’").endswith((".", "!", "?", "׃", "…"))
 
 
 def _same_block(first: ExtractedLine, other: ExtractedLine) -> bool:
@@ -381,6 +504,8 @@ def _same_block(first: ExtractedLine, other: ExtractedLine) -> bool:
         return False
     if first.text.rstrip().endswith((".", ":", ";", "!", "?")) or _LIST_ITEM.match(other.text):
         return False  # the end of a sentence set in bold, or a list item, then a heading
+    if other.text.rstrip().endswith(":"):
+        return False  # a bold lead-in to a list ("הגדרות:") under a title is not its line
     parsed = parse_heading(other.text)
     return parsed is None or not parsed[0]
 
@@ -437,7 +562,7 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
     Deterministic and network-free. When no chapter heading is found the whole text
     is one segment titled with the work title.
     """
-    title_page = _is_title_page(doc)
+    title_page = _title_page_at(doc)
     metadata = _title_metadata(doc, title_page)
     # Segments are cut from the book's text: no contents rows, page numbers or running
     # lines (the contents page itself is read for the outline it prints).
@@ -448,8 +573,7 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
     for own in (usable_bookmarks, printed_toc):
         listed = own(printed)
         if listed and own is usable_bookmarks:
-            extra = unlisted_like_listed(doc, listed, skip_first_page=title_page)
-            extra += _numbered_chapters(printed, listed)
+            extra = unlisted_like_listed(doc, listed, skip_first_page=title_page == 0)
             if extra:
                 listed = sorted([*listed, *extra], key=lambda h: (h.page, h.y))
         declared = declared_segments(doc, listed, _summary) if listed else []
@@ -458,17 +582,26 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
     headings: list[Heading] = []
     found = find_headings(doc)
     sections = _sections(doc, found)
+    work = _title_heading(doc, found, metadata.work_title)
+    _facing_alternates(doc, found)
     for h in found:
         if h.level not in ("part", "chapter") and not (h.level == "sub" and id(h) in sections):
             continue
+        if h is work:
+            continue  # the document's title atop its first page: front matter, not chapter 1
         last = next((k for k in reversed(headings) if k.level == h.level), None)
         if last is not None and h.line_index == 0 and h.page > last.page and h.text == last.text:
             continue  # a running header repeating the chapter name: not a new chapter
+        if h.word == "?" and last is not None and last.page < h.page and last.text == h.text:
+            # An unnumbered title met again on a later page, no other title between and
+            # no new subtitle: its section goes on (a numbered "פרק א" may well open
+            # each part anew; a "Summary" closing each chapter is met after others).
+            continue
         headings.append(h)
     # Body lines in reading order with their page numbers and positions.
     flow: list[tuple[int, int, str]] = []
     for p, page in enumerate(doc.pages):
-        if p == 0 and title_page:
+        if p == title_page:
             continue
         for i, ln in enumerate(page.lines):
             if ln.kind == "body" and ln.text.strip():
@@ -497,6 +630,50 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
         within = " — ".join(t for t in (part, chapter if h.level == "sub" else "") if t)
         segments.append(_segment(len(segments) + 1, h, h.lines[0], body, part=within))
     return DocumentOutline(source_metadata=metadata, outline_segments=segments)
+
+
+def _facing_alternates(doc: ExtractedDocument, found: list[Heading]) -> None:
+    """Bilingual titles on facing pages: a chapter's title in one script, and atop the
+    next page, set smaller, the same title in the other (a Hebrew page and its
+    translation). The smaller one is the chapter's alternate title, not a sub-heading
+    that would fold the translation's page into the chapter unnamed."""
+    index_of = {p.number: k for k, p in enumerate(doc.pages)}
+    for a, b in pairwise(found):
+        if a.level not in ("part", "chapter") or b.level != "sub" or b.page != a.page + 1:
+            continue
+        if _latin(a.text) == _latin(b.text) or b.page not in index_of:
+            continue
+        before = doc.pages[index_of[b.page]].lines[: b.line_index]
+        if any(ln.kind in ("body", "heading") and ln.text.strip() for ln in before):
+            continue
+        a.text = f"{a.text} {b.text}"
+        b.level = "alternate"
+
+
+def _latin(text: str) -> bool:
+    latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
+    return latin > sum(1 for ch in text if "\u05d0" <= ch <= "\u05ea")
+
+
+def _title_heading(doc: ExtractedDocument, found: list[Heading], work: str) -> Heading | None:
+    """The heading atop the first page that is the document's title, when numbered
+    sections follow it: a report or a spec opens with its title, then its sections."""
+    if not found or not work or not doc.pages:
+        return None
+    first = found[0]
+    page = doc.pages[0]
+    above = [ln for ln in page.lines[: first.line_index] if ln.kind in ("body", "heading")]
+    if first.page != page.number or any(ln.text.strip() for ln in above):
+        return None
+    if normalize_for_match(first.text) != normalize_for_match(work):
+        return None
+    # The sections after it are numbered ("1.", ".3" as a right-to-left layer gives
+    # it) and the title is not: else it is the first chapter's own title.
+    later = [h for h in found[1:] if h.level in ("part", "chapter")]
+    numbered = sum(1 for h in later if _NUMBERED.match(h.text))
+    if len(later) < 2 or _NUMBERED.match(first.text) or 2 * numbered < len(later):
+        return None
+    return first
 
 
 def _sections(doc: ExtractedDocument, found: list[Heading]) -> set[int]:

@@ -2,7 +2,8 @@
 
 Word's and Google Docs' plain section titles are often the body font in bold: no
 larger size for the layout rules to see, and no bookmarks. :func:`bold_titles` finds
-them as a reader does: a short bold line, alone (the next line is not bold), that is
+them as a reader does: a short bold line, alone (the next line is not bold, or is a
+bold lead-in ending in a colon), that is
 neither a list item nor a lead-in (no final stop, comma or colon), with more space
 above it than between the lines of a paragraph. Run-in bold phrases inside paragraphs
 have none of that space, so they are never taken.
@@ -57,7 +58,8 @@ def bold_titles(doc: ExtractedDocument) -> dict[int, set[int]]:
             ):
                 continue
             after = lines[n + 1] if n + 1 < len(lines) else None
-            if after is None or after.bold:
+            # Alone: the next line is not bold, or is a bold lead-in to a list under it.
+            if after is None or (after.bold and not after.text.rstrip().endswith(":")):
                 continue
             above = ln.y - lines[n - 1].y if n else float("inf")
             if above >= _GAP * step:

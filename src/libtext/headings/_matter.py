@@ -19,7 +19,10 @@ Shabbat, daf 12):
 * **running footers and headers** that extraction left in the text: the same line
   (numbers aside) at the foot of three or more pages, or at the head of three or
   more pages (there its first appearance is kept when it is a heading: a chapter
-  title that the running header then repeats).
+  title that the running header then repeats; a title that stands each time over a
+  new subtitle is a new section, and is kept); atop two pages in a row when it is
+  set exactly as the lines atop many other pages (a running header that names each
+  short section: the header slot of the book, its text changing with the section).
 
 :func:`book_text` gives the document without them; the offline outline and the
 section cut both read that, so segments neither start nor end on them.
@@ -51,6 +54,7 @@ _DIGITS = re.compile(r"\d+")
 _LEAD_NUMBER = re.compile(r"\d{1,3}\s+")
 _BAND = 0.12  # the top and bottom share of a page where running lines stand
 _RECURS = 3  # pages a running line must be met on
+_SLOT_PAGES = 6  # pages whose first line is set alike: the book's running-header slot
 _ROWS_SHARE = 0.5  # contents rows must make at least this share of a page's lines
 _RISING = 0.75  # share of consecutive rows whose page numbers do not go down
 _NUMERAL_SIZE = 1.05  # a chapter numeral is set at least this much larger than the body
@@ -195,6 +199,8 @@ def _running(doc: ExtractedDocument) -> dict[int, set[int]]:
     for (band, _), where in met.items():
         if len({k for k, _ in where}) < _RECURS:
             continue
+        if band == "top" and _retitled(doc, where):
+            continue
         looks = Counter(_look(doc.pages[k].lines[i]) for k, i in where[1:])
         k0, i0 = where[0]
         first = doc.pages[k0].lines[i0]
@@ -205,6 +211,49 @@ def _running(doc: ExtractedDocument) -> dict[int, set[int]]:
         )
         for k, i in where[1:] if keep_first else where:
             out[k].add(i)
+    for k, i in _running_slot(doc, met):
+        out[k].add(i)
+    return out
+
+
+def _retitled(doc: ExtractedDocument, where: list[tuple[int, int]]) -> bool:
+    """A title met atop several pages, each time over a new subtitle (``הלכות שבת`` over
+    ``דיני קידוש``, later over ``דיני הבדלה``): each is a new section, not a running
+    header, which stands alone and atop pages in a row."""
+    pages = sorted({k for k, _ in where})
+    if any(b - a <= 1 for a, b in pairwise(pages)):
+        return False  # atop pages in a row: a running header, whatever stands under it
+    subtitles: list[str] = []
+    for k, i in where:
+        page = doc.pages[k]
+        if page.lines[i].kind != "heading":
+            return False
+        after = [j for j in _text_lines(page) if j > i]
+        if not after or page.lines[after[0]].kind != "heading":
+            return False
+        subtitles.append(_key(page.lines[after[0]].text))
+    return len(set(subtitles)) == len(subtitles)
+
+
+def _running_slot(
+    doc: ExtractedDocument, met: dict[tuple[str, str], list[tuple[int, int]]]
+) -> list[tuple[int, int]]:
+    """Running headers that change with each short section: a line atop two pages in a
+    row, set exactly as the lines atop many other pages (the book's running-header
+    slot, whose text changes from section to section)."""
+    slot: dict[tuple[float, bool, int], set[int]] = defaultdict(set)
+    for (band, _), where in met.items():
+        if band == "top":
+            for k, i in where:
+                slot[_look(doc.pages[k].lines[i])].add(k)
+    out: list[tuple[int, int]] = []
+    for (band, _), where in met.items():
+        pages = sorted({k for k, _ in where})
+        if band != "top" or not 2 <= len(pages) < _RECURS or pages[-1] - pages[0] >= len(pages):
+            continue
+        looks = {_look(doc.pages[k].lines[i]) for k, i in where}
+        if len(looks) == 1 and len(slot[looks.pop()]) >= _SLOT_PAGES:
+            out.extend(where)
     return out
 
 

@@ -7,7 +7,13 @@ Pure helpers over extracted lines, used by :mod:`libtext.headings`:
   as ``בס"ד`` and a date line are not part of it), plus a following line that still
   towers over the rest of the page (a two-size title such as ``אוגדן מקצועי`` /
   ``לעבודת צוות ALS``, not its translation into another script); ornament glyphs
-  that fonts map to lone Latin letters (``K סדור k``) are dropped;
+  that fonts map to lone Latin letters (``K סדור k``) are dropped, and so are symbol
+  glyphs inside a display font's words (``סד✦ור``) and a year set apart on the
+  title's line (``הגדה של פסח (תשפ"ד)``, ``Report, 2023``); letter-spaced words
+  (``ת ה י ל י ם``) are closed up;
+* a smaller line set well apart under the title is its subtitle, not a title line;
+* a name set largest above the title (the author, with an honorific or as the PDF's
+  Info author gives it) is not the title;
 * the author is named by a by-line (``מאת``, ``ע"י``, ``מסודר ע"י``, ``לרבנו``, ``by``)
   on that page, else by the line that carries the PDF's Info author (which is often
   only part of the name), else by a name-like line under the title, else by the
@@ -17,6 +23,7 @@ Pure helpers over extracted lines, used by :mod:`libtext.headings`:
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from libtext.hebrew import normalize_quotes, strip_nikud
@@ -24,8 +31,10 @@ from libtext.models import ExtractedLine, ExtractedPage
 
 __all__ = [
     "by_line",
+    "clean_title",
     "credits_author",
     "info_author_line",
+    "is_author_name",
     "is_date",
     "is_genre",
     "is_invocation",
@@ -36,6 +45,10 @@ __all__ = [
 ]
 
 _SAME_SIZE = 0.04
+_APART = 1.5  # a smaller line this many of its sizes below the title is a subtitle
+_YEAR_MARKS = ",|·•"  # marks that set a year apart from the title before or after it
+_WIDE_GAP = 3  # spaces that set a year apart (a tab stop the text layer kept as spaces)
+_SPACED = 0.8  # share of one-letter tokens in a letter-spaced line
 _NEAR_TOP = 0.8  # the title is the first line about as large as the largest
 _TOWER = 1.3
 _BY = re.compile(
@@ -143,6 +156,59 @@ def strip_ornaments(text: str) -> str:
     return " ".join(words)
 
 
+def _closed_up(text: str) -> str:
+    """A letter-spaced line closed up: ``ת ה י ל י ם  ל ד ו ד`` -> ``תהילים לדוד``.
+
+    Words stand apart by wider gaps (two spaces or more) when the text layer keeps
+    them; a line of single letters with no wider gap is one word.
+    """
+    tokens = text.split()
+    singles = sum(1 for t in tokens if len(t) == 1 and t.isalpha())
+    if len(tokens) < 3 or singles < _SPACED * len(tokens):
+        return text
+    words = [w for w in re.split(r"\s{2,}", text.strip()) if w]
+    return " ".join("".join(w.split()) for w in words)
+
+
+def _without_symbols(text: str) -> str:
+    """Symbol glyphs of a display font dropped (``סד✦ור`` -> ``סדור``, ``❖ סדור ❖``):
+    a decorative font maps some of its glyphs to symbol or private-use code points."""
+    kept = (ch for ch in text if unicodedata.category(ch) not in ("So", "Co", "Cn"))
+    return " ".join("".join(kept).split())
+
+
+def _without_year(text: str) -> str:
+    """A year set off at either end of a title line dropped: in brackets (``(תשנ"ה)``),
+    after a comma or a bar (``…, 2023``), or spaced far apart (``Title      2023``). A
+    year the title runs into (``Practice exams 2017``) is part of it."""
+    words = text.split()
+    if len(words) < 2:
+        return text
+    t = text.strip()
+    last, first = words[-1], words[0]
+    head = t[: len(t) - len(last)]
+    tail = t[len(first) :]
+    if _set_apart(last, head[len(head.rstrip()) :], head.rstrip()[-1:]):
+        return head.rstrip().rstrip(_YEAR_MARKS).strip()
+    if _set_apart(first, tail[: len(tail) - len(tail.lstrip())], first[-1:]):
+        return tail.lstrip().lstrip(_YEAR_MARKS).strip()
+    return text
+
+
+def _set_apart(word: str, gap: str, mark: str) -> bool:
+    """``word`` is a year set apart from the title by brackets, a mark or a wide gap."""
+    bracketed = word[:1] in "([" and word[-1:] in ")]"
+    if not _YEAR.fullmatch(_norm(word).strip("()[],|")):
+        return False
+    return bracketed or len(gap) >= _WIDE_GAP or (mark != "" and mark in _YEAR_MARKS)
+
+
+def clean_title(text: str) -> str:
+    """A printed title line as a title: ornaments and symbols dropped, letter-spacing
+    closed up, a year at its end dropped."""
+    return _without_symbols(strip_ornaments(_closed_up(_without_year(text))))
+
+
 def is_link(text: str) -> bool:
     """A line that holds an address (a web site, an e-mail): a credit, not a title."""
     return bool(_EMAIL_URL.search(text))
@@ -189,7 +255,9 @@ def title_run(lines: Sequence[ExtractedLine]) -> list[int]:
             continue
         others = [lines[k].size for k in usable if k > i]
         same_script = _latin(ln.text) == _latin(lines[first].text)
-        if ln.size < size and others and ln.size >= _TOWER * max(others) and same_script:
+        prev = lines[run[-1]]
+        close = ln.y - prev.y <= _APART * prev.size or not (ln.y or prev.y)
+        if ln.size < size and others and ln.size >= _TOWER * max(others) and same_script and close:
             run.append(i)  # a second, smaller title line that still towers over the rest
         break
     return run
@@ -236,6 +304,17 @@ def info_author_line(lines: Sequence[ExtractedLine], author: str) -> str:
         if name and f" {want} " in f" {_norm(name).casefold()} ":
             return name
     return ""
+
+
+def is_author_name(text: str, info_author: str = "") -> bool:
+    """A line that names a person: with an honorific (``הרב``, ``Rabbi``) or as the
+    PDF's Info author, and reading as a name."""
+    if not name_like(text):
+        return False
+    want = _norm(info_author).casefold()
+    return bool(_HONORIFIC.match(_norm(text))) or (
+        bool(want) and len(want.split()) >= 2 and want in _norm(text).casefold()
+    )
 
 
 def credits_author(pages: Sequence[ExtractedPage]) -> str:

@@ -50,7 +50,7 @@ from libtext.pdf._guard import (  # noqa: E402
     tree_page_count,
 )
 from libtext.pdf._layout import classify, dominant_size, side_notes_in_place  # noqa: E402
-from libtext.pdf._meta import info_text  # noqa: E402
+from libtext.pdf._meta import info_author, info_text  # noqa: E402
 from libtext.pdf._outline import read_headings  # noqa: E402
 from libtext.pdf._read import RawPage, read_page  # noqa: E402
 from libtext.pdf._text import bracket_votes, mirror_rtl_brackets  # noqa: E402
@@ -576,7 +576,7 @@ def _assemble(
     return ExtractedDocument(
         pages=out_pages,
         title=info_text(valid_text(meta.get("Title", ""))),
-        author=info_text(valid_text(meta.get("Author", ""))),
+        author=info_author(valid_text(meta.get("Author", ""))),
         source_name=name,
         body_size=body,
         headings=headings or [],

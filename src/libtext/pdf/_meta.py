@@ -10,6 +10,9 @@ A string is taken as such mojibake only when it has a "word" of two or more lett
 all in U+00C0–U+00FF and no ASCII letter inside it, which real European text almost
 never has (``été`` has a ``t``), and when decoding turns those words into Hebrew.
 
+An Author that is an account name (a login such as ``jdoe42``, an e-mail address, the
+installer's ``User``) names no one and is dropped.
+
 Print drivers also put the printed file's name in the title
 (``Microsoft Word - notes.docx``): the program's prefix is dropped, and a title that
 is then a bare file name is no title at all.
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["decode_mojibake", "info_text"]
+__all__ = ["decode_mojibake", "info_author", "info_text"]
 
 _HIGH_WORD = re.compile(r"[\u00c0-\u00ff]{2,}")
 _LETTERS_WORD = re.compile(r"[A-Za-z\u00c0-\u00ff]+")
@@ -32,6 +35,10 @@ _FILE_NAME = re.compile(
     re.IGNORECASE,
 )
 _HEBREW = re.compile("[\u05d0-\u05ea]")
+# A login rather than a person: one lower-case Latin token (``jdoe``, ``user42``,
+# ``yossi.k``), an e-mail address, or the placeholder an installer fills in.
+_ACCOUNT = re.compile(r"^(?=[^A-Z]*[a-z])[a-z0-9._\-]+$|^\S+@\S+$")
+_PLACEHOLDERS = frozenset({"user", "admin", "administrator", "owner", "windows user", "unknown"})
 
 
 def _low_byte(ch: str) -> str:
@@ -72,3 +79,11 @@ def info_text(value: str) -> str:
             return ""
         text = stripped
     return decode_mojibake(text).strip()
+
+
+def info_author(value: str) -> str:
+    """An Author string as a reader would write it; ``""`` for an account name."""
+    text = info_text(value)
+    if _ACCOUNT.match(text) or text.casefold() in _PLACEHOLDERS:
+        return ""
+    return text
