@@ -21,10 +21,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["MODULES", "compiled_modules", "describe", "prefer_source", "pure_python"]
+__all__ = ["CYTHON", "MODULES", "compiled_modules", "describe", "prefer_source", "pure_python"]
 
-MODULES = ("_pdfium", "_text", "_visual", "_columns", "_lines", "_read")
+MODULES = ("_pdfium", "_text", "_visual", "_columns", "_lines", "_read", "_blocks", "_layout")
 """The per-character path's modules (``libtext.pdf.<name>``) that have a compiled twin."""
+
+CYTHON = ("_charcalls",)
+"""Cython modules (``libtext.pdf.<name>``, from ``<name>.pyx``): C twins of a class of
+the modules above (``_charcalls.CharCalls`` of ``_pdfium.CharCalls``), used in its
+place where built (see :func:`libtext.pdf._pdfium.char_calls`)."""
 
 _PACKAGE = "libtext.pdf"
 _HERE = Path(__file__).resolve().parent
@@ -57,12 +62,21 @@ def prefer_source() -> None:
 
 
 def compiled_modules() -> list[str]:
-    """The :data:`MODULES` imported from a compiled twin in this process."""
+    """The :data:`MODULES` imported from a compiled twin in this process, then the
+    :data:`CYTHON` modules that load here (none under ``LIBTEXT_PURE_PYTHON``, where
+    their pure-Python classes run)."""
     out = []
     for name in MODULES:
         module = sys.modules.get(f"{_PACKAGE}.{name}")
         origin = getattr(module, "__file__", "") or ""
         if module is not None and not origin.endswith(".py"):
+            out.append(name)
+    if not pure_python():
+        for name in CYTHON:
+            try:
+                importlib.import_module(f"{_PACKAGE}.{name}")
+            except ImportError:
+                continue
             out.append(name)
     return out
 
@@ -73,8 +87,8 @@ def describe() -> str:
     The modules are imported by :mod:`libtext.pdf`, which runs before this module.
     """
     done = compiled_modules()
-    if len(done) == len(MODULES):
-        return "compiled (mypyc)"
+    if len(done) == len(MODULES) + len(CYTHON):
+        return "compiled (mypyc, Cython)"
     if pure_python():
         return "pure Python (LIBTEXT_PURE_PYTHON=1)"
     if done:

@@ -6,14 +6,21 @@ and that check costs more than pdfium's answer (about 3x the C call). The same C
 functions are called here through prototypes without declared arguments, with the
 pointers made once per page. Only functions whose arguments are a text page, a
 character index and pointers are wrapped; their C types are unchanged.
+
+:func:`char_calls` hands out the C twin of :class:`CharCalls` where it is built
+(``_charcalls``, Cython: the same calls made from C, without ctypes at all), this
+class otherwise or under ``LIBTEXT_PURE_PYTHON=1``; both give the same values.
 """
 
 from __future__ import annotations
 
 import ctypes
-from typing import Any
+import importlib
+from typing import Any, Protocol
 
-__all__ = ["CharCalls"]
+from libtext.pdf._compiled import pure_python
+
+__all__ = ["CharCalls", "PageChars", "char_calls", "char_calls_twin"]
 
 _UNCHECKED: dict[tuple[int, Any], Any] = {}
 
@@ -129,3 +136,60 @@ class CharCalls:
     def render_mode(self, obj: int) -> int:
         """A text object's rendering mode (``FPDF_TEXTRENDERMODE_*``)."""
         return int(self._render_mode(ctypes.c_void_p(obj)))
+
+
+class PageChars(Protocol):
+    """What the page reader asks of :class:`CharCalls` or of its C twin."""
+
+    def box(self, i: int) -> tuple[float, float]: ...
+
+    def box_middle(self, i: int) -> tuple[float, float, float]: ...
+
+    def boxes(self, indices: list[int]) -> list[tuple[float, float]]: ...
+
+    def looses(self, indices: list[int]) -> list[float]: ...
+
+    def glyph_boxes(self, a: int, b: int) -> list[float]: ...
+
+    def is_generated(self, i: int) -> bool: ...
+
+    def origin(self, i: int) -> tuple[float, float]: ...
+
+    def font_size(self, i: int) -> float: ...
+
+    def matrix(self, i: int) -> bool: ...
+
+    def text_object(self, i: int) -> int | None: ...
+
+    def font(self, obj: int) -> int | None: ...
+
+    def render_mode(self, obj: int) -> int: ...
+
+
+_TWIN: list[Any] = []
+
+
+def char_calls_twin() -> Any:
+    """The C twin's class (``libtext.pdf._charcalls.CharCalls``), or None where it is
+    not built or ``LIBTEXT_PURE_PYTHON`` asks for the reference (decided once)."""
+    if not _TWIN:
+        found: Any = None
+        if not pure_python():
+            try:
+                found = importlib.import_module("libtext.pdf._charcalls").CharCalls
+            except ImportError:
+                found = None
+        _TWIN.append(found)
+    return _TWIN[0]
+
+
+def char_calls(raw: Any, textpage: Any, matrix: Any) -> PageChars:
+    """One text page's per-character calls: the C twin where built, else :class:`CharCalls`.
+
+    ``matrix`` is a ``FS_MATRIX`` that :meth:`CharCalls.matrix` fills.
+    """
+    twin = char_calls_twin()
+    if twin is not None:
+        got: PageChars = twin(raw, textpage, matrix)
+        return got
+    return CharCalls(raw, textpage, matrix)

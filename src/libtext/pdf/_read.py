@@ -29,7 +29,7 @@ from libtext.pdf._blocks import attach_markers, order_lines
 from libtext.pdf._columns import find_gutter, split_at_gutter
 from libtext.pdf._dropped import LOST_LABEL, restore_dropped
 from libtext.pdf._lines import RawLine, join_items, margin_note, margin_number
-from libtext.pdf._pdfium import CharCalls
+from libtext.pdf._pdfium import PageChars, char_calls
 from libtext.pdf._text import attach_marks, is_mark, line_direction, neutral_run_direction
 from libtext.pdf._visual import (
     TOUCH,
@@ -101,7 +101,7 @@ class _Reader:
         self.direction: Direction = direction
         self._rect = raw.FS_RECTF()
         self._matrix = raw.FS_MATRIX()
-        self._calls = CharCalls(raw, textpage, self._matrix)
+        self._calls: PageChars = char_calls(raw, textpage, self._matrix)
         self._name = ctypes.create_string_buffer(128)
         self._flags = ctypes.c_int()
         # The gutter search, the line reader and the glyph reader ask for the same
