@@ -51,9 +51,7 @@ def _cython_extensions(names: list[str], build_dir: str) -> list[object]:
     from Cython.Build import cythonize
     from setuptools import Extension
 
-    sources = [
-        Extension(f"libtext.pdf.{name}", [f"src/libtext/pdf/{name}.pyx"]) for name in names
-    ]
+    sources = [Extension(f"libtext.pdf.{name}", [f"src/libtext/pdf/{name}.pyx"]) for name in names]
     return list(cythonize(sources, build_dir=build_dir, quiet=True))
 
 
@@ -89,7 +87,8 @@ def build() -> None:
     cpu = os.times()
     level = os.environ["MYPYC_OPT_LEVEL"]
     print(
-        f"compiled twin: {len(modules)} modules (mypyc) and {len(cython)} (Cython) in {time.monotonic() - start:.0f} s wall, "
+        f"compiled twin: {len(modules)} modules (mypyc) and {len(cython)} (Cython) in "
+        f"{time.monotonic() - start:.0f} s wall, "
         f"{cpu.user + cpu.children_user:.0f} s CPU (mypyc, opt level {level})"
     )
 

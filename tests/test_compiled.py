@@ -121,17 +121,21 @@ def test_c_char_calls_match_the_python_class() -> None:
 
     twin = char_calls_twin()
     assert twin is not None
-    pdfs = [p for p in _pdfs() if "realdata" in p][:6] or _pdfs()[:6]
-    checked = 0
+    # The first real PDFs, and Word's pointed letters in /ActualText sequences.
+    real = [p for p in _pdfs() if "realdata" in p]
+    pdfs = real[:6] + [p for p in real if "haggadah_word365" in p] or _pdfs()[:6]
+    checked = spans = 0
     for name in pdfs:
         doc = pypdfium2.PdfDocument(name)
         try:
-            for k in range(min(2, len(doc))):
+            for k in range(min(4 if "word365" in name else 2, len(doc))):
                 page = doc[k]
                 textpage = page.get_textpage()
                 m_py, m_c = raw.FS_MATRIX(), raw.FS_MATRIX()
-                py, c = CharCalls(raw, textpage.raw, m_py), twin(raw, textpage.raw, m_c)
-                n = int(raw.FPDFText_CountChars(textpage.raw))
+                py = CharCalls(raw, textpage.raw, m_py, page.raw)
+                c = twin(raw, textpage.raw, m_c, page.raw)
+                n = c.count_chars()
+                assert n == py.count_chars() == int(raw.FPDFText_CountChars(textpage.raw))
                 every = list(range(n + 2))
                 assert c.glyph_boxes(0, n + 1) == py.glyph_boxes(0, n + 1)
                 assert c.looses(every) == py.looses(every)
@@ -149,9 +153,15 @@ def test_c_char_calls_match_the_python_class() -> None:
                     if obj:
                         assert c.font(obj) == py.font(obj)
                         assert c.render_mode(obj) == py.render_mode(obj)
+                        assert c.span_union(obj) == py.span_union(obj)
+                        spans += c.span_union(obj) is not None
+                    if i < n:
+                        assert c.unicode(i) == py.unicode(i)
                     checked += 1
                 textpage.close()
                 page.close()
         finally:
             doc.close()
     assert checked > 100
+    if any("haggadah_word365" in p for p in pdfs):
+        assert spans > 0

@@ -27,6 +27,12 @@ ctypedef void* (*text_object_f)(void*, int) noexcept nogil
 ctypedef void* (*font_f)(void*) noexcept nogil
 ctypedef int (*render_mode_f)(void*) noexcept nogil
 ctypedef int (*is_generated_f)(void*, int) noexcept nogil
+ctypedef int (*count_f)(void*) noexcept nogil
+ctypedef unsigned int (*unicode_f)(void*, int) noexcept nogil
+ctypedef void* (*get_object_f)(void*, int) noexcept nogil
+ctypedef void* (*get_mark_f)(void*, unsigned long) noexcept nogil
+ctypedef int (*value_type_f)(void*, const char*) noexcept nogil
+ctypedef int (*bounds_f)(void*, float*, float*, float*, float*) noexcept nogil
 
 
 cdef size_t _address(object fn):
@@ -53,9 +59,39 @@ cdef class CharCalls:
     cdef font_f _font
     cdef render_mode_f _render_mode
     cdef is_generated_f _is_generated
+    cdef void* _page
+    cdef dict _objects
+    cdef Py_ssize_t _n_objects
+    cdef count_f _count_chars
+    cdef unicode_f _unicode
+    cdef count_f _count_objects
+    cdef get_object_f _get_object
+    cdef count_f _count_marks
+    cdef get_mark_f _get_mark
+    cdef value_type_f _value_type
+    cdef bounds_f _bounds
+    cdef int _string_type
+    cdef float _box4[4]
 
-    def __init__(self, raw: object, textpage: object, matrix: object) -> None:
+    def __init__(
+        self, raw: object, textpage: object, matrix: object, page: object = None
+    ) -> None:
         self.tp = <void*><size_t>(ctypes.cast(textpage, ctypes.c_void_p).value or 0)
+        self._page = NULL
+        if page is not None:
+            self._page = <void*><size_t>(ctypes.cast(page, ctypes.c_void_p).value or 0)
+        self._objects = None
+        self._n_objects = 0
+        self._box4[0] = self._box4[1] = self._box4[2] = self._box4[3] = 0.0
+        self._count_chars = <count_f>_address(raw.FPDFText_CountChars)
+        self._unicode = <unicode_f>_address(raw.FPDFText_GetUnicode)
+        self._count_objects = <count_f>_address(raw.FPDFPage_CountObjects)
+        self._get_object = <get_object_f>_address(raw.FPDFPage_GetObject)
+        self._count_marks = <count_f>_address(raw.FPDFPageObj_CountMarks)
+        self._get_mark = <get_mark_f>_address(raw.FPDFPageObj_GetMark)
+        self._value_type = <value_type_f>_address(raw.FPDFPageObjMark_GetParamValueType)
+        self._bounds = <bounds_f>_address(raw.FPDFPageObj_GetBounds)
+        self._string_type = raw.FPDF_OBJECT_STRING
         self._keep = matrix
         self._matrix = <void*><size_t>ctypes.addressof(matrix)
         self.buf[0] = self.buf[1] = self.buf[2] = self.buf[3] = 0.0
@@ -133,3 +169,57 @@ cdef class CharCalls:
 
     def render_mode(self, obj: int) -> int:
         return self._render_mode(<void*><size_t>obj)
+
+    def count_chars(self) -> int:
+        return self._count_chars(self.tp)
+
+    def unicode(self, int i) -> int:
+        return self._unicode(self.tp, i)
+
+    def span_union(self, obj: int) -> object:
+        cdef void* handle = <void*><size_t>obj
+        cdef int depth = -1
+        cdef int k
+        cdef void* mark = NULL
+        cdef void* found
+        for k in range(self._count_marks(handle) - 1, -1, -1):
+            found = self._get_mark(handle, <unsigned long>k)
+            if self._value_type(found, b"ActualText") == self._string_type:
+                depth, mark = k, found
+                break
+        if depth < 0 or self._page == NULL:
+            return None
+        cdef int count
+        if self._objects is None:
+            count = self._count_objects(self._page)
+            self._objects = {}
+            for k in range(count):
+                self._objects[<size_t>self._get_object(self._page, k)] = k
+            self._n_objects = len(self._objects)
+        got = self._objects.get(obj)
+        if got is None:
+            return None
+        cdef Py_ssize_t start = got
+        cdef Py_ssize_t j
+        cdef int step
+        cdef double lo = float("inf")
+        cdef double hi = float("-inf")
+        cdef void* other
+        cdef float* box = self._box4
+        for step in (-1, 1):
+            j = start if step < 0 else start + 1
+            while 0 <= j < self._n_objects:
+                other = self._get_object(self._page, <int>j)
+                if self._count_marks(other) <= depth or self._get_mark(
+                    other, <unsigned long>depth
+                ) != mark:
+                    break
+                if self._bounds(other, &box[0], &box[1], &box[2], &box[3]) and box[2] > box[0]:
+                    if box[0] < lo:
+                        lo = box[0]
+                    if box[2] > hi:
+                        hi = box[2]
+                j += step
+        if hi > lo:
+            return (lo, hi)
+        return None

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import importlib
+import math
 from typing import Any, Protocol
 
 from libtext.pdf._compiled import pure_python
@@ -39,8 +40,20 @@ def _unchecked(fn: Any, restype: Any) -> Any:
 class CharCalls:
     """One text page's character boxes, origins, font sizes and matrices."""
 
-    def __init__(self, raw: Any, textpage: Any, matrix: Any) -> None:
+    def __init__(self, raw: Any, textpage: Any, matrix: Any, page: Any = None) -> None:
         self.tp = ctypes.c_void_p(ctypes.cast(textpage, ctypes.c_void_p).value)
+        address = ctypes.cast(page, ctypes.c_void_p).value if page is not None else None
+        self._page = ctypes.c_void_p(address) if address else None
+        self._objects: dict[int, int] | None = None
+        self._count_chars = _unchecked(raw.FPDFText_CountChars, ctypes.c_int)
+        self._unicode = _unchecked(raw.FPDFText_GetUnicode, ctypes.c_uint)
+        self._count_objects = _unchecked(raw.FPDFPage_CountObjects, ctypes.c_int)
+        self._get_object = _unchecked(raw.FPDFPage_GetObject, ctypes.c_void_p)
+        self._count_marks = _unchecked(raw.FPDFPageObj_CountMarks, ctypes.c_int)
+        self._get_mark = _unchecked(raw.FPDFPageObj_GetMark, ctypes.c_void_p)
+        self._value_type = _unchecked(raw.FPDFPageObjMark_GetParamValueType, ctypes.c_int)
+        self._bounds = _unchecked(raw.FPDFPageObj_GetBounds, ctypes.c_int)
+        self._string_type = int(raw.FPDF_OBJECT_STRING)
         self._buf = (ctypes.c_double * 4)()
         base = ctypes.addressof(self._buf)
         self._quad = tuple(ctypes.c_void_p(base + 8 * k) for k in range(4))
@@ -137,6 +150,55 @@ class CharCalls:
         """A text object's rendering mode (``FPDF_TEXTRENDERMODE_*``)."""
         return int(self._render_mode(ctypes.c_void_p(obj)))
 
+    def count_chars(self) -> int:
+        """How many characters the text page holds (``FPDFText_CountChars``)."""
+        return int(self._count_chars(self.tp))
+
+    def unicode(self, i: int) -> int:
+        """Character ``i``'s code point as pdfium gives it (``FPDFText_GetUnicode``)."""
+        return int(self._unicode(self.tp, i))
+
+    def _actual_text_mark(self, obj: ctypes.c_void_p) -> tuple[int, int] | None:
+        """The depth and address of ``obj``'s innermost mark with /ActualText, else None."""
+        for k in range(int(self._count_marks(obj)) - 1, -1, -1):
+            mark = self._get_mark(obj, ctypes.c_ulong(k))
+            if self._value_type(ctypes.c_void_p(mark), b"ActualText") == self._string_type:
+                return k, mark or 0
+        return None
+
+    def span_union(self, obj: int) -> tuple[float, float] | None:
+        """The x extent of the marked sequence with /ActualText that holds the text
+        object ``obj`` (an address): the union of the boxes of its neighbours in
+        content order that share its mark (one mark item, at the same depth); None
+        without such a mark, a page or any width."""
+        handle = ctypes.c_void_p(obj)
+        found = self._actual_text_mark(handle)
+        page = self._page
+        if found is None or page is None:
+            return None
+        depth, mark = found
+        if self._objects is None:
+            count = int(self._count_objects(page))
+            self._objects = {(self._get_object(page, k) or 0): k for k in range(count)}
+        k = self._objects.get(obj)
+        if k is None:
+            return None
+        lo, hi = math.inf, -math.inf
+        box = [ctypes.c_float() for _ in range(4)]
+        refs = [ctypes.byref(v) for v in box]
+        for step in (-1, 1):
+            j = k if step < 0 else k + 1
+            while 0 <= j < len(self._objects):
+                other = ctypes.c_void_p(self._get_object(page, j))
+                if self._count_marks(other) <= depth or (
+                    (self._get_mark(other, ctypes.c_ulong(depth)) or 0) != mark
+                ):
+                    break
+                if self._bounds(other, *refs) and box[2].value > box[0].value:
+                    lo, hi = min(lo, box[0].value), max(hi, box[2].value)
+                j += step
+        return (lo, hi) if hi > lo else None
+
 
 class PageChars(Protocol):
     """What the page reader asks of :class:`CharCalls` or of its C twin."""
@@ -165,6 +227,12 @@ class PageChars(Protocol):
 
     def render_mode(self, obj: int) -> int: ...
 
+    def count_chars(self) -> int: ...
+
+    def unicode(self, i: int) -> int: ...
+
+    def span_union(self, obj: int) -> tuple[float, float] | None: ...
+
 
 _TWIN: list[Any] = []
 
@@ -183,13 +251,14 @@ def char_calls_twin() -> Any:
     return _TWIN[0]
 
 
-def char_calls(raw: Any, textpage: Any, matrix: Any) -> PageChars:
+def char_calls(raw: Any, textpage: Any, matrix: Any, page: Any = None) -> PageChars:
     """One text page's per-character calls: the C twin where built, else :class:`CharCalls`.
 
-    ``matrix`` is a ``FS_MATRIX`` that :meth:`CharCalls.matrix` fills.
+    ``matrix`` is a ``FS_MATRIX`` that :meth:`CharCalls.matrix` fills; ``page`` the
+    page's handle (for :meth:`CharCalls.span_union`).
     """
     twin = char_calls_twin()
     if twin is not None:
-        got: PageChars = twin(raw, textpage, matrix)
+        got: PageChars = twin(raw, textpage, matrix, page)
         return got
-    return CharCalls(raw, textpage, matrix)
+    return CharCalls(raw, textpage, matrix, page)
