@@ -21,7 +21,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["CYTHON", "MODULES", "compiled_modules", "describe", "prefer_source", "pure_python"]
+__all__ = [
+    "CYTHON",
+    "MODULES",
+    "compiled_modules",
+    "cython_module",
+    "describe",
+    "prefer_source",
+    "pure_python",
+]
 
 MODULES = ("_pdfium", "_text", "_visual", "_columns", "_lines", "_read", "_blocks", "_layout")
 """The per-character path's modules (``libtext.pdf.<name>``) that have a compiled twin."""
@@ -71,14 +79,23 @@ def compiled_modules() -> list[str]:
         origin = getattr(module, "__file__", "") or ""
         if module is not None and not origin.endswith(".py"):
             out.append(name)
-    if not pure_python():
-        for name in CYTHON:
-            try:
-                importlib.import_module(f"{_PACKAGE}.{name}")
-            except ImportError:
-                continue
-            out.append(name)
+    out.extend(name for name in CYTHON if cython_module(name) is not None)
     return out
+
+
+def cython_module(name: str) -> ModuleType | None:
+    """The built Cython module ``libtext.pdf.<name>`` (one of :data:`CYTHON`), or None
+    where it is not built or ``LIBTEXT_PURE_PYTHON`` asks for the pure-Python classes.
+
+    Such a module imports nothing of libtext: it is loaded here, by name, so that the
+    pure-Python module it twins needs no import of it.
+    """
+    if name not in CYTHON or pure_python():
+        return None
+    try:
+        return importlib.import_module(f"{_PACKAGE}.{name}")
+    except ImportError:
+        return None
 
 
 def describe() -> str:

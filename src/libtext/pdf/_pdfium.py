@@ -15,11 +15,10 @@ class otherwise or under ``LIBTEXT_PURE_PYTHON=1``; both give the same values.
 from __future__ import annotations
 
 import ctypes
-import importlib
 import math
 from typing import Any, Protocol
 
-from libtext.pdf._compiled import pure_python
+from libtext.pdf._compiled import cython_module
 
 __all__ = ["CharCalls", "PageChars", "char_calls", "char_calls_twin"]
 
@@ -241,13 +240,8 @@ def char_calls_twin() -> Any:
     """The C twin's class (``libtext.pdf._charcalls.CharCalls``), or None where it is
     not built or ``LIBTEXT_PURE_PYTHON`` asks for the reference (decided once)."""
     if not _TWIN:
-        found: Any = None
-        if not pure_python():
-            try:
-                found = importlib.import_module("libtext.pdf._charcalls").CharCalls
-            except ImportError:
-                found = None
-        _TWIN.append(found)
+        module = cython_module("_charcalls")
+        _TWIN.append(None if module is None else module.CharCalls)
     return _TWIN[0]
 
 
