@@ -35,11 +35,40 @@ ctypedef int (*value_type_f)(void*, const char*) noexcept nogil
 ctypedef int (*bounds_f)(void*, float*, float*, float*, float*) noexcept nogil
 
 
-cdef size_t _address(object fn):
-    got = ctypes.cast(fn, ctypes.c_void_p).value
-    if not got:
-        raise ImportError(f"pdfium function without an address: {fn!r}")
-    return <size_t>got
+_NAMES = (
+    "FPDFText_GetCharBox",
+    "FPDFText_GetLooseCharBox",
+    "FPDFText_GetCharOrigin",
+    "FPDFText_GetFontSize",
+    "FPDFText_GetMatrix",
+    "FPDFText_GetTextObject",
+    "FPDFTextObj_GetFont",
+    "FPDFTextObj_GetTextRenderMode",
+    "FPDFText_IsGenerated",
+    "FPDFText_CountChars",
+    "FPDFText_GetUnicode",
+    "FPDFPage_CountObjects",
+    "FPDFPage_GetObject",
+    "FPDFPageObj_CountMarks",
+    "FPDFPageObj_GetMark",
+    "FPDFPageObjMark_GetParamValueType",
+    "FPDFPageObj_GetBounds",
+)
+# The bindings module the addresses were last read from, and the addresses (a page
+# is read in a few hundred microseconds: casting 17 functions each time showed).
+_SEEN: list = [None, None]
+
+
+cdef tuple _addresses(object raw):
+    if _SEEN[0] is not raw:
+        found = []
+        for name in _NAMES:
+            got = ctypes.cast(getattr(raw, name), ctypes.c_void_p).value
+            if not got:
+                raise ImportError(f"pdfium function without an address: {name}")
+            found.append(<size_t>got)
+        _SEEN[0], _SEEN[1] = raw, tuple(found)
+    return _SEEN[1]
 
 
 cdef class CharCalls:
@@ -76,35 +105,37 @@ cdef class CharCalls:
     def __init__(
         self, raw: object, textpage: object, matrix: object, page: object = None
     ) -> None:
-        self.tp = <void*><size_t>(ctypes.cast(textpage, ctypes.c_void_p).value or 0)
+        # A pypdfium2 handle is a ctypes pointer: its buffer holds the address.
+        self.tp = (<void**><size_t>ctypes.addressof(textpage))[0]
         self._page = NULL
         if page is not None:
-            self._page = <void*><size_t>(ctypes.cast(page, ctypes.c_void_p).value or 0)
+            self._page = (<void**><size_t>ctypes.addressof(page))[0]
         self._objects = None
         self._n_objects = 0
         self._box4[0] = self._box4[1] = self._box4[2] = self._box4[3] = 0.0
-        self._count_chars = <count_f>_address(raw.FPDFText_CountChars)
-        self._unicode = <unicode_f>_address(raw.FPDFText_GetUnicode)
-        self._count_objects = <count_f>_address(raw.FPDFPage_CountObjects)
-        self._get_object = <get_object_f>_address(raw.FPDFPage_GetObject)
-        self._count_marks = <count_f>_address(raw.FPDFPageObj_CountMarks)
-        self._get_mark = <get_mark_f>_address(raw.FPDFPageObj_GetMark)
-        self._value_type = <value_type_f>_address(raw.FPDFPageObjMark_GetParamValueType)
-        self._bounds = <bounds_f>_address(raw.FPDFPageObj_GetBounds)
         self._string_type = raw.FPDF_OBJECT_STRING
         self._keep = matrix
         self._matrix = <void*><size_t>ctypes.addressof(matrix)
         self.buf[0] = self.buf[1] = self.buf[2] = self.buf[3] = 0.0
         self.rect.left = self.rect.top = self.rect.right = self.rect.bottom = 0.0
-        self._char_box = <char_box_f>_address(raw.FPDFText_GetCharBox)
-        self._loose_box = <loose_box_f>_address(raw.FPDFText_GetLooseCharBox)
-        self._char_origin = <origin_f>_address(raw.FPDFText_GetCharOrigin)
-        self._font_size = <font_size_f>_address(raw.FPDFText_GetFontSize)
-        self._get_matrix = <matrix_f>_address(raw.FPDFText_GetMatrix)
-        self._text_object = <text_object_f>_address(raw.FPDFText_GetTextObject)
-        self._font = <font_f>_address(raw.FPDFTextObj_GetFont)
-        self._render_mode = <render_mode_f>_address(raw.FPDFTextObj_GetTextRenderMode)
-        self._is_generated = <is_generated_f>_address(raw.FPDFText_IsGenerated)
+        cdef tuple fns = _addresses(raw)
+        self._char_box = <char_box_f><size_t>fns[0]
+        self._loose_box = <loose_box_f><size_t>fns[1]
+        self._char_origin = <origin_f><size_t>fns[2]
+        self._font_size = <font_size_f><size_t>fns[3]
+        self._get_matrix = <matrix_f><size_t>fns[4]
+        self._text_object = <text_object_f><size_t>fns[5]
+        self._font = <font_f><size_t>fns[6]
+        self._render_mode = <render_mode_f><size_t>fns[7]
+        self._is_generated = <is_generated_f><size_t>fns[8]
+        self._count_chars = <count_f><size_t>fns[9]
+        self._unicode = <unicode_f><size_t>fns[10]
+        self._count_objects = <count_f><size_t>fns[11]
+        self._get_object = <get_object_f><size_t>fns[12]
+        self._count_marks = <count_f><size_t>fns[13]
+        self._get_mark = <get_mark_f><size_t>fns[14]
+        self._value_type = <value_type_f><size_t>fns[15]
+        self._bounds = <bounds_f><size_t>fns[16]
 
     cdef inline void _box(self, int i) noexcept:
         self._char_box(self.tp, i, &self.buf[0], &self.buf[1], &self.buf[2], &self.buf[3])
