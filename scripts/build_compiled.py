@@ -1,14 +1,17 @@
-"""Build the compiled twin of libtext's per-character PDF path in place, with mypyc.
+"""Build the compiled twin of libtext's per-character PDF path in place, with mypyc and Cython.
 
     python scripts/build_compiled.py [--clean]
 
 Compiles the modules listed in ``libtext.pdf._compiled.MODULES`` to C extensions
 beside their sources (``src/libtext/pdf/_visual.cpython-*.so``, ...), where Python
-imports them before the ``.py`` files. The ``.py`` files stay the reference and the
-fallback: without a build, or with ``LIBTEXT_PURE_PYTHON=1``, they are what runs.
-``--clean`` removes the extensions again. Needs ``mypy`` (mypyc ships with it),
-``setuptools`` and a C compiler; the wheel build does the same through the build
-backend's hook (see docs/speed.md).
+imports them before the ``.py`` files, and the Cython modules of
+``libtext.pdf._compiled.CYTHON`` (``_charcalls.pyx``: pdfium's per-character calls
+made from C, the twin of ``_pdfium.CharCalls``). The ``.py`` files stay the reference
+and the fallback: without a build, or with ``LIBTEXT_PURE_PYTHON=1``, they are what
+runs. ``--clean`` removes the extensions again. Needs ``mypy`` (mypyc ships with it),
+``cython``, ``setuptools`` and a C compiler (all but the compiler in the ``dev``
+extra); the wheel build does the same through the build backend's hook (see
+docs/speed.md).
 """
 
 from __future__ import annotations
@@ -25,11 +28,11 @@ ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"
 
 
-def _modules() -> list[str]:
+def _modules() -> tuple[list[str], list[str]]:
     sys.path.insert(0, str(SRC))
-    from libtext.pdf._compiled import MODULES
+    from libtext.pdf._compiled import CYTHON, MODULES
 
-    return list(MODULES)
+    return list(MODULES), list(CYTHON)
 
 
 def built() -> list[Path]:
@@ -43,11 +46,26 @@ def clean() -> None:
         path.unlink()
 
 
+def _cython_extensions(names: list[str], build_dir: str) -> list[object]:
+    """The Cython modules as extensions (their C sources written under ``build_dir``);
+    none without Cython (their pure-Python classes run: a half twin, which
+    ``LIBTEXT_REQUIRE_COMPILED=1`` turns into a test failure)."""
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        print(f"no Cython (pip install cython): {', '.join(names)} not built")
+        return []
+    from setuptools import Extension
+
+    sources = [Extension(f"libtext.pdf.{name}", [f"src/libtext/pdf/{name}.pyx"]) for name in names]
+    return list(cythonize(sources, build_dir=build_dir, quiet=True))
+
+
 def build() -> None:
     from mypyc.build import mypycify
     from setuptools import Distribution
 
-    modules = _modules()
+    modules, cython = _modules()
     paths = [f"src/libtext/pdf/{name}.py" for name in modules]
     clean()
     start = time.monotonic()
@@ -63,6 +81,7 @@ def build() -> None:
             group_name="libtext_pdf",
             target_dir=os.path.join(tmp, "c"),
         )
+        extensions += _cython_extensions(cython, os.path.join(tmp, "cython"))
         dist = Distribution({"ext_modules": extensions, "package_dir": {"": "src"}})
         cmd = dist.get_command_obj("build_ext")
         cmd.inplace = True
@@ -74,7 +93,8 @@ def build() -> None:
     cpu = os.times()
     level = os.environ["MYPYC_OPT_LEVEL"]
     print(
-        f"compiled twin: {len(modules)} modules in {time.monotonic() - start:.0f} s wall, "
+        f"compiled twin: {len(modules)} modules (mypyc) and {len(cython)} (Cython) in "
+        f"{time.monotonic() - start:.0f} s wall, "
         f"{cpu.user + cpu.children_user:.0f} s CPU (mypyc, opt level {level})"
     )
 

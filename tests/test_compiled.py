@@ -21,7 +21,7 @@ import pytest
 
 from libtext.errors import LibtextError
 from libtext.pdf import extract_pdf
-from libtext.pdf._compiled import MODULES, compiled_modules, pure_python
+from libtext.pdf._compiled import CYTHON, MODULES, compiled_modules, pure_python
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = [
@@ -90,7 +90,7 @@ def test_pure_python_switch_runs_the_sources() -> None:
 def test_twin_is_whole() -> None:
     """A twin is all of the modules or none: a half-built one is a broken build."""
     _require_twin()
-    assert compiled_modules() == list(MODULES)
+    assert compiled_modules() == [*MODULES, *CYTHON]
 
 
 def test_compiled_twin_is_byte_identical_to_the_reference() -> None:
@@ -107,3 +107,61 @@ def test_compiled_twin_is_byte_identical_to_the_reference() -> None:
     assert reference["compiled"] == []
     differ = [n for n in names if here[n] != reference["hashes"][n]]  # type: ignore[index]
     assert not differ, f"compiled and pure-Python output differ on {differ}"
+
+
+def test_c_char_calls_match_the_python_class() -> None:
+    """The C twin of ``_pdfium.CharCalls`` answers every call as the class does, on
+    every character of a few pages (and past the last one, where pdfium fails and
+    both keep their buffers)."""
+    _require_twin()
+    import pypdfium2
+    import pypdfium2.raw as raw
+
+    from libtext.pdf._pdfium import CharCalls, char_calls_twin
+
+    twin = char_calls_twin()
+    assert twin is not None
+    # The first real PDFs, and Word's pointed letters in /ActualText sequences.
+    real = [p for p in _pdfs() if "realdata" in p]
+    pdfs = real[:6] + [p for p in real if "haggadah_word365" in p] or _pdfs()[:6]
+    checked = spans = 0
+    for name in pdfs:
+        doc = pypdfium2.PdfDocument(name)
+        try:
+            for k in range(min(4 if "word365" in name else 2, len(doc))):
+                page = doc[k]
+                textpage = page.get_textpage()
+                m_py, m_c = raw.FS_MATRIX(), raw.FS_MATRIX()
+                py = CharCalls(raw, textpage.raw, m_py, page.raw)
+                c = twin(raw, textpage.raw, m_c, page.raw)
+                n = c.count_chars()
+                assert n == py.count_chars() == int(raw.FPDFText_CountChars(textpage.raw))
+                every = list(range(n + 2))
+                assert c.glyph_boxes(0, n + 1) == py.glyph_boxes(0, n + 1)
+                assert c.looses(every) == py.looses(every)
+                assert c.boxes(every) == py.boxes(every)
+                for i in [*every, -1]:
+                    assert c.box(i) == py.box(i)
+                    assert c.box_middle(i) == py.box_middle(i)
+                    assert c.origin(i) == py.origin(i)
+                    assert c.font_size(i) == py.font_size(i)
+                    assert c.is_generated(i) == py.is_generated(i)
+                    assert c.matrix(i) == py.matrix(i)
+                    assert bytes(m_c) == bytes(m_py)
+                    obj = c.text_object(i)
+                    assert obj == py.text_object(i)
+                    if obj:
+                        assert c.font(obj) == py.font(obj)
+                        assert c.render_mode(obj) == py.render_mode(obj)
+                        assert c.span_union(obj) == py.span_union(obj)
+                        spans += c.span_union(obj) is not None
+                    if i < n:
+                        assert c.unicode(i) == py.unicode(i)
+                    checked += 1
+                textpage.close()
+                page.close()
+        finally:
+            doc.close()
+    assert checked > 100
+    if any("haggadah_word365" in p for p in pdfs):
+        assert spans > 0

@@ -51,7 +51,7 @@ from libtext.pdf._guard import (  # noqa: E402
 )
 from libtext.pdf._layout import classify, dominant_size, side_notes_in_place  # noqa: E402
 from libtext.pdf._meta import info_author, info_text  # noqa: E402
-from libtext.pdf._outline import read_headings  # noqa: E402
+from libtext.pdf._outline import StructureHeadings, read_headings, structure_wanted  # noqa: E402
 from libtext.pdf._read import RawPage, read_page  # noqa: E402
 from libtext.pdf._text import bracket_votes, mirror_rtl_brackets  # noqa: E402
 from libtext.pdf._visual import valid_text, valid_texts  # noqa: E402
@@ -493,10 +493,16 @@ def _read_fast(
             chosen = _selection(len(doc), pages, max_pages)
             raw_pages: list[RawPage] = []
             total = 0
+            # A tagged document's headings are read from each page while it is open.
+            tagged = None
+            if outline is None and structure_wanted(pdfium_c, doc, chosen):
+                tagged = StructureHeadings(pdfium_c)
             for i in chosen:
                 page = doc[i]
                 try:
                     raw_pages.append(read_page(pdfium_c, page, i + 1))
+                    if tagged is not None:
+                        tagged.add(page, i + 1, raw_pages[-1].height)
                 finally:
                     page.close()
                 total += raw_pages[-1].chars
@@ -505,7 +511,9 @@ def _read_fast(
                 meta = {k: str(v or "") for k, v in doc.get_metadata_dict().items()}
             except pypdfium2.PdfiumError:
                 meta = {}
-            if outline is None:
+            if tagged is not None:
+                headings = tagged.headings()
+            elif outline is None:
                 headings = read_headings(pdfium_c, doc, chosen, [p.height for p in raw_pages])
             elif outline:
                 own = {p.number - 1: p.height for p in raw_pages}

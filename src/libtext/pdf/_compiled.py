@@ -21,10 +21,23 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["MODULES", "compiled_modules", "describe", "prefer_source", "pure_python"]
+__all__ = [
+    "CYTHON",
+    "MODULES",
+    "compiled_modules",
+    "cython_module",
+    "describe",
+    "prefer_source",
+    "pure_python",
+]
 
-MODULES = ("_pdfium", "_text", "_visual", "_columns", "_lines", "_read")
+MODULES = ("_pdfium", "_text", "_visual", "_columns", "_lines", "_read", "_blocks", "_layout")
 """The per-character path's modules (``libtext.pdf.<name>``) that have a compiled twin."""
+
+CYTHON = ("_charcalls",)
+"""Cython modules (``libtext.pdf.<name>``, from ``<name>.pyx``): C twins of a class of
+the modules above (``_charcalls.CharCalls`` of ``_pdfium.CharCalls``), used in its
+place where built (see :func:`libtext.pdf._pdfium.char_calls`)."""
 
 _PACKAGE = "libtext.pdf"
 _HERE = Path(__file__).resolve().parent
@@ -57,14 +70,32 @@ def prefer_source() -> None:
 
 
 def compiled_modules() -> list[str]:
-    """The :data:`MODULES` imported from a compiled twin in this process."""
+    """The :data:`MODULES` imported from a compiled twin in this process, then the
+    :data:`CYTHON` modules that load here (none under ``LIBTEXT_PURE_PYTHON``, where
+    their pure-Python classes run)."""
     out = []
     for name in MODULES:
         module = sys.modules.get(f"{_PACKAGE}.{name}")
         origin = getattr(module, "__file__", "") or ""
         if module is not None and not origin.endswith(".py"):
             out.append(name)
+    out.extend(name for name in CYTHON if cython_module(name) is not None)
     return out
+
+
+def cython_module(name: str) -> ModuleType | None:
+    """The built Cython module ``libtext.pdf.<name>`` (one of :data:`CYTHON`), or None
+    where it is not built or ``LIBTEXT_PURE_PYTHON`` asks for the pure-Python classes.
+
+    Such a module imports nothing of libtext: it is loaded here, by name, so that the
+    pure-Python module it twins needs no import of it.
+    """
+    if name not in CYTHON or pure_python():
+        return None
+    try:
+        return importlib.import_module(f"{_PACKAGE}.{name}")
+    except ImportError:
+        return None
 
 
 def describe() -> str:
@@ -73,8 +104,8 @@ def describe() -> str:
     The modules are imported by :mod:`libtext.pdf`, which runs before this module.
     """
     done = compiled_modules()
-    if len(done) == len(MODULES):
-        return "compiled (mypyc)"
+    if len(done) == len(MODULES) + len(CYTHON):
+        return "compiled (mypyc, Cython)"
     if pure_python():
         return "pure Python (LIBTEXT_PURE_PYTHON=1)"
     if done:

@@ -108,7 +108,8 @@ def page_number_value(text: str) -> int | None:
     num = m.group("num")
     if num.isdigit():
         return int(num)
-    return parse_numeral(num, spelled=False)
+    value: int | None = parse_numeral(num, spelled=False)
+    return value
 
 
 def classify(pages: list[RawPage], body: float) -> list[list[LineKind]]:

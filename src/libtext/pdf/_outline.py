@@ -22,7 +22,14 @@ from typing import Any
 
 from libtext.models import DocumentHeading
 
-__all__ = ["is_identifier", "read_bookmarks", "read_headings", "read_structure_headings"]
+__all__ = [
+    "StructureHeadings",
+    "is_identifier",
+    "read_bookmarks",
+    "read_headings",
+    "read_structure_headings",
+    "structure_wanted",
+]
 
 _MAX_DEPTH = 6
 _MAX_BOOKMARKS = 5000
@@ -212,6 +219,42 @@ def read_headings(
         return found
     except Exception:
         return []
+
+
+def structure_wanted(pdfium_c: Any, doc: Any, chosen: list[int]) -> bool:
+    """Whether :func:`read_headings` of ``chosen`` reads the tagged structure: the
+    document is tagged and no bookmark points to one of those pages. The reader then
+    asks each page for its headings while it has the page open
+    (:func:`read_structure_headings`, collected by :class:`StructureHeadings`) rather
+    than loading every page a second time."""
+    try:
+        if not pdfium_c.FPDFCatalog_IsTagged(doc.raw):
+            return False
+        return not read_bookmarks(pdfium_c, doc, dict.fromkeys(chosen, 0.0))
+    except Exception:
+        return False
+
+
+class StructureHeadings:
+    """The tagged headings of pages read one by one, as :func:`read_headings` gives
+    them when :func:`structure_wanted` (all pages in order; none if one page's
+    structure tree is damaged, as there)."""
+
+    def __init__(self, pdfium_c: Any) -> None:
+        self._pdfium_c = pdfium_c
+        self._found: list[DocumentHeading] | None = []
+
+    def add(self, page: Any, number: int, height: float) -> None:
+        """Read the headings of an open page (1-based ``number``)."""
+        if self._found is None:
+            return
+        try:
+            self._found.extend(read_structure_headings(self._pdfium_c, page, number, height))
+        except Exception:
+            self._found = None
+
+    def headings(self) -> list[DocumentHeading]:
+        return self._found or []
 
 
 def dedupe(headings: Iterable[DocumentHeading]) -> list[DocumentHeading]:

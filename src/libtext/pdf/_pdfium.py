@@ -6,14 +6,21 @@ and that check costs more than pdfium's answer (about 3x the C call). The same C
 functions are called here through prototypes without declared arguments, with the
 pointers made once per page. Only functions whose arguments are a text page, a
 character index and pointers are wrapped; their C types are unchanged.
+
+:func:`char_calls` hands out the C twin of :class:`CharCalls` where it is built
+(``_charcalls``, Cython: the same calls made from C, without ctypes at all), this
+class otherwise or under ``LIBTEXT_PURE_PYTHON=1``; both give the same values.
 """
 
 from __future__ import annotations
 
 import ctypes
-from typing import Any
+import math
+from typing import Any, Protocol
 
-__all__ = ["CharCalls"]
+from libtext.pdf._compiled import cython_module
+
+__all__ = ["CharCalls", "PageChars", "char_calls", "char_calls_twin"]
 
 _UNCHECKED: dict[tuple[int, Any], Any] = {}
 
@@ -32,8 +39,20 @@ def _unchecked(fn: Any, restype: Any) -> Any:
 class CharCalls:
     """One text page's character boxes, origins, font sizes and matrices."""
 
-    def __init__(self, raw: Any, textpage: Any, matrix: Any) -> None:
+    def __init__(self, raw: Any, textpage: Any, matrix: Any, page: Any = None) -> None:
         self.tp = ctypes.c_void_p(ctypes.cast(textpage, ctypes.c_void_p).value)
+        address = ctypes.cast(page, ctypes.c_void_p).value if page is not None else None
+        self._page = ctypes.c_void_p(address) if address else None
+        self._objects: dict[int, int] | None = None
+        self._count_chars = _unchecked(raw.FPDFText_CountChars, ctypes.c_int)
+        self._unicode = _unchecked(raw.FPDFText_GetUnicode, ctypes.c_uint)
+        self._count_objects = _unchecked(raw.FPDFPage_CountObjects, ctypes.c_int)
+        self._get_object = _unchecked(raw.FPDFPage_GetObject, ctypes.c_void_p)
+        self._count_marks = _unchecked(raw.FPDFPageObj_CountMarks, ctypes.c_int)
+        self._get_mark = _unchecked(raw.FPDFPageObj_GetMark, ctypes.c_void_p)
+        self._value_type = _unchecked(raw.FPDFPageObjMark_GetParamValueType, ctypes.c_int)
+        self._bounds = _unchecked(raw.FPDFPageObj_GetBounds, ctypes.c_int)
+        self._string_type = int(raw.FPDF_OBJECT_STRING)
         self._buf = (ctypes.c_double * 4)()
         base = ctypes.addressof(self._buf)
         self._quad = tuple(ctypes.c_void_p(base + 8 * k) for k in range(4))
@@ -129,3 +148,111 @@ class CharCalls:
     def render_mode(self, obj: int) -> int:
         """A text object's rendering mode (``FPDF_TEXTRENDERMODE_*``)."""
         return int(self._render_mode(ctypes.c_void_p(obj)))
+
+    def count_chars(self) -> int:
+        """How many characters the text page holds (``FPDFText_CountChars``)."""
+        return int(self._count_chars(self.tp))
+
+    def unicode(self, i: int) -> int:
+        """Character ``i``'s code point as pdfium gives it (``FPDFText_GetUnicode``)."""
+        return int(self._unicode(self.tp, i))
+
+    def _actual_text_mark(self, obj: ctypes.c_void_p) -> tuple[int, int] | None:
+        """The depth and address of ``obj``'s innermost mark with /ActualText, else None."""
+        for k in range(int(self._count_marks(obj)) - 1, -1, -1):
+            mark = self._get_mark(obj, ctypes.c_ulong(k))
+            if self._value_type(ctypes.c_void_p(mark), b"ActualText") == self._string_type:
+                return k, mark or 0
+        return None
+
+    def span_union(self, obj: int) -> tuple[float, float] | None:
+        """The x extent of the marked sequence with /ActualText that holds the text
+        object ``obj`` (an address): the union of the boxes of its neighbours in
+        content order that share its mark (one mark item, at the same depth); None
+        without such a mark, a page or any width."""
+        handle = ctypes.c_void_p(obj)
+        found = self._actual_text_mark(handle)
+        page = self._page
+        if found is None or page is None:
+            return None
+        depth, mark = found
+        if self._objects is None:
+            count = int(self._count_objects(page))
+            self._objects = {(self._get_object(page, k) or 0): k for k in range(count)}
+        k = self._objects.get(obj)
+        if k is None:
+            return None
+        lo, hi = math.inf, -math.inf
+        box = [ctypes.c_float() for _ in range(4)]
+        refs = [ctypes.byref(v) for v in box]
+        for step in (-1, 1):
+            j = k if step < 0 else k + 1
+            while 0 <= j < len(self._objects):
+                other = ctypes.c_void_p(self._get_object(page, j))
+                if self._count_marks(other) <= depth or (
+                    (self._get_mark(other, ctypes.c_ulong(depth)) or 0) != mark
+                ):
+                    break
+                if self._bounds(other, *refs) and box[2].value > box[0].value:
+                    lo, hi = min(lo, box[0].value), max(hi, box[2].value)
+                j += step
+        return (lo, hi) if hi > lo else None
+
+
+class PageChars(Protocol):
+    """What the page reader asks of :class:`CharCalls` or of its C twin."""
+
+    def box(self, i: int) -> tuple[float, float]: ...
+
+    def box_middle(self, i: int) -> tuple[float, float, float]: ...
+
+    def boxes(self, indices: list[int]) -> list[tuple[float, float]]: ...
+
+    def looses(self, indices: list[int]) -> list[float]: ...
+
+    def glyph_boxes(self, a: int, b: int) -> list[float]: ...
+
+    def is_generated(self, i: int) -> bool: ...
+
+    def origin(self, i: int) -> tuple[float, float]: ...
+
+    def font_size(self, i: int) -> float: ...
+
+    def matrix(self, i: int) -> bool: ...
+
+    def text_object(self, i: int) -> int | None: ...
+
+    def font(self, obj: int) -> int | None: ...
+
+    def render_mode(self, obj: int) -> int: ...
+
+    def count_chars(self) -> int: ...
+
+    def unicode(self, i: int) -> int: ...
+
+    def span_union(self, obj: int) -> tuple[float, float] | None: ...
+
+
+_TWIN: list[Any] = []
+
+
+def char_calls_twin() -> Any:
+    """The C twin's class (``libtext.pdf._charcalls.CharCalls``), or None where it is
+    not built or ``LIBTEXT_PURE_PYTHON`` asks for the reference (decided once)."""
+    if not _TWIN:
+        module = cython_module("_charcalls")
+        _TWIN.append(None if module is None else module.CharCalls)
+    return _TWIN[0]
+
+
+def char_calls(raw: Any, textpage: Any, matrix: Any, page: Any = None) -> PageChars:
+    """One text page's per-character calls: the C twin where built, else :class:`CharCalls`.
+
+    ``matrix`` is a ``FS_MATRIX`` that :meth:`CharCalls.matrix` fills; ``page`` the
+    page's handle (for :meth:`CharCalls.span_union`).
+    """
+    twin = char_calls_twin()
+    if twin is not None:
+        got: PageChars = twin(raw, textpage, matrix, page)
+        return got
+    return CharCalls(raw, textpage, matrix, page)

@@ -29,7 +29,7 @@ from libtext.pdf._blocks import attach_markers, order_lines
 from libtext.pdf._columns import find_gutter, split_at_gutter
 from libtext.pdf._dropped import LOST_LABEL, restore_dropped
 from libtext.pdf._lines import RawLine, join_items, margin_note, margin_number
-from libtext.pdf._pdfium import CharCalls
+from libtext.pdf._pdfium import PageChars, char_calls
 from libtext.pdf._text import attach_marks, is_mark, line_direction, neutral_run_direction
 from libtext.pdf._visual import (
     TOUCH,
@@ -101,7 +101,7 @@ class _Reader:
         self.direction: Direction = direction
         self._rect = raw.FS_RECTF()
         self._matrix = raw.FS_MATRIX()
-        self._calls = CharCalls(raw, textpage, self._matrix)
+        self._calls: PageChars = char_calls(raw, textpage, self._matrix, page)
         self._name = ctypes.create_string_buffer(128)
         self._flags = ctypes.c_int()
         # The gutter search, the line reader and the glyph reader ask for the same
@@ -112,7 +112,6 @@ class _Reader:
         self._baselines: dict[int, float] = {}
         self._middles: dict[int, float] = {}
         self._replaced: dict[int, tuple[float, float] | None] | None = None
-        self._objects: dict[int, int] | None = None
         self._bold_fonts: dict[int, bool] = {}
         self._char_objects: dict[int, int | None] = {}
         self._modes: dict[int, int] = {}
@@ -202,20 +201,19 @@ class _Reader:
             self._replaced = {}
         if i in self._replaced:
             return self._replaced[i]
-        raw, tp = self.raw, self.tp
-        obj = raw.FPDFText_GetTextObject(tp, i)
-        union = self._span_union(obj) if obj else None
-        if union is None:
+        calls = self._calls
+        key = calls.text_object(i)
+        union = calls.span_union(key) if key else None
+        if key is None or union is None:
             self._replaced[i] = None
             return None
-        key = _address(obj)
-        n = int(raw.FPDFText_CountChars(tp))
+        n = calls.count_chars()
         first, last = i, i
-        while first > 0 and _address(raw.FPDFText_GetTextObject(tp, first - 1)) == key:
+        while first > 0 and calls.text_object(first - 1) == key:
             first -= 1
-        while last + 1 < n and _address(raw.FPDFText_GetTextObject(tp, last + 1)) == key:
+        while last + 1 < n and calls.text_object(last + 1) == key:
             last += 1
-        chars = [chr(raw.FPDFText_GetUnicode(tp, k)) for k in range(first, last + 1)]
+        chars = [chr(calls.unicode(k)) for k in range(first, last + 1)]
         bases = [k for k, ch in enumerate(chars) if not is_mark(ch) and not ch.isspace()] or [0]
         lo, hi = union
         step = (hi - lo) / len(bases)
@@ -227,37 +225,6 @@ class _Reader:
             slot = len(bases) - 1 - owner if rtl else owner
             self._replaced[first + k] = (lo + slot * step, lo + (slot + 1) * step)
         return self._replaced[i]
-
-    def _span_union(self, obj: Any) -> tuple[float, float] | None:
-        """The x extent of the marked sequence with /ActualText that holds ``obj``."""
-        raw, page = self.raw, self.page
-        found = _actual_text_mark(raw, obj)
-        if found is None or page is None:
-            return None
-        depth, mark = found
-        if self._objects is None:
-            count = int(raw.FPDFPage_CountObjects(page))
-            self._objects = {_address(raw.FPDFPage_GetObject(page, k)): k for k in range(count)}
-        k = self._objects.get(_address(obj))
-        if k is None:
-            return None
-        lo, hi = math.inf, -math.inf
-        box = [ctypes.c_float() for _ in range(4)]
-        refs = [ctypes.byref(v) for v in box]
-        # The sequence's objects are its neighbours in content order with its mark
-        # (one mark item, shared by all of them, at the same depth).
-        for step in (-1, 1):
-            j = k if step < 0 else k + 1
-            while 0 <= j < len(self._objects):
-                other = raw.FPDFPage_GetObject(page, j)
-                if raw.FPDFPageObj_CountMarks(other) <= depth or (
-                    _address(raw.FPDFPageObj_GetMark(other, depth)) != mark
-                ):
-                    break
-                if raw.FPDFPageObj_GetBounds(other, *refs) and box[2].value > box[0].value:
-                    lo, hi = min(lo, box[0].value), max(hi, box[2].value)
-                j += step
-        return (lo, hi) if hi > lo else None
 
     def baseline(self, i: int) -> float:
         got = self._baselines.get(i)
@@ -325,20 +292,6 @@ class _Reader:
     def _stroked(self, obj: int) -> bool:
         # Word and others fake bold by stroking the glyph outline as well as filling it.
         return bool(self._render_mode(obj) == self.raw.FPDF_TEXTRENDERMODE_FILL_STROKE)
-
-
-def _address(handle: Any) -> int:
-    """A pdfium handle as a number (handles of one object compare equal)."""
-    return ctypes.c_void_p.from_buffer(handle).value or 0
-
-
-def _actual_text_mark(raw: Any, obj: Any) -> tuple[int, int] | None:
-    """The depth and address of ``obj``'s innermost mark with /ActualText, else None."""
-    for k in range(int(raw.FPDFPageObj_CountMarks(obj)) - 1, -1, -1):
-        mark = raw.FPDFPageObj_GetMark(obj, k)
-        if raw.FPDFPageObjMark_GetParamValueType(mark, b"ActualText") == raw.FPDF_OBJECT_STRING:
-            return k, _address(mark)
-    return None
 
 
 def read_page(raw: Any, page: Any, number: int) -> RawPage:
