@@ -464,7 +464,8 @@ def create_app(
     async def extract(
         request: Request, data: Annotated[bytes, Depends(read_pdf_upload)]
     ) -> Response:
-        return _json(await backend.extract(data, upload_filename(request)))
+        body = await backend.extract_json(data, upload_filename(request))
+        return Response(body, media_type="application/json")
 
     @app.post(
         "/api/outline",

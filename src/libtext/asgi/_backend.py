@@ -363,9 +363,22 @@ class Backend:
 
         return await self.within(self.settings.request_timeout, call)
 
-    async def extract(self, data: bytes, filename: str | None = None) -> ExtractedDocument:
+    async def extract_json(self, data: bytes, filename: str | None = None) -> bytes:
+        """The extracted document as JSON, serialized in the PDF worker: the server
+        process only moves bytes (no document of thousands of lines unpickled, then
+        dumped again, for each upload while other requests wait for the GIL)."""
+        from libtext.pdf import aextract_json
+
+        settings = self.settings
         return await self.within(
-            self.settings.processing_timeout, lambda: self._extract(data, filename)
+            settings.processing_timeout,
+            lambda: aextract_json(
+                data,
+                name=filename or "",
+                max_pages=settings.max_pdf_pages,
+                max_bytes=settings.max_upload_bytes,
+                guard=self.pdf_guard,
+            ),
         )
 
     async def outline(

@@ -21,6 +21,7 @@ NICENESS = 10
 
 TASKS = {
     "extract": ("libtext.pdf", "_extract_data"),
+    "extract_json": ("libtext.pdf", "_extract_json"),
     "outline": ("libtext.headings", "offline_outline"),
 }
 """The work a request may name (``request["task"]``, default ``"extract"``): CPU-bound
