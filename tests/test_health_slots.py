@@ -58,3 +58,81 @@ def test_health_answers_when_every_slot_is_held(server: str) -> None:
     finally:
         for sock in held:
             sock.close()
+
+
+def _address(server: str) -> tuple[str, int]:
+    url = urlsplit(server)
+    assert url.hostname is not None and url.port is not None
+    return url.hostname, url.port
+
+
+def _get(sock: socket.socket, path: str = "/api/texts") -> bytes:
+    """One keep-alive GET on ``sock``: the status line of its answer (body read whole)."""
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: t\r\n\r\n".encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = sock.recv(4096)
+        assert chunk, "the server closed the connection"
+        head += chunk
+    head, body = head.split(b"\r\n\r\n", 1)
+    length = next(
+        int(line.split(b":", 1)[1])
+        for line in head.split(b"\r\n")
+        if line.lower().startswith(b"content-length:")
+    )
+    while len(body) < length:
+        body += sock.recv(65536)
+    return head.split(b"\r\n", 1)[0]
+
+
+def _closed(sock: socket.socket) -> bool:
+    sock.settimeout(0.5)
+    try:
+        return sock.recv(1) == b""
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        return True
+
+
+def _wait_for_free_slots(server: str) -> None:
+    deadline = time.monotonic() + 10
+    while httpx.get(f"{server}/api/texts", timeout=5).status_code != 200:
+        assert time.monotonic() < deadline, "the slots of the last test were not given back"
+        time.sleep(0.1)
+
+
+def test_idle_connections_are_closed_first_when_slots_run_out(server: str) -> None:
+    """Every slot held by idle connections: a new request is served, not refused with
+    503, and the connections closed for it are those that never sent a request; the
+    idle keep-alive ones (and, with uvicorn alone, the new request's 503) come after."""
+    _wait_for_free_slots(server)
+    used: list[socket.socket] = []
+    never: list[socket.socket] = []
+    try:
+        for _ in range(LIMIT // 2):  # keep-alive connections, idle after one answer
+            sock = socket.create_connection(_address(server), timeout=5)
+            assert _get(sock) == b"HTTP/1.1 200 OK"
+            used.append(sock)
+        for _ in range(LIMIT - LIMIT // 2):  # connected, nothing sent: every slot held
+            never.append(socket.create_connection(_address(server), timeout=5))
+        time.sleep(0.3)
+        for _ in range(3):
+            r = httpx.get(f"{server}/api/texts", timeout=5)
+            assert r.status_code == 200, r.text[:200]
+        # Each new request took the place of an idle connection that never sent one.
+        assert sum(_closed(sock) for sock in never) >= 2
+        for sock in used:  # the keep-alive ones still serve
+            assert _get(sock) == b"HTTP/1.1 200 OK"
+        # Once only keep-alive connections are idle, they make room too.
+        more: list[socket.socket] = []
+        try:
+            for _ in range(LIMIT):
+                more.append(socket.create_connection(_address(server), timeout=5))
+                assert _get(more[-1]) == b"HTTP/1.1 200 OK"
+        finally:
+            for sock in more:
+                sock.close()
+    finally:
+        for sock in used + never:
+            sock.close()

@@ -427,9 +427,14 @@ class Backend:
 
         check_segment_size(segment, self.settings.max_segment_chars, "max_segment_chars")
         translator = self.translator(name)
-        return await self.within(
-            self.settings.processing_timeout, lambda: translator.atranslate(segment)
-        )
+
+        async def call() -> TranslatedSegment:
+            # The plan (citation scan, phrase split) and the offline answer of a long
+            # block run in the guard's workers: the timeout stops them.
+            with offloading(self.pdf_guard):
+                return await translator.atranslate(segment)
+
+        return await self.within(self.settings.processing_timeout, call)
 
 
 def _require_if_match(slug: str, if_match: str | None, doing: str) -> None:

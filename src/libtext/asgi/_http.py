@@ -9,6 +9,13 @@ response, or it is closed. Slow bodies are bounded by the app
 (``Settings.body_timeout`` and a minimum pace, 408). ``GET /api/health`` has
 :data:`HEALTH_SLOTS` connections of its own past ``limit_concurrency``, so it answers
 while slow clients hold every other slot.
+
+uvicorn counts open connections against ``limit_concurrency``, idle ones too: a few
+hundred keep-alive sockets that sent nothing since their last response (or nothing
+at all) would turn every new request away with 503. So when a request begins and
+the connections are at the limit, idle ones are closed to make room: first those
+that never sent a request (an idle-socket flood), then keep-alive connections, the
+longest idle first. Requests in progress are never cut.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import asyncio
 import os
 from typing import Any
 
+import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 __all__ = [
@@ -48,12 +56,49 @@ class HeaderTimeoutH11Protocol(H11Protocol):
         raw = os.environ.get("LIBTEXT_HEADER_TIMEOUT", "")
         self.header_timeout = float(raw) if raw else DEFAULT_HEADER_TIMEOUT
         self._header_timer: asyncio.TimerHandle | None = None
+        self._idle_since: float | None = None  # waiting for a request, since when
+        self._served = False  # a response was sent on this connection
 
     def _arm(self) -> None:
         self._disarm()
+        self._idle_since = self.loop.time()
         self._header_timer = self.loop.call_later(self.header_timeout, self._headers_late)
 
+    def _idle(self) -> bool:
+        """No request in progress and not a byte of the next one received."""
+        return (
+            self._idle_since is not None
+            and self._waiting_for_headers()
+            and self.conn.their_state is h11.IDLE
+            and not self.conn.trailing_data[0]
+            and not self.transport.is_closing()
+        )
+
+    def _make_room(self) -> None:
+        """Close idle connections until this one's request fits under
+        ``limit_concurrency`` (uvicorn counts every open connection): those that never
+        sent a request first, then the longest idle keep-alive ones."""
+        assert self.limit_concurrency is not None
+        excess = len(self.connections) - self.limit_concurrency + 1
+        if excess <= 0:
+            return
+        idle = [
+            c
+            for c in self.connections
+            if c is not self and isinstance(c, HeaderTimeoutH11Protocol) and c._idle()
+        ]
+        idle.sort(key=lambda c: (c._served, c._idle_since or 0.0))
+        for conn in idle[:excess]:
+            conn._close_idle()
+
+    def _close_idle(self) -> None:
+        self._disarm()
+        self.transport.close()
+        # Counted out now: the slot is free for the request that asked for it.
+        self.connections.discard(self)
+
     def _disarm(self) -> None:
+        self._idle_since = None
         if self._header_timer is not None:
             self._header_timer.cancel()
             self._header_timer = None
@@ -71,6 +116,8 @@ class HeaderTimeoutH11Protocol(H11Protocol):
         self._arm()
 
     def data_received(self, data: bytes) -> None:
+        if self.limit_concurrency is not None and self._waiting_for_headers():
+            self._make_room()
         if (
             self.limit_concurrency is not None
             and self._waiting_for_headers()
@@ -90,6 +137,7 @@ class HeaderTimeoutH11Protocol(H11Protocol):
             self._disarm()  # a request is in progress: the app's limits take over
 
     def on_response_complete(self) -> None:
+        self._served = True
         super().on_response_complete()
         if not self.transport.is_closing():
             self._arm()

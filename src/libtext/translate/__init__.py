@@ -27,7 +27,7 @@ import json
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -296,7 +296,9 @@ class Translator:
                 "The segment has no Hebrew text to translate; pass original_hebrew_block=...",
                 details={"sequence_id": seg.sequence_id},
             )
-        plan = await off_loop(len(block), make_plan, seg, self.max_chars)
+        plan = await off_loop(
+            len(block), "translate_plan", make_plan, seg=seg, max_chars=self.max_chars
+        )
         spans, chunks = plan.spans, plan.chunks
         answers: list[TranslationResponse | None] = [None] * len(chunks)
         title = seg.segment_title or seg.chapter_title
@@ -333,10 +335,13 @@ class Translator:
             raise failures[0]
         result = await off_loop(
             len(block),
-            partial(assemble, provider=self.provider.name, glossary=self.glossary),
-            seg,
-            plan,
-            answers,
+            "translate_assemble",
+            assemble,
+            seg=seg,
+            plan=plan,
+            answers=answers,
+            provider=self.provider.name,
+            glossary=self.glossary,
         )
         if not unusable:
             return result
