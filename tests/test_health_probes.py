@@ -7,13 +7,12 @@ health answers ``degraded`` within its probe timeout, and again at once after.
 
 from __future__ import annotations
 
-import socket
-import threading
 import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
+from tests.silent_server import silent_port
 
 pytest.importorskip("libtext.asgi")
 pytest.importorskip("psycopg")
@@ -25,29 +24,8 @@ from libtext.asgi._backend import PROBE_TIMEOUT
 @pytest.fixture
 def hung_database() -> Iterator[int]:
     """A port on 127.0.0.1 that accepts connections and never sends a byte."""
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(16)
-    held: list[socket.socket] = []
-    stop = threading.Event()
-
-    def accept() -> None:
-        server.settimeout(0.1)
-        while not stop.is_set():
-            try:
-                conn, _ = server.accept()
-            except OSError:
-                continue
-            held.append(conn)
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    yield server.getsockname()[1]
-    stop.set()
-    thread.join()
-    for conn in held:
-        conn.close()
-    server.close()
+    with silent_port() as port:
+        yield port
 
 
 async def test_health_answers_degraded_with_a_hung_database(hung_database: int) -> None:
