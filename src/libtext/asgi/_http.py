@@ -114,7 +114,7 @@ class HeaderTimeoutH11Protocol(H11Protocol):
             (c for c in others if c._idle()), key=lambda c: (c._served, c._idle_since or 0.0)
         )
         for conn in idle[:excess]:
-            conn._close_idle()
+            conn._give_up_slot()
         excess -= len(idle[:excess])
         if excess <= 0:
             return 0
@@ -125,10 +125,10 @@ class HeaderTimeoutH11Protocol(H11Protocol):
             key=lambda item: item[0],
         )
         for _, conn in slow[:excess]:
-            conn._close_idle()
+            conn._give_up_slot()
         return len(slow[:excess])
 
-    def _close_idle(self) -> None:
+    def _give_up_slot(self) -> None:
         self._disarm()
         self.transport.close()
         # Counted out now: the slot is free for the request that asked for it.
