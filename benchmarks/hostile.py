@@ -76,6 +76,25 @@ def tree_rss(pid: int) -> int:
     return total
 
 
+def start_server(db: Path, env: dict[str, str], *extra: str) -> tuple[subprocess.Popen[bytes], str]:
+    """``libtext serve`` on a free port of 127.0.0.1 over the SQLite file ``db``, once
+    its health answers: the process and its base URL."""
+    port = free_port()
+    cmd = [
+        sys.executable, "-c", "from libtext.cli import main; main()", "serve",
+        "--port", str(port), "--store", f"sqlite:///{db}", "--log-level", "warning",
+        "--no-access-log", *extra,
+    ]  # fmt: skip
+    proc = subprocess.Popen(cmd, env=env, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    while True:
+        try:
+            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                return proc, base
+        except httpx.TransportError:
+            time.sleep(0.1)
+
+
 def upload(base: str, data: bytes) -> tuple[httpx.Response, float, int, int]:
     """The response, seconds, peak tree RSS while it ran, server pid's RSS after."""
     import threading
@@ -126,35 +145,14 @@ def main() -> None:
         return
     small = hostile_pdfs.simple(pages=3, words=40)
     with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
         env["LIBTEXT_PDF_MEMORY_MB"] = str(args.memory_mb)
         env["LIBTEXT_PDF_TIMEOUT"] = str(args.timeout)
         if args.max_stream_bytes:
             env["LIBTEXT_MAX_STREAM_BYTES"] = str(args.max_stream_bytes)
-        cmd = [
-            sys.executable,
-            "-c",
-            "from libtext.cli import main; main()",
-            "serve",
-            "--port",
-            str(port),
-            "--store",
-            f"sqlite:///{Path(tmp) / 'b.db'}",
-            "--log-level",
-            "warning",
-            "--no-access-log",
-        ]
-        proc = subprocess.Popen(cmd, env=env, stderr=subprocess.DEVNULL)
+        t0 = time.perf_counter()
+        proc, base = start_server(Path(tmp) / "b.db", env)
         os.environ["_HOSTILE_PID"] = str(proc.pid)
-        base = f"http://127.0.0.1:{port}"
         try:
-            t0 = time.perf_counter()
-            while True:
-                try:
-                    if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.1)
             print(f"server up in {time.perf_counter() - t0:.1f} s, RSS {rss(proc.pid) >> 20} MiB")
             upload(base, small)
             baseline = min(upload(base, small)[1] for _ in range(3))
@@ -230,22 +228,8 @@ def queue_flood_row(env: dict[str, str]) -> None:
     worst case): how many are queued, how many refused, what the database grew by."""
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "q.db"
-        port = free_port()
-        cmd = [
-            sys.executable, "-c", "from libtext.cli import main; main()", "serve",
-            "--port", str(port), "--store", f"sqlite:///{db}", "--log-level", "warning",
-            "--no-access-log",
-        ]  # fmt: skip
-        flood_env = {**env, "LIBTEXT_JOBS_WORKERS": "0"}
-        proc = subprocess.Popen(cmd, env=flood_env, stderr=subprocess.DEVNULL)
-        base = f"http://127.0.0.1:{port}"
+        proc, base = start_server(db, {**env, "LIBTEXT_JOBS_WORKERS": "0"})
         try:
-            while True:
-                try:
-                    if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.1)
             before = db.stat().st_size
             data = hostile_pdfs.simple(pages=1, words=20) + b"%" + b"x" * (10 * 2**20)
             statuses: list[int] = []
@@ -418,23 +402,10 @@ def connection_flood_rows(env: dict[str, str], seconds: float) -> None:
     import anyio
 
     with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        cmd = [
-            sys.executable, "-c", "from libtext.cli import main; main()", "serve",
-            "--port", str(port), "--store", f"sqlite:///{Path(tmp) / 'f.db'}",
-            "--log-level", "critical", "--no-access-log",
-            "--limit-concurrency", str(FLOOD_LIMIT),
-        ]  # fmt: skip
         flood_env = {**env, "LIBTEXT_JOBS_WORKERS": "0"}  # the job's stream stays open
-        proc = subprocess.Popen(cmd, env=flood_env, stderr=subprocess.DEVNULL)
-        base = f"http://127.0.0.1:{port}"
+        limit = ("--limit-concurrency", str(FLOOD_LIMIT))
+        proc, base = start_server(Path(tmp) / "f.db", flood_env, *limit)
         try:
-            while True:
-                try:
-                    if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.1)
             small = hostile_pdfs.simple(pages=1, words=20)
             r = httpx.post(
                 f"{base}/api/process?wait=false",
