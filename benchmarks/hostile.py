@@ -12,7 +12,12 @@ Before issue 17 (parsing in server threads, no memory cap) the Flate bomb drove 
 server to 8-14 GB until killed, 100,000 pages to 3.9 GB, 2,000 pages sharing a stream
 to 1.2 GB, and a timed-out parse kept blocking the next extract (504 or no answer).
 
+Then the long-line PDF, a queue flood, a hung database, and three connection floods
+(slow bodies, idle sockets, event streams) against ``--limit-concurrency 64``: the share
+of health calls answered within 1 s and of normal GETs served while each lasts.
+
     python benchmarks/hostile.py [--memory-mb 1024] [--timeout 120] [--max-stream-bytes N]
+                                 [--flood-seconds 15] [--floods-only]
 """
 
 from __future__ import annotations
@@ -71,6 +76,25 @@ def tree_rss(pid: int) -> int:
     return total
 
 
+def start_server(db: Path, env: dict[str, str], *extra: str) -> tuple[subprocess.Popen[bytes], str]:
+    """``libtext serve`` on a free port of 127.0.0.1 over the SQLite file ``db``, once
+    its health answers: the process and its base URL."""
+    port = free_port()
+    cmd = [
+        sys.executable, "-c", "from libtext.cli import main; main()", "serve",
+        "--port", str(port), "--store", f"sqlite:///{db}", "--log-level", "warning",
+        "--no-access-log", *extra,
+    ]  # fmt: skip
+    proc = subprocess.Popen(cmd, env=env, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    while True:
+        try:
+            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                return proc, base
+        except httpx.TransportError:
+            time.sleep(0.1)
+
+
 def upload(base: str, data: bytes) -> tuple[httpx.Response, float, int, int]:
     """The response, seconds, peak tree RSS while it ran, server pid's RSS after."""
     import threading
@@ -110,39 +134,25 @@ def main() -> None:
         default=None,
         help="raise the inflate pre-check (e.g. 8589934592) to see the memory cap act alone",
     )
+    parser.add_argument(
+        "--flood-seconds", type=float, default=15, help="length of each connection flood"
+    )
+    parser.add_argument("--floods-only", action="store_true", help="only the connection floods")
     args = parser.parse_args()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LIBTEXT_")}
+    if args.floods_only:
+        connection_flood_rows(env, args.flood_seconds)
+        return
     small = hostile_pdfs.simple(pages=3, words=40)
     with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        env = {k: v for k, v in os.environ.items() if not k.startswith("LIBTEXT_")}
         env["LIBTEXT_PDF_MEMORY_MB"] = str(args.memory_mb)
         env["LIBTEXT_PDF_TIMEOUT"] = str(args.timeout)
         if args.max_stream_bytes:
             env["LIBTEXT_MAX_STREAM_BYTES"] = str(args.max_stream_bytes)
-        cmd = [
-            sys.executable,
-            "-c",
-            "from libtext.cli import main; main()",
-            "serve",
-            "--port",
-            str(port),
-            "--store",
-            f"sqlite:///{Path(tmp) / 'b.db'}",
-            "--log-level",
-            "warning",
-            "--no-access-log",
-        ]
-        proc = subprocess.Popen(cmd, env=env, stderr=subprocess.DEVNULL)
+        t0 = time.perf_counter()
+        proc, base = start_server(Path(tmp) / "b.db", env)
         os.environ["_HOSTILE_PID"] = str(proc.pid)
-        base = f"http://127.0.0.1:{port}"
         try:
-            t0 = time.perf_counter()
-            while True:
-                try:
-                    if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.1)
             print(f"server up in {time.perf_counter() - t0:.1f} s, RSS {rss(proc.pid) >> 20} MiB")
             upload(base, small)
             baseline = min(upload(base, small)[1] for _ in range(3))
@@ -173,6 +183,7 @@ def main() -> None:
             proc.wait(timeout=15)
         queue_flood_row(env)
         hung_database_row()
+        connection_flood_rows(env, args.flood_seconds)
 
 
 def _health_during(base: str, work: Callable[[], httpx.Response]) -> tuple[Any, float, list[float]]:
@@ -217,22 +228,8 @@ def queue_flood_row(env: dict[str, str]) -> None:
     worst case): how many are queued, how many refused, what the database grew by."""
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "q.db"
-        port = free_port()
-        cmd = [
-            sys.executable, "-c", "from libtext.cli import main; main()", "serve",
-            "--port", str(port), "--store", f"sqlite:///{db}", "--log-level", "warning",
-            "--no-access-log",
-        ]  # fmt: skip
-        flood_env = {**env, "LIBTEXT_JOBS_WORKERS": "0"}
-        proc = subprocess.Popen(cmd, env=flood_env, stderr=subprocess.DEVNULL)
-        base = f"http://127.0.0.1:{port}"
+        proc, base = start_server(db, {**env, "LIBTEXT_JOBS_WORKERS": "0"})
         try:
-            while True:
-                try:
-                    if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.1)
             before = db.stat().st_size
             data = hostile_pdfs.simple(pages=1, words=20) + b"%" + b"x" * (10 * 2**20)
             statuses: list[int] = []
@@ -301,6 +298,142 @@ def hung_database_row() -> None:
         listener.close()
         for conn in held:
             conn.close()
+
+
+FLOOD_LIMIT = 64
+"""``--limit-concurrency`` of the flooded server: floods of a bounded size."""
+
+
+async def _flood(kind: str, n: int, host: str, port: int, job: str, stop: Any) -> int:
+    """``n`` hostile connections of ``kind``, each reopened as soon as the server closes
+    it, until ``stop`` is set; returns how many connections were opened in all."""
+    import asyncio
+
+    opened = 0
+    slow = (
+        b"POST /api/extract HTTP/1.1\r\nHost: f\r\nContent-Length: 100000\r\n"
+        b"Content-Type: multipart/form-data; boundary=b\r\n\r\n--b\r\n"
+    )
+    stream = f"GET /api/jobs/{job}/events HTTP/1.1\r\nHost: f\r\n\r\n".encode()
+
+    async def one() -> None:
+        nonlocal opened
+        while not stop.is_set():
+            try:
+                reader, writer = await asyncio.open_connection(host, port)
+            except OSError:
+                await asyncio.sleep(0.05)
+                continue
+            opened += 1
+            try:
+                if kind == "slow bodies":  # a byte every 2 s, never the whole body
+                    writer.write(slow)
+                    while not stop.is_set():
+                        try:
+                            if not await asyncio.wait_for(reader.read(4096), 2):
+                                break
+                            break  # answered (408): open another
+                        except TimeoutError:
+                            writer.write(b"x")
+                elif kind == "idle sockets":  # connect, send nothing
+                    while not stop.is_set():
+                        try:
+                            if not await asyncio.wait_for(reader.read(4096), 0.5):
+                                break
+                        except TimeoutError:
+                            continue
+                else:  # event streams of one queued job; a 429 is ignored
+                    writer.write(stream)
+                    while not stop.is_set():
+                        try:
+                            chunk = await asyncio.wait_for(reader.read(4096), 0.5)
+                        except TimeoutError:
+                            continue
+                        if not chunk or chunk.startswith(b"HTTP/1.1 429"):
+                            break
+            except OSError:
+                pass
+            finally:
+                writer.close()
+            await asyncio.sleep(0.05)
+
+    await asyncio.gather(*(one() for _ in range(n)))
+    return opened
+
+
+async def _flood_row(kind: str, n: int, base: str, job: str, seconds: float) -> str:
+    import asyncio
+
+    host, port = base.removeprefix("http://").split(":")
+    stop = asyncio.Event()
+    flood = asyncio.ensure_future(_flood(kind, n, host, int(port), job, stop))
+    await asyncio.sleep(1.5)  # the flood takes its slots
+    health: list[float] = []
+    gets: list[int] = []
+    limits = httpx.Limits(max_keepalive_connections=0)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=5) as client:
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            h0 = time.perf_counter()
+            try:
+                await client.get("/api/health")
+                health.append(time.perf_counter() - h0)
+            except httpx.HTTPError:
+                health.append(float("inf"))
+            try:
+                gets.append((await client.get("/api/texts")).status_code)
+            except httpx.HTTPError:
+                gets.append(0)
+            await asyncio.sleep(0.1)
+    stop.set()
+    opened = await flood
+    within = sum(1 for x in health if x <= 1.0) / len(health)
+    served = gets.count(200) / len(gets)
+    return (
+        f"{kind:<14} {n:>5} {opened:>7} {len(health):>7} {within:>9.0%} "
+        f"{len(gets):>6} {served:>7.0%}"
+    )
+
+
+def connection_flood_rows(env: dict[str, str], seconds: float) -> None:
+    """Slow bodies, idle sockets and event streams flooding a server of
+    ``--limit-concurrency`` :data:`FLOOD_LIMIT` on 127.0.0.1: the share of health calls
+    answered within 1 s, and of normal GETs served (200), while each lasts."""
+    import anyio
+
+    with tempfile.TemporaryDirectory() as tmp:
+        flood_env = {**env, "LIBTEXT_JOBS_WORKERS": "0"}  # the job's stream stays open
+        limit = ("--limit-concurrency", str(FLOOD_LIMIT))
+        proc, base = start_server(Path(tmp) / "f.db", flood_env, *limit)
+        try:
+            small = hostile_pdfs.simple(pages=1, words=20)
+            r = httpx.post(
+                f"{base}/api/process?wait=false",
+                files={"file": ("s.pdf", small, "application/pdf")},
+                timeout=30,
+            )
+            job = r.json()["id"]
+            print()
+            print(
+                f"connection floods, --limit-concurrency {FLOOD_LIMIT}, {seconds:g} s each "
+                "(connections reopened as soon as the server closes them)"
+            )
+            print(
+                f"{'flood':<14} {'conns':>5} {'opened':>7} {'health':>7} {'in 1 s':>9} "
+                f"{'GETs':>6} {'served':>7}"
+            )
+            for kind, n in (
+                ("slow bodies", FLOOD_LIMIT - 1),
+                ("idle sockets", 2 * FLOOD_LIMIT),
+                ("event streams", FLOOD_LIMIT),
+            ):
+                print(anyio.run(_flood_row, kind, n, base, job, seconds))
+                time.sleep(1)
+            print("health = calls made, in 1 s = share answered within 1 s; served = GET")
+            print("/api/texts answered 200 (not uvicorn's 503)")
+        finally:
+            proc.terminate()
+            proc.wait(timeout=15)
 
 
 if __name__ == "__main__":

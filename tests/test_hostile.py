@@ -338,3 +338,49 @@ def test_many_bombs_at_once_keep_health_fast(server: tuple[str, int]) -> None:
     assert 413 in results and set(results) <= {413, 504}
     assert slowest < 3.0  # was 5 s with parsing in threads (issue 17)
     assert rss.peak <= RSS_BOUND
+
+
+@pytest.fixture(scope="module")
+def short_timeout_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
+    pytest.importorskip("libtext.asgi")
+    pytest.importorskip("libtext.store")
+    db = tmp_path_factory.mktemp("hostile-timeout") / "served.db"
+    env = {"LIBTEXT_PDF_WORKERS": "1", "LIBTEXT_PROCESSING_TIMEOUT": "1"}
+    args = ["--store", f"sqlite:///{db}", "--log-level", "warning", "--no-access-log"]
+    with serving(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as (proc, base):
+        yield base, proc.pid
+
+
+@needs_proc
+def test_translation_cpu_work_is_killed_by_the_timeout(
+    short_timeout_server: tuple[str, int],
+) -> None:
+    """A segment of a million characters dense with citations: its plan (citation scan,
+    phrase split) and offline answer run in a PDF worker, which the processing timeout
+    (1 s here) kills; in a thread they ran on for seconds after the 504. Health answers
+    fast meanwhile."""
+    base, pid = short_timeout_server
+    workers = set(_children(pid))
+    assert workers, "no PDF worker was started"
+    block = ("בראשית פרק א פסוק ב ויאמר ה׳ אל משה " * 30_000)[:1_000_000]
+    result: list[httpx.Response] = []
+
+    def send() -> None:
+        body = {"sequence_id": 1, "original_hebrew_block": block}
+        result.append(httpx.post(f"{base}/api/translate", json=body, timeout=60))
+
+    thread = threading.Thread(target=send)
+    thread.start()
+    slowest = 0.0
+    while thread.is_alive():
+        t0 = time.monotonic()
+        assert httpx.get(f"{base}/api/health", timeout=5).status_code == 200
+        slowest = max(slowest, time.monotonic() - t0)
+        time.sleep(0.05)
+    thread.join()
+    assert result[0].status_code == 504, result[0].text[:300]
+    assert slowest < 1.0, f"health took {slowest:.2f} s"
+    deadline = time.monotonic() + 5
+    while workers <= set(_children(pid)):  # the worker that ran it is gone
+        assert time.monotonic() < deadline, "the worker was not killed"
+        time.sleep(0.05)

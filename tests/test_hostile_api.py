@@ -343,8 +343,10 @@ def test_idle_connections_are_closed_and_limited(limited_server: tuple[str, Path
         idle[0].sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")  # headers never finish
         time.sleep(0.3)
         r = httpx.get(f"{base}/api/texts", timeout=5)
-        assert r.status_code == 503  # over --limit-concurrency 4: uvicorn refuses
-        # ... but health has connections of its own (issue 27)
+        # Over --limit-concurrency 4, but idle sockets are closed to make room (issue
+        # 27): the app answers, not uvicorn's plain 503.
+        assert r.status_code == 200
+        # ... and health has connections of its own
         assert httpx.get(f"{base}/api/health", timeout=5).status_code == 200
         t0 = time.monotonic()
         for sock in idle:

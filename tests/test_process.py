@@ -320,7 +320,10 @@ async def test_event_loop_keeps_ticking_while_a_book_is_processed(
 async def test_results_do_not_depend_on_where_the_work_runs(
     extracted: dict[str, ExtractedDocument], monkeypatch: pytest.MonkeyPatch, model: bool
 ) -> None:
-    """Every block worked on the loop, or every block in a worker thread: the same document."""
+    """Every block worked on the loop, in a worker thread, or in a PDF guard's worker
+    process (as the HTTP adapter and the job runner run them): the same document."""
+    from libtext._offload import offloading
+    from libtext.pdf import PdfGuard
     from libtext.translate import _schema as translate  # where off_loop reads it
 
     def make() -> Translator:
@@ -332,6 +335,13 @@ async def test_results_do_not_depend_on_where_the_work_runs(
     monkeypatch.setattr(translate, "INLINE_CHARS", 0)
     in_threads = await aprocess_document(doc, translator=make(), cache=False)
     assert in_threads == on_loop
+    guard = PdfGuard(concurrency=1)
+    try:
+        with offloading(guard):
+            in_workers = await aprocess_document(doc, translator=make(), cache=False)
+    finally:
+        guard.close()
+    assert in_workers == on_loop
     assert sum(len(s.translation_data) for s in on_loop.sections) > 100
 
 

@@ -22,7 +22,7 @@ import anyio.to_thread
 if TYPE_CHECKING:  # pragma: no cover
     from libtext.pdf._guard import PdfGuard
 
-__all__ = ["offloading", "run_guarded"]
+__all__ = ["guard_set", "offloading", "run_guarded"]
 
 T = TypeVar("T")
 
@@ -37,6 +37,11 @@ def offloading(guard: PdfGuard | None) -> Iterator[None]:
         yield
     finally:
         _GUARD.reset(token)
+
+
+def guard_set() -> bool:
+    """Whether :func:`run_guarded` steps run in worker processes here."""
+    return _GUARD.get() is not None
 
 
 async def run_guarded(task: str, run: Callable[..., T], /, **kwargs: Any) -> T:

@@ -29,7 +29,6 @@ import anyio
 try:
     from fastapi import Depends, FastAPI, Header, Path, Query, Request, Response
     from fastapi.middleware.cors import CORSMiddleware
-    from pydantic import BaseModel
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
     from libtext._wording import install_hint
 
@@ -47,6 +46,7 @@ from libtext.asgi._fastpath import CachedReadsMiddleware
 from libtext.asgi._jobs import JobsBackend, accept, install_job_routes, wants_async
 from libtext.asgi._negotiate import negotiate
 from libtext.asgi._offloop import OffLoopJSONRoute
+from libtext.asgi._responses import json_response
 from libtext.asgi._routes import MAX_PAGE, CachedRoute, cached_routes
 from libtext.asgi._settings import Settings
 from libtext.asgi._strict import reject_unknown_query
@@ -127,14 +127,15 @@ def _error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {s: {"model": ErrorResponse, "description": _DESCRIPTIONS[s]} for s in statuses}
 
 
-def _json(model: BaseModel) -> Response:
-    """The model as a JSON response, serialized once by pydantic.
+_IF_MATCH_NOTE = (
+    "Needs If-Match with the ETag of GET /api/texts/{slug}: 412 when the text changed "
+    "since, 428 without it. The response's ETag is the next edit's If-Match."
+)
 
-    Routes still declare ``response_model`` for the OpenAPI document; returning a
-    ``Response`` skips FastAPI's second validation and serialization of a model the
-    library already built and typed (the hot path of ``GET /api/texts``).
-    """
-    return Response(model.model_dump_json(by_alias=True), media_type="application/json")
+Author = Annotated[
+    str | None,
+    Query(min_length=1, max_length=200, description="Who makes the change, for the history."),
+]
 
 
 def _add_cached_route(
@@ -339,7 +340,7 @@ def create_app(
         q: Annotated[str, Query(min_length=1, max_length=200, description="Words to find.")],
         page: Page = 1,
     ) -> Response:
-        return _json(await backend.search(q, page))
+        return json_response(await backend.search(q, page))
 
     for route in reads:
         statuses = sorted({*route.statuses, *get_err})
@@ -355,7 +356,7 @@ def create_app(
         responses=_error_responses(400, *get_err, 404, 500, 503, 504),
     )
     async def text_revisions(slug: Slug) -> Response:
-        return _json(await backend.text_revisions(slug))
+        return json_response(await backend.text_revisions(slug))
 
     Revision = Annotated[int, Query(ge=1, le=MAX_PAGE, description="A revision number.")]
 
@@ -384,7 +385,7 @@ def create_app(
             ),
         ] = None,
     ) -> Response:
-        return _json(await backend.text_diff(slug, old, new))
+        return json_response(await backend.text_diff(slug, old, new))
 
     @app.post(
         "/api/texts/{slug}/revert",
@@ -392,8 +393,7 @@ def create_app(
         tags=["Texts"],
         summary="Revert a text",
         description="Make ``revision`` current again, as a new revision (nothing is lost). "
-        "Needs If-Match with the ETag of GET /api/texts/{slug}: 412 when the text changed "
-        "since, 428 without it. The response's ETag is the next edit's If-Match.",
+        + _IF_MATCH_NOTE,
         dependencies=post_auth,
         responses=_error_responses(400, *auth_err, 404, 412, 428, 500, 503, 504),
     )
@@ -401,17 +401,10 @@ def create_app(
         slug: Slug,
         revision: Revision,
         if_match: IfMatch = None,
-        author: Annotated[
-            str | None,
-            Query(min_length=1, max_length=200, description="Who reverts, for the history."),
-        ] = None,
+        author: Author = None,
     ) -> Response:
         made, etag = await backend.revert(slug, revision, if_match, author)
-        return Response(
-            made.model_dump_json(by_alias=True),
-            media_type="application/json",
-            headers={"ETag": etag},
-        )
+        return json_response(made, headers={"ETag": etag})
 
     @app.patch(
         "/api/texts/{slug}/sections/{sequence_id}",
@@ -419,8 +412,7 @@ def create_app(
         tags=["Texts"],
         summary="Edit a section",
         description="A JSON merge patch of the section's editable fields, as a new revision. "
-        "Needs If-Match with the ETag of GET /api/texts/{slug}: 412 when the text changed "
-        "since, 428 without it. The response's ETag is the next edit's If-Match.",
+        + _IF_MATCH_NOTE,
         dependencies=[*post_auth, Depends(require_json)],
         responses=_error_responses(400, *auth_err, 404, 412, 413, 415, 428, 500, 503, 504),
     )
@@ -429,17 +421,10 @@ def create_app(
         sequence_id: Annotated[int, Path(description="The section's sequence_id.")],
         edit: SectionEdit,
         if_match: IfMatch = None,
-        author: Annotated[
-            str | None,
-            Query(min_length=1, max_length=200, description="Who edits, for the history."),
-        ] = None,
+        author: Author = None,
     ) -> Response:
         result = await backend.edit_section(slug, sequence_id, edit, if_match, author)
-        return Response(
-            result.model_dump_json(by_alias=True),
-            media_type="application/json",
-            headers={"ETag": result.etag},
-        )
+        return json_response(result, headers={"ETag": result.etag})
 
     @app.get(
         "/api/library/test",
@@ -451,7 +436,7 @@ def create_app(
         responses=_error_responses(400, *get_err, 500, 502, 504),
     )
     async def library_test() -> Response:
-        return _json(await backend.library_test())
+        return json_response(await backend.library_test())
 
     @app.post(
         "/api/extract",
@@ -466,7 +451,8 @@ def create_app(
     async def extract(
         request: Request, data: Annotated[bytes, Depends(read_pdf_upload)]
     ) -> Response:
-        return _json(await backend.extract(data, upload_filename(request)))
+        body = await backend.extract_json(data, upload_filename(request))
+        return Response(body, media_type="application/json")
 
     @app.post(
         "/api/outline",
@@ -484,7 +470,7 @@ def create_app(
         providers: Providers = None,
     ) -> Response:
         names = _split_providers(providers)
-        return _json(await backend.outline(data, names, upload_filename(request)))
+        return json_response(await backend.outline(data, names, upload_filename(request)))
 
     @app.post(
         "/api/process",
@@ -540,7 +526,7 @@ def create_app(
         keep = bool(save_partial) or (isinstance(source, ProcessRequest) and source.save_partial)
         if wants_async(request.headers.getlist("prefer") if prefer else None, wait):
             return await accept(job_backend, request, source, names, save_partial=keep)
-        return _json(
+        return json_response(
             await backend.process(source, names, upload_filename(request), save_partial=keep)
         )
 
@@ -559,7 +545,9 @@ def create_app(
             str | None, Query(max_length=200, description="A provider offered by this server.")
         ] = None,
     ) -> Response:
-        return _json(await backend.translate(segment, provider.strip() if provider else None))
+        return json_response(
+            await backend.translate(segment, provider.strip() if provider else None)
+        )
 
     install_job_routes(
         app,

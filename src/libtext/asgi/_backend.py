@@ -363,9 +363,22 @@ class Backend:
 
         return await self.within(self.settings.request_timeout, call)
 
-    async def extract(self, data: bytes, filename: str | None = None) -> ExtractedDocument:
+    async def extract_json(self, data: bytes, filename: str | None = None) -> bytes:
+        """The extracted document as JSON, serialized in the PDF worker: the server
+        process only moves bytes (no document of thousands of lines unpickled, then
+        dumped again, for each upload while other requests wait for the GIL)."""
+        from libtext.pdf import aextract_json
+
+        settings = self.settings
         return await self.within(
-            self.settings.processing_timeout, lambda: self._extract(data, filename)
+            settings.processing_timeout,
+            lambda: aextract_json(
+                data,
+                name=filename or "",
+                max_pages=settings.max_pdf_pages,
+                max_bytes=settings.max_upload_bytes,
+                guard=self.pdf_guard,
+            ),
         )
 
     async def outline(
@@ -430,9 +443,14 @@ class Backend:
 
         check_segment_size(segment, self.settings.max_segment_chars, "max_segment_chars")
         translator = self.translator(name)
-        return await self.within(
-            self.settings.processing_timeout, lambda: translator.atranslate(segment)
-        )
+
+        async def call() -> TranslatedSegment:
+            # The plan (citation scan, phrase split) and the offline answer of a long
+            # block run in the guard's workers: the timeout stops them.
+            with offloading(self.pdf_guard):
+                return await translator.atranslate(segment)
+
+        return await self.within(self.settings.processing_timeout, call)
 
 
 def _require_if_match(slug: str, if_match: str | None, doing: str) -> None:

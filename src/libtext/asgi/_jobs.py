@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import Receive, Scope, Send
 
 from libtext.asgi._errors import NoWorkersError, error_json
+from libtext.asgi._responses import json_response
 from libtext.asgi._sse import HEARTBEAT, comment, last_event_id, prefers_async, retry_frame
 from libtext.asgi._streams import StreamSlots
 from libtext.asgi._uploads import upload_filename
@@ -400,12 +401,7 @@ def _location(request: Request, job_id: str) -> str:
 
 
 def _job_response(job: Job, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    return Response(
-        job.model_dump_json(by_alias=True),
-        status_code=status,
-        media_type="application/json",
-        headers=headers,
-    )
+    return json_response(job, status=status, headers=headers)
 
 
 async def accept(
@@ -455,7 +451,7 @@ def install_job_routes(
         state: Annotated[JobState | None, Query(description="Only jobs in this state.")] = None,
     ) -> Response:
         listed = await jobs.list(page, page_size, state)
-        return Response(listed.model_dump_json(by_alias=True), media_type="application/json")
+        return json_response(listed)
 
     @app.get(
         "/api/jobs/{job_id}",

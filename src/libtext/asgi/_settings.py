@@ -172,8 +172,9 @@ class Settings:
             store reads (``LIBTEXT_REQUEST_TIMEOUT``, default 30). Passing it gives 504.
         processing_timeout: Seconds allowed for extract, outline, process and
             translate (``LIBTEXT_PROCESSING_TIMEOUT``, default 600). Passing it gives
-            504; PDF work is stopped (its worker killed), other work already in a
-            worker thread finishes in the background.
+            504; PDF work, the offline outline and the translation's own CPU work
+            (citation scan, phrase split, offline answer) are stopped (their worker
+            process killed); a provider's call in flight is cancelled.
         api_key: When set (``LIBTEXT_API_KEY``), POST routes require
             ``Authorization: Bearer <api_key>``. Never shown in ``repr``.
         protect_get: Also require the key on every GET route except ``/api/health``:

@@ -167,6 +167,22 @@ async def aextract_pdf(
     return await chosen._aextract(request, run=_extract_data, split=_SPLIT)
 
 
+async def aextract_json(
+    data: bytes, *, name: str, max_pages: int | None, max_bytes: int | None, guard: PdfGuard
+) -> bytes:
+    """The JSON of :func:`aextract_pdf`'s document (``by_alias``), made in ``guard``'s worker.
+
+    For a server that only passes the document on: the worker serializes it, so the
+    caller never unpickles a document of thousands of lines nor serializes it again
+    (tens of milliseconds of the event loop's process, the GIL held, for each big PDF).
+    """
+    request = _request(data, None, max_pages, max_bytes, "fast", None, guard)
+    # As a file object of that name would give it (the bytes are not copied).
+    request["name"] = Path(name).name[:200]
+    request["task"] = "extract_json"
+    return await guard._aextract(request, run=_extract_json, split=_JSON_SPLIT)
+
+
 def _request(
     source: PdfSource,
     password: str | None,
@@ -247,6 +263,15 @@ def _extract_data(
     return _assemble(raw_pages, meta, name, mirror=mode == "fast", headings=headings)
 
 
+def _extract_json(**request: Any) -> bytes:
+    """:func:`_extract_data`'s document as JSON (worker task ``extract_json``)."""
+    return _document_json(_extract_data(**request))
+
+
+def _document_json(doc: ExtractedDocument) -> bytes:
+    return ExtractedDocument.__pydantic_serializer__.to_json(doc, by_alias=True)
+
+
 class _Parts:
     """Reads a big document as page ranges in several workers (see :class:`PdfGuard`).
 
@@ -298,7 +323,16 @@ class _Parts:
         return _assemble(raw_pages, meta, request["name"], mirror=True, headings=headings)
 
 
+class _JsonParts(_Parts):
+    """:class:`_Parts` whose merged document is handed back as its JSON."""
+
+    def merge(self, request: dict[str, Any], replies: list[Any]) -> bytes | None:  # type: ignore[override]
+        doc = super().merge(request, replies)
+        return None if doc is None else _document_json(doc)
+
+
 _SPLIT = _Parts()
+_JSON_SPLIT = _JsonParts()
 
 
 def _extract_part(

@@ -90,8 +90,9 @@ class Splitter(Protocol):
     def plan(self, request: dict[str, Any], workers: int) -> list[dict[str, Any]] | None:
         """At most ``workers`` part requests, in order, or None: read it whole."""
 
-    def merge(self, request: dict[str, Any], replies: list[Any]) -> ExtractedDocument | None:
-        """The document from the parts' replies, in order, or None: read it whole."""
+    def merge(self, request: dict[str, Any], replies: list[Any]) -> Any:
+        """The document from the parts' replies, in order (or what the request's task
+        makes of it, such as its JSON), or None: read it whole."""
 
 
 MB = 2**20
@@ -477,11 +478,12 @@ class PdfGuard:
         self,
         request: dict[str, Any],
         *,
-        run: Extract,
+        run: Callable[..., T],
         job: _Job | None = None,
         split: Splitter | None = None,
-    ) -> ExtractedDocument:
-        """Run ``libtext.pdf._extract_data(**request, limits=...)`` under the guard.
+    ) -> T:
+        """Run ``libtext.pdf._extract_data(**request, limits=...)`` under the guard
+        (or the worker task ``request["task"]`` names, such as the document's JSON).
 
         ``run`` is that function, for the in-process paths (passed in, so this module
         does not import :mod:`libtext.pdf`, which imports it); a worker imports it itself.
@@ -489,8 +491,8 @@ class PdfGuard:
         now (each with its own memory cap and timeout); a busy pool reads it whole.
         """
         request = {**request, "limits": self.limits}
-        doc: ExtractedDocument = self._call(request, run=run, job=job, split=split)
-        return doc
+        result: T = self._call(request, run=run, job=job, split=split)
+        return result
 
     def _call(
         self,
@@ -582,8 +584,8 @@ class PdfGuard:
             raise
 
     async def _aextract(
-        self, request: dict[str, Any], *, run: Extract, split: Splitter | None = None
-    ) -> ExtractedDocument:
+        self, request: dict[str, Any], *, run: Callable[..., T], split: Splitter | None = None
+    ) -> T:
         """Async :meth:`_extract`: a cancelled caller kills its worker(s) at once."""
         if not self.isolate:
             return await anyio.to_thread.run_sync(partial(self._extract, request, run=run))

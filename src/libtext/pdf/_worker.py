@@ -21,7 +21,11 @@ NICENESS = 10
 
 TASKS = {
     "extract": ("libtext.pdf", "_extract_data"),
+    "extract_json": ("libtext.pdf", "_extract_json"),
     "outline": ("libtext.headings", "offline_outline"),
+    "translate_plan": ("libtext.translate._plan", "plan"),
+    "translate_offline": ("libtext.translate._offline", "answer"),
+    "translate_assemble": ("libtext.translate._assemble", "assemble"),
 }
 """The work a request may name (``request["task"]``, default ``"extract"``): CPU-bound
 work on untrusted input, run here so that its caller's timeout can kill it."""

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from functools import partial
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -33,6 +34,7 @@ from libtext.models import (
     TextRevisionsResponse,
 )
 from libtext.store._diff import text_diff
+from libtext.store._packing import unpack_body
 from libtext.store._queries import GET_TAGGED_BODY, check_document, columns, list_item, utc
 from libtext.store._slugs import check_slug
 from libtext.store._tables import RevisionRow, TextRow
@@ -418,6 +420,8 @@ class ReviewMethods:
         ).first()
         if meta is None or meta.body is None or number > current.revision:
             raise revs.revision_not_found(slug, number, current.revision)
+        meta = SimpleNamespace(**meta._asdict())
+        meta.body = unpack_body(meta.body)  # kept compressed (libtext.store._packing)
         return meta, current, meta
 
     def _get_revision(self, slug: str, number: int, include_source_ids: bool) -> ProcessedDocument:

@@ -13,7 +13,8 @@ How a change is written (``revise``), in one write transaction:
    ``libtext_text_bodies``, and a history row for the new revision is added.
 
 The current document is never copied into the history, so a save costs one small
-row more, and ``list``/``get`` never read the history table.
+row more, and ``list``/``get`` never read the history table. A replaced body is kept
+compressed (``libtext.store._packing``).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from libtext.models import (
     format_utc,
 )
 from libtext.store._check import stored_body
+from libtext.store._packing import pack_body, unpack_body
 from libtext.store._tables import BodyRow, RevisionRow, TextRow, metadata
 
 __all__ = [
@@ -426,10 +428,11 @@ def revise(
         raise _conflict(session, row, slug, expected_revision, None)
     old_body = session.exec(select(BodyRow.body).where(BodyRow.text_id == row.id)).one()
     new_body, document = change.body(session, row, old_body)
+    kept_body = pack_body(old_body)  # compressed: history is read rarely (see _packing)
     kept = session.execute(
         sa.update(RevisionRow)
         .where(col(RevisionRow.text_id) == row.id, col(RevisionRow.number) == row.revision)
-        .values(body=old_body)
+        .values(body=kept_body)
     )
     if (
         getattr(kept, "rowcount", 1) == 0
@@ -440,7 +443,7 @@ def revise(
                 number=row.revision,
                 created_at=row.updated_at,
                 change=SAVE if row.revision == 1 else UPDATE,
-                body=old_body,
+                body=kept_body,
             )
         )
     new = RevisionRow(
@@ -493,7 +496,7 @@ def revert_to(slug: str, number: int) -> Change:
             ).first()
             if not 1 <= number <= row.revision or found is None:
                 raise revision_not_found(slug, number, row.revision)
-            body = found
+            body = unpack_body(found)
         try:
             document = ProcessedDocument.model_validate_json(body)
         except ValueError:

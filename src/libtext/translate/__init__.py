@@ -29,7 +29,7 @@ import json
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -339,7 +339,9 @@ class Translator:
                 details={"sequence_id": seg.sequence_id},
             )
         title = seg.segment_title or seg.chapter_title
-        plan = await off_loop(len(block), make_plan, seg, self.chunk_chars(title))
+        plan = await off_loop(
+            len(block), "translate_plan", make_plan, seg=seg, max_chars=self.chunk_chars(title)
+        )
         spans, chunks = plan.spans, plan.chunks
         answers: list[TranslationResponse | None] = [None] * len(chunks)
 
@@ -389,10 +391,13 @@ class Translator:
             raise failures[0]
         result = await off_loop(
             len(block),
-            partial(assemble, provider=self.provider.name, glossary=self.glossary),
-            seg,
-            plan,
-            answers,
+            "translate_assemble",
+            assemble,
+            seg=seg,
+            plan=plan,
+            answers=answers,
+            provider=self.provider.name,
+            glossary=self.glossary,
         )
         if not unusable:
             return result

@@ -43,7 +43,7 @@ async def translate_request(request: ProviderRequest) -> TranslationResponse:
             "The offline provider translates a TranslatePayload; got "
             f"{type(payload).__name__}. Use Translator, which builds the request."
         )
-    return await off_loop(len(payload.hebrew), answer, payload)
+    return await off_loop(len(payload.hebrew), "translate_offline", answer, payload=payload)
 
 
 def answer(payload: TranslatePayload) -> TranslationResponse:

@@ -8,10 +8,12 @@ provider registry, which loads the offline provider).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field
 
+from libtext._offload import guard_set, run_guarded
 from libtext._sync import run_cpu
 from libtext.models import Footnote
 
@@ -28,7 +30,9 @@ INLINE_CHARS = 1000
 """Blocks up to this size are cut, answered offline and assembled on the event loop: each
 step costs them ~2 ms at most (about 1.5 ms per 1,000 characters), not worth a worker-thread
 hop (~0.25 ms plus the GIL hand-over). Longer blocks go to a worker thread, so a long
-chapter does not stall the loop (an HTTP server's other requests)."""
+chapter does not stall the loop (an HTTP server's other requests); inside
+:func:`libtext._offload.offloading` (the HTTP adapter, the job runner) to a worker
+process instead, which a timeout can kill."""
 
 _T = TypeVar("_T")
 
@@ -73,9 +77,13 @@ class TranslatePayload(BaseModel):
     title: str = ""
 
 
-async def off_loop(size: int, fn: Callable[..., _T], /, *args: Any) -> _T:
-    """``fn(*args)`` inline for a block of ``size`` <= :data:`INLINE_CHARS`, else in a thread.
+async def off_loop(size: int, task: str, fn: Callable[..., _T], /, **kwargs: Any) -> _T:
+    """``fn(**kwargs)`` inline for a block of ``size`` <= :data:`INLINE_CHARS`, else off
+    the event loop: as the worker task ``task`` (``libtext.pdf._worker.TASKS``) when a
+    guard is set, so the caller's timeout stops it whatever the block; else in a thread.
 
     For pure CPU work on a block (cutting, aligning, the offline answer), not for I/O.
     """
-    return await run_cpu(fn, *args, inline=size <= INLINE_CHARS)
+    if size > INLINE_CHARS and guard_set():
+        return await run_guarded(task, fn, **kwargs)
+    return await run_cpu(partial(fn, **kwargs), inline=size <= INLINE_CHARS)
