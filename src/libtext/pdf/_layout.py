@@ -61,13 +61,21 @@ def dominant_size(pages: list[RawPage]) -> float:
 
 
 def _groups(lines: list[RawLine]) -> list[list[int]]:
-    """Indices of lines sharing a baseline, top to bottom (lines are in reading order)."""
+    """Indices of lines sharing a baseline, top to bottom of the page.
+
+    By position, not reading order: a page read block by block (a side panel before
+    the text, columns one after the other) ends its reading order in mid-page, and
+    its running header and footer are the top and bottom rows wherever they are read.
+    """
     out: list[list[int]] = []
-    for i, ln in enumerate(lines):
-        if out and abs(lines[out[-1][0]].y - ln.y) <= 0.3 * min(ln.size, lines[out[-1][0]].size):
+    for i in sorted(range(len(lines)), key=lambda k: lines[k].y):
+        ln = lines[i]
+        if out and abs(lines[out[-1][0]].y - ln.y) <= 0.3 * max(ln.size, lines[out[-1][0]].size):
             out[-1].append(i)
         else:
             out.append([i])
+    for row in out:
+        row.sort()
     return out
 
 
@@ -218,6 +226,29 @@ def _mark_margins(
                     kinds[p][i] = "header"
                 elif not at_top and repeats:
                     kinds[p][i] = "footer"
+            _complete_row(lines, group, kinds[p], "header" if at_top else "footer", body)
+
+
+def _complete_row(
+    lines: list[RawLine], group: list[int], kinds: list[LineKind], role: LineKind, body: float
+) -> None:
+    """A running header's (or footer's) other parts on its row share its role.
+
+    A header bar sets its parts apart on one baseline: a chapter's title beside the
+    page number, the book's and the chapter's names at the two ends, a title that
+    changes with every section beside one that recurs. Once a part of the top (or
+    bottom) row is found a header, a footer or the page's number, the row's other
+    short parts are the same header: a line of running text on that row is not.
+    """
+    if not any(kinds[i] in ("header", "footer", "page_number") for i in group):
+        return
+    for i in group:
+        ln = lines[i]
+        words = len(ln.text.split())
+        if kinds[i] in ("body", "heading") and words <= 12 and not (
+            abs(ln.size - body) < 0.5 and words >= 6
+        ):
+            kinds[i] = role
 
 
 # A side note is a few words long at most.
