@@ -108,6 +108,30 @@ def _style_key(ln: RawLine) -> tuple[str, float, bool]:
     return (text if HEADING_LINE.match(text) else _key(text)), round(ln.size), ln.bold
 
 
+_ROMAN = re.compile(
+    r"^[\s\-–—.|]*(?P<num>c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))[\s\-–—.|]*$",
+    re.IGNORECASE,
+)
+_ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+
+
+def roman_value(text: str) -> int | None:
+    """The value of a page number in roman numerals (``xi``, ``- IV -``), else None.
+
+    A book's front matter is numbered so; only a lone number standing apart from the
+    text is read as one (a roman numeral is also a word: ``I``, ``mix``). One case
+    throughout: ``Xi`` is not a numeral.
+    """
+    m = _ROMAN.match(text)
+    if m is None or not m.group("num"):
+        return None
+    num = m.group("num")
+    if num not in (num.lower(), num.upper()):
+        return None
+    values = [_ROMAN_VALUES[c] for c in num.lower()]
+    return sum(-v if v < w else v for v, w in zip(values, [*values[1:], 0], strict=True))
+
+
 def page_number_value(text: str) -> int | None:
     """The value of a printed page number (``12``, ``- 12 -``, ``קכ"ג``), else None."""
     m = _PAGE_NUM.match(text)
@@ -214,6 +238,9 @@ def _mark_margins(
                     (value - page.number == common_offset and support >= 2) or gap > 1.25 * pitch
                 ):
                     kinds[p][i] = "page_number"
+                    continue
+                if len(group) == 1 and gap > 1.25 * pitch and roman_value(ln.text) is not None:
+                    kinds[p][i] = "page_number"  # front matter's number, alone apart
                     continue
                 repeats = (top_keys if at_top else bottom_keys)[_style_key(ln)] >= repeated
                 if at_top and not repeats:
