@@ -320,8 +320,6 @@ def _mark_side_notes(pages: list[RawPage], kinds: list[list[LineKind]], body: fl
                 and ln.x1 - ln.x0 <= reach
             )
             digits = _LINE_NUMBER.fullmatch(ln.text.strip()) is not None
-            if digits and ln.size > 0.85 * body:
-                continue  # a number of the text's size (a contents page's) is text
             if not (outside or digits):
                 continue
             beside = [
@@ -332,6 +330,10 @@ def _mark_side_notes(pages: list[RawPage], kinds: list[list[LineKind]], body: fl
             if digits and not outside:
                 # On a text line's baseline, a word space or more apart from it.
                 beside = [o for o in beside if max(o.x0, ln.x0) - min(o.x1, ln.x1) > 0.5 * o.size]
+            if digits and not any(ln.size <= 0.85 * max(o.size, body) for o in beside):
+                # A number of the text's size (a contents page's) is text; a line
+                # number is set smaller than the text it counts, whatever that size.
+                continue
             if beside:
                 found.append(i)
         # Notes are few beside their text: many lines outside are a column of their own.
