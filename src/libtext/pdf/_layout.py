@@ -151,6 +151,7 @@ def classify(pages: list[RawPage], body: float) -> list[list[LineKind]]:
     groups = [_groups(p.lines) for p in pages]
     _mark_margins(pages, groups, kinds, body)
     _mark_side_notes(pages, kinds, body)
+    _mark_panels(pages, kinds, body)
     _mark_footnotes(pages, kinds, body)
     _mark_headings(pages, kinds, body)
     return kinds
@@ -340,6 +341,50 @@ def _mark_side_notes(pages: list[RawPage], kinds: list[list[LineKind]], body: fl
         if len(found) <= max(3, len(text) // 2):
             for i in found:
                 kinds[p][i] = "margin"
+
+
+# A side panel carries at most this share of the characters of the text beside it.
+_PANEL_SHARE = 0.3
+# The text beside a panel: at least this many lines.
+_PANEL_TEXT = 8
+
+
+def _mark_panels(pages: list[RawPage], kinds: list[list[LineKind]], body: float) -> None:
+    """Mark a side panel beside the page's text as ``margin``.
+
+    A manual's page sets beside its text a narrow panel of short items (links to a
+    chart, a boxed warning, a navigation list): parted from the text by a river that
+    no line crosses, and light beside it (a fraction of its characters, short lines).
+    A second column of a book or a parallel translation carries as much text as the
+    first, and stays text.
+    """
+    for p, page in enumerate(pages):
+        lines = page.lines
+        own = [i for i, k in enumerate(kinds[p]) if k in ("body", "heading")]
+        if len(own) < _PANEL_TEXT + 1:
+            continue
+        spans = sorted((lines[i].x0, lines[i].x1) for i in own)
+        reach = spans[0][1]
+        for lo, hi in spans[1:]:
+            if lo - reach >= 1.5 * body:
+                cut = (reach + lo) / 2
+                left = [i for i in own if lines[i].x1 <= cut]
+                right = [i for i in own if lines[i].x0 >= cut]
+                for side, other in ((left, right), (right, left)):
+                    if _panel(lines, side, other):
+                        for i in side:
+                            kinds[p][i] = "margin"
+            reach = max(reach, hi)
+
+
+def _panel(lines: list[RawLine], side: list[int], other: list[int]) -> bool:
+    """Whether ``side`` is a light panel beside ``other``, a block of text."""
+    if not side or len(other) < _PANEL_TEXT or len(side) > len(other) // 2:
+        return False
+    chars = sum(len(lines[i].text) for i in side)
+    if chars > _PANEL_SHARE * sum(len(lines[i].text) for i in other):
+        return False
+    return all(len(lines[i].text.split()) <= _NOTE_WORDS for i in side)
 
 
 def side_notes_in_place(lines: list[RawLine], kinds: list[LineKind]) -> list[int]:
