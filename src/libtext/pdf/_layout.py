@@ -254,7 +254,9 @@ def _mark_margins(
                     kinds[p][i] = "header"
                 elif not at_top and repeats:
                     kinds[p][i] = "footer"
-            _complete_row(lines, group, kinds[p], "header" if at_top else "footer", body)
+            steps = [lines[b[0]].y - lines[a[0]].y for a, b in zip(grp, grp[1:], strict=False)]
+            if gap > 1.3 * median(steps):  # a row apart, not the end of a block of text
+                _complete_row(lines, group, kinds[p], "header" if at_top else "footer", body)
 
 
 def _complete_row(
@@ -378,8 +380,15 @@ def _mark_panels(pages: list[RawPage], kinds: list[list[LineKind]], body: float)
 
 
 def _panel(lines: list[RawLine], side: list[int], other: list[int]) -> bool:
-    """Whether ``side`` is a light panel beside ``other``, a block of text."""
-    if not side or len(other) < _PANEL_TEXT or len(side) > len(other) // 2:
+    """Whether ``side`` is a light panel beside ``other``, a block of text.
+
+    A panel's items are set in the sizes of text: a title set large beside a
+    chapter's contents is the chapter's title, not a note.
+    """
+    if len(side) < 2 or len(other) < _PANEL_TEXT or len(side) > len(other) // 2:
+        return False
+    size = median(lines[i].size for i in other)
+    if any(lines[i].size > 1.5 * size for i in side):
         return False
     chars = sum(len(lines[i].text) for i in side)
     if chars > _PANEL_SHARE * sum(len(lines[i].text) for i in other):
