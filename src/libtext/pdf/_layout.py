@@ -373,21 +373,24 @@ def _mark_panels(pages: list[RawPage], kinds: list[list[LineKind]], body: float)
                 left = [i for i in own if lines[i].x1 <= cut]
                 right = [i for i in own if lines[i].x0 >= cut]
                 for side, other in ((left, right), (right, left)):
-                    if _panel(lines, side, other):
+                    if _panel(lines, side, other, body):
                         for i in side:
                             kinds[p][i] = "margin"
             reach = max(reach, hi)
 
 
-def _panel(lines: list[RawLine], side: list[int], other: list[int]) -> bool:
+def _panel(lines: list[RawLine], side: list[int], other: list[int], body: float) -> bool:
     """Whether ``side`` is a light panel beside ``other``, a block of text.
 
-    A panel's items are set in the sizes of text: a title set large beside a
-    chapter's contents is the chapter's title, not a note.
+    The text is the document's running text (not a contents page in larger type),
+    and a panel's items are set no larger than it (a title beside a chapter's
+    contents, a slide's callout beside its list, are no notes).
     """
     if len(side) < 2 or len(other) < _PANEL_TEXT or len(side) > len(other) // 2:
         return False
     size = median(lines[i].size for i in other)
+    if abs(size - body) >= 0.5 or median(lines[i].size for i in side) > 1.05 * size:
+        return False
     if any(lines[i].size > 1.5 * size for i in side):
         return False
     chars = sum(len(lines[i].text) for i in side)
