@@ -22,6 +22,7 @@ and layouts:
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from statistics import median
@@ -254,7 +255,7 @@ def _mark_margins(
                     kinds[p][i] = "header"
                 elif not at_top and repeats:
                     kinds[p][i] = "footer"
-            steps = [lines[b[0]].y - lines[a[0]].y for a, b in zip(grp, grp[1:], strict=False)]
+            steps = [lines[b[0]].y - lines[a[0]].y for a, b in itertools.pairwise(grp)]
             if gap > 1.3 * median(steps):  # a row apart, not the end of a block of text
                 _complete_row(lines, group, kinds[p], "header" if at_top else "footer", body)
 
@@ -275,8 +276,10 @@ def _complete_row(
     for i in group:
         ln = lines[i]
         words = len(ln.text.split())
-        if kinds[i] in ("body", "heading") and words <= 12 and not (
-            abs(ln.size - body) < 0.5 and words >= 6
+        if (
+            kinds[i] in ("body", "heading")
+            and words <= 12
+            and not (abs(ln.size - body) < 0.5 and words >= 6)
         ):
             kinds[i] = role
 

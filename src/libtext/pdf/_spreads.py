@@ -1,0 +1,116 @@
+"""Spreads: two book pages printed side by side on one PDF page, read as two pages.
+
+A scanned or exported book often puts two facing pages on one landscape PDF page.
+Read as one page, its halves' lines would be one block, with two running headers
+and two page numbers in it. A spread is told by its geometry and its folios: a
+landscape page, a gutter down its middle that no line crosses, and on each side of
+it a page number in the top or bottom band, the two numbers consecutive. The half
+with the lower number is read first (the right one in a right-to-left book, the left
+one in a left-to-right book), and each half is classified as a page of its own (its
+header, its page number, its footnotes), then the PDF page holds both, half after
+half (see :class:`~libtext.models.PageHalf`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from statistics import median
+
+from libtext.pdf._layout import page_number_value
+from libtext.pdf._read import RawLine, RawPage
+
+__all__ = ["Spread", "find_spread", "split_spreads"]
+
+# The gutter runs through this middle share of the page's width.
+_MIDDLE = 0.2
+# A folio stands in the top or bottom band of this share of the page's height.
+_FOLIO_BAND = 0.15
+# Each half holds at least this many lines.
+_HALF_LINES = 3
+
+
+@dataclass(slots=True)
+class Spread:
+    """A spread's two halves in reading order: their sides, lines and folios."""
+
+    sides: tuple[str, str]
+    halves: tuple[list[RawLine], list[RawLine]]
+    labels: tuple[str, str]
+    cut: float
+
+
+def _folios(lines: list[RawLine], height: float) -> list[tuple[int, str]]:
+    """The page numbers standing in the top or bottom band among ``lines``."""
+    out = []
+    for ln in lines:
+        if _FOLIO_BAND * height < ln.y < (1 - _FOLIO_BAND) * height:
+            continue
+        value = page_number_value(ln.text)
+        if value is not None and len(ln.text.strip()) <= 12:
+            out.append((value, ln.text.strip()))
+    return out
+
+
+def find_spread(page: RawPage) -> Spread | None:
+    """``page`` as a spread's two halves in reading order, or None if it is one page."""
+    lines = page.lines
+    if page.width <= page.height or len(lines) < 2 * _HALF_LINES:
+        return None
+    lo, hi = (0.5 - _MIDDLE) * page.width, (0.5 + _MIDDLE) * page.width
+    least = max(median(ln.size for ln in lines), 1.0)
+    spans = sorted((ln.x0, ln.x1) for ln in lines)
+    reach, best = spans[0][1], None
+    for a, b in spans[1:]:
+        # A free interval [reach, a] wide enough, whose middle lies in the middle band.
+        wide = a - reach >= least and lo <= (reach + a) / 2 <= hi
+        if wide and (best is None or a - reach > best[1] - best[0]):
+            best = (reach, a)
+        reach = max(reach, b)
+    if best is None:
+        return None
+    cut = (best[0] + best[1]) / 2
+    left = [ln for ln in lines if ln.x1 <= cut]
+    right = [ln for ln in lines if ln.x0 >= cut]
+    if len(left) < _HALF_LINES or len(right) < _HALF_LINES:
+        return None
+    pairs = [
+        (a, b)
+        for a in _folios(left, page.height)
+        for b in _folios(right, page.height)
+        if abs(a[0] - b[0]) == 1
+    ]
+    if not pairs:
+        return None
+    (lv, ll), (rv, rl) = pairs[0]
+    if rv < lv:
+        return Spread(("right", "left"), (right, left), (rl, ll), cut)
+    return Spread(("left", "right"), (left, right), (ll, rl), cut)
+
+
+def split_spreads(pages: list[RawPage]) -> tuple[list[RawPage], list[Spread | None]]:
+    """The pages to classify (a spread's halves as pages of their own) and each PDF
+    page's spread (None for a single page).
+
+    When a document holds spreads, the pages to classify are numbered one after the
+    other from the first page's number, so that the printed numbers follow them as
+    they follow a book's pages.
+    """
+    spreads = [find_spread(p) for p in pages]
+    if not any(spreads):
+        return pages, spreads
+    units: list[RawPage] = []
+    number = pages[0].number
+    for page, spread in zip(pages, spreads, strict=True):
+        if spread is None:
+            units.append(RawPage(number, page.width, page.height, page.lines, page.chars))
+            number += 1
+            continue
+        for side, half in zip(spread.sides, spread.halves, strict=True):
+            # Each half on a page of its own width, from its own left edge: a heading
+            # centred on its half is centred on that page.
+            shift = spread.cut if side == "right" else 0.0
+            width = page.width - spread.cut if side == "right" else spread.cut
+            moved = [replace(ln, x0=ln.x0 - shift, x1=ln.x1 - shift) for ln in half]
+            units.append(RawPage(number, width, page.height, moved, page.chars))
+            number += 1
+    return units, spreads
