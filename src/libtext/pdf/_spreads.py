@@ -27,6 +27,8 @@ _MIDDLE = 0.2
 _FOLIO_BAND = 0.15
 # Each half holds at least this many lines.
 _HALF_LINES = 3
+# A running header that carries the page number at one end is this many words at most.
+_HEADER_WORDS = 8
 
 
 @dataclass(slots=True)
@@ -40,14 +42,23 @@ class Spread:
 
 
 def _folios(lines: list[RawLine], height: float) -> list[tuple[int, str]]:
-    """The page numbers standing in the top or bottom band among ``lines``."""
+    """The page numbers standing in the top or bottom band among ``lines``: a line of
+    its own, or either end of a short running header (``פרקי אבות יב``)."""
     out = []
     for ln in lines:
         if _FOLIO_BAND * height < ln.y < (1 - _FOLIO_BAND) * height:
             continue
-        value = page_number_value(ln.text)
-        if value is not None and len(ln.text.strip()) <= 12:
-            out.append((value, ln.text.strip()))
+        text = ln.text.strip()
+        value = page_number_value(text) if len(text) <= 12 else None
+        if value is not None:
+            out.append((value, text))
+            continue
+        words = text.split()
+        if 1 < len(words) <= _HEADER_WORDS:
+            for word in (words[0], words[-1]):
+                value = page_number_value(word) if len(word) <= 4 else None
+                if value is not None:
+                    out.append((value, word))
     return out
 
 
