@@ -16,8 +16,20 @@ def _raw(text: str, y: float, x0: float, x1: float, size: float = 11.5) -> RawLi
     return RawLine(text=text, size=size, bold=False, y=y, x0=x0, x1=x1)
 
 
+def _letters(k: int) -> str:
+    """A word of two Hebrew letters, its own for each ``k`` (digits would read alike)."""
+    return chr(0x05D0 + k % 22) + chr(0x05D0 + k // 22 % 22)
+
+
 def _text(y0: float, rows: int, x0: float, x1: float, tag: str = "") -> list[RawLine]:
-    return [_raw(f"{tag}{_WORDS} {k}", y0 + 15 * k, x0, x1) for k in range(rows)]
+    """Lines of running text, each its own words (a rotation of the sentence)."""
+    words = _WORDS.split()
+    return [
+        _raw(
+            f"{tag}{' '.join(words[k % 13 :] + words[: k % 13])} {_letters(k)}", y0 + 15 * k, x0, x1
+        )
+        for k in range(rows)
+    ]
 
 
 def test_a_header_bar_beside_the_page_number_is_a_header() -> None:
@@ -42,6 +54,32 @@ def test_a_header_bar_beside_the_page_number_is_a_header() -> None:
     for page_kinds in kinds:
         assert page_kinds[:2] == ["header", "page_number"]
         assert set(page_kinds[2:]) == {"body"}
+
+
+def test_a_footer_of_several_rows_is_a_footer() -> None:
+    # An organisation's address over its booklet's title over the page number, the
+    # same on every page; each page's text its own.
+    words = _WORDS.split()
+    pages = [
+        RawPage(
+            n,
+            595.0,
+            842.0,
+            [
+                *_text(100.0, 30, 70.0, 520.0, tag=f"{words[n]} "),
+                _raw("מגן דוד אדום | הפלדה 5, אור יהודה | www.example.org", 774.7, 36, 560, 9),
+                _raw("מחלקת הדרכה | Training Department", 788.6, 130, 467, 9),
+                _raw("אוגדן מידע למשתתף בקורס", 813.0, 403, 563, 9),
+                _raw("גרסה 07.2023", 821.9, 460, 506, 9),
+                _raw(f"עמוד {n} מתוך 16", 819.1, 43, 111, 12),
+            ],
+            1000,
+        )
+        for n in range(1, 6)
+    ]
+    for page_kinds in classify(pages, 11.5):
+        assert set(page_kinds[:30]) == {"body"}
+        assert set(page_kinds[30:]) <= {"footer", "page_number"}, page_kinds[30:]
 
 
 def test_a_side_panel_is_margin_and_a_second_column_is_text() -> None:
@@ -85,7 +123,9 @@ def test_roman_page_numbers() -> None:
 
 def _half(x0: float, x1: float, number: str, *, top: bool = True) -> list[RawLine]:
     folio = _raw(number, 30.0 if top else 560.0, (x0 + x1) / 2 - 5, (x0 + x1) / 2 + 5, 10.0)
-    return [folio, *_text(70.0, 12, x0, x1)]
+    # Each page's text its own (a number alone would not tell two lines apart).
+    word = _WORDS.split()[int(number) % len(_WORDS.split())]
+    return [folio, *_text(70.0, 12, x0, x1, tag=f"{word} ")]
 
 
 def test_a_spread_is_found_by_its_gutter_and_consecutive_folios() -> None:
@@ -96,8 +136,8 @@ def test_a_spread_is_found_by_its_gutter_and_consecutive_folios() -> None:
     assert spread.sides == ("right", "left") and spread.labels == ("12", "13")
     assert 380 <= spread.cut <= 460
     # A left-to-right book, numbers at the foot: the left page first.
-    page = RawPage(1, 840.0, 595.0, [*_half(40, 380, "7", top=False), *_half(460, 800, "8")], 1)
-    spread = find_spread(page)
+    foot = [*_half(40, 380, "7", top=False), *_half(460, 800, "8", top=False)]
+    spread = find_spread(RawPage(1, 840.0, 595.0, foot, 1))
     assert spread is not None and spread.sides == ("left", "right")
     # A running header carrying the number at its end is a folio too.
     header = [_raw("פרקי אבות יב", 30.0, 550.0, 700.0, 10.0), *_text(70.0, 12, 460, 800)]
@@ -111,6 +151,10 @@ def test_no_spread_without_two_folios_a_gutter_or_a_landscape_page() -> None:
     assert find_spread(RawPage(1, 840.0, 595.0, two_columns, 1)) is None
     apart = [*_half(40, 380, "12"), *_half(460, 800, "15")]
     assert find_spread(RawPage(1, 840.0, 595.0, apart, 1)) is None
+    # Consecutive numbers that are no facing folios: one at the head of a page, the
+    # other at the foot of the other (a chapter's number, a list's item).
+    unlike = [*_half(40, 380, "2"), *_half(460, 800, "1", top=False)]
+    assert find_spread(RawPage(1, 840.0, 595.0, unlike, 1)) is None
     across = [*_half(40, 380, "13"), *_half(460, 800, "12"), _raw(_WORDS, 300.0, 40, 800)]
     assert find_spread(RawPage(1, 840.0, 595.0, across, 1)) is None
     portrait = [*_half(20, 200, "13"), *_half(220, 400, "12")]

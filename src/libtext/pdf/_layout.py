@@ -151,6 +151,7 @@ def classify(pages: list[RawPage], body: float) -> list[list[LineKind]]:
         return kinds
     groups = [_groups(p.lines) for p in pages]
     _mark_margins(pages, groups, kinds, body)
+    _mark_stacked(pages, groups, kinds)
     _mark_side_notes(pages, kinds, body)
     _mark_panels(pages, kinds, body)
     _mark_footnotes(pages, kinds, body)
@@ -258,6 +259,63 @@ def _mark_margins(
             steps = [lines[b[0]].y - lines[a[0]].y for a, b in itertools.pairwise(grp)]
             if gap > 1.3 * median(steps):  # a row apart, not the end of a block of text
                 _complete_row(lines, group, kinds[p], "header" if at_top else "footer", body)
+
+
+# A row of a stacked header or footer recurs on at least this share of the pages.
+_STACKED_SHARE = 0.4
+
+
+def _mark_stacked(
+    pages: list[RawPage], groups: list[list[list[int]]], kinds: list[list[LineKind]]
+) -> None:
+    """The rows of a header or footer set in several rows: an organisation's address
+    over its booklet's title over the page number, the same on every page.
+
+    From a page's header (or footer) row inwards, each row inside the band whose
+    every line recurs (text, size and weight) on many of the document's pages is
+    part of it, up to the first row that does not.
+    """
+    least = max(3, int(_STACKED_SHARE * len(pages)))
+    if len(pages) < 3:
+        return
+    seen: Counter[tuple[str, float, bool]] = Counter()
+    for page, grp in zip(pages, groups, strict=True):
+        band = {
+            _style_key(page.lines[i])
+            for row in grp
+            for i in row
+            if not _TOP_BAND * page.height <= page.lines[i].y <= _BOTTOM_BAND * page.height
+        }
+        seen.update(band)
+    for p, (page, grp) in enumerate(zip(pages, groups, strict=True)):
+        if not grp:
+            continue
+        top, bottom = _TOP_BAND * page.height, _BOTTOM_BAND * page.height
+        _stack(page.lines, grp, kinds[p], "header", seen, least, top)
+        _stack(page.lines, grp[::-1], kinds[p], "footer", seen, least, bottom)
+
+
+def _stack(
+    lines: list[RawLine],
+    rows: list[list[int]],
+    kinds: list[LineKind],
+    role: LineKind,
+    seen: Counter[tuple[str, float, bool]],
+    least: int,
+    edge: float,
+) -> None:
+    """Mark ``rows`` after the first (a header or footer row) with ``role`` while each
+    is inside the band (above ``edge`` for a header, below it for a footer) and
+    recurs on ``least`` pages or more."""
+    if not any(kinds[i] in ("header", "footer", "page_number") for i in rows[0]):
+        return
+    for row in rows[1:]:
+        inside = all((lines[i].y < edge) == (role == "header") for i in row)
+        if not inside or not all(seen[_style_key(lines[i])] >= least for i in row):
+            return
+        for i in row:
+            if kinds[i] == "body":
+                kinds[i] = role
 
 
 def _complete_row(

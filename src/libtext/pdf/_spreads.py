@@ -27,6 +27,8 @@ _MIDDLE = 0.2
 _FOLIO_BAND = 0.15
 # Each half holds at least this many lines.
 _HALF_LINES = 3
+# Two folios are mirror images across the middle within this share of the width.
+_MIRROR = 0.06
 # A running header that carries the page number at one end is this many words at most.
 _HEADER_WORDS = 8
 
@@ -41,7 +43,7 @@ class Spread:
     cut: float
 
 
-def _folios(lines: list[RawLine], height: float) -> list[tuple[int, str]]:
+def _folios(lines: list[RawLine], height: float) -> list[tuple[int, str, RawLine]]:
     """The page numbers standing in the top or bottom band among ``lines``: a line of
     its own, or either end of a short running header (``פרקי אבות יב``)."""
     out = []
@@ -51,15 +53,23 @@ def _folios(lines: list[RawLine], height: float) -> list[tuple[int, str]]:
         text = ln.text.strip()
         value = page_number_value(text) if len(text) <= 12 else None
         if value is not None:
-            out.append((value, text))
+            out.append((value, text, ln))
             continue
         words = text.split()
         if 1 < len(words) <= _HEADER_WORDS:
             for word in (words[0], words[-1]):
                 value = page_number_value(word) if len(word) <= 4 else None
                 if value is not None:
-                    out.append((value, word))
+                    out.append((value, word, ln))
     return out
+
+
+def _mirrored(a: RawLine, b: RawLine, width: float) -> bool:
+    """Whether two folios stand as facing pages set them: on one band's baseline, one
+    the mirror image of the other across the middle (both at the outer corners, both
+    centred on their pages, or both at the inner ones)."""
+    level = abs(a.y - b.y) <= max(a.size, b.size)
+    return level and abs((a.x0 + a.x1) / 2 + (b.x0 + b.x1) / 2 - width) <= _MIRROR * width
 
 
 def find_spread(page: RawPage) -> Spread | None:
@@ -88,11 +98,11 @@ def find_spread(page: RawPage) -> Spread | None:
         (a, b)
         for a in _folios(left, page.height)
         for b in _folios(right, page.height)
-        if abs(a[0] - b[0]) == 1
+        if abs(a[0] - b[0]) == 1 and _mirrored(a[2], b[2], page.width)
     ]
     if not pairs:
         return None
-    (lv, ll), (rv, rl) = pairs[0]
+    (lv, ll, _), (rv, rl, _) = pairs[0]
     if rv < lv:
         return Spread(("right", "left"), (right, left), (rl, ll), cut)
     return Spread(("left", "right"), (left, right), (ll, rl), cut)
@@ -102,16 +112,22 @@ def split_spreads(pages: list[RawPage]) -> tuple[list[RawPage], list[Spread | No
     """The pages to classify (a spread's halves as pages of their own) and each PDF
     page's spread (None for a single page).
 
-    When a document holds spreads, the pages to classify are numbered one after the
-    other from the first page's number, so that the printed numbers follow them as
-    they follow a book's pages.
+    When most of a document's pages are spreads, the pages to classify are numbered
+    one after the other from the first page's number, so that the printed numbers
+    follow them as they follow a book's pages; otherwise each keeps its PDF page's.
     """
     spreads = [find_spread(p) for p in pages]
-    if not any(spreads):
+    count = sum(1 for s in spreads if s is not None)
+    if not count:
         return pages, spreads
+    # A book of spreads: its halves numbered in turn; a spread here and there keeps
+    # the document's numbering (both halves the PDF page's number).
+    book = 2 * count >= len(pages)
     units: list[RawPage] = []
     number = pages[0].number
     for page, spread in zip(pages, spreads, strict=True):
+        if not book:
+            number = page.number
         if spread is None:
             units.append(RawPage(number, page.width, page.height, page.lines, page.chars))
             number += 1
