@@ -117,20 +117,7 @@ def test_no_contents_row_in_any_section(name: str) -> None:
     assert not rows, rows[:5]
 
 
-# Still wrong, by cause: a running header met on two pages only, the first time read
-# as a heading (a protocol's title atop both of its pages).
-_TWO_PAGE_HEADER = {"mda_als2022_indesign"}
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="two-page running header"))
-        if n in _TWO_PAGE_HEADER
-        else n
-        for n in NAMES
-    ],
-)
+@pytest.mark.parametrize("name", NAMES)
 def test_no_page_number_or_running_field_in_any_section(name: str) -> None:
     doc, _, pages = _processed(name)
     body = {_norm(ln) for p in pages["pages"] for block in p["body"] for ln in block}
