@@ -151,7 +151,7 @@ def classify(pages: list[RawPage], body: float) -> list[list[LineKind]]:
         return kinds
     groups = [_groups(p.lines) for p in pages]
     _mark_margins(pages, groups, kinds, body)
-    _mark_stacked(pages, groups, kinds)
+    _mark_stacked(pages, groups, kinds, body)
     _mark_side_notes(pages, kinds, body)
     _mark_panels(pages, kinds, body)
     _mark_footnotes(pages, kinds, body)
@@ -266,7 +266,7 @@ _STACKED_SHARE = 0.4
 
 
 def _mark_stacked(
-    pages: list[RawPage], groups: list[list[list[int]]], kinds: list[list[LineKind]]
+    pages: list[RawPage], groups: list[list[list[int]]], kinds: list[list[LineKind]], body: float
 ) -> None:
     """The rows of a header or footer set in several rows: an organisation's address
     over its booklet's title over the page number, the same on every page.
@@ -291,8 +291,8 @@ def _mark_stacked(
         if not grp:
             continue
         top, bottom = _TOP_BAND * page.height, _BOTTOM_BAND * page.height
-        _stack(page.lines, grp, kinds[p], "header", seen, least, top)
-        _stack(page.lines, grp[::-1], kinds[p], "footer", seen, least, bottom)
+        _stack(page.lines, grp, kinds[p], "header", seen, least, top, body)
+        _stack(page.lines, grp[::-1], kinds[p], "footer", seen, least, bottom, body)
 
 
 def _stack(
@@ -303,6 +303,7 @@ def _stack(
     seen: Counter[tuple[str, float, bool]],
     least: int,
     edge: float,
+    body: float,
 ) -> None:
     """Mark ``rows`` after the first (a header or footer row) with ``role`` while each
     is inside the band (above ``edge`` for a header, below it for a footer) and
@@ -311,7 +312,11 @@ def _stack(
         return
     for row in rows[1:]:
         inside = all((lines[i].y < edge) == (role == "header") for i in row)
-        if not inside or not all(seen[_style_key(lines[i])] >= least for i in row):
+        # A line of running text (body size, many words) is text, recurring or not.
+        texty = any(
+            abs(lines[i].size - body) < 0.5 and len(lines[i].text.split()) >= 6 for i in row
+        )
+        if not inside or texty or not all(seen[_style_key(lines[i])] >= least for i in row):
             return
         for i in row:
             if kinds[i] == "body":
