@@ -185,3 +185,28 @@ def test_spread_halves_are_classified_as_pages_of_their_own() -> None:
     # A document without spreads is classified as it is.
     plain = [RawPage(1, 595.0, 842.0, _text(100.0, 10, 70, 520), 1)]
     assert split_spreads(plain) == (plain, [None])
+
+
+def _sefer_page(n: int, last: RawLine) -> RawPage:
+    """A page of a sefer: a number at its head, 20 lines, ``last`` under them."""
+    number = _raw(str(n + 4), 30.0, 200.0, 210.0, 10.0)
+    return RawPage(n, 420.0, 532.0, [number, *_text(200.0, 20, 71.0, 347.0), last], 1000)
+
+
+def test_a_catchword_is_no_text_and_a_last_word_is() -> None:
+    # The next page's first word under the last line, at its end (the left).
+    catchword = _sefer_page(1, _raw("לומר", 497.0, 80.0, 110.0, 10.0))
+    # A paragraph's last word starts where lines start (the right); a centred word
+    # stands in the middle.
+    widow = _sefer_page(2, _raw("לומר", 497.0, 317.0, 347.0, 11.5))
+    centred = _sefer_page(3, _raw("סוף", 497.0, 195.0, 220.0, 11.5))
+    kinds = classify([catchword, widow, centred], 11.5)
+    assert [k[-1] for k in kinds] == ["footer", "body", "body"]
+
+
+def test_a_misread_number_where_page_numbers_stand_is_one() -> None:
+    # An OCR layer read one page's number wrong (and dashes as soft hyphens): it does
+    # not follow the pages, but stands where the others do.
+    pages = [_sefer_page(n, _raw(f"\u00ad{n + 4}\u00ad", 499.0, 200.0, 210.0)) for n in range(1, 6)]
+    pages.append(_sefer_page(6, _raw("\u00ad18\u00ad", 499.0, 200.0, 210.0)))
+    assert [k[-1] for k in classify(pages, 11.5)] == ["page_number"] * 6

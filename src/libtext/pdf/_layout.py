@@ -42,9 +42,10 @@ _LARGE = 1.12  # at least this share: heading whatever its length
 _SLIGHTLY = 1.04  # at least this share: heading when short
 
 _DIGITS = re.compile(r"\d+")
+# Dashes around a page number may be soft hyphens (U+00AD), as text layers write them.
 _PAGE_NUM = re.compile(
-    r"^[\s\-–—.|]*(?:(?:עמוד|עמ['׳]|דף|page|p\.)\s*)?"
-    r"(?P<num>\d{1,4}|[א-ת]{1,4}['\"׳״]?[א-ת]?)[\s\-–—.|]*$",
+    r"^[\s\-\u00ad–—.|]*(?:(?:עמוד|עמ['׳]|דף|page|p\.)\s*)?"
+    r"(?P<num>\d{1,4}|[א-ת]{1,4}['\"׳״]?[א-ת]?)[\s\-\u00ad–—.|]*$",
     re.IGNORECASE,
 )
 _NOTE_MARKER = re.compile(
@@ -151,7 +152,9 @@ def classify(pages: list[RawPage], body: float) -> list[list[LineKind]]:
         return kinds
     groups = [_groups(p.lines) for p in pages]
     _mark_margins(pages, groups, kinds, body)
+    _mark_numbers_in_place(pages, groups, kinds)
     _mark_stacked(pages, groups, kinds, body)
+    _mark_catchwords(pages, groups, kinds)
     _mark_side_notes(pages, kinds, body)
     _mark_panels(pages, kinds, body)
     _mark_footnotes(pages, kinds, body)
@@ -293,6 +296,79 @@ def _mark_stacked(
         top, bottom = _TOP_BAND * page.height, _BOTTOM_BAND * page.height
         _stack(page.lines, grp, kinds[p], "header", seen, least, top, body)
         _stack(page.lines, grp[::-1], kinds[p], "footer", seen, least, bottom, body)
+
+
+def _mark_numbers_in_place(
+    pages: list[RawPage], groups: list[list[list[int]]], kinds: list[list[LineKind]]
+) -> None:
+    """A lone number where the document's page numbers stand is one, whatever its value.
+
+    An OCR layer misreads some page numbers (``8`` for ``4``), and a number that does
+    not follow the pages is otherwise left as text: but it stands alone on the top or
+    bottom row, on the height of the page numbers of many other pages.
+    """
+    spots: Counter[int] = Counter()
+    for page, page_kinds in zip(pages, kinds, strict=True):
+        spots.update(
+            {
+                round(ln.y / 4)
+                for ln, k in zip(page.lines, page_kinds, strict=True)
+                if k == "page_number"
+            }
+        )
+    if not spots:
+        return
+    for p, (page, grp) in enumerate(zip(pages, groups, strict=True)):
+        if len(grp) < 2:
+            continue
+        for row, band in ((grp[0], _TOP_BAND), (grp[-1], _BOTTOM_BAND)):
+            ln = page.lines[row[0]]
+            if len(row) != 1 or kinds[p][row[0]] == "page_number":
+                continue
+            if (ln.y < band * page.height) != (band == _TOP_BAND):
+                continue
+            near = sum(spots[round(ln.y / 4) + d] for d in (-1, 0, 1))
+            if near >= 3 and page_number_value(ln.text) is not None:
+                kinds[p][row[0]] = "page_number"
+
+
+def _mark_catchwords(
+    pages: list[RawPage], groups: list[list[list[int]]], kinds: list[list[LineKind]]
+) -> None:
+    """Mark a page's catchword as a footer.
+
+    A sefer prints under a page's last line, at its end (the left on a Hebrew page),
+    the first word of the next page: one word on a row of its own, in the bottom
+    band, right under a full line of text and far short of it. A paragraph's last
+    word (a widow) starts where lines start; a centred word stands in the middle.
+    """
+    for p, (page, grp) in enumerate(zip(pages, groups, strict=True)):
+        if len(grp) < 2 or len(grp[-1]) != 1:
+            continue
+        k = grp[-1][0]
+        ln = page.lines[k]
+        words = ln.text.split()
+        if kinds[p][k] != "body" or len(words) != 1 or ln.y <= _BOTTOM_BAND * page.height:
+            continue
+        over = [
+            o
+            for o in page.lines
+            if o.y < ln.y and min(o.x1, ln.x1) > max(o.x0, ln.x0) and len(o.text.split()) >= 4
+        ]
+        if not over:
+            continue
+        up = max(over, key=lambda o: o.y)
+        width = up.x1 - up.x0
+        if ln.y - up.y > 2.5 * max(up.size, ln.size) or ln.x1 - ln.x0 > 0.3 * width:
+            continue
+        rtl = _HEBREW_LETTER.search(ln.text) is not None
+        end_gap = ln.x0 - up.x0 if rtl else up.x1 - ln.x1
+        centre = (up.x0 + up.x1) / 2
+        if end_gap <= 0.25 * width and (ln.x1 < centre if rtl else ln.x0 > centre):
+            kinds[p][k] = "footer"
+
+
+_HEBREW_LETTER = re.compile("[\u05d0-\u05ea]")
 
 
 def _stack(
