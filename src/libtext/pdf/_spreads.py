@@ -13,7 +13,7 @@ half (see :class:`~libtext.models.PageHalf`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from statistics import median
 
 from libtext.pdf._layout import page_number_value
@@ -108,6 +108,14 @@ def find_spread(page: RawPage) -> Spread | None:
     return Spread(("left", "right"), (left, right), (ll, rl), cut)
 
 
+def _moved(ln: RawLine, shift: float) -> RawLine:
+    """A copy of ``ln`` moved ``shift`` points left (a compiled ``RawLine`` takes no
+    ``dataclasses.replace``)."""
+    return RawLine(
+        ln.text, ln.size, ln.bold, ln.y, ln.x0 - shift, ln.x1 - shift, ln.brackets_fixed, ln.block
+    )
+
+
 def split_spreads(pages: list[RawPage]) -> tuple[list[RawPage], list[Spread | None]]:
     """The pages to classify (a spread's halves as pages of their own) and each PDF
     page's spread (None for a single page).
@@ -137,7 +145,7 @@ def split_spreads(pages: list[RawPage]) -> tuple[list[RawPage], list[Spread | No
             # centred on its half is centred on that page.
             shift = spread.cut if side == "right" else 0.0
             width = page.width - spread.cut if side == "right" else spread.cut
-            moved = [replace(ln, x0=ln.x0 - shift, x1=ln.x1 - shift) for ln in half]
+            moved = [_moved(ln, shift) for ln in half]
             units.append(RawPage(number, width, page.height, moved, page.chars))
             number += 1
     return units, spreads
