@@ -210,3 +210,14 @@ def test_a_misread_number_where_page_numbers_stand_is_one() -> None:
     pages = [_sefer_page(n, _raw(f"\u00ad{n + 4}\u00ad", 499.0, 200.0, 210.0)) for n in range(1, 6)]
     pages.append(_sefer_page(6, _raw("\u00ad18\u00ad", 499.0, 200.0, 210.0)))
     assert [k[-1] for k in classify(pages, 11.5)] == ["page_number"] * 6
+
+
+def test_each_half_of_a_spread_is_read_top_to_bottom() -> None:
+    # However the page's lines came (here: bottom to top), each half is read as a page.
+    right, left = _half(460, 800, "12"), _half(40, 380, "13")
+    spread = find_spread(RawPage(1, 840.0, 595.0, [*left, *right][::-1], 1))
+    assert spread is not None
+    assert [[ln.text for ln in half] for half in spread.halves] == [
+        [ln.text for ln in right],
+        [ln.text for ln in left],
+    ]

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from statistics import median
 
+from libtext.pdf._blocks import order_lines
 from libtext.pdf._layout import page_number_value
 from libtext.pdf._read import RawLine, RawPage
 
@@ -103,9 +104,15 @@ def find_spread(page: RawPage) -> Spread | None:
     if not pairs:
         return None
     (lv, ll, _), (rv, rl, _) = pairs[0]
-    if rv < lv:
-        return Spread(("right", "left"), (right, left), (rl, ll), cut)
-    return Spread(("left", "right"), (left, right), (ll, rl), cut)
+    # Each half read as the page it is (the whole page's blocks may have been cut
+    # across the gutter: a header above one half read before the other's text).
+    if rv < lv:  # a right-to-left book
+        return Spread(
+            ("right", "left"), (order_lines(right, "R"), order_lines(left, "R")), (rl, ll), cut
+        )
+    return Spread(
+        ("left", "right"), (order_lines(left, "L"), order_lines(right, "L")), (ll, rl), cut
+    )
 
 
 def _moved(ln: RawLine, shift: float) -> RawLine:
