@@ -221,3 +221,14 @@ def test_each_half_of_a_spread_is_read_top_to_bottom() -> None:
         [ln.text for ln in right],
         [ln.text for ln in left],
     ]
+
+
+def test_a_small_sentence_atop_one_page_is_no_running_header() -> None:
+    # A boxed section title set small atop a page, met once, is text; a short small
+    # title atop a page is a running header even met once.
+    title = "Who is Required to Fulfill the Commandment to Retell the Exodus?"
+    pages = [
+        RawPage(1, 612.0, 792.0, [_raw(title, 42.8, 73.0, 538.0, 9.0), *_text(86.0, 30, 60, 550)], 1),
+        RawPage(2, 612.0, 792.0, [_raw("הגדה של פסח", 42.8, 250, 350, 9.0), *_text(86.0, 30, 60, 550)], 1),
+    ]  # fmt: skip
+    assert [k[0] for k in classify(pages, 11.5)] == ["body", "header"]

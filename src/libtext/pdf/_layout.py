@@ -33,6 +33,8 @@ from libtext.pdf._read import RawLine, RawPage
 
 __all__ = ["classify", "dominant_size", "side_notes_in_place"]
 
+# A running header that never recurs is this many words at most.
+_HEADER_WORDS = 8
 _TOP_BAND = 0.12
 _BOTTOM_BAND = 0.86
 _NEAR_BAND = 0.2  # a page number that follows the pages may stand this far in
@@ -255,7 +257,10 @@ def _mark_margins(
                     repeats = any(
                         _key(lines[j].text) == key for j in range(group[-1] + 1, len(lines))
                     )
-                if at_top and (repeats or (ln.size <= body * _SMALL and not texty)):
+                # Small alone does not make a header of a long line met once: a
+                # running title is a few words, a boxed section title a sentence.
+                short = len(ln.text.split()) <= _HEADER_WORDS
+                if at_top and (repeats or (ln.size <= body * _SMALL and not texty and short)):
                     kinds[p][i] = "header"
                 elif not at_top and repeats:
                     kinds[p][i] = "footer"
