@@ -5,15 +5,20 @@ which top and bottom lines repeat from page to page, how printed page numbers fo
 the page index) and then at each page, so they carry over to other fonts, page sizes
 and layouts:
 
-* header: the topmost line(s) of a page, in the top band, smaller than body text,
-  repeated in the same size and weight on other pages (two will do in a short
-  document), or repeated by a heading lower on the same page (a running header
-  repeating the chapter name is not a heading);
-* page number: a lone number (digits or a Hebrew numeral) at the top or bottom whose
-  value follows the page index like the other pages' numbers do, or that stands apart;
-* footer: a bottom line repeated on other pages;
+* header: the topmost row of a page (by position, wherever its blocks put it in the
+  reading order), in the top band, smaller than body text and short, repeated in the
+  same size and weight on other pages (two will do in a short document), or repeated
+  by a heading lower on the same page (a running header repeating the chapter name
+  is not a heading); the row's other short parts share its role (a title beside the
+  page number), and rows below it in the band that recur on many pages too;
+* page number: a lone number (digits or a Hebrew numeral; a roman one alone apart)
+  at the top or bottom whose value follows the page index like the other pages'
+  numbers do, or that stands apart, or where the other pages' numbers stand;
+* footer: a bottom line repeated on other pages (and the rows above it in the band
+  that recur), or a catchword (the next page's first word under the last line);
 * margin: a short note outside the text column's edges beside a text line (a
-  siddur's source reference), or a lone small line number apart from its line;
+  siddur's source reference), a lone line number smaller than its line and apart
+  from it, or a light side panel of short items beside the page's text;
 * footnote: the block of smaller lines below the last body-size line, when it starts
   with a note marker (or continues the previous page's notes);
 * heading: larger than body text, or bold (when body text is not) and short and
