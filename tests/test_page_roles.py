@@ -232,3 +232,18 @@ def test_a_small_sentence_atop_one_page_is_no_running_header() -> None:
         RawPage(2, 612.0, 792.0, [_raw("הגדה של פסח", 42.8, 250, 350, 9.0), *_text(86.0, 30, 60, 550)], 1),
     ]  # fmt: skip
     assert [k[0] for k in classify(pages, 11.5)] == ["body", "header"]
+
+
+def test_in_a_book_of_spreads_a_misread_folio_keeps_the_spread() -> None:
+    pages = [
+        RawPage(n, 840.0, 595.0, [*_half(40, 380, str(11 + 2 * n)), *_half(460, 800, str(10 + 2 * n))], 1)
+        for n in (1, 2, 3)
+    ]  # fmt: skip
+    # The fourth spread's left folio read as 30 (for 19): its gutter is enough.
+    pages.append(RawPage(4, 840.0, 595.0, [*_half(40, 380, "30"), *_half(460, 800, "18")], 1))
+    units, spreads = split_spreads(pages)
+    assert all(spreads) and len(units) == 8
+    last = spreads[3]
+    assert last is not None and last.sides == ("right", "left") and last.labels == ("18", "30")
+    # Alone, without the book around it, that page is no spread.
+    assert find_spread(pages[3]) is None

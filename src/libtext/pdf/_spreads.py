@@ -28,6 +28,8 @@ _MIDDLE = 0.2
 _FOLIO_BAND = 0.15
 # Each half holds at least this many lines.
 _HALF_LINES = 3
+# Spreads found by their folios on this share of the pages make a book of spreads.
+_BOOK_SHARE = 0.3
 # Two folios are mirror images across the middle within this share of the width.
 _MIRROR = 0.06
 # A running header that carries the page number at one end is this many words at most.
@@ -73,8 +75,13 @@ def _mirrored(a: RawLine, b: RawLine, width: float) -> bool:
     return level and abs((a.x0 + a.x1) / 2 + (b.x0 + b.x1) / 2 - width) <= _MIRROR * width
 
 
-def find_spread(page: RawPage) -> Spread | None:
-    """``page`` as a spread's two halves in reading order, or None if it is one page."""
+def find_spread(page: RawPage, first: str = "") -> Spread | None:
+    """``page`` as a spread's two halves in reading order, or None if it is one page.
+
+    ``first`` (``"right"`` or ``"left"``): the page is one of a book of spreads read
+    from that side, and a gutter down its middle is enough (an OCR layer misreads
+    some folios).
+    """
     lines = page.lines
     if page.width <= page.height or len(lines) < 2 * _HALF_LINES:
         return None
@@ -101,12 +108,18 @@ def find_spread(page: RawPage) -> Spread | None:
         for b in _folios(right, page.height)
         if abs(a[0] - b[0]) == 1 and _mirrored(a[2], b[2], page.width)
     ]
-    if not pairs:
+    if pairs:
+        (lv, ll, _), (rv, rl, _) = pairs[0]
+        rtl = rv < lv  # a right-to-left book
+    elif first:
+        lf, rf = _folios(left, page.height), _folios(right, page.height)
+        ll, rl = (lf[0][1] if lf else ""), (rf[0][1] if rf else "")
+        rtl = first == "right"
+    else:
         return None
-    (lv, ll, _), (rv, rl, _) = pairs[0]
     # Each half read as the page it is (the whole page's blocks may have been cut
     # across the gutter: a header above one half read before the other's text).
-    if rv < lv:  # a right-to-left book
+    if rtl:
         return Spread(
             ("right", "left"), (order_lines(right, "R"), order_lines(left, "R")), (rl, ll), cut
         )
@@ -132,9 +145,15 @@ def split_spreads(pages: list[RawPage]) -> tuple[list[RawPage], list[Spread | No
     follow them as they follow a book's pages; otherwise each keeps its PDF page's.
     """
     spreads = [find_spread(p) for p in pages]
-    count = sum(1 for s in spreads if s is not None)
-    if not count:
+    found = [s.sides[0] for s in spreads if s is not None]
+    if not found:
         return pages, spreads
+    if len(found) >= max(2, _BOOK_SHARE * len(pages)):
+        # A book of spreads: a page with a gutter down its middle is one too, read
+        # from the side the others are.
+        first = max(set(found), key=found.count)
+        spreads = [s or find_spread(p, first) for p, s in zip(pages, spreads, strict=True)]
+    count = sum(1 for s in spreads if s is not None)
     # A book of spreads: its halves numbered in turn; a spread here and there keeps
     # the document's numbering (both halves the PDF page's number).
     book = 2 * count >= len(pages)
