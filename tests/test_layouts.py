@@ -136,8 +136,9 @@ def test_producer_cases_are_there() -> None:
     )
     assert {"table_cells", "visual_punct"} <= set(PRODUCER_CASES)
     assert {"hidden_spaces", "ocr_words", "latin_lines", "holam_vav"} <= set(PRODUCER_CASES)
-    # Whole pages: a parallel text, notes in the margin, a table on a right-to-left page.
-    assert {"parallel_texts", "margin_notes", "rtl_table"} <= set(PRODUCER_CASES)
+    # Whole pages: a parallel text, notes in the margin, a table on a right-to-left page,
+    # two book pages on one PDF page.
+    assert {"parallel_texts", "margin_notes", "rtl_table", "spread"} <= set(PRODUCER_CASES)
 
 
 # Cases whose cause is still open: each fails today (strict), and passes once fixed.
@@ -165,6 +166,36 @@ def test_producer_lines_exact_in_reading_order(name: str) -> None:
         # Each line's size is the size it was set in (not the Tf operand).
         assert [ln.size for ln in page.lines] == [ln.get("size", 12.0) for ln in tpage["lines"]]
         assert [ln.kind for ln in page.lines] == [ln["kind"] for ln in tpage["lines"]]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        n
+        for n in PRODUCER_CASES
+        if "halves" in json.loads((PRODUCERS / f"{n}.truth.json").read_text())["pages"][0]
+    ],
+)
+def test_a_spread_is_read_as_two_book_pages(name: str) -> None:
+    """Two book pages on one PDF page: one ``ExtractedPage`` (the PDF's numbering),
+    its halves in reading order, each with its own lines, header and page number."""
+    truth: dict[str, Any] = json.loads((PRODUCERS / f"{name}.truth.json").read_text("utf-8"))
+    doc = extract_pdf(PRODUCERS / f"{name}.pdf")
+    for tpage, page in zip(truth["pages"], doc.pages, strict=True):
+        want = tpage["halves"]
+        assert [(h.side, h.label) for h in page.halves] == [(h["side"], h["label"]) for h in want]
+        books = page.book_pages()
+        assert [[ln.text for ln in b.lines] for b in books] == [h["lines"] for h in want]
+        for book in books:
+            assert book.number == page.number
+            assert [ln.kind for ln in book.lines].count("page_number") == 1
+            assert [ln.kind for ln in book.lines].count("header") == 1
+        # A half is on its side of the PDF page.
+        for half, book in zip(page.halves, books, strict=True):
+            assert all(half.x0 <= ln.x0 and ln.x1 <= half.x1 for ln in book.lines)
+        # A single page has no halves and is its own book page.
+    plain = extract_pdf(PRODUCERS / "two_columns.pdf").pages[0]
+    assert plain.halves == [] and plain.book_pages() == [plain]
 
 
 def test_y_is_measured_from_the_crop_box_top() -> None:

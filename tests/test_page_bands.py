@@ -90,3 +90,14 @@ def test_a_chapter_title_page_listing_its_parts_is_a_contents_page() -> None:
     found = contents_pages(doc)
     assert found.get(1) == {2, 3}  # the two rows, not the chapter's number and title
     assert 2 not in found
+
+
+def test_a_rows_pieces_are_read_in_their_scripts_direction() -> None:
+    # A Hebrew line in three pieces on a page read left to right (mostly English),
+    # and an English line in pieces on a Hebrew page.
+    hebrew = [_raw("לְפַרְעֹה", 25.0, 135.0, 58.0, 119.0), _raw("הָיִינוּ", 25.0, 135.0, 162.0, 202.0),
+              _raw("עֲבָדִים", 25.0, 135.0, 244.0, 300.0)]  # fmt: skip
+    assert [ln.text for ln in order_lines(hebrew, "L")] == ["עֲבָדִים", "הָיִינוּ", "לְפַרְעֹה"]
+    english = [_raw("Egypt,", 12.0, 80.0, 300.0, 340.0), _raw("from", 12.0, 80.0, 200.0, 230.0),
+               _raw("out", 12.0, 80.0, 100.0, 130.0)]  # fmt: skip
+    assert [ln.text for ln in order_lines(english, "R")] == ["out", "from", "Egypt,"]

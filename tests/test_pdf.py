@@ -349,6 +349,7 @@ def test_page_number_values() -> None:
     assert page_number_value('קכ"ג') == 123
     assert page_number_value("עמוד ז") == 7
     assert page_number_value("שנים.") is None
+    assert page_number_value("\u00ad8\u00ad") == 8  # soft hyphens as dashes (OCR layers)
 
 
 def test_sample_pdf_uses_another_layout() -> None:

@@ -51,6 +51,7 @@ __all__ = [
     "NavSearchResultsResponse",
     "OutlineComparison",
     "OutlineSegment",
+    "PageHalf",
     "PaginatedTextsResponse",
     "PaginationInfo",
     "PhraseChange",
@@ -664,6 +665,27 @@ class ExtractedLine(_Model):
     """Right edge, in points."""
 
 
+class PageHalf(_Model):
+    """One of two book pages printed side by side on one PDF page (a spread).
+
+    Its lines are ``page.lines[start:end]``; ``label`` is its printed page number as
+    printed (``"12"``, ``"יב"``); ``x0``/``x1`` its extent on the PDF page, in points.
+    """
+
+    side: Literal["right", "left"]
+    """Which half of the PDF page it is."""
+    start: int
+    """Index of its first line in the page's ``lines``."""
+    end: int
+    """Index one past its last line in the page's ``lines``."""
+    label: str = ""
+    """Its printed page number as printed."""
+    x0: float = 0.0
+    """Left edge of the half, in points."""
+    x1: float = 0.0
+    """Right edge of the half, in points."""
+
+
 class ExtractedPage(_Model):
     """One page: its lines in reading order, each with its layout role.
 
@@ -675,6 +697,13 @@ class ExtractedPage(_Model):
     ``number`` is the 1-based page index in the PDF; ``width``/``height`` are in
     points. ``text`` (body and heading lines) and ``footnote_text`` are derived from
     ``lines`` and are included when the page is serialized.
+
+    A spread (two book pages printed side by side on one PDF page: a gutter down the
+    middle, a page number on each side) stays one ``ExtractedPage``, so that pages
+    keep the PDF's numbering: its lines are the first book page's (the lower
+    number: the right half of a right-to-left book), then the second's, each half
+    with its own header and page number, and ``halves`` says where each begins;
+    :meth:`book_pages` gives them as two pages.
     """
 
     number: int
@@ -685,6 +714,23 @@ class ExtractedPage(_Model):
     """Page height in points."""
     lines: list[ExtractedLine] = Field(default_factory=list)
     """The page's lines in reading order."""
+    halves: list[PageHalf] = Field(default_factory=list)
+    """A spread's two book pages in reading order; empty for a single page."""
+
+    def book_pages(self) -> list[ExtractedPage]:
+        """The book pages printed on this PDF page: a spread's two halves (each with
+        this page's number, its own lines and extent), else the page itself."""
+        if not self.halves:
+            return [self]
+        return [
+            ExtractedPage(
+                number=self.number,
+                width=round(half.x1 - half.x0, 2),
+                height=self.height,
+                lines=self.lines[half.start : half.end],
+            )
+            for half in self.halves
+        ]
 
     @computed_field  # type: ignore[prop-decorator]
     @property

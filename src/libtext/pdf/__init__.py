@@ -37,7 +37,14 @@ from libtext.errors import (
     TooManyPagesError,
     short,
 )
-from libtext.models import DocumentHeading, ExtractedDocument, ExtractedLine, ExtractedPage
+from libtext.models import (
+    DocumentHeading,
+    ExtractedDocument,
+    ExtractedLine,
+    ExtractedPage,
+    LineKind,
+    PageHalf,
+)
 from libtext.pdf._compiled import prefer_source
 
 prefer_source()  # before the per-character modules: LIBTEXT_PURE_PYTHON=1 passes over their twin
@@ -52,7 +59,8 @@ from libtext.pdf._guard import (  # noqa: E402
 from libtext.pdf._layout import classify, dominant_size, side_notes_in_place  # noqa: E402
 from libtext.pdf._meta import info_author, info_text  # noqa: E402
 from libtext.pdf._outline import StructureHeadings, read_headings, structure_wanted  # noqa: E402
-from libtext.pdf._read import RawPage, read_page  # noqa: E402
+from libtext.pdf._read import RawLine, RawPage, read_page  # noqa: E402
+from libtext.pdf._spreads import split_spreads  # noqa: E402
 from libtext.pdf._text import bracket_votes, mirror_rtl_brackets  # noqa: E402
 from libtext.pdf._visual import valid_text, valid_texts  # noqa: E402
 
@@ -589,30 +597,36 @@ def _assemble(
     if mirror:
         _fix_brackets(raw_pages)
     body = dominant_size(raw_pages)
-    kinds = classify(raw_pages, body)
+    units, spreads = split_spreads(raw_pages)
+    kinds = iter(classify(units, body))
     out_pages = []
-    for page, page_kinds in zip(raw_pages, kinds, strict=True):
-        texts = valid_texts([ln.text for ln in page.lines])
-        lines = [
-            _line(
-                {
-                    "text": texts[k],
-                    "kind": page_kinds[k],
-                    "size": page.lines[k].size,
-                    "bold": page.lines[k].bold,
-                    "y": page.lines[k].y,
-                    "x0": round(page.lines[k].x0, 2),
-                    "x1": round(page.lines[k].x1, 2),
-                }
-            )
-            for k in side_notes_in_place(page.lines, page_kinds)
-        ]
+    for page, spread in zip(raw_pages, spreads, strict=True):
+        if spread is None:
+            lines = _lines(page.lines, next(kinds))
+            halves: list[PageHalf] = []
+        else:
+            lines, halves = [], []
+            for side, half, label in zip(spread.sides, spread.halves, spread.labels, strict=True):
+                start = len(lines)
+                lines.extend(_lines(half, next(kinds)))
+                x0, x1 = (spread.cut, page.width) if side == "right" else (0.0, spread.cut)
+                halves.append(
+                    PageHalf(
+                        side=side,
+                        start=start,
+                        end=len(lines),
+                        label=label,
+                        x0=round(x0, 2),
+                        x1=round(x1, 2),
+                    )
+                )
         out_pages.append(
             ExtractedPage.model_construct(
                 number=page.number,
                 width=round(page.width, 2),
                 height=round(page.height, 2),
                 lines=lines,
+                halves=halves,
             )
         )
     return ExtractedDocument(
@@ -623,6 +637,25 @@ def _assemble(
         body_size=body,
         headings=headings or [],
     )
+
+
+def _lines(raw: list[RawLine], kinds: list[LineKind]) -> list[ExtractedLine]:
+    """A page's (or a spread half's) lines with their kinds, margin notes in place."""
+    texts = valid_texts([ln.text for ln in raw])
+    return [
+        _line(
+            {
+                "text": texts[k],
+                "kind": kinds[k],
+                "size": raw[k].size,
+                "bold": raw[k].bold,
+                "y": raw[k].y,
+                "x0": round(raw[k].x0, 2),
+                "x1": round(raw[k].x1, 2),
+            }
+        )
+        for k in side_notes_in_place(raw, kinds)
+    ]
 
 
 _LINE_FIELDS = frozenset(ExtractedLine.model_fields)

@@ -105,8 +105,13 @@ def _least(lines: list[RawLine], node: list[int]) -> float:
 
 
 def _across(lines: list[RawLine], row: list[int], direction: Direction) -> list[int]:
-    """One row's items in the page's direction."""
-    if direction == "R":
+    """One row's items in their script's direction, else the page's.
+
+    A Hebrew text's line cut into pieces on a page of mostly English (a haggadah's
+    Hebrew beside its translation) reads from the right all the same.
+    """
+    script = _script(lines, row) if len(row) > 1 else ""
+    if script == "R" or (direction == "R" and script != "L"):
         return sorted(row, key=lambda k: -lines[k].x1)
     return sorted(row, key=lambda k: lines[k].x0)
 

@@ -5,15 +5,20 @@ which top and bottom lines repeat from page to page, how printed page numbers fo
 the page index) and then at each page, so they carry over to other fonts, page sizes
 and layouts:
 
-* header: the topmost line(s) of a page, in the top band, smaller than body text,
-  repeated in the same size and weight on other pages (two will do in a short
-  document), or repeated by a heading lower on the same page (a running header
-  repeating the chapter name is not a heading);
-* page number: a lone number (digits or a Hebrew numeral) at the top or bottom whose
-  value follows the page index like the other pages' numbers do, or that stands apart;
-* footer: a bottom line repeated on other pages;
+* header: the topmost row of a page (by position, wherever its blocks put it in the
+  reading order), in the top band, smaller than body text and short, repeated in the
+  same size and weight on other pages (two will do in a short document), or repeated
+  by a heading lower on the same page (a running header repeating the chapter name
+  is not a heading); the row's other short parts share its role (a title beside the
+  page number), and rows below it in the band that recur on many pages too;
+* page number: a lone number (digits or a Hebrew numeral; a roman one alone apart)
+  at the top or bottom whose value follows the page index like the other pages'
+  numbers do, or that stands apart, or where the other pages' numbers stand;
+* footer: a bottom line repeated on other pages (and the rows above it in the band
+  that recur), or a catchword (the next page's first word under the last line);
 * margin: a short note outside the text column's edges beside a text line (a
-  siddur's source reference), or a lone small line number apart from its line;
+  siddur's source reference), a lone line number smaller than its line and apart
+  from it, or a light side panel of short items beside the page's text;
 * footnote: the block of smaller lines below the last body-size line, when it starts
   with a note marker (or continues the previous page's notes);
 * heading: larger than body text, or bold (when body text is not) and short and
@@ -22,6 +27,7 @@ and layouts:
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from statistics import median
@@ -32,6 +38,8 @@ from libtext.pdf._read import RawLine, RawPage
 
 __all__ = ["classify", "dominant_size", "side_notes_in_place"]
 
+# A running header that never recurs is this many words at most.
+_HEADER_WORDS = 8
 _TOP_BAND = 0.12
 _BOTTOM_BAND = 0.86
 _NEAR_BAND = 0.2  # a page number that follows the pages may stand this far in
@@ -41,9 +49,10 @@ _LARGE = 1.12  # at least this share: heading whatever its length
 _SLIGHTLY = 1.04  # at least this share: heading when short
 
 _DIGITS = re.compile(r"\d+")
+# Dashes around a page number may be soft hyphens (U+00AD), as text layers write them.
 _PAGE_NUM = re.compile(
-    r"^[\s\-–—.|]*(?:(?:עמוד|עמ['׳]|דף|page|p\.)\s*)?"
-    r"(?P<num>\d{1,4}|[א-ת]{1,4}['\"׳״]?[א-ת]?)[\s\-–—.|]*$",
+    r"^[\s\-\u00ad–—.|]*(?:(?:עמוד|עמ['׳]|דף|page|p\.)\s*)?"
+    r"(?P<num>\d{1,4}|[א-ת]{1,4}['\"׳״]?[א-ת]?)[\s\-\u00ad–—.|]*$",
     re.IGNORECASE,
 )
 _NOTE_MARKER = re.compile(
@@ -61,13 +70,21 @@ def dominant_size(pages: list[RawPage]) -> float:
 
 
 def _groups(lines: list[RawLine]) -> list[list[int]]:
-    """Indices of lines sharing a baseline, top to bottom (lines are in reading order)."""
+    """Indices of lines sharing a baseline, top to bottom of the page.
+
+    By position, not reading order: a page read block by block (a side panel before
+    the text, columns one after the other) ends its reading order in mid-page, and
+    its running header and footer are the top and bottom rows wherever they are read.
+    """
     out: list[list[int]] = []
-    for i, ln in enumerate(lines):
-        if out and abs(lines[out[-1][0]].y - ln.y) <= 0.3 * min(ln.size, lines[out[-1][0]].size):
+    for i in sorted(range(len(lines)), key=lambda k: lines[k].y):
+        ln = lines[i]
+        if out and abs(lines[out[-1][0]].y - ln.y) <= 0.3 * max(ln.size, lines[out[-1][0]].size):
             out[-1].append(i)
         else:
             out.append([i])
+    for row in out:
+        row.sort()
     return out
 
 
@@ -100,6 +117,30 @@ def _style_key(ln: RawLine) -> tuple[str, float, bool]:
     return (text if HEADING_LINE.match(text) else _key(text)), round(ln.size), ln.bold
 
 
+_ROMAN = re.compile(
+    r"^[\s\-–—.|]*(?P<num>c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))[\s\-–—.|]*$",
+    re.IGNORECASE,
+)
+_ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+
+
+def roman_value(text: str) -> int | None:
+    """The value of a page number in roman numerals (``xi``, ``- IV -``), else None.
+
+    A book's front matter is numbered so; only a lone number standing apart from the
+    text is read as one (a roman numeral is also a word: ``I``, ``mix``). One case
+    throughout: ``Xi`` is not a numeral.
+    """
+    m = _ROMAN.match(text)
+    if m is None or not m.group("num"):
+        return None
+    num = m.group("num")
+    if num not in (num.lower(), num.upper()):
+        return None
+    values = [_ROMAN_VALUES[c] for c in num.lower()]
+    return sum(-v if v < w else v for v, w in zip(values, [*values[1:], 0], strict=True))
+
+
 def page_number_value(text: str) -> int | None:
     """The value of a printed page number (``12``, ``- 12 -``, ``קכ"ג``), else None."""
     m = _PAGE_NUM.match(text)
@@ -119,7 +160,11 @@ def classify(pages: list[RawPage], body: float) -> list[list[LineKind]]:
         return kinds
     groups = [_groups(p.lines) for p in pages]
     _mark_margins(pages, groups, kinds, body)
+    _mark_numbers_in_place(pages, groups, kinds)
+    _mark_stacked(pages, groups, kinds, body)
+    _mark_catchwords(pages, groups, kinds)
     _mark_side_notes(pages, kinds, body)
+    _mark_panels(pages, kinds, body)
     _mark_footnotes(pages, kinds, body)
     _mark_headings(pages, kinds, body)
     return kinds
@@ -208,6 +253,9 @@ def _mark_margins(
                 ):
                     kinds[p][i] = "page_number"
                     continue
+                if len(group) == 1 and gap > 1.25 * pitch and roman_value(ln.text) is not None:
+                    kinds[p][i] = "page_number"  # front matter's number, alone apart
+                    continue
                 repeats = (top_keys if at_top else bottom_keys)[_style_key(ln)] >= repeated
                 if at_top and not repeats:
                     # The running header of a chapter's first page repeats its heading.
@@ -215,10 +263,175 @@ def _mark_margins(
                     repeats = any(
                         _key(lines[j].text) == key for j in range(group[-1] + 1, len(lines))
                     )
-                if at_top and (repeats or (ln.size <= body * _SMALL and not texty)):
+                # Small alone does not make a header of a long line met once: a
+                # running title is a few words, a boxed section title a sentence.
+                short = len(ln.text.split()) <= _HEADER_WORDS
+                if at_top and (repeats or (ln.size <= body * _SMALL and not texty and short)):
                     kinds[p][i] = "header"
                 elif not at_top and repeats:
                     kinds[p][i] = "footer"
+            steps = [lines[b[0]].y - lines[a[0]].y for a, b in itertools.pairwise(grp)]
+            if gap > 1.3 * median(steps):  # a row apart, not the end of a block of text
+                _complete_row(lines, group, kinds[p], "header" if at_top else "footer", body)
+
+
+# A row of a stacked header or footer recurs on at least this share of the pages.
+_STACKED_SHARE = 0.4
+
+
+def _mark_stacked(
+    pages: list[RawPage], groups: list[list[list[int]]], kinds: list[list[LineKind]], body: float
+) -> None:
+    """The rows of a header or footer set in several rows: an organisation's address
+    over its booklet's title over the page number, the same on every page.
+
+    From a page's header (or footer) row inwards, each row inside the band whose
+    every line recurs (text, size and weight) on many of the document's pages is
+    part of it, up to the first row that does not.
+    """
+    least = max(3, int(_STACKED_SHARE * len(pages)))
+    if len(pages) < 3:
+        return
+    seen: Counter[tuple[str, float, bool]] = Counter()
+    for page, grp in zip(pages, groups, strict=True):
+        band = {
+            _style_key(page.lines[i])
+            for row in grp
+            for i in row
+            if not _TOP_BAND * page.height <= page.lines[i].y <= _BOTTOM_BAND * page.height
+        }
+        seen.update(band)
+    for p, (page, grp) in enumerate(zip(pages, groups, strict=True)):
+        if not grp:
+            continue
+        top, bottom = _TOP_BAND * page.height, _BOTTOM_BAND * page.height
+        _stack(page.lines, grp, kinds[p], "header", seen, least, top, body)
+        _stack(page.lines, grp[::-1], kinds[p], "footer", seen, least, bottom, body)
+
+
+def _mark_numbers_in_place(
+    pages: list[RawPage], groups: list[list[list[int]]], kinds: list[list[LineKind]]
+) -> None:
+    """A lone number where the document's page numbers stand is one, whatever its value.
+
+    An OCR layer misreads some page numbers (``8`` for ``4``), and a number that does
+    not follow the pages is otherwise left as text: but it stands alone on the top or
+    bottom row, on the height of the page numbers of many other pages.
+    """
+    spots: Counter[int] = Counter()
+    for page, page_kinds in zip(pages, kinds, strict=True):
+        spots.update(
+            {
+                round(ln.y / 4)
+                for ln, k in zip(page.lines, page_kinds, strict=True)
+                if k == "page_number"
+            }
+        )
+    if not spots:
+        return
+    for p, (page, grp) in enumerate(zip(pages, groups, strict=True)):
+        if len(grp) < 2:
+            continue
+        for row, band in ((grp[0], _TOP_BAND), (grp[-1], _BOTTOM_BAND)):
+            ln = page.lines[row[0]]
+            if len(row) != 1 or kinds[p][row[0]] == "page_number":
+                continue
+            if (ln.y < band * page.height) != (band == _TOP_BAND):
+                continue
+            near = sum(spots[round(ln.y / 4) + d] for d in (-1, 0, 1))
+            if near >= 3 and page_number_value(ln.text) is not None:
+                kinds[p][row[0]] = "page_number"
+
+
+def _mark_catchwords(
+    pages: list[RawPage], groups: list[list[list[int]]], kinds: list[list[LineKind]]
+) -> None:
+    """Mark a page's catchword as a footer.
+
+    A sefer prints under a page's last line, at its end (the left on a Hebrew page),
+    the first word of the next page: one word on a row of its own, in the bottom
+    band, right under a full line of text and far short of it. A paragraph's last
+    word (a widow) starts where lines start; a centred word stands in the middle.
+    """
+    for p, (page, grp) in enumerate(zip(pages, groups, strict=True)):
+        if len(grp) < 2 or len(grp[-1]) != 1:
+            continue
+        k = grp[-1][0]
+        ln = page.lines[k]
+        words = ln.text.split()
+        if kinds[p][k] != "body" or len(words) != 1 or ln.y <= _BOTTOM_BAND * page.height:
+            continue
+        over = [
+            o
+            for o in page.lines
+            if o.y < ln.y and min(o.x1, ln.x1) > max(o.x0, ln.x0) and len(o.text.split()) >= 4
+        ]
+        if not over:
+            continue
+        up = max(over, key=lambda o: o.y)
+        width = up.x1 - up.x0
+        if ln.y - up.y > 2.5 * max(up.size, ln.size) or ln.x1 - ln.x0 > 0.3 * width:
+            continue
+        rtl = _HEBREW_LETTER.search(ln.text) is not None
+        end_gap = ln.x0 - up.x0 if rtl else up.x1 - ln.x1
+        centre = (up.x0 + up.x1) / 2
+        if end_gap <= 0.25 * width and (ln.x1 < centre if rtl else ln.x0 > centre):
+            kinds[p][k] = "footer"
+
+
+_HEBREW_LETTER = re.compile("[\u05d0-\u05ea]")
+
+
+def _stack(
+    lines: list[RawLine],
+    rows: list[list[int]],
+    kinds: list[LineKind],
+    role: LineKind,
+    seen: Counter[tuple[str, float, bool]],
+    least: int,
+    edge: float,
+    body: float,
+) -> None:
+    """Mark ``rows`` after the first (a header or footer row) with ``role`` while each
+    is inside the band (above ``edge`` for a header, below it for a footer) and
+    recurs on ``least`` pages or more."""
+    if not any(kinds[i] in ("header", "footer", "page_number") for i in rows[0]):
+        return
+    for row in rows[1:]:
+        inside = all((lines[i].y < edge) == (role == "header") for i in row)
+        # A line of running text (body size, many words) is text, recurring or not.
+        texty = any(
+            abs(lines[i].size - body) < 0.5 and len(lines[i].text.split()) >= 6 for i in row
+        )
+        if not inside or texty or not all(seen[_style_key(lines[i])] >= least for i in row):
+            return
+        for i in row:
+            if kinds[i] == "body":
+                kinds[i] = role
+
+
+def _complete_row(
+    lines: list[RawLine], group: list[int], kinds: list[LineKind], role: LineKind, body: float
+) -> None:
+    """A running header's (or footer's) other parts on its row share its role.
+
+    A header bar sets its parts apart on one baseline: a chapter's title beside the
+    page number, the book's and the chapter's names at the two ends, a title that
+    changes with every section beside one that recurs. Once a part of the top (or
+    bottom) row is found a header, a footer or the page's number, the row's other
+    short parts are the same header: a line of running text on that row is not.
+    """
+    if not any(kinds[i] in ("header", "footer", "page_number") for i in group):
+        return
+    for i in group:
+        ln = lines[i]
+        words = len(ln.text.split())
+        if (
+            kinds[i] in ("body", "heading")
+            and words <= 12
+            and not (abs(ln.size - body) < 0.5 and words >= 6)
+        ):
+            kinds[i] = role
 
 
 # A side note is a few words long at most.
@@ -263,8 +476,6 @@ def _mark_side_notes(pages: list[RawPage], kinds: list[list[LineKind]], body: fl
                 and ln.x1 - ln.x0 <= reach
             )
             digits = _LINE_NUMBER.fullmatch(ln.text.strip()) is not None
-            if digits and ln.size > 0.85 * body:
-                continue  # a number of the text's size (a contents page's) is text
             if not (outside or digits):
                 continue
             beside = [
@@ -275,12 +486,70 @@ def _mark_side_notes(pages: list[RawPage], kinds: list[list[LineKind]], body: fl
             if digits and not outside:
                 # On a text line's baseline, a word space or more apart from it.
                 beside = [o for o in beside if max(o.x0, ln.x0) - min(o.x1, ln.x1) > 0.5 * o.size]
+            if digits and not any(ln.size <= 0.85 * max(o.size, body) for o in beside):
+                # A number of the text's size (a contents page's) is text; a line
+                # number is set smaller than the text it counts, whatever that size.
+                continue
             if beside:
                 found.append(i)
         # Notes are few beside their text: many lines outside are a column of their own.
         if len(found) <= max(3, len(text) // 2):
             for i in found:
                 kinds[p][i] = "margin"
+
+
+# A side panel carries at most this share of the characters of the text beside it.
+_PANEL_SHARE = 0.3
+# The text beside a panel: at least this many lines.
+_PANEL_TEXT = 8
+
+
+def _mark_panels(pages: list[RawPage], kinds: list[list[LineKind]], body: float) -> None:
+    """Mark a side panel beside the page's text as ``margin``.
+
+    A manual's page sets beside its text a narrow panel of short items (links to a
+    chart, a boxed warning, a navigation list): parted from the text by a river that
+    no line crosses, and light beside it (a fraction of its characters, short lines).
+    A second column of a book or a parallel translation carries as much text as the
+    first, and stays text.
+    """
+    for p, page in enumerate(pages):
+        lines = page.lines
+        own = [i for i, k in enumerate(kinds[p]) if k in ("body", "heading")]
+        if len(own) < _PANEL_TEXT + 1:
+            continue
+        spans = sorted((lines[i].x0, lines[i].x1) for i in own)
+        reach = spans[0][1]
+        for lo, hi in spans[1:]:
+            if lo - reach >= 1.5 * body:
+                cut = (reach + lo) / 2
+                left = [i for i in own if lines[i].x1 <= cut]
+                right = [i for i in own if lines[i].x0 >= cut]
+                for side, other in ((left, right), (right, left)):
+                    if _panel(lines, side, other, body):
+                        for i in side:
+                            kinds[p][i] = "margin"
+            reach = max(reach, hi)
+
+
+def _panel(lines: list[RawLine], side: list[int], other: list[int], body: float) -> bool:
+    """Whether ``side`` is a light panel beside ``other``, a block of text.
+
+    The text is the document's running text (not a contents page in larger type),
+    and a panel's items are set no larger than it (a title beside a chapter's
+    contents, a slide's callout beside its list, are no notes).
+    """
+    if len(side) < 2 or len(other) < _PANEL_TEXT or len(side) > len(other) // 2:
+        return False
+    size = median(lines[i].size for i in other)
+    if abs(size - body) >= 0.5 or median(lines[i].size for i in side) > 1.05 * size:
+        return False
+    if any(lines[i].size > 1.5 * size for i in side):
+        return False
+    chars = sum(len(lines[i].text) for i in side)
+    if chars > _PANEL_SHARE * sum(len(lines[i].text) for i in other):
+        return False
+    return all(len(lines[i].text.split()) <= _NOTE_WORDS for i in side)
 
 
 def side_notes_in_place(lines: list[RawLine], kinds: list[LineKind]) -> list[int]:

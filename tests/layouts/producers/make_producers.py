@@ -52,6 +52,9 @@ the way one producer does:
   right, in other sizes and line pitches (read: the Hebrew block, then the English);
 * ``margin_notes``: source references set small in the right margin beside three
   lines of a justified column (kind ``margin``, each after the line it stands by);
+* ``spread``: two A5 book pages side by side on one landscape page (a spread), each
+  with its running header above and its page number below (read: the right page,
+  then the left one, each header and number in its own page);
 * ``rtl_table``: a table on a right-to-left page, a Hebrew cell and two Latin cells a
   row (one line per row, cells from the right);
 * ``table_cells``: under a paragraph, table rows of three Hebrew cells each, right
@@ -560,7 +563,9 @@ def words_from_right(sh: Shaper, text: str, size: float, left: float, y: float) 
     return tj_line(sh, placed, size, y)
 
 
-def pdf_bytes(sh: Shaper, content: str, ornaments: dict[int, str] | None = None) -> bytes:
+def pdf_bytes(
+    sh: Shaper, content: str, ornaments: dict[int, str] | None = None, width: float = PAGE_W
+) -> bytes:
     objs: list[bytes] = []
 
     def add(body: bytes) -> int:
@@ -630,7 +635,7 @@ def pdf_bytes(sh: Shaper, content: str, ornaments: dict[int, str] | None = None)
     page = len(objs) + 1
     pages = page + 1
     add(
-        f"<< /Type /Page /Parent {pages} 0 R /MediaBox [0 0 {PAGE_W:g} {PAGE_H:g}]"
+        f"<< /Type /Page /Parent {pages} 0 R /MediaBox [0 0 {width:g} {PAGE_H:g}]"
         f" /Resources << /Font << {fonts} >> >> /Contents {contents} 0 R >>".encode()
     )
     add(f"<< /Type /Pages /Kids [{page} 0 R] /Count 1 >>".encode())
@@ -945,6 +950,35 @@ def make(name: str, description: str, style: str) -> None:
                 # Out of the text, right after the line it stands beside.
                 truth.append({"kind": "margin", "text": notes[k], "size": 9.0})
             y -= lead
+    elif style == "spread":
+        # Two A5 book pages side by side on one landscape page, two margins of gutter
+        # between them: each a running header (9 pt) centred above its text and its
+        # page number (10 pt) centred below. A right-to-left book: the right page
+        # (12) is read first, then the left one (13).
+        texts = wrap(sh, AVOT, size, PAGE_W - 2 * margin)
+        cut = (len(texts) + 1) // 2
+        pages = [
+            ("right", "12", "פרקי אבות", texts[:cut], 2 * PAGE_W - margin),
+            ("left", "13", "פרק ראשון", texts[cut:], PAGE_W - margin),
+        ]
+        halves = []
+        for side, number, header, body, edge in pages:
+            centre = edge - (PAGE_W - 2 * margin) / 2
+            glyphs = line_glyphs(sh, [(header, "R")], 9.0, centre + sh.width(header, 9.0) / 2)
+            ops.append(draw_line(sh, glyphs, PAGE_H - 35, 9.0, "plain"))
+            half = [{"kind": "header", "text": header, "size": 9.0}]
+            for k, text in enumerate(body):
+                glyphs = line_glyphs(sh, [(text, "R")], size, edge)
+                ops.append(draw_line(sh, glyphs, PAGE_H - 70 - k * lead, size, "plain"))
+                half.append({"kind": "body", "text": text})
+            glyphs = latin_glyphs(sh, number, 10.0, centre - sh.width(number, 10.0) / 2)
+            ops.append(draw_line(sh, glyphs, 40.0, 10.0, "plain"))
+            half.append({"kind": "page_number", "text": number, "size": 10.0})
+            truth.extend(half)
+            halves.append({"side": side, "label": number, "lines": [t["text"] for t in half]})
+        (HERE / f"{name}.pdf").write_bytes(pdf_bytes(sh, "\n".join(ops), width=2 * PAGE_W))
+        write_truth(name, description, style, truth, halves=halves)
+        return
     elif style == "rtl_table":
         # Under a paragraph, a table on a right-to-left page whose rows hold a Hebrew
         # cell and two Latin ones, each cell a text object; read as one line per row,
@@ -1021,12 +1055,21 @@ def make(name: str, description: str, style: str) -> None:
     write_truth(name, description, style, truth)
 
 
-def write_truth(name: str, description: str, style: str, truth: list[dict[str, Any]]) -> None:
+def write_truth(
+    name: str,
+    description: str,
+    style: str,
+    truth: list[dict[str, Any]],
+    halves: list[dict[str, Any]] | None = None,
+) -> None:
+    page: dict[str, Any] = {"page": 1, "lines": truth}
+    if halves is not None:
+        page["halves"] = halves  # a spread's book pages, in reading order
     doc = {
         "file": f"{name}.pdf",
         "description": description,
         "producer_style": style,
-        "pages": [{"page": 1, "lines": truth}],
+        "pages": [page],
     }
     (HERE / f"{name}.truth.json").write_text(
         json.dumps(doc, ensure_ascii=False, indent=1) + "\n", "utf-8"
@@ -1150,6 +1193,12 @@ CASES += [
         "a justified column with 9 pt source references in the right margin beside "
         "three of its lines",
         "margin_notes",
+    ),
+    (
+        "spread",
+        "two A5 book pages (12, 13) side by side on one landscape page, each with its "
+        "running header and page number",
+        "spread",
     ),
     (
         "rtl_table",
