@@ -16,8 +16,10 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from libtext.pdf._rows import join_rows
 
 if TYPE_CHECKING:
     from libtext.pdf._visual import Direction
@@ -41,6 +43,9 @@ class RawLine:
     x1: float
     brackets_fixed: bool = False  # read from glyph positions, brackets paired already
     block: int = -1  # the text block it belongs to (see :mod:`._blocks`), -1: none found
+    # Parts a tab apart inside the line as pdfium gave it (x0, x1, text), when they
+    # may be a table's cells (see :mod:`._rows`); else empty.
+    cells: list[tuple[float, float, str]] = field(default_factory=list)
 
 
 # A list number or letter with its punctuation: "1.", "(3)", "א.", "b)" (and the
@@ -89,7 +94,8 @@ def _baselines(lines: list[RawLine]) -> Iterator[list[int]]:
 
 
 def join_items(lines: list[RawLine], direction: Direction, gutter: float | None) -> list[RawLine]:
-    """``lines`` with labels joined to their text, then a table row's cells to each other."""
+    """``lines`` with labels joined to their text, then a table row's cells to each other,
+    then the rows of tables and the tab-set parts of lines (see :mod:`._rows`)."""
     groups = [g for g in _baselines(lines) if len(g) > 1] if len(lines) > 1 else []
     if not groups:
         return lines  # one item per baseline: the usual page
@@ -99,7 +105,7 @@ def join_items(lines: list[RawLine], direction: Direction, gutter: float | None)
         _join_group(group, lines, direction, gutter, gone)
     for group in groups:
         cells.join([k for k in group if k not in gone], gone)
-    return [ln for k, ln in enumerate(lines) if k not in gone]
+    return join_rows([ln for k, ln in enumerate(lines) if k not in gone], direction, gutter)
 
 
 def _join_group(

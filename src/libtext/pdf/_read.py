@@ -633,6 +633,7 @@ def _make_line(
                 p.x0,
                 p.x1,
                 p.brackets_fixed,
+                cells=p.cells,
             )
             for p in parts
         ]
@@ -655,7 +656,47 @@ def _make_line(
             line_text = _ocr_spaces(r, line_text, a, size)
         elif " " in line_text:
             line_text = _drop_hidden_spaces(r, line_text, a, size)
-    return [RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])]
+    line = RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])
+    if (
+        r.direction == "R"
+        and " " in line_text
+        and not _HEBREW.search(line_text)
+        and line_text == text[a:b]
+    ):
+        line.cells = _tab_cells(r, text, a, b, size)
+    return [line]
+
+
+# Latin parts of a right-to-left page's line this many font sizes apart are a tab
+# apart: maybe a table's cells, which pdfium read left to right as one line.
+_TAB_GAP = 1.5
+
+
+def _tab_cells(
+    r: _Reader, text: str, a: int, b: int, size: float
+) -> list[tuple[float, float, str]]:
+    """The parts of ``text[a:b]`` a tab apart (x0, x1, text), or [] for a line of one part."""
+    cells: list[tuple[float, float, str]] = []
+    start = a
+    prev = a
+    for i in range(a + 1, b):
+        if text[i].isspace():
+            continue
+        if text[i - 1].isspace():
+            (lp, rp), (lq, rq) = r.box(prev), r.box(i)
+            if max(lp, lq) - min(rp, rq) > _TAB_GAP * size:
+                cells.append(_cell(r, text, start, prev + 1))
+                start = i
+        prev = i
+    if not cells:
+        return []
+    cells.append(_cell(r, text, start, b))
+    return cells
+
+
+def _cell(r: _Reader, text: str, a: int, b: int) -> tuple[float, float, str]:
+    boxes = [r.box(i) for i in range(a, b) if not text[i].isspace()]
+    return min(lo for lo, _ in boxes), max(hi for _, hi in boxes), text[a:b]
 
 
 # Font names that say a font draws ornaments, not letters.

@@ -18,7 +18,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from libtext.models import _NOT_TEXT, unicode_problem
@@ -352,6 +352,9 @@ class Part:
     x1: float
     size: float | None = None  # a text of its own on the line: its size and baseline
     baseline: float | None = None
+    # A left-to-right part of a right-to-left line read across a tab: its pieces
+    # (x0, x1, text), maybe a table's cells (see :mod:`._rows`).
+    cells: list[tuple[float, float, str]] = field(default_factory=list)
 
 
 def visual_parts(
@@ -565,9 +568,12 @@ def visual_parts(
             texts.reverse()
         paired = [pair_brackets(t.replace(_RLM, "")) for t in texts]
         text = unicodedata.normalize("NFC", " ".join(t for t, _ in paired))
-        parts.append(
-            Part(text, all(ok for _, ok in paired), spans[group[0]][0], spans[group[-1]][1])
-        )
+        part = Part(text, all(ok for _, ok in paired), spans[group[0]][0], spans[group[-1]][1])
+        if own_dir == "L" and direction == "R" and len(group) > 1:
+            part.cells = [
+                (spans[k][0], spans[k][1], t) for k, (t, _) in zip(group, paired, strict=True)
+            ]
+        parts.append(part)
     if direction == "R":
         parts.reverse()
     return parts
