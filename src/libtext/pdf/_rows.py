@@ -38,8 +38,13 @@ _ROW_PITCH = 2.6
 _ALIGN = 1.0
 # Of a table's columns, all but one hold cells of this many words at most.
 _CELL_WORDS = 4
-# Parts of one line differ in size by this factor at most (an OCR layer's sizes vary).
+# A table's cells differ in size by this factor at most (an OCR layer's sizes vary),
+# and the parts of one line by this one.
 _SIZE_RATIO = 1.3
+_PART_SIZE_RATIO = 1.2
+# Of two parts of a line, one (a label, a number) has this many words at most.
+_PART_WORDS = 3
+_LATIN = re.compile("[A-Za-z]")
 
 
 @dataclass(slots=True)
@@ -104,6 +109,12 @@ def _row_direction(texts: list[str], direction: Direction) -> Direction:
     """A row is read in the page's direction, but a row with no Hebrew letter left
     to right."""
     return direction if any(_HEBREW.search(t) for t in texts) else "L"
+
+
+def _script(text: str) -> str:
+    """ "R" (Hebrew letters only), "L" (Latin letters only), "" (both or neither)."""
+    hebrew, latin = bool(_HEBREW.search(text)), bool(_LATIN.search(text))
+    return "R" if hebrew and not latin else "L" if latin and not hebrew else ""
 
 
 def _crosses_gutter(a: float, b: float, gutter: float | None) -> bool:
@@ -282,8 +293,12 @@ def _parts(
     p, q = lines[a], lines[b]
     if gap[1] <= gap[0] or _crosses_gutter(gap[0], gap[1], gutter):
         return False
-    if max(p.size, q.size) > _SIZE_RATIO * max(min(p.size, q.size), 1.0):
+    if max(p.size, q.size) > _PART_SIZE_RATIO * max(min(p.size, q.size), 1.0):
         return False
+    if min(len(p.text.split()), len(q.text.split())) > _PART_WORDS:
+        return False  # two columns' lines: a part beside a line is a few words
+    if {_script(p.text), _script(q.text)} == {"R", "L"}:
+        return False  # a parallel text's two languages
     if not (_inside(p, body) and _inside(q, body)):
         return False
     return not (_in_column(lines, a, group, gap) and _in_column(lines, b, group, gap))

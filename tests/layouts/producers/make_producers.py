@@ -54,6 +54,9 @@ the way one producer does:
   lines of a justified column (kind ``margin``, each after the line it stands by);
 * ``rtl_table``: a table on a right-to-left page, a Hebrew cell and two Latin cells a
   row (one line per row, cells from the right);
+* ``tab_parts``: parts of one printed line a tab apart: a label before its text
+  between full lines, and a contents page whose titles have their page numbers at
+  the far margin, sub-items without numbers between (each row one line);
 * ``table_cells``: under a paragraph, table rows of three Hebrew cells each, right
   aligned in columns
   2 em wider than their widest cell, each cell in LuaTeX's way (see
@@ -987,6 +990,41 @@ def make(name: str, description: str, style: str) -> None:
                 ops.append(draw_line(sh, latin_glyphs(sh, cells[n], size, left), y, size, "plain"))
             truth.append({"kind": "body", "text": " ".join(cells)})
             y -= lead
+    elif style == "tab_parts":
+        # Parts of one printed line a tab apart, between full lines that cross the
+        # gap (a label before its text) or beside lines of their own column (a
+        # contents page: a title at the right, its page number at the left margin,
+        # sub-items without numbers between): each read as one line, from the right.
+        words = AVOT.split()
+        full = wrap(sh, " ".join(words[:40]), size, right - margin)
+        rows: list[list[tuple[str, str, float]]] = [
+            [(full[0], "R", right)],
+            [(full[1], "R", right)],
+            [("כתב:", "R", right), ("משה בן עמרם", "R", right - 110.0)],
+            [(full[2], "R", right)],
+            [],
+            [("שער ראשון", "R", right), ("12", "L", margin)],
+            [("קבלת התורה", "R", right - size)],
+            [("מסורת הזקנים", "R", right - size)],
+            [("שער שני", "R", right), ("27", "L", margin)],
+            [("שלשה דברים", "R", right - size)],
+            [("על מה העולם עומד", "R", right - size)],
+            [("שער שלישי", "R", right), ("41", "L", margin)],
+            [("מורא שמים", "R", right - size)],
+            [],
+            [(full[3], "R", right)],
+        ]
+        for parts in rows:
+            for text, direction, edge in parts:
+                glyphs = (
+                    line_glyphs(sh, [(text, "R")], size, edge)
+                    if direction == "R"
+                    else latin_glyphs(sh, text, size, edge)
+                )
+                ops.append(draw_line(sh, glyphs, y, size, "plain"))
+            if parts:
+                truth.append({"kind": "body", "text": " ".join(t for t, _, _ in parts)})
+            y -= lead
     elif style == "hidden_spaces":
         for runs in HIDDEN:
             ops.append(logical_line(sh, runs, size, right, y))
@@ -1170,6 +1208,12 @@ CASES += [
         "rtl_table",
         "a table on a right-to-left page: rows of a Hebrew cell and two Latin cells",
         "rtl_table",
+    ),
+    (
+        "tab_parts",
+        "parts of one line a tab apart: a label before its text between full lines, a "
+        "contents page's titles with page numbers at the far margin",
+        "tab_parts",
     ),
     (
         "visual_punct",
