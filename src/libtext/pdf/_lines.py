@@ -46,6 +46,7 @@ class RawLine:
     # Parts a tab apart inside the line as pdfium gave it (x0, x1, text), when they
     # may be a table's cells (see :mod:`._rows`); else empty.
     cells: list[tuple[float, float, str]] = field(default_factory=list)
+    aside: bool = False  # a number or a note in the margin, cut from the line beside it
 
 
 # A list number or letter with its punctuation: "1.", "(3)", "א.", "b)" (and the

@@ -496,7 +496,9 @@ def _read_segment(r: _Reader, text: str, a: int, b: int, out: list[RawLine]) -> 
         seg = text[rest[0] : rest[1]]
         start = rest[0] + len(seg) - len(seg.lstrip())
         _read_segment(r, text, start, start + len(seg.strip()), out)
-        out.extend(_make_line(r, text, lo, hi))
+        for line in _make_line(r, text, lo, hi):
+            line.aside = True
+            out.append(line)
         return
     first, last = a, b - 1
     mid = _letter(text, (a + b) // 2, a, b)

@@ -42,9 +42,15 @@ _CELL_WORDS = 4
 # and the parts of one line by this one.
 _SIZE_RATIO = 1.3
 _PART_SIZE_RATIO = 1.2
-# Of two parts of a line, one (a label, a number) has this many words at most.
-_PART_WORDS = 3
+# What a tab sets apart from its line: a page number (digits, or a Hebrew numeral:
+# see :func:`_numeral`), or a label closed by a colon.
+_TAB_ITEM = re.compile(r"[(\[]?\d{1,4}[.)\]]?|\S{1,12}(?: \S{1,12})?:")
+_NUMERAL = re.compile("[\u05d0-\u05ea\u05f3\u05f4'\"]{2,6}")
+_LETTER_VALUE = {ch: v for v, ch in zip(range(1, 23), "אבגדהוזחטיכלמנסעפצקרשת", strict=True)}
 _LATIN = re.compile("[A-Za-z]")
+_WORD_CHARS = re.compile("[A-Za-z\u05d0-\u05ea]")
+# A tab is this many font sizes wide at least.
+_TAB = 2.0
 
 
 @dataclass(slots=True)
@@ -109,6 +115,29 @@ def _row_direction(texts: list[str], direction: Direction) -> Direction:
     """A row is read in the page's direction, but a row with no Hebrew letter left
     to right."""
     return direction if any(_HEBREW.search(t) for t in texts) else "L"
+
+
+def _numeral(text: str) -> bool:
+    """Whether ``text`` is a Hebrew numeral of three letters or more, or one marked
+    with a geresh or gershayim (a two-letter word is as often a word as a number):
+    letters of falling value, no final forms."""
+    if not _NUMERAL.fullmatch(text):
+        return False
+    letters = [ch for ch in text if ch in _LETTER_VALUE or "\u05d0" <= ch <= "\u05ea"]
+    marked = len(letters) < len(text)
+    if not letters or (len(letters) < 3 and not marked):
+        return False
+    values = [_LETTER_VALUE.get(ch, 0) for ch in letters]
+    if 0 in values:
+        return False  # a final form: a word
+    return all(a >= b for a, b in itertools.pairwise(values)) or letters[-2:] in (
+        ["ט", "ו"],
+        ["ט", "ז"],
+    )
+
+
+def _tab_item(text: str) -> bool:
+    return _TAB_ITEM.fullmatch(text) is not None or _numeral(text)
 
 
 def _script(text: str) -> str:
@@ -208,6 +237,11 @@ def _table(
     long = sum(any(len(it.text.split()) > _CELL_WORDS for it in col) for col in columns)
     if long > 1 or sum(_justified(col) for col in columns) > 1:
         return  # columns of running text
+    if not any(
+        all(not _HEBREW.search(it.text) and len(it.text.split()) <= _CELL_WORDS for it in col)
+        for col in columns
+    ):
+        return  # a Hebrew table's rows are read across already (see _lines._Cells)
     if any(
         _crosses_gutter(a.x1, b.x0, gutter)
         for col_a, col_b in itertools.pairwise(columns)
@@ -295,13 +329,19 @@ def _parts(
         return False
     if max(p.size, q.size) > _PART_SIZE_RATIO * max(min(p.size, q.size), 1.0):
         return False
-    if min(len(p.text.split()), len(q.text.split())) > _PART_WORDS:
-        return False  # two columns' lines: a part beside a line is a few words
     if {_script(p.text), _script(q.text)} == {"R", "L"}:
         return False  # a parallel text's two languages
     if not (_inside(p, body) and _inside(q, body)):
         return False
-    return not (_in_column(lines, a, group, gap) and _in_column(lines, b, group, gap))
+    if gap[1] - gap[0] < _TAB * max(min(p.size, q.size), 1.0):
+        return False  # a formula's pieces, or words a little apart
+    return any(
+        _tab_item(lines[k].text)
+        and not lines[k].aside
+        and len(_WORD_CHARS.findall(lines[other].text)) >= 2
+        and not _in_column(lines, k, group, gap)
+        for k, other in ((a, b), (b, a))
+    )
 
 
 def _join_run(lines: list[RawLine], run: list[int], gone: set[int]) -> None:
