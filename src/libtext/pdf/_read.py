@@ -438,29 +438,70 @@ def _read_lines(
             nxt = group[-1] + 1
             if nxt + 1 < len(segments) and _only_marks(text, *segments[nxt]):
                 nxt += 1
-            if nxt < len(segments) and _abut(read[group[-1]], read[nxt], gutter):
+            if nxt < len(segments) and _abut(
+                read[group[-1]], read[nxt], gutter, (r, segments[group[-1]], segments[nxt])
+            ):
                 group.extend(range(group[-1] + 1, nxt + 1))
             else:
                 break
         if len(group) == 1:
             lines.extend(read[k])
         else:
-            lines.append(_joined_line(r, text, [segments[g] for g in group]))
+            if all(r.invisible(segments[g][0]) for g in group):
+                lines.append(_ocr_joined([read[g][0] for g in group]))
+            else:
+                lines.append(_joined_line(r, text, [segments[g] for g in group]))
         k = group[-1] + 1
     return lines
 
 
-def _abut(before: list[RawLine], after: list[RawLine], gutter: float | None = None) -> bool:
-    """Whether two single lines share a baseline and touch (one line cut in two)."""
+# Pieces of one line share a baseline to this many font sizes; an OCR layer's words
+# (a scan is never quite level) to this many.
+_SAME_LINE = 0.3
+_SAME_OCR_LINE = 0.45
+
+
+def _abut(
+    before: list[RawLine],
+    after: list[RawLine],
+    gutter: float | None = None,
+    pieces: tuple[_Reader, tuple[int, int], tuple[int, int]] | None = None,
+) -> bool:
+    """Whether two single lines share a baseline and touch (one line cut in two);
+    ``pieces`` (the reader and the two segments) tells an OCR layer's words."""
     if len(before) != 1 or len(after) != 1:
         return False
     p, q = before[0], after[0]
     if gutter is not None and min(p.x1, q.x1) <= gutter <= max(p.x0, q.x0):
         return False  # the two columns' lines
     size = max(min(p.size, q.size), 1.0)
-    if abs(p.y - q.y) > 0.3 * size:
+    apart = abs(p.y - q.y)
+    if apart > _SAME_LINE * size and (
+        apart > _SAME_OCR_LINE * size
+        or pieces is None
+        or not (pieces[0].invisible(pieces[1][0]) and pieces[0].invisible(pieces[2][0]))
+    ):
         return False
     return max(p.x0, q.x0) - min(p.x1, q.x1) < 1.5 * size
+
+
+def _ocr_joined(pieces: list[RawLine]) -> RawLine:
+    """One line of an OCR layer's pieces (whole words, each read with its spaces), in
+    the line's direction on the page: the layer may give a line's last words first,
+    a little off its baseline."""
+    hebrew, latin = _script_letters("".join(p.text for p in pieces))
+    sign = -1.0 if hebrew >= latin else 1.0
+    ordered = sorted(pieces, key=lambda p: sign * (p.x0 + p.x1))
+    main = max(pieces, key=lambda p: len(p.text))
+    return RawLine(
+        " ".join(p.text for p in ordered),
+        main.size,
+        main.bold,
+        main.y,
+        min(p.x0 for p in pieces),
+        max(p.x1 for p in pieces),
+        all(p.brackets_fixed for p in pieces),
+    )
 
 
 def _joined_line(r: _Reader, text: str, group: list[tuple[int, int]]) -> RawLine:

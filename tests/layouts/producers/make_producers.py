@@ -54,6 +54,9 @@ the way one producer does:
   lines of a justified column (kind ``margin``, each after the line it stands by);
 * ``rtl_table``: a table on a right-to-left page, a Hebrew cell and two Latin cells a
   row (one line per row, cells from the right);
+* ``ocr_late_words``: an OCR text layer (invisible words, a quarter em apart, no
+  spaces) whose lines' last two or three words come first in the stream, on a
+  baseline a point above or below the line's;
 * ``tab_parts``: parts of one printed line a tab apart: a label before its text
   between full lines, and a contents page whose titles have their page numbers at
   the far margin, sub-items without numbers between (each row one line);
@@ -561,6 +564,31 @@ def ocr_line(sh: Shaper, text: str, size: float, right: float, y: float, row: in
     return "\n".join(ops)
 
 
+def ocr_late_line(
+    sh: Shaper, text: str, size: float, right: float, y: float, late: int, lift: float
+) -> str:
+    """An OCR layer's line whose last ``late`` words come first in the stream, on a
+    baseline ``lift`` points higher (the engine took them for a line of their own)."""
+    words = text.split()
+    placed: list[tuple[str, float]] = []  # (word, its right edge)
+    x = right
+    for word in words:
+        placed.append((word, x))
+        x -= sum(g.advance for g in sh.run(word, "R", size)) + 0.25 * size
+    order = placed[len(placed) - late :] + placed[: len(placed) - late]
+    ops: list[str] = []
+    for k, (word, edge) in enumerate(order):
+        glyphs = sh.run(word, "R", size)
+        left = edge - sum(g.advance for g in glyphs)
+        base = y + (lift if k < late else 0.0)
+        ops.append(f"BT 3 Tr /F1 {size:g} Tf")
+        ops.extend(
+            f"1 0 0 1 {g.x + left:.3f} {base:.3f} Tm {hexg(g.gid)} Tj" for g in reversed(glyphs)
+        )
+        ops.append("ET")
+    return "\n".join(ops)
+
+
 def words_from_right(sh: Shaper, text: str, size: float, left: float, y: float) -> str:
     """A Latin line drawn word by word from its right end (each word left to right)."""
     space = sh.font.get_nominal_glyph(ord(" "))
@@ -1025,6 +1053,12 @@ def make(name: str, description: str, style: str) -> None:
             if parts:
                 truth.append({"kind": "body", "text": " ".join(t for t, _, _ in parts)})
             y -= lead
+    elif style == "ocr_late_words":
+        for row, text in enumerate(wrap(sh, AVOT, size, right - margin)[:6]):
+            late, lift = ((2, 4.0), (0, 0.0), (3, -4.5))[row % 3]
+            ops.append(ocr_late_line(sh, text, size, right, y, late, lift))
+            truth.append({"kind": "body", "text": text})
+            y -= lead
     elif style == "hidden_spaces":
         for runs in HIDDEN:
             ops.append(logical_line(sh, runs, size, right, y))
@@ -1208,6 +1242,11 @@ CASES += [
         "rtl_table",
         "a table on a right-to-left page: rows of a Hebrew cell and two Latin cells",
         "rtl_table",
+    ),
+    (
+        "ocr_late_words",
+        "an OCR layer whose lines' last words come first in the stream on a baseline a point off",
+        "ocr_late_words",
     ),
     (
         "tab_parts",
