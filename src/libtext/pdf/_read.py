@@ -30,6 +30,7 @@ from libtext.pdf._columns import find_gutter, split_at_gutter
 from libtext.pdf._dropped import LOST_LABEL, restore_dropped
 from libtext.pdf._lines import RawLine, join_items, margin_note, margin_number
 from libtext.pdf._pdfium import CharCalls
+from libtext.pdf._spaces import lost_spaces
 from libtext.pdf._text import attach_marks, is_mark, line_direction, neutral_run_direction
 from libtext.pdf._visual import (
     TOUCH,
@@ -306,6 +307,14 @@ class _Reader:
         """Character ``i``'s font (a handle: equal for one font of the page)."""
         obj = self._text_object(i)
         return self._calls.font(obj) if obj else None
+
+    def slanted(self, i: int) -> bool:
+        """Whether character ``i`` is drawn slanted (a shear in its matrix: a producer's
+        oblique or italic of an upright font)."""
+        if not self._calls.matrix(i):
+            return False
+        m = self._matrix
+        return abs(m.c) > 0.05 * abs(m.d) and abs(m.b) < 0.05 * abs(m.a)
 
     def font_name(self, i: int) -> str:
         n = self.raw.FPDFText_GetFontInfo(self.tp, i, self._name, 128, ctypes.byref(self._flags))
@@ -697,8 +706,11 @@ def _make_line(
             line_text = _order_leading_number(r, line_text, a)
         if r.invisible(mid):
             line_text = _ocr_spaces(r, line_text, a, size)
-        elif " " in line_text:
-            line_text = _drop_hidden_spaces(r, line_text, a, size)
+        else:
+            if " " in line_text:
+                line_text = _drop_hidden_spaces(r, line_text, a, size)
+            if len(line_text) == b - a:
+                line_text = lost_spaces(line_text, a, size, r.boxes, r.looses, r.font_of, r.slanted)
     line = RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])
     if (
         r.direction == "R"

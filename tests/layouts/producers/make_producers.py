@@ -57,6 +57,9 @@ the way one producer does:
 * ``ocr_late_words``: an OCR text layer (invisible words, a quarter em apart, no
   spaces) whose lines' last two or three words come first in the stream, on a
   baseline a point above or below the line's;
+* ``slanted_words``: words a text object each, a quarter em apart, no space
+  glyphs, some slanted by an oblique text matrix (a producer's fake italics): a
+  change from roman to italic, and a line of small slanted text;
 * ``tab_parts``: parts of one printed line a tab apart: a label before its text
   between full lines, and a contents page whose titles have their page numbers at
   the far margin, sub-items without numbers between (each row one line);
@@ -589,6 +592,28 @@ def ocr_late_line(
     return "\n".join(ops)
 
 
+def slanted_line(
+    sh: Shaper, words: list[tuple[str, bool]], size: float, right: float, y: float
+) -> str:
+    """A line of words from the right, each a text object of its own, no space glyphs,
+    a quarter of an em apart; a word marked True is slanted (an oblique text matrix) in
+    a font whose advances are wider than its glyphs (``F3``, see :func:`pdf_bytes`), so
+    that its advance boxes overlap the gaps beside it."""
+    ops: list[str] = []
+    x = right
+    for word, slanted in words:
+        glyphs = sh.run(word, "R", size)
+        x -= sum(g.advance for g in glyphs)
+        skew = 0.12 if slanted else 0.0
+        ops.append(f"BT /F{3 if slanted else 1} {size:g} Tf")
+        ops.extend(
+            f"1 0 {skew:g} 1 {g.x + x:.3f} {y + g.y_off:.3f} Tm {hexg(g.gid)} Tj" for g in glyphs
+        )
+        ops.append("ET")
+        x -= 0.25 * size
+    return "\n".join(ops)
+
+
 def words_from_right(sh: Shaper, text: str, size: float, left: float, y: float) -> str:
     """A Latin line drawn word by word from its right end (each word left to right)."""
     space = sh.font.get_nominal_glyph(ord(" "))
@@ -606,7 +631,9 @@ def words_from_right(sh: Shaper, text: str, size: float, left: float, y: float) 
     return tj_line(sh, placed, size, y)
 
 
-def pdf_bytes(sh: Shaper, content: str, ornaments: dict[int, str] | None = None) -> bytes:
+def pdf_bytes(
+    sh: Shaper, content: str, ornaments: dict[int, str] | None = None, wide: float = 0.0
+) -> bytes:
     objs: list[bytes] = []
 
     def add(body: bytes) -> int:
@@ -672,6 +699,20 @@ def pdf_bytes(sh: Shaper, content: str, ornaments: dict[int, str] | None = None)
             f" /DescendantFonts [{cid2} 0 R] /ToUnicode {tounicode2} 0 R >>".encode()
         )
         fonts += f" /F2 {font2} 0 R"
+    if wide:
+        # A second font (the same glyphs and mapping) whose advances are ``wide`` times
+        # the glyphs' own: an italic's advance boxes that overlap the gaps between words.
+        wider = " ".join(f"{gid} [{w * scale * wide:.0f}]" for gid, w in sorted(sh.widths.items()))
+        cid3 = add(
+            f"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /FrankRuehlCLM-Italic"
+            f" /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >>"
+            f" /FontDescriptor {desc} 0 R /CIDToGIDMap /Identity /W [{wider}] >>".encode()
+        )
+        font3 = add(
+            f"<< /Type /Font /Subtype /Type0 /BaseFont /FrankRuehlCLM-Italic /Encoding"
+            f" /Identity-H /DescendantFonts [{cid3} 0 R] /ToUnicode {tounicode} 0 R >>".encode()
+        )
+        fonts += f" /F3 {font3} 0 R"
     contents = add(stream(content.encode()))
     page = len(objs) + 1
     pages = page + 1
@@ -1059,6 +1100,24 @@ def make(name: str, description: str, style: str) -> None:
             ops.append(ocr_late_line(sh, text, size, right, y, late, lift))
             truth.append({"kind": "body", "text": text})
             y -= lead
+    elif style == "slanted_words":
+        # Roman words, then slanted ones (a change of font with no space character),
+        # and lines of small slanted text.
+        words = AVOT.split()
+        rows = [
+            [(w, k >= 5) for k, w in enumerate(words[0:9])],
+            [(w, k < 3) for k, w in enumerate(words[9:17])],
+            [(w, True) for w in words[17:27]],
+            [(w, k % 2 == 1) for k, w in enumerate(words[27:35])],
+        ]
+        for n, row in enumerate(rows):
+            small = 8.0 if n == 2 else size
+            ops.append(slanted_line(sh, row, small, right, y))
+            line: dict[str, Any] = {"kind": "body", "text": " ".join(w for w, _ in row)}
+            if small != size:
+                line["size"] = small
+            truth.append(line)
+            y -= lead
     elif style == "hidden_spaces":
         for runs in HIDDEN:
             ops.append(logical_line(sh, runs, size, right, y))
@@ -1104,7 +1163,8 @@ def make(name: str, description: str, style: str) -> None:
             ops.append(draw_line(sh, line_glyphs(sh, runs, size, right), y, size, style))
             truth.append({"kind": "body", "text": "".join(t for t, _ in runs)})
             y -= lead
-    (HERE / f"{name}.pdf").write_bytes(pdf_bytes(sh, "\n".join(ops)))
+    wide = 1.3 if style == "slanted_words" else 0.0
+    (HERE / f"{name}.pdf").write_bytes(pdf_bytes(sh, "\n".join(ops), wide=wide))
     write_truth(name, description, style, truth)
 
 
@@ -1247,6 +1307,12 @@ CASES += [
         "ocr_late_words",
         "an OCR layer whose lines' last words come first in the stream on a baseline a point off",
         "ocr_late_words",
+    ),
+    (
+        "slanted_words",
+        "words a quarter em apart without space glyphs, some slanted by the text "
+        "matrix (roman to italic, small italic lines)",
+        "slanted_words",
     ),
     (
         "tab_parts",
