@@ -60,6 +60,9 @@ the way one producer does:
 * ``slanted_words``: words a text object each, a quarter em apart, no space
   glyphs, some slanted by an oblique text matrix (a producer's fake italics): a
   change from roman to italic, and a line of small slanted text;
+* ``lone_brackets``: Hebrew lines with brackets around Latin runs, some of whose
+  brackets do not pair on the line (a parenthesis closes on the next line), among
+  lines of Hebrew parentheticals;
 * ``tab_parts``: parts of one printed line a tab apart: a label before its text
   between full lines, and a contents page whose titles have their page numbers at
   the far margin, sub-items without numbers between (each row one line);
@@ -194,6 +197,18 @@ MIXED: list[list[tuple[str, str]]] = [
         (" שורות", "R"),
     ],
     [("מערכת ", "R"), ("A.B.S", "L"), (" מותקנת בגלגלים האחוריים", "R")],
+]
+
+# Lines with brackets around Latin runs, some with a bracket that closes on the next
+# line (so a line's brackets do not pair), among lines of Hebrew parentheticals.
+LONE_BRACKETS: list[list[tuple[str, str]]] = [
+    [("(הם אמרו) שלשה דברים", "R")],
+    [("הוו מתונים (בדין) והעמידו", "R")],
+    [("תלמידים (", "R"), ("ACS", "L"), (") הרבה (ועשו סיג", "R")],
+    [("לתורה) שמעון הצדיק (", "R"), ("STEMI", "L"), (") היה", "R")],
+    [("(משירי כנסת) הגדולה", "R")],
+    [("הוא היה (אומר על (", "R"), ("PCI", "L"), (") שלשה", "R")],
+    [("דברים) העולם עומד", "R")],
 ]
 
 
@@ -1150,6 +1165,8 @@ def make(name: str, description: str, style: str) -> None:
             lines = [[(t, "R")] for t in POINTED]
         elif name == "visual_punct":
             lines = [[(t, "R")] for t in PUNCTUATED]
+        elif style == "lone_brackets":
+            lines = LONE_BRACKETS
         elif style == "holam_vav":
             for text in POINTED_VAV:
                 glyphs = holam_on_edge(sh, text, size, right)
@@ -1313,6 +1330,12 @@ CASES += [
         "words a quarter em apart without space glyphs, some slanted by the text "
         "matrix (roman to italic, small italic lines)",
         "slanted_words",
+    ),
+    (
+        "lone_brackets",
+        "brackets around Latin runs in Hebrew lines, some lines with a bracket that "
+        "closes on the next line",
+        "lone_brackets",
     ),
     (
         "tab_parts",
