@@ -19,8 +19,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from libtext.pdf._rows import join_rows
-
 if TYPE_CHECKING:
     from libtext.pdf._visual import Direction
 
@@ -44,7 +42,7 @@ class RawLine:
     brackets_fixed: bool = False  # read from glyph positions, brackets paired already
     block: int = -1  # the text block it belongs to (see :mod:`._blocks`), -1: none found
     # Parts a tab apart inside the line as pdfium gave it (x0, x1, text), when they
-    # may be a table's cells (see :mod:`._rows`); else empty.
+    # may be a table's cells (see ``libtext.pdf._rows``); else empty.
     cells: list[tuple[float, float, str]] = field(default_factory=list)
     aside: bool = False  # a number or a note in the margin, cut from the line beside it
 
@@ -95,8 +93,8 @@ def _baselines(lines: list[RawLine]) -> Iterator[list[int]]:
 
 
 def join_items(lines: list[RawLine], direction: Direction, gutter: float | None) -> list[RawLine]:
-    """``lines`` with labels joined to their text, then a table row's cells to each other,
-    then the rows of tables and the tab-set parts of lines (see :mod:`._rows`)."""
+    """``lines`` with labels joined to their text, then a table row's cells to each other
+    (then :func:`libtext.pdf._rows.join_rows` joins tables' rows and tab-set parts)."""
     groups = [g for g in _baselines(lines) if len(g) > 1] if len(lines) > 1 else []
     if not groups:
         return lines  # one item per baseline: the usual page
@@ -106,7 +104,7 @@ def join_items(lines: list[RawLine], direction: Direction, gutter: float | None)
         _join_group(group, lines, direction, gutter, gone)
     for group in groups:
         cells.join([k for k in group if k not in gone], gone)
-    return join_rows([ln for k, ln in enumerate(lines) if k not in gone], direction, gutter)
+    return [ln for k, ln in enumerate(lines) if k not in gone]
 
 
 def _join_group(

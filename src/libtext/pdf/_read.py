@@ -30,6 +30,7 @@ from libtext.pdf._columns import find_gutter, split_at_gutter
 from libtext.pdf._dropped import LOST_LABEL, restore_dropped
 from libtext.pdf._lines import RawLine, join_items, margin_note, margin_number
 from libtext.pdf._pdfium import CharCalls
+from libtext.pdf._rows import join_rows
 from libtext.pdf._spaces import lost_spaces
 from libtext.pdf._text import attach_marks, is_mark, line_direction, neutral_run_direction
 from libtext.pdf._visual import (
@@ -314,7 +315,8 @@ class _Reader:
         if not self._calls.matrix(i):
             return False
         m = self._matrix
-        return abs(m.c) > 0.05 * abs(m.d) and abs(m.b) < 0.05 * abs(m.a)
+        a, b, c, d = float(m.a), float(m.b), float(m.c), float(m.d)
+        return abs(c) > 0.05 * abs(d) and abs(b) < 0.05 * abs(a)
 
     def font_name(self, i: int) -> str:
         n = self.raw.FPDFText_GetFontInfo(self.tp, i, self._name, 128, ctypes.byref(self._flags))
@@ -391,6 +393,7 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
         if gutter is not None:
             segments = split_at_gutter(text, segments, gutter, reader.box)
         lines = join_items(_read_lines(reader, text, segments, gutter), reader.direction, gutter)
+        lines = join_rows(lines, reader.direction, gutter)
         lines = attach_markers(lines, reader.direction)
         return RawPage(number, width, height, order_lines(lines, reader.direction), n)
     finally:
