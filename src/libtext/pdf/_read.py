@@ -424,7 +424,14 @@ def _letter(text: str, i: int, lo: int, hi: int) -> int:
 
 
 def _only_marks(text: str, a: int, b: int) -> bool:
-    return all(is_mark(ch) or ch.isspace() for ch in text[a:b])
+    """Whether a segment holds only marks, or a point or two (set low, pdfium cut the
+    line at it): a piece of the line around it."""
+    return all(is_mark(ch) or ch.isspace() for ch in text[a:b]) or (
+        b - a <= 2 and all(ch in _LOW_POINTS for ch in text[a:b])
+    )
+
+
+_LOW_POINTS = frozenset(".,")
 
 
 def _read_lines(
@@ -527,15 +534,33 @@ def _joined_line(r: _Reader, text: str, group: list[tuple[int, int]]) -> RawLine
     mid = _solid(text, mid, mid, group[len(group) // 2][1])
     size = round(max(r.size(mid), 1.0), 1)
     boxes = [r.box(i) for i in idx if not text[i].isspace()]
+    x0, x1 = min(lo for lo, _ in boxes), max(hi for _, hi in boxes)
+    if _visual_pieces(r, text, idx):
+        # Pieces of a line in visual order (LuaTeX): read from the glyphs, as one.
+        glyphs = [g for a, b in group for g in r.glyphs(text, a, b)]
+        parts = visual_parts(glyphs, size, visual_direction(glyphs, r.direction), r.metrics)
+        if len(parts) == 1:
+            return RawLine(
+                parts[0].text,
+                size,
+                r.bold(mid),
+                round(r.baseline(mid), 2),
+                x0,
+                x1,
+                parts[0].brackets_fixed,
+            )
     line_text = _fix_marks(r, text, idx, size)
-    return RawLine(
-        line_text,
-        size,
-        r.bold(mid),
-        round(r.baseline(mid), 2),
-        min(lo for lo, _ in boxes),
-        max(hi for _, hi in boxes),
-    )
+    return RawLine(line_text, size, r.bold(mid), round(r.baseline(mid), 2), x0, x1)
+
+
+def _visual_pieces(r: _Reader, text: str, idx: list[int]) -> bool:
+    """Whether the Hebrew letters of a line's pieces, in the stream's order, run left to
+    right on the page (its first letter left of its last): a visual order."""
+    letters = [i for i in idx if _HEBREW.match(text[i])]
+    if len(letters) < 2:
+        return False
+    (l0, r0), (l1, r1) = r.box(letters[0]), r.box(letters[-1])
+    return l0 + r0 < l1 + r1
 
 
 def _read_segment(r: _Reader, text: str, a: int, b: int, out: list[RawLine]) -> None:

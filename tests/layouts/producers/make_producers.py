@@ -63,6 +63,8 @@ the way one producer does:
 * ``lone_brackets``: Hebrew lines with brackets around Latin runs, some of whose
   brackets do not pair on the line (a parenthesis closes on the next line), among
   lines of Hebrew parentheticals;
+* ``visual_pieces``: LuaTeX's visual order (see ``visual_nospace``) with a full stop
+  set low inside each line, so that pdfium hands the line over in pieces;
 * ``tab_parts``: parts of one printed line a tab apart: a label before its text
   between full lines, and a contents page whose titles have their page numbers at
   the far margin, sub-items without numbers between (each row one line);
@@ -1133,6 +1135,21 @@ def make(name: str, description: str, style: str) -> None:
                 line["size"] = small
             truth.append(line)
             y -= lead
+    elif style == "visual_pieces":
+        # LuaTeX's visual order (glyph after glyph from the left, each by its own
+        # matrix, no spaces), a full stop inside each line set low (a third of an em
+        # under the baseline): pdfium hands the line over in pieces.
+        space = sh.font.get_nominal_glyph(ord(" "))
+        stop = sh.font.get_nominal_glyph(ord("."))
+        for text in ["משה קבל תורה. מסיני ומסרה ליהושע", "ויהושע לזקנים. וזקנים לנביאים"]:
+            ops.append(f"BT /F1 {size:g} Tf")
+            for g in line_glyphs(sh, [(text, "R")], size, right):
+                if g.gid != space:
+                    low = y + g.y_off - (0.35 * size if g.gid == stop else 0.0)
+                    ops.append(f"1 0 0 1 {g.x:.3f} {low:.3f} Tm {hexg(g.gid)} Tj")
+            ops.append("ET")
+            truth.append({"kind": "body", "text": text})
+            y -= lead
     elif style == "hidden_spaces":
         for runs in HIDDEN:
             ops.append(logical_line(sh, runs, size, right, y))
@@ -1336,6 +1353,12 @@ CASES += [
         "brackets around Latin runs in Hebrew lines, some lines with a bracket that "
         "closes on the next line",
         "lone_brackets",
+    ),
+    (
+        "visual_pieces",
+        "LuaTeX's visual order with a full stop set low inside each line (pdfium hands "
+        "the line over in pieces)",
+        "visual_pieces",
     ),
     (
         "tab_parts",
