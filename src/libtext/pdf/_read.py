@@ -932,6 +932,10 @@ def _ocr_spaces(r: _Reader, line: str, a: int, size: float) -> str:
     return "".join(out)
 
 
+# A line of a number and its punctuation only (a paragraph's last word, "2019.").
+_NUMBER_PUNCT = re.compile(r"(?=.*\d)(?=.*[.,:;!?])[\d.,:;!?\-/ ]+")
+
+
 def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, b: int) -> bool:
     """Whether pdfium's order of this line cannot be trusted (see :mod:`._visual`).
 
@@ -944,6 +948,8 @@ def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, 
         return True
     m = _HEBREW.search(line)
     if m is None:
+        if _NUMBER_PUNCT.fullmatch(line) and r.direction == "R":
+            return True  # "2019." at a right-to-left paragraph's end: read as drawn
         return _LATIN.search(line) is not None and _runs_leftwards(r, line, a)
     if _LTR_CHAR.search(line) or _MARKS.search(line):
         return True

@@ -65,6 +65,8 @@ the way one producer does:
   lines of Hebrew parentheticals;
 * ``visual_pieces``: LuaTeX's visual order (see ``visual_nospace``) with a full stop
   set low inside each line, so that pdfium hands the line over in pieces;
+* ``number_ends``: paragraphs whose last line is a number and its full stop alone
+  (``2019.``, the stop left of the number);
 * ``tab_parts``: parts of one printed line a tab apart: a label before its text
   between full lines, and a contents page whose titles have their page numbers at
   the far margin, sub-items without numbers between (each row one line);
@@ -1184,6 +1186,12 @@ def make(name: str, description: str, style: str) -> None:
             lines = [[(t, "R")] for t in PUNCTUATED]
         elif style == "lone_brackets":
             lines = LONE_BRACKETS
+        elif style == "number_ends":
+            # A paragraph's last word a number with its full stop, on a line of its
+            # own: the stop stands left of the number.
+            head = wrap(sh, AVOT, size, right - margin)[:2]
+            lines = [[(head[0], "R")], [("2019", "L"), (".", "R")]]
+            lines += [[(head[1], "R")], [("2:30", "L"), (".", "R")]]
         elif style == "holam_vav":
             for text in POINTED_VAV:
                 glyphs = holam_on_edge(sh, text, size, right)
@@ -1359,6 +1367,11 @@ CASES += [
         "LuaTeX's visual order with a full stop set low inside each line (pdfium hands "
         "the line over in pieces)",
         "visual_pieces",
+    ),
+    (
+        "number_ends",
+        "paragraphs whose last line is a number and its full stop alone",
+        "number_ends",
     ),
     (
         "tab_parts",
