@@ -371,6 +371,10 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
             text = textpage.get_text_range()
         if len(text) != n:  # pdfium skipped or inserted characters: go one by one
             text = "".join(chr(raw.FPDFText_GetUnicode(tp, i) or 0xFFFD) for i in range(n))
+        if "\ufffe" in text:
+            # pdfium's mark for a hyphen that ends a line (a word broken there): the
+            # page shows a hyphen.
+            text = text.replace("\ufffe", "-")
         hebrew, latin = _script_letters(text)
         # y is measured from the top of the visible page (the crop box, which need not
         # start at 0), so that header and footer bands mean the same on every page.

@@ -67,6 +67,8 @@ the way one producer does:
   set low inside each line, so that pdfium hands the line over in pieces;
 * ``number_ends``: paragraphs whose last line is a number and its full stop alone
   (``2019.``, the stop left of the number);
+* ``line_hyphens``: an English paragraph on a Hebrew page whose lines end in words
+  broken by a hyphen (pdfium reports such a hyphen as U+FFFE);
 * ``tab_parts``: parts of one printed line a tab apart: a label before its text
   between full lines, and a contents page whose titles have their page numbers at
   the far margin, sub-items without numbers between (each row one line);
@@ -1152,6 +1154,23 @@ def make(name: str, description: str, style: str) -> None:
             ops.append("ET")
             truth.append({"kind": "body", "text": text})
             y -= lead
+    elif style == "line_hyphens":
+        # An English paragraph on a Hebrew page whose lines end in words broken by a
+        # hyphen (the hyphen a glyph of its own, as any other letter).
+        for text in [
+            "משה קבל תורה מסיני ומסרה ליהושע",
+            "And God divided the light from the dark-",
+            "ness, and there was evening and morn-",
+            "ing, one day.",
+        ]:
+            glyphs = (
+                line_glyphs(sh, [(text, "R")], size, right)
+                if text[0] >= "\u05d0"
+                else latin_glyphs(sh, text, size, margin)
+            )
+            ops.append(draw_line(sh, glyphs, y, size, "plain"))
+            truth.append({"kind": "body", "text": text})
+            y -= lead
     elif style == "hidden_spaces":
         for runs in HIDDEN:
             ops.append(logical_line(sh, runs, size, right, y))
@@ -1372,6 +1391,11 @@ CASES += [
         "number_ends",
         "paragraphs whose last line is a number and its full stop alone",
         "number_ends",
+    ),
+    (
+        "line_hyphens",
+        "an English paragraph on a Hebrew page, lines ending in a hyphen",
+        "line_hyphens",
     ),
     (
         "tab_parts",
