@@ -142,9 +142,7 @@ def test_producer_cases_are_there() -> None:
 
 
 # Cases whose cause is still open: each fails today (strict), and passes once fixed.
-OPEN_CASES = {
-    "rtl_table": "a right-to-left table row's Latin cells are joined left to right",
-}
+OPEN_CASES: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -41,6 +41,10 @@ class RawLine:
     x1: float
     brackets_fixed: bool = False  # read from glyph positions, brackets paired already
     block: int = -1  # the text block it belongs to (see :mod:`._blocks`), -1: none found
+    # Parts a tab apart inside the line as pdfium gave it (x0, x1, text), when they
+    # may be a table's cells (see ``libtext.pdf._rows``); else empty.
+    cells: list[tuple[float, float, str]] = field(default_factory=list)
+    aside: bool = False  # a number or a note in the margin, cut from the line beside it
 
 
 # A list number or letter with its punctuation: "1.", "(3)", "א.", "b)" (and the
@@ -89,7 +93,8 @@ def _baselines(lines: list[RawLine]) -> Iterator[list[int]]:
 
 
 def join_items(lines: list[RawLine], direction: Direction, gutter: float | None) -> list[RawLine]:
-    """``lines`` with labels joined to their text, then a table row's cells to each other."""
+    """``lines`` with labels joined to their text, then a table row's cells to each other
+    (then :func:`libtext.pdf._rows.join_rows` joins tables' rows and tab-set parts)."""
     groups = [g for g in _baselines(lines) if len(g) > 1] if len(lines) > 1 else []
     if not groups:
         return lines  # one item per baseline: the usual page
@@ -146,19 +151,28 @@ def _join_group(
         gone.add(k)
 
 
+# A character's ink extent across the line, and its font size (by index into the text).
+_Box = Callable[[int], tuple[float, float]]
+_Size = Callable[[int], float]
+
+
+def _letter_size(text: str, a: int, b: int, size: _Size) -> float | None:
+    """The size of the first letter from the middle of ``text[a:b]`` on (the line's
+    letters, not a number or a note at its end), or None without one."""
+    mid = (a + b) // 2
+    while mid < b - 1 and not text[mid].isalpha():
+        mid += 1
+    em = size(mid)
+    return em if em > 0 and text[mid].isalpha() else None
+
+
 # A margin line number is this much smaller than its line's text, at least...
 _MARGIN_SIZE = 0.9
 # ... and set this many of the line's font sizes apart from it (a word space is ~0.3).
 _MARGIN_GAP = 0.8
 
 
-def margin_number(
-    text: str,
-    a: int,
-    b: int,
-    box: Callable[[int], tuple[float, float]],
-    size: Callable[[int], float],
-) -> tuple[int, int] | None:
+def margin_number(text: str, a: int, b: int, box: _Box, size: _Size) -> tuple[int, int] | None:
     """The span of a margin line number that pdfium put at an end of ``text[a:b]``.
 
     Editions that number every fifth line set the number in the margin, smaller than
@@ -170,11 +184,8 @@ def margin_number(
     """
     if b - a < 6 or not (text[a].isdigit() or text[b - 1].isdigit()):
         return None
-    mid = (a + b) // 2
-    while mid < b - 1 and not text[mid].isalpha():
-        mid += 1
-    em = size(mid)
-    if em <= 0 or not text[mid].isalpha():
+    em = _letter_size(text, a, b, size)
+    if em is None:
         return None
     for end in (True, False):
         k = b if end else a
@@ -205,13 +216,7 @@ def margin_number(
 _NOTE_WORDS = 3
 
 
-def margin_note(
-    text: str,
-    a: int,
-    b: int,
-    box: Callable[[int], tuple[float, float]],
-    size: Callable[[int], float],
-) -> tuple[int, int] | None:
+def margin_note(text: str, a: int, b: int, box: _Box, size: _Size) -> tuple[int, int] | None:
     """The span of a short note set small in the margin that pdfium put at an end of
     ``text[a:b]``, else None.
 
@@ -223,11 +228,8 @@ def margin_note(
     """
     if b - a < 12:
         return None
-    mid = (a + b) // 2
-    while mid < b - 1 and not text[mid].isalpha():
-        mid += 1
-    em = size(mid)
-    if em <= 0 or not text[mid].isalpha():
+    em = _letter_size(text, a, b, size)
+    if em is None:
         return None
     limit = _MARGIN_SIZE * em
     for end in (False, True):

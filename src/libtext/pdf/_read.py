@@ -30,6 +30,8 @@ from libtext.pdf._columns import find_gutter, split_at_gutter
 from libtext.pdf._dropped import LOST_LABEL, restore_dropped
 from libtext.pdf._lines import RawLine, join_items, margin_note, margin_number
 from libtext.pdf._pdfium import PageChars, char_calls
+from libtext.pdf._rows import join_rows
+from libtext.pdf._spaces import lost_spaces
 from libtext.pdf._text import attach_marks, is_mark, line_direction, neutral_run_direction
 from libtext.pdf._visual import (
     TOUCH,
@@ -274,6 +276,15 @@ class _Reader:
         obj = self._text_object(i)
         return self._calls.font(obj) if obj else None
 
+    def slanted(self, i: int) -> bool:
+        """Whether character ``i`` is drawn slanted (a shear in its matrix: a producer's
+        oblique or italic of an upright font)."""
+        if not self._calls.matrix(i):
+            return False
+        m = self._matrix
+        a, b, c, d = float(m.a), float(m.b), float(m.c), float(m.d)
+        return abs(c) > 0.05 * abs(d) and abs(b) < 0.05 * abs(a)
+
     def font_name(self, i: int) -> str:
         n = self.raw.FPDFText_GetFontInfo(self.tp, i, self._name, 128, ctypes.byref(self._flags))
         return self._name.value.decode("latin-1", "replace") if n else ""
@@ -313,6 +324,10 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
             text = textpage.get_text_range()
         if len(text) != n:  # pdfium skipped or inserted characters: go one by one
             text = "".join(chr(raw.FPDFText_GetUnicode(tp, i) or 0xFFFD) for i in range(n))
+        if "\ufffe" in text:
+            # pdfium's mark for a hyphen that ends a line (a word broken there): the
+            # page shows a hyphen.
+            text = text.replace("\ufffe", "-")
         hebrew, latin = _script_letters(text)
         # y is measured from the top of the visible page (the crop box, which need not
         # start at 0), so that header and footer bands mean the same on every page.
@@ -335,6 +350,7 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
         if gutter is not None:
             segments = split_at_gutter(text, segments, gutter, reader.box)
         lines = join_items(_read_lines(reader, text, segments, gutter), reader.direction, gutter)
+        lines = join_rows(lines, reader.direction, gutter)
         lines = attach_markers(lines, reader.direction)
         return RawPage(number, width, height, order_lines(lines, reader.direction), n)
     finally:
@@ -365,7 +381,14 @@ def _letter(text: str, i: int, lo: int, hi: int) -> int:
 
 
 def _only_marks(text: str, a: int, b: int) -> bool:
-    return all(is_mark(ch) or ch.isspace() for ch in text[a:b])
+    """Whether a segment holds only marks, or a point or two (set low, pdfium cut the
+    line at it): a piece of the line around it."""
+    return all(is_mark(ch) or ch.isspace() for ch in text[a:b]) or (
+        b - a <= 2 and all(ch in _LOW_POINTS for ch in text[a:b])
+    )
+
+
+_LOW_POINTS = frozenset(".,")
 
 
 def _read_lines(
@@ -391,29 +414,70 @@ def _read_lines(
             nxt = group[-1] + 1
             if nxt + 1 < len(segments) and _only_marks(text, *segments[nxt]):
                 nxt += 1
-            if nxt < len(segments) and _abut(read[group[-1]], read[nxt], gutter):
+            if nxt < len(segments) and _abut(
+                read[group[-1]], read[nxt], gutter, (r, segments[group[-1]], segments[nxt])
+            ):
                 group.extend(range(group[-1] + 1, nxt + 1))
             else:
                 break
         if len(group) == 1:
             lines.extend(read[k])
         else:
-            lines.append(_joined_line(r, text, [segments[g] for g in group]))
+            if all(r.invisible(segments[g][0]) for g in group):
+                lines.append(_ocr_joined([read[g][0] for g in group]))
+            else:
+                lines.append(_joined_line(r, text, [segments[g] for g in group]))
         k = group[-1] + 1
     return lines
 
 
-def _abut(before: list[RawLine], after: list[RawLine], gutter: float | None = None) -> bool:
-    """Whether two single lines share a baseline and touch (one line cut in two)."""
+# Pieces of one line share a baseline to this many font sizes; an OCR layer's words
+# (a scan is never quite level) to this many.
+_SAME_LINE = 0.3
+_SAME_OCR_LINE = 0.45
+
+
+def _abut(
+    before: list[RawLine],
+    after: list[RawLine],
+    gutter: float | None = None,
+    pieces: tuple[_Reader, tuple[int, int], tuple[int, int]] | None = None,
+) -> bool:
+    """Whether two single lines share a baseline and touch (one line cut in two);
+    ``pieces`` (the reader and the two segments) tells an OCR layer's words."""
     if len(before) != 1 or len(after) != 1:
         return False
     p, q = before[0], after[0]
     if gutter is not None and min(p.x1, q.x1) <= gutter <= max(p.x0, q.x0):
         return False  # the two columns' lines
     size = max(min(p.size, q.size), 1.0)
-    if abs(p.y - q.y) > 0.3 * size:
+    apart = abs(p.y - q.y)
+    if apart > _SAME_LINE * size and (
+        apart > _SAME_OCR_LINE * size
+        or pieces is None
+        or not (pieces[0].invisible(pieces[1][0]) and pieces[0].invisible(pieces[2][0]))
+    ):
         return False
     return max(p.x0, q.x0) - min(p.x1, q.x1) < 1.5 * size
+
+
+def _ocr_joined(pieces: list[RawLine]) -> RawLine:
+    """One line of an OCR layer's pieces (whole words, each read with its spaces), in
+    the line's direction on the page: the layer may give a line's last words first,
+    a little off its baseline."""
+    hebrew, latin = _script_letters("".join(p.text for p in pieces))
+    sign = -1.0 if hebrew >= latin else 1.0
+    ordered = sorted(pieces, key=lambda p: sign * (p.x0 + p.x1))
+    main = max(pieces, key=lambda p: len(p.text))
+    return RawLine(
+        " ".join(p.text for p in ordered),
+        main.size,
+        main.bold,
+        main.y,
+        min(p.x0 for p in pieces),
+        max(p.x1 for p in pieces),
+        all(p.brackets_fixed for p in pieces),
+    )
 
 
 def _joined_line(r: _Reader, text: str, group: list[tuple[int, int]]) -> RawLine:
@@ -427,15 +491,33 @@ def _joined_line(r: _Reader, text: str, group: list[tuple[int, int]]) -> RawLine
     mid = _solid(text, mid, mid, group[len(group) // 2][1])
     size = round(max(r.size(mid), 1.0), 1)
     boxes = [r.box(i) for i in idx if not text[i].isspace()]
+    x0, x1 = min(lo for lo, _ in boxes), max(hi for _, hi in boxes)
+    if _visual_pieces(r, text, idx):
+        # Pieces of a line in visual order (LuaTeX): read from the glyphs, as one.
+        glyphs = [g for a, b in group for g in r.glyphs(text, a, b)]
+        parts = visual_parts(glyphs, size, visual_direction(glyphs, r.direction), r.metrics)
+        if len(parts) == 1:
+            return RawLine(
+                parts[0].text,
+                size,
+                r.bold(mid),
+                round(r.baseline(mid), 2),
+                x0,
+                x1,
+                parts[0].brackets_fixed,
+            )
     line_text = _fix_marks(r, text, idx, size)
-    return RawLine(
-        line_text,
-        size,
-        r.bold(mid),
-        round(r.baseline(mid), 2),
-        min(lo for lo, _ in boxes),
-        max(hi for _, hi in boxes),
-    )
+    return RawLine(line_text, size, r.bold(mid), round(r.baseline(mid), 2), x0, x1)
+
+
+def _visual_pieces(r: _Reader, text: str, idx: list[int]) -> bool:
+    """Whether the Hebrew letters of a line's pieces, in the stream's order, run left to
+    right on the page (its first letter left of its last): a visual order."""
+    letters = [i for i in idx if _HEBREW.match(text[i])]
+    if len(letters) < 2:
+        return False
+    (l0, r0), (l1, r1) = r.box(letters[0]), r.box(letters[-1])
+    return l0 + r0 < l1 + r1
 
 
 def _read_segment(r: _Reader, text: str, a: int, b: int, out: list[RawLine]) -> None:
@@ -449,7 +531,9 @@ def _read_segment(r: _Reader, text: str, a: int, b: int, out: list[RawLine]) -> 
         seg = text[rest[0] : rest[1]]
         start = rest[0] + len(seg) - len(seg.lstrip())
         _read_segment(r, text, start, start + len(seg.strip()), out)
-        out.extend(_make_line(r, text, lo, hi))
+        for line in _make_line(r, text, lo, hi):
+            line.aside = True
+            out.append(line)
         return
     first, last = a, b - 1
     mid = _letter(text, (a + b) // 2, a, b)
@@ -586,6 +670,7 @@ def _make_line(
                 p.x0,
                 p.x1,
                 p.brackets_fixed,
+                cells=p.cells,
             )
             for p in parts
         ]
@@ -606,9 +691,52 @@ def _make_line(
             line_text = _order_leading_number(r, line_text, a)
         if r.invisible(mid):
             line_text = _ocr_spaces(r, line_text, a, size)
-        elif " " in line_text:
-            line_text = _drop_hidden_spaces(r, line_text, a, size)
-    return [RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])]
+        else:
+            if " " in line_text:
+                line_text = _drop_hidden_spaces(r, line_text, a, size)
+            if len(line_text) == b - a:
+                line_text = lost_spaces(line_text, a, size, r.boxes, r.looses, r.font_of, r.slanted)
+    line = RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])
+    if (
+        r.direction == "R"
+        and " " in line_text
+        and not _HEBREW.search(line_text)
+        and line_text == text[a:b]
+    ):
+        line.cells = _tab_cells(r, text, a, b, size)
+    return [line]
+
+
+# Latin parts of a right-to-left page's line this many font sizes apart are a tab
+# apart: maybe a table's cells, which pdfium read left to right as one line.
+_TAB_GAP = 1.5
+
+
+def _tab_cells(
+    r: _Reader, text: str, a: int, b: int, size: float
+) -> list[tuple[float, float, str]]:
+    """The parts of ``text[a:b]`` a tab apart (x0, x1, text), or [] for a line of one part."""
+    cells: list[tuple[float, float, str]] = []
+    start = a
+    prev = a
+    for i in range(a + 1, b):
+        if text[i].isspace():
+            continue
+        if text[i - 1].isspace():
+            (lp, rp), (lq, rq) = r.box(prev), r.box(i)
+            if max(lp, lq) - min(rp, rq) > _TAB_GAP * size:
+                cells.append(_cell(r, text, start, prev + 1))
+                start = i
+        prev = i
+    if not cells:
+        return []
+    cells.append(_cell(r, text, start, b))
+    return cells
+
+
+def _cell(r: _Reader, text: str, a: int, b: int) -> tuple[float, float, str]:
+    boxes = [r.box(i) for i in range(a, b) if not text[i].isspace()]
+    return min(lo for lo, _ in boxes), max(hi for _, hi in boxes), text[a:b]
 
 
 # Font names that say a font draws ornaments, not letters.
@@ -761,6 +889,10 @@ def _ocr_spaces(r: _Reader, line: str, a: int, size: float) -> str:
     return "".join(out)
 
 
+# A line of a number and its punctuation only (a paragraph's last word, "2019.").
+_NUMBER_PUNCT = re.compile(r"(?=.*\d)(?=.*[.,:;!?])[\d.,:;!?\-/ ]+")
+
+
 def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, b: int) -> bool:
     """Whether pdfium's order of this line cannot be trusted (see :mod:`._visual`).
 
@@ -773,6 +905,8 @@ def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, 
         return True
     m = _HEBREW.search(line)
     if m is None:
+        if _NUMBER_PUNCT.fullmatch(line) and r.direction == "R":
+            return True  # "2019." at a right-to-left paragraph's end: read as drawn
         return _LATIN.search(line) is not None and _runs_leftwards(r, line, a)
     if _LTR_CHAR.search(line) or _MARKS.search(line):
         return True

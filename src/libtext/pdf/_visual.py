@@ -18,7 +18,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from libtext.models import _NOT_TEXT, unicode_problem
@@ -352,6 +352,9 @@ class Part:
     x1: float
     size: float | None = None  # a text of its own on the line: its size and baseline
     baseline: float | None = None
+    # A left-to-right part of a right-to-left line read across a tab: its pieces
+    # (x0, x1, text), maybe a table's cells (see :mod:`._rows`).
+    cells: list[tuple[float, float, str]] = field(default_factory=list)
 
 
 def visual_parts(
@@ -563,11 +566,14 @@ def visual_parts(
         ]
         if own_dir == "R":
             texts.reverse()
-        paired = [pair_brackets(t.replace(_RLM, "")) for t in texts]
+        paired = [pair_brackets(t.replace(_RLM, ""), lone=True) for t in texts]
         text = unicodedata.normalize("NFC", " ".join(t for t, _ in paired))
-        parts.append(
-            Part(text, all(ok for _, ok in paired), spans[group[0]][0], spans[group[-1]][1])
-        )
+        part = Part(text, all(ok for _, ok in paired), spans[group[0]][0], spans[group[-1]][1])
+        if own_dir == "L" and direction == "R" and len(group) > 1:
+            part.cells = [
+                (spans[k][0], spans[k][1], t) for k, (t, _) in zip(group, paired, strict=True)
+            ]
+        parts.append(part)
     if direction == "R":
         parts.reverse()
     return parts
@@ -765,13 +771,17 @@ _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = {v: k for k, v in _OPEN.items()}
 
 
-def pair_brackets(text: str) -> tuple[str, bool]:
+def pair_brackets(text: str, lone: bool = False) -> tuple[str, bool]:
     """Brackets of a logical line set by pairing: the first of a pair opens.
 
     Producers map a mirrored bracket glyph to either character (LuaTeX even maps
-    both to ``(``), so the characters say nothing; their order does. Only a line
-    whose brackets of each kind pair up is rewritten (and reported as right); a lone
-    ``1)`` or a bracket that closes on the next line leaves it to the mirror vote.
+    both to ``(``), so the characters say nothing; their order does. A line whose
+    brackets of each kind pair up is rewritten (and reported as right). Where they
+    do not (a bracket that closes on the next line), with ``lone`` (``text`` read
+    from the glyphs, in logical order) each bracket is set by where it stands: one
+    before a word and after a space opens, one after a word and before a space
+    closes; a line with a bracket of neither kind (a lone ``1)``) is left to the
+    document's mirror vote.
     """
     kinds = [(i, _CLOSE.get(ch, ch)) for i, ch in enumerate(text) if ch in _OPEN or ch in _CLOSE]
     if not kinds:
@@ -780,7 +790,7 @@ def pair_brackets(text: str) -> tuple[str, bool]:
     for _, k in kinds:
         counts[k] = counts.get(k, 0) + 1
     if any(c % 2 for c in counts.values()):
-        return text, False
+        return _by_neighbours(text, kinds) if lone else (text, False)
     chars = list(text)
     depth: dict[str, int] = {}
     for i, k in kinds:
@@ -788,4 +798,25 @@ def pair_brackets(text: str) -> tuple[str, bool]:
         d = depth.get(k, 0)
         chars[i] = k if d == 0 else _OPEN[k]
         depth[k] = 1 - d
+    return "".join(chars), True
+
+
+def _by_neighbours(text: str, kinds: list[tuple[int, str]]) -> tuple[str, bool]:
+    """:func:`pair_brackets` for a line whose brackets do not pair: each set by its
+    neighbours, or the line left as it is when one stands between two words or two
+    spaces, or by a number or a letter alone (a list label: ``1)``, ``א)``)."""
+    chars = list(text)
+    for i, k in kinds:
+        before = i == 0 or text[i - 1].isspace()
+        after = i + 1 == len(text) or text[i + 1].isspace()
+        if before == after:
+            return text, False
+        lo, hi = i, i + 1
+        while lo > 0 and not text[lo - 1].isspace():
+            lo -= 1
+        while hi < len(text) and not text[hi].isspace():
+            hi += 1
+        if sum(ch.isalpha() for ch in text[lo:hi]) < 2:
+            return text, False
+        chars[i] = k if before else _OPEN[k]  # k: the kind's opening bracket
     return "".join(chars), True

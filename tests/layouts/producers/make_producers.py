@@ -57,6 +57,24 @@ the way one producer does:
   then the left one, each header and number in its own page);
 * ``rtl_table``: a table on a right-to-left page, a Hebrew cell and two Latin cells a
   row (one line per row, cells from the right);
+* ``ocr_late_words``: an OCR text layer (invisible words, a quarter em apart, no
+  spaces) whose lines' last two or three words come first in the stream, on a
+  baseline a point above or below the line's;
+* ``slanted_words``: words a text object each, a quarter em apart, no space
+  glyphs, some slanted by an oblique text matrix (a producer's fake italics): a
+  change from roman to italic, and a line of small slanted text;
+* ``lone_brackets``: Hebrew lines with brackets around Latin runs, some of whose
+  brackets do not pair on the line (a parenthesis closes on the next line), among
+  lines of Hebrew parentheticals;
+* ``visual_pieces``: LuaTeX's visual order (see ``visual_nospace``) with a full stop
+  set low inside each line, so that pdfium hands the line over in pieces;
+* ``number_ends``: paragraphs whose last line is a number and its full stop alone
+  (``2019.``, the stop left of the number);
+* ``line_hyphens``: an English paragraph on a Hebrew page whose lines end in words
+  broken by a hyphen (pdfium reports such a hyphen as U+FFFE);
+* ``tab_parts``: parts of one printed line a tab apart: a label before its text
+  between full lines, and a contents page whose titles have their page numbers at
+  the far margin, sub-items without numbers between (each row one line);
 * ``table_cells``: under a paragraph, table rows of three Hebrew cells each, right
   aligned in columns
   2 em wider than their widest cell, each cell in LuaTeX's way (see
@@ -188,6 +206,18 @@ MIXED: list[list[tuple[str, str]]] = [
         (" שורות", "R"),
     ],
     [("מערכת ", "R"), ("A.B.S", "L"), (" מותקנת בגלגלים האחוריים", "R")],
+]
+
+# Lines with brackets around Latin runs, some with a bracket that closes on the next
+# line (so a line's brackets do not pair), among lines of Hebrew parentheticals.
+LONE_BRACKETS: list[list[tuple[str, str]]] = [
+    [("(הם אמרו) שלשה דברים", "R")],
+    [("הוו מתונים (בדין) והעמידו", "R")],
+    [("תלמידים (", "R"), ("ACS", "L"), (") הרבה (ועשו סיג", "R")],
+    [("לתורה) שמעון הצדיק (", "R"), ("STEMI", "L"), (") היה", "R")],
+    [("(משירי כנסת) הגדולה", "R")],
+    [("הוא היה (אומר על (", "R"), ("PCI", "L"), (") שלשה", "R")],
+    [("דברים) העולם עומד", "R")],
 ]
 
 
@@ -546,6 +576,53 @@ def ocr_line(sh: Shaper, text: str, size: float, right: float, y: float, row: in
     return "\n".join(ops)
 
 
+def ocr_late_line(
+    sh: Shaper, text: str, size: float, right: float, y: float, late: int, lift: float
+) -> str:
+    """An OCR layer's line whose last ``late`` words come first in the stream, on a
+    baseline ``lift`` points higher (the engine took them for a line of their own)."""
+    words = text.split()
+    placed: list[tuple[str, float]] = []  # (word, its right edge)
+    x = right
+    for word in words:
+        placed.append((word, x))
+        x -= sum(g.advance for g in sh.run(word, "R", size)) + 0.25 * size
+    order = placed[len(placed) - late :] + placed[: len(placed) - late]
+    ops: list[str] = []
+    for k, (word, edge) in enumerate(order):
+        glyphs = sh.run(word, "R", size)
+        left = edge - sum(g.advance for g in glyphs)
+        base = y + (lift if k < late else 0.0)
+        ops.append(f"BT 3 Tr /F1 {size:g} Tf")
+        ops.extend(
+            f"1 0 0 1 {g.x + left:.3f} {base:.3f} Tm {hexg(g.gid)} Tj" for g in reversed(glyphs)
+        )
+        ops.append("ET")
+    return "\n".join(ops)
+
+
+def slanted_line(
+    sh: Shaper, words: list[tuple[str, bool]], size: float, right: float, y: float
+) -> str:
+    """A line of words from the right, each a text object of its own, no space glyphs,
+    a quarter of an em apart; a word marked True is slanted (an oblique text matrix) in
+    a font whose advances are wider than its glyphs (``F3``, see :func:`pdf_bytes`), so
+    that its advance boxes overlap the gaps beside it."""
+    ops: list[str] = []
+    x = right
+    for word, slanted in words:
+        glyphs = sh.run(word, "R", size)
+        x -= sum(g.advance for g in glyphs)
+        skew = 0.12 if slanted else 0.0
+        ops.append(f"BT /F{3 if slanted else 1} {size:g} Tf")
+        ops.extend(
+            f"1 0 {skew:g} 1 {g.x + x:.3f} {y + g.y_off:.3f} Tm {hexg(g.gid)} Tj" for g in glyphs
+        )
+        ops.append("ET")
+        x -= 0.25 * size
+    return "\n".join(ops)
+
+
 def words_from_right(sh: Shaper, text: str, size: float, left: float, y: float) -> str:
     """A Latin line drawn word by word from its right end (each word left to right)."""
     space = sh.font.get_nominal_glyph(ord(" "))
@@ -564,7 +641,11 @@ def words_from_right(sh: Shaper, text: str, size: float, left: float, y: float) 
 
 
 def pdf_bytes(
-    sh: Shaper, content: str, ornaments: dict[int, str] | None = None, width: float = PAGE_W
+    sh: Shaper,
+    content: str,
+    ornaments: dict[int, str] | None = None,
+    width: float = PAGE_W,
+    wide: float = 0.0,
 ) -> bytes:
     objs: list[bytes] = []
 
@@ -631,6 +712,20 @@ def pdf_bytes(
             f" /DescendantFonts [{cid2} 0 R] /ToUnicode {tounicode2} 0 R >>".encode()
         )
         fonts += f" /F2 {font2} 0 R"
+    if wide:
+        # A second font (the same glyphs and mapping) whose advances are ``wide`` times
+        # the glyphs' own: an italic's advance boxes that overlap the gaps between words.
+        wider = " ".join(f"{gid} [{w * scale * wide:.0f}]" for gid, w in sorted(sh.widths.items()))
+        cid3 = add(
+            f"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /FrankRuehlCLM-Italic"
+            f" /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >>"
+            f" /FontDescriptor {desc} 0 R /CIDToGIDMap /Identity /W [{wider}] >>".encode()
+        )
+        font3 = add(
+            f"<< /Type /Font /Subtype /Type0 /BaseFont /FrankRuehlCLM-Italic /Encoding"
+            f" /Identity-H /DescendantFonts [{cid3} 0 R] /ToUnicode {tounicode} 0 R >>".encode()
+        )
+        fonts += f" /F3 {font3} 0 R"
     contents = add(stream(content.encode()))
     page = len(objs) + 1
     pages = page + 1
@@ -1006,6 +1101,97 @@ def make(name: str, description: str, style: str) -> None:
                 ops.append(draw_line(sh, latin_glyphs(sh, cells[n], size, left), y, size, "plain"))
             truth.append({"kind": "body", "text": " ".join(cells)})
             y -= lead
+    elif style == "tab_parts":
+        # Parts of one printed line a tab apart, between full lines that cross the
+        # gap (a label before its text) or beside lines of their own column (a
+        # contents page: a title at the right, its page number at the left margin,
+        # sub-items without numbers between): each read as one line, from the right.
+        words = AVOT.split()
+        full = wrap(sh, " ".join(words[:40]), size, right - margin)
+        rows: list[list[tuple[str, str, float]]] = [
+            [(full[0], "R", right)],
+            [(full[1], "R", right)],
+            [("כתב:", "R", right), ("משה בן עמרם", "R", right - 110.0)],
+            [(full[2], "R", right)],
+            [],
+            [("שער ראשון", "R", right), ("12", "L", margin)],
+            [("קבלת התורה", "R", right - size)],
+            [("מסורת הזקנים", "R", right - size)],
+            [("שער שני", "R", right), ("27", "L", margin)],
+            [("שלשה דברים", "R", right - size)],
+            [("על מה העולם עומד", "R", right - size)],
+            [("שער שלישי", "R", right), ("41", "L", margin)],
+            [("מורא שמים", "R", right - size)],
+            [],
+            [(full[3], "R", right)],
+        ]
+        for parts in rows:
+            for text, direction, edge in parts:
+                glyphs = (
+                    line_glyphs(sh, [(text, "R")], size, edge)
+                    if direction == "R"
+                    else latin_glyphs(sh, text, size, edge)
+                )
+                ops.append(draw_line(sh, glyphs, y, size, "plain"))
+            if parts:
+                truth.append({"kind": "body", "text": " ".join(t for t, _, _ in parts)})
+            y -= lead
+    elif style == "ocr_late_words":
+        for row, text in enumerate(wrap(sh, AVOT, size, right - margin)[:6]):
+            late, lift = ((2, 4.0), (0, 0.0), (3, -4.5))[row % 3]
+            ops.append(ocr_late_line(sh, text, size, right, y, late, lift))
+            truth.append({"kind": "body", "text": text})
+            y -= lead
+    elif style == "slanted_words":
+        # Roman words, then slanted ones (a change of font with no space character),
+        # and lines of small slanted text.
+        words = AVOT.split()
+        rows = [
+            [(w, k >= 5) for k, w in enumerate(words[0:9])],
+            [(w, k < 3) for k, w in enumerate(words[9:17])],
+            [(w, True) for w in words[17:27]],
+            [(w, k % 2 == 1) for k, w in enumerate(words[27:35])],
+        ]
+        for n, row in enumerate(rows):
+            small = 8.0 if n == 2 else size
+            ops.append(slanted_line(sh, row, small, right, y))
+            line: dict[str, Any] = {"kind": "body", "text": " ".join(w for w, _ in row)}
+            if small != size:
+                line["size"] = small
+            truth.append(line)
+            y -= lead
+    elif style == "visual_pieces":
+        # LuaTeX's visual order (glyph after glyph from the left, each by its own
+        # matrix, no spaces), a full stop inside each line set low (a third of an em
+        # under the baseline): pdfium hands the line over in pieces.
+        space = sh.font.get_nominal_glyph(ord(" "))
+        stop = sh.font.get_nominal_glyph(ord("."))
+        for text in ["משה קבל תורה. מסיני ומסרה ליהושע", "ויהושע לזקנים. וזקנים לנביאים"]:
+            ops.append(f"BT /F1 {size:g} Tf")
+            for g in line_glyphs(sh, [(text, "R")], size, right):
+                if g.gid != space:
+                    low = y + g.y_off - (0.35 * size if g.gid == stop else 0.0)
+                    ops.append(f"1 0 0 1 {g.x:.3f} {low:.3f} Tm {hexg(g.gid)} Tj")
+            ops.append("ET")
+            truth.append({"kind": "body", "text": text})
+            y -= lead
+    elif style == "line_hyphens":
+        # An English paragraph on a Hebrew page whose lines end in words broken by a
+        # hyphen (the hyphen a glyph of its own, as any other letter).
+        for text in [
+            "משה קבל תורה מסיני ומסרה ליהושע",
+            "And God divided the light from the dark-",
+            "ness, and there was evening and morn-",
+            "ing, one day.",
+        ]:
+            glyphs = (
+                line_glyphs(sh, [(text, "R")], size, right)
+                if text[0] >= "\u05d0"
+                else latin_glyphs(sh, text, size, margin)
+            )
+            ops.append(draw_line(sh, glyphs, y, size, "plain"))
+            truth.append({"kind": "body", "text": text})
+            y -= lead
     elif style == "hidden_spaces":
         for runs in HIDDEN:
             ops.append(logical_line(sh, runs, size, right, y))
@@ -1038,6 +1224,14 @@ def make(name: str, description: str, style: str) -> None:
             lines = [[(t, "R")] for t in POINTED]
         elif name == "visual_punct":
             lines = [[(t, "R")] for t in PUNCTUATED]
+        elif style == "lone_brackets":
+            lines = LONE_BRACKETS
+        elif style == "number_ends":
+            # A paragraph's last word a number with its full stop, on a line of its
+            # own: the stop stands left of the number.
+            head = wrap(sh, AVOT, size, right - margin)[:2]
+            lines = [[(head[0], "R")], [("2019", "L"), (".", "R")]]
+            lines += [[(head[1], "R")], [("2:30", "L"), (".", "R")]]
         elif style == "holam_vav":
             for text in POINTED_VAV:
                 glyphs = holam_on_edge(sh, text, size, right)
@@ -1051,7 +1245,8 @@ def make(name: str, description: str, style: str) -> None:
             ops.append(draw_line(sh, line_glyphs(sh, runs, size, right), y, size, style))
             truth.append({"kind": "body", "text": "".join(t for t, _ in runs)})
             y -= lead
-    (HERE / f"{name}.pdf").write_bytes(pdf_bytes(sh, "\n".join(ops)))
+    wide = 1.3 if style == "slanted_words" else 0.0
+    (HERE / f"{name}.pdf").write_bytes(pdf_bytes(sh, "\n".join(ops), wide=wide))
     write_truth(name, description, style, truth)
 
 
@@ -1204,6 +1399,45 @@ CASES += [
         "rtl_table",
         "a table on a right-to-left page: rows of a Hebrew cell and two Latin cells",
         "rtl_table",
+    ),
+    (
+        "ocr_late_words",
+        "an OCR layer whose lines' last words come first in the stream on a baseline a point off",
+        "ocr_late_words",
+    ),
+    (
+        "slanted_words",
+        "words a quarter em apart without space glyphs, some slanted by the text "
+        "matrix (roman to italic, small italic lines)",
+        "slanted_words",
+    ),
+    (
+        "lone_brackets",
+        "brackets around Latin runs in Hebrew lines, some lines with a bracket that "
+        "closes on the next line",
+        "lone_brackets",
+    ),
+    (
+        "visual_pieces",
+        "LuaTeX's visual order with a full stop set low inside each line (pdfium hands "
+        "the line over in pieces)",
+        "visual_pieces",
+    ),
+    (
+        "number_ends",
+        "paragraphs whose last line is a number and its full stop alone",
+        "number_ends",
+    ),
+    (
+        "line_hyphens",
+        "an English paragraph on a Hebrew page, lines ending in a hyphen",
+        "line_hyphens",
+    ),
+    (
+        "tab_parts",
+        "parts of one line a tab apart: a label before its text between full lines, a "
+        "contents page's titles with page numbers at the far margin",
+        "tab_parts",
     ),
     (
         "visual_punct",

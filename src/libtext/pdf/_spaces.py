@@ -1,0 +1,72 @@
+"""Word spaces that neither the text stream nor pdfium's guess gave (no PDF access here).
+
+pdfium infers a space where two glyphs' advance boxes stand apart. Two cases defeat
+it: small slanted text, whose advance boxes lean over the gap between words, and a
+change of font (roman to italic) with no space character, where the italic's first
+advance box starts inside the gap. The ink boxes still stand apart: a gap of an eighth
+of an em between two letters' ink, where the advance boxes overlap, the font changes
+or the letters are slanted, is a word space.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+__all__ = ["lost_spaces"]
+
+# A run of letters this long may hold two words run together (shorter ones are read
+# as they are: the check costs a batch of boxes).
+_RUN = re.compile(r"[^\W\d_]{7,}")
+# The ink gap (in font sizes) that parts two words where the stream gave no space,
+# where the advance boxes overlap, the font changes or the letters are slanted (a
+# slanted letter's box leans over the gap beside it). Elsewhere letters of one word
+# may stand as far apart (a font set with tracking): the gap alone says nothing.
+_INK_GAP = 0.12
+# Advance boxes overlapping by this much (in font sizes) lean over a gap (within a
+# word they abut).
+_LEAN = 0.1
+
+
+def lost_spaces(
+    line: str,
+    a: int,
+    size: float,
+    boxes: Callable[[list[int]], list[tuple[float, float]]],
+    looses: Callable[[list[int]], list[float]],
+    font: Callable[[int], int | None],
+    slanted: Callable[[int], bool],
+) -> str:
+    """``line`` (character ``k`` is character ``a + k`` of the page) with the word
+    spaces put back that the text lost; ``boxes`` gives ink boxes, ``looses`` advance
+    boxes (flat), ``font`` a character's font and ``slanted`` whether it is drawn
+    slanted, all by page index."""
+    runs = [(m.start(), m.end()) for m in _RUN.finditer(line)]
+    if not runs:
+        return line
+    indices = [a + k for lo, hi in runs for k in range(lo, hi)]
+    ink = dict(zip(indices, boxes(indices), strict=True))
+    limit = _INK_GAP * size
+    cuts: list[int] = []
+    for lo, hi in runs:
+        for k in range(lo + 1, hi):
+            (lp, rp), (lq, rq) = ink[a + k - 1], ink[a + k]
+            if max(lp, lq) - min(rp, rq) <= limit:
+                continue
+            x0, x1, y0, y1 = looses([a + k - 1, a + k])
+            if (
+                max(x0, y0) - min(x1, y1) < -_LEAN * size
+                or font(a + k - 1) != font(a + k)
+                or slanted(a + k - 1)
+                or slanted(a + k)
+            ):
+                cuts.append(k)
+    if not cuts:
+        return line
+    out: list[str] = []
+    last = 0
+    for k in cuts:
+        out.append(line[last:k])
+        last = k
+    out.append(line[last:])
+    return " ".join(out)
