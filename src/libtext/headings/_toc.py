@@ -95,6 +95,13 @@ def _strip_leaders(title: str) -> str:
     return title[:cut]
 
 
+def _numbered(title: str) -> bool:
+    """Whether a row's title holds its own heading number (``פרק שני: מעלת התורה``), so
+    that the number after it is a page number (a row joined with its far-margin number)."""
+    own = parse_heading(title)
+    return own is not None and bool(own[0]) and own[1] is not None
+
+
 def split_entry(text: str) -> tuple[str, bool, int] | None:
     """A contents line read as (title, has leaders, page number); ``None`` if it is not one.
 
@@ -154,7 +161,7 @@ def contents_rows(page: ExtractedPage) -> list[tuple[str, int, list[int]]]:
             continue
         title, leaders, number = m
         heading = parse_heading(text)
-        if heading is not None and heading[0] and not leaders:
+        if heading is not None and heading[0] and not leaders and not _numbered(title):
             pending, pending_at = "", []
             continue  # "שאלה 3", "פרק 7": a numbered heading, not an entry
         at = [i]

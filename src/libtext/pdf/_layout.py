@@ -118,7 +118,7 @@ def _style_key(ln: RawLine) -> tuple[str, float, bool]:
 
 
 _ROMAN = re.compile(
-    r"^[\s\-–—.|]*(?P<num>c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))[\s\-–—.|]*$",
+    r"^[\s\-–—.|]*+(?P<num>c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))[\s\-–—.|]*+$",
     re.IGNORECASE,
 )
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
