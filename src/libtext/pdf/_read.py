@@ -541,6 +541,17 @@ def _read_segment(r: _Reader, text: str, a: int, b: int, out: list[RawLine]) -> 
     runs = _baseline_runs(r, text, a, b, size)
     if runs is not None:
         for lo, hi in runs:
+            # A run may begin or end with a margin line number on its baseline.
+            number = margin_number(text, lo, hi, r.box, r.size)
+            if number is not None:
+                rest = (number[1], hi) if number[0] == lo else (lo, number[0])
+                seg = text[rest[0] : rest[1]]
+                start = rest[0] + len(seg) - len(seg.lstrip())
+                out.extend(_make_line(r, text, start, start + len(seg.strip()), geometry=True))
+                for line in _make_line(r, text, *number):
+                    line.aside = True
+                    out.append(line)
+                continue
             out.extend(_make_line(r, text, lo, hi, geometry=True))
         return
     l0, r0 = r.box(first)
