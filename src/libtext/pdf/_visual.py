@@ -738,6 +738,9 @@ def _space_between(spaces: list[float], lo: float, hi: float) -> bool:
 _RLM = "\u200f"
 # Sentence punctuation at the left end of a word, with a space or nothing before it.
 _LEFT_PUNCT = re.compile(r"(?:(?<=\s)|^)([.,:;!?]+)(?=[^\W\d_])")
+# A list label's number and its dash (``1-``, typed after Hebrew words) drawn between
+# a Latin run and those words: the label is the Hebrew text's, not the Latin run's end.
+_LABEL_NUMBER = re.compile(r"(?<=\S\s)-(?=\d{1,3}\s+[\u05d0-\u05ea])")
 
 
 def _trailing_marks(visual: str, direction: Direction) -> str:
@@ -751,7 +754,11 @@ def _trailing_marks(visual: str, direction: Direction) -> str:
     again from the text). Left-to-right text never has a full stop or colon at a
     word's left edge.
     """
-    if direction != "R" or not _LEFT_PUNCT.search(visual):
+    if direction != "R":
+        return visual
+    if "-" in visual:
+        visual = _LABEL_NUMBER.sub(_RLM + "-", visual)
+    if not _LEFT_PUNCT.search(visual):
         return visual
     return _LEFT_PUNCT.sub(
         lambda m: m.group(1) + _RLM if _strong(visual[m.end()]) == "L" else m.group(1), visual
