@@ -19,6 +19,7 @@ from libtext.pdf import _assemble, aextract_pdf, extract_pdf
 from libtext.pdf._layout import classify, dominant_size, page_number_value
 from libtext.pdf._read import RawLine, RawPage
 from libtext.pdf._text import attach_marks, bracket_votes, is_mark, mirror_rtl_brackets
+from libtext.pdf._visual import Glyph, visual_direction
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 # The truth files call a page number a footer; libtext tells them apart.
@@ -625,3 +626,18 @@ def test_punctuation_run_direction_is_that_of_the_typed_line(text: str, data: An
     before = next((t for t in reversed(types[:start]) if t is not None), base)
     after = next((t for t in types[end:] if t is not None), base)
     assert neutral_run_direction(text, start, end) == (before if before == after else None)
+
+
+def _glyphs_from_left(visual: str, width: float = 5.0) -> list[Glyph]:
+    return [Glyph(ch, k * width, (k + 1) * width, (k + 0.5) * width) for k, ch in enumerate(visual)]
+
+
+def test_a_letter_bullet_does_not_turn_a_hebrew_line_left_to_right() -> None:
+    # Word's second-level bullet ``o`` at the right of a Hebrew item that ends in an
+    # identifier: both visual ends Latin, but the line reads from the right.
+    item = _glyphs_from_left("is_day. יאנתב קר וגצוי o")
+    assert visual_direction(item, "R") == "R"
+    # A Latin line on a Hebrew page, its ends Latin, stays left to right (a word of
+    # one letter inside it is no bullet), and so does one without Hebrew.
+    assert visual_direction(_glyphs_from_left("see page 3 of a guide"), "R") == "L"
+    assert visual_direction(_glyphs_from_left("is_day. is_mon o"), "R") == "L"

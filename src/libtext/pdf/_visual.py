@@ -220,14 +220,22 @@ def visual_direction(glyphs: list[Glyph], default: Direction) -> Direction:
     return left
 
 
+_HEBREW_LETTER = re.compile("[\u05d0-\u05ea]")
+# A list's bullet drawn as a letter (Word's second-level ``o``), alone at a line's end.
+_LETTER_BULLET = re.compile(r"\s[A-Za-z]\s*$")
+
+
 def _ends_leftwards(visual: str) -> Direction:
-    """The direction of a Latin line (visual order) on a right-to-left page.
+    """The direction of a line whose two visual ends are Latin, on a right-to-left page.
 
     A Latin line that ends a right-to-left sentence (a term in a Hebrew flowchart
-    box) has its full stop on the left, where that sentence ends.
+    box) has its full stop on the left, where that sentence ends; a Hebrew item of a
+    list whose bullet is a letter (``o``, at the right) reads from the right.
     """
     solid = visual.strip()
     if len(solid) > 1 and solid[0] in _SENTENCE_END and solid[-1] not in _SENTENCE_END:
+        return "R"
+    if _LETTER_BULLET.search(solid) and _HEBREW_LETTER.search(solid):
         return "R"
     return "L"
 
