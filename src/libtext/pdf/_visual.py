@@ -263,7 +263,9 @@ def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
         # runs for every mark of a pointed book.
         best, best_key = -1, (math.inf, math.inf)
         for j in range(max(0, k - 3), min(len(bases), k + 3)):
-            key = (_dist(bases[j], x), bases[j].x1 - bases[j].x0)
+            # A point is never a digit's (a note's number set small beside its word).
+            far = size if "0" <= bases[j].ch <= "9" else 0.0
+            key = (_dist(bases[j], x) + far, bases[j].x1 - bases[j].x0)
             if key < best_key:
                 best, best_key = j, key
         accent = "\u0591" <= m.ch <= "\u05af"
