@@ -512,17 +512,24 @@ def _joined_line(r: _Reader, text: str, group: list[tuple[int, int]]) -> RawLine
 
 def _visual_pieces(r: _Reader, text: str, group: list[tuple[int, int]]) -> bool:
     """Whether the Hebrew letters of a line's pieces, in the stream's order, run left to
-    right on the page (its first letter left of its last): a visual order. The pieces
-    may come in either order (the right one first), so each is looked at alone: the
-    line is visual when more of its letters stand in pieces that run left to right."""
+    right on the page (its first letter left of its last): a visual order. pdfium may
+    also give the right piece first, so each piece is looked at alone too: the line
+    is visual when more of its letters stand in pieces that run left to right."""
+    first = last = -1
     ahead = 0
     for a, b in group:
         letters = [i for i in range(a, b) if _HEBREW.match(text[i])]
-        if len(letters) < 2:
+        if not letters:
             continue
-        (l0, r0), (l1, r1) = r.box(letters[0]), r.box(letters[-1])
-        ahead += len(letters) if l0 + r0 < l1 + r1 else -len(letters)
-    return ahead > 0
+        first = letters[0] if first < 0 else first
+        last = letters[-1]
+        if len(letters) > 1:
+            (l0, r0), (l1, r1) = r.box(letters[0]), r.box(letters[-1])
+            ahead += len(letters) if l0 + r0 < l1 + r1 else -len(letters)
+    if first < 0 or first == last:
+        return False
+    (l0, r0), (l1, r1) = r.box(first), r.box(last)
+    return l0 + r0 < l1 + r1 or ahead > 0
 
 
 def _read_segment(r: _Reader, text: str, a: int, b: int, out: list[RawLine]) -> None:
