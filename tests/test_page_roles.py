@@ -7,6 +7,7 @@ from __future__ import annotations
 from libtext.pdf._layout import classify, roman_value
 from libtext.pdf._lines import RawLine
 from libtext.pdf._read import RawPage
+from libtext.pdf._rows import join_rows
 from libtext.pdf._spreads import find_spread, split_spreads
 
 _WORDS = "החייאת מטופל מסתיימת לרוב בהשגת דופק או במעבר לשלב הבא של הטיפול בשטח"
@@ -247,3 +248,29 @@ def test_in_a_book_of_spreads_a_misread_folio_keeps_the_spread() -> None:
     assert last is not None and last.sides == ("right", "left") and last.labels == ("18", "30")
     # Alone, without the book around it, that page is no spread.
     assert find_spread(pages[3]) is None
+
+
+def _header_row(number_aside: bool, gap_below: float) -> list[RawLine]:
+    """A running header's title (centred) and its page number at the right edge, on one
+    baseline, over lines of running text ``gap_below`` points lower."""
+    number = _raw("32", 45.7, 378.8, 392.2, size=13.2)
+    number.aside = number_aside  # pdfium gave it in the title's run, set smaller, apart
+    title = _raw("דברו על לב ירושלם", 47.2, 143.2, 276.0, size=15.3)
+    return [number, title, *_text(47.2 + gap_below, 20, 27.0, 392.0)]
+
+
+def test_a_header_keeps_its_page_number_given_in_its_run() -> None:
+    lines = join_rows(_header_row(True, 31.0), "R", None)
+    assert lines[0].text == "32 דברו על לב ירושלם"
+    pages = [
+        RawPage(n, 420.0, 595.0, join_rows(_header_row(True, 31.0), "R", None), 1000)
+        for n in range(1, 4)
+    ]
+    assert [kinds[0] for kinds in classify(pages, 11.5)] == ["header"] * 3
+
+
+def test_a_header_rows_fields_given_apart_stay_apart() -> None:
+    # Written as fields of their own (not one run), or a row close over the text (a
+    # line of text with a margin number beside it): not joined.
+    assert len(join_rows(_header_row(False, 31.0), "R", None)) == 22
+    assert len(join_rows(_header_row(True, 15.0), "R", None)) == 22

@@ -17,8 +17,9 @@ from libtext import errors
 from libtext.models import ExtractedDocument
 from libtext.pdf import _assemble, aextract_pdf, extract_pdf
 from libtext.pdf._layout import classify, dominant_size, page_number_value
-from libtext.pdf._read import RawLine, RawPage
+from libtext.pdf._read import RawLine, RawPage, _visual_pieces
 from libtext.pdf._text import attach_marks, bracket_votes, is_mark, mirror_rtl_brackets
+from libtext.pdf._visual import Glyph, _owners, visual_direction
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 # The truth files call a page number a footer; libtext tells them apart.
@@ -625,3 +626,49 @@ def test_punctuation_run_direction_is_that_of_the_typed_line(text: str, data: An
     before = next((t for t in reversed(types[:start]) if t is not None), base)
     after = next((t for t in types[end:] if t is not None), base)
     assert neutral_run_direction(text, start, end) == (before if before == after else None)
+
+
+def _glyphs_from_left(visual: str, width: float = 5.0) -> list[Glyph]:
+    return [Glyph(ch, k * width, (k + 1) * width, (k + 0.5) * width) for k, ch in enumerate(visual)]
+
+
+def test_a_letter_bullet_does_not_turn_a_hebrew_line_left_to_right() -> None:
+    # Word's second-level bullet ``o`` at the right of a Hebrew item that ends in an
+    # identifier: both visual ends Latin, but the line reads from the right.
+    item = _glyphs_from_left("is_day. יאנתב קר וגצוי o")
+    assert visual_direction(item, "R") == "R"
+    # A Latin line on a Hebrew page, its ends Latin, stays left to right (a word of
+    # one letter inside it is no bullet), and so does one without Hebrew.
+    assert visual_direction(_glyphs_from_left("see page 3 of a guide"), "R") == "L"
+    assert visual_direction(_glyphs_from_left("is_day. is_mon o"), "R") == "L"
+
+
+class _Boxes:
+    """Glyph advance boxes by stream index, for the reader's geometry helpers."""
+
+    def __init__(self, boxes: list[tuple[float, float]]) -> None:
+        self.boxes = boxes
+
+    def box(self, i: int) -> tuple[float, float]:
+        return self.boxes[i]
+
+
+def test_visual_pieces_given_right_piece_first() -> None:
+    # LuaTeX draws each piece's letters from the left (visual order); pdfium hands the
+    # line's right piece over first. Each piece runs left to right: a visual line.
+    text = "אבג" + "דהו"
+    right = [(200.0 + 6 * k, 206.0 + 6 * k) for k in range(3)]
+    left = [(100.0 + 6 * k, 106.0 + 6 * k) for k in range(3)]
+    reader = _Boxes(right + left)
+    assert _visual_pieces(reader, text, [(0, 3), (3, 6)])  # type: ignore[arg-type]
+    # A logical line's pieces run right to left inside each: not visual.
+    reader = _Boxes(right[::-1] + left[::-1])
+    assert not _visual_pieces(reader, text, [(0, 3), (3, 6)])  # type: ignore[arg-type]
+
+
+def test_a_point_is_never_a_digits() -> None:
+    # A note's number set small, touching the word it marks: a point of the word's
+    # edge letter that reaches over the digit is still the letter's.
+    bases = [Glyph("א", 100.0, 106.0, 103.0), Glyph("4", 106.0, 109.0, 107.5)]
+    patah = Glyph("\u05b7", 105.0, 108.0, 106.5)
+    assert _owners(bases, [patah], 9.0) == [0]

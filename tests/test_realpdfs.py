@@ -72,3 +72,36 @@ def test_real_producers_give_most_gold_lines(name: str) -> None:
     assert isinstance(lines, list)
     found = sum(" ".join(g["text"].split()) in pages.get(g["page"], set()) for g in lines)
     assert found >= 0.75 * len(lines), (found, len(lines))
+
+
+def _page_golds() -> list[Path]:
+    return sorted(REALDATA.glob("*.pages.json")) if REALDATA.is_dir() else []
+
+
+def _times(phrase: str, text: str) -> int:
+    """How often ``phrase`` stands in ``text`` as whole words."""
+    words, tokens = phrase.split(), text.split()
+    n = len(words)
+    return sum(tokens[k : k + n] == words for k in range(len(tokens) - n + 1)) if n else 0
+
+
+PAGE_GOLDS = _page_golds()
+
+
+@pytest.mark.skipif(not PAGE_GOLDS, reason=f"no page gold at {REALDATA}")
+@pytest.mark.parametrize("gold_path", PAGE_GOLDS, ids=[p.name for p in PAGE_GOLDS])
+def test_page_fields_stay_out_of_the_main_text(gold_path: Path) -> None:
+    """A running header's fields, a page number and a margin note or number (set
+    beside a line, on its baseline) never land in a page's main text."""
+    gold = json.loads(gold_path.read_text("utf-8"))
+    doc = extract_pdf(REALDATA / gold["file"], max_pages=None, max_bytes=None)
+    pages = {p.number: p for p in doc.pages}
+    for page_gold in gold["pages"]:
+        number = page_gold["page"]
+        page = pages[number]
+        main = " ".join(ln.text for ln in page.lines if ln.kind in ("body", "heading"))
+        expected = " ".join(ln for block in page_gold["body"] for ln in block)
+        fields = [*page_gold.get("header", []), *page_gold.get("margin", [])]
+        fields += [page_gold["page_number"]] if page_gold.get("page_number") else []
+        for field in fields:
+            assert _times(field, main) <= _times(field, expected), (number, field)

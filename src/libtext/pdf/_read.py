@@ -492,7 +492,7 @@ def _joined_line(r: _Reader, text: str, group: list[tuple[int, int]]) -> RawLine
     size = round(max(r.size(mid), 1.0), 1)
     boxes = [r.box(i) for i in idx if not text[i].isspace()]
     x0, x1 = min(lo for lo, _ in boxes), max(hi for _, hi in boxes)
-    if _visual_pieces(r, text, idx):
+    if _visual_pieces(r, text, group):
         # Pieces of a line in visual order (LuaTeX): read from the glyphs, as one.
         glyphs = [g for a, b in group for g in r.glyphs(text, a, b)]
         parts = visual_parts(glyphs, size, visual_direction(glyphs, r.direction), r.metrics)
@@ -510,14 +510,26 @@ def _joined_line(r: _Reader, text: str, group: list[tuple[int, int]]) -> RawLine
     return RawLine(line_text, size, r.bold(mid), round(r.baseline(mid), 2), x0, x1)
 
 
-def _visual_pieces(r: _Reader, text: str, idx: list[int]) -> bool:
+def _visual_pieces(r: _Reader, text: str, group: list[tuple[int, int]]) -> bool:
     """Whether the Hebrew letters of a line's pieces, in the stream's order, run left to
-    right on the page (its first letter left of its last): a visual order."""
-    letters = [i for i in idx if _HEBREW.match(text[i])]
-    if len(letters) < 2:
+    right on the page (its first letter left of its last): a visual order. pdfium may
+    also give the right piece first, so each piece is looked at alone too: the line
+    is visual when more of its letters stand in pieces that run left to right."""
+    first = last = -1
+    ahead = 0
+    for a, b in group:
+        letters = [i for i in range(a, b) if _HEBREW.match(text[i])]
+        if not letters:
+            continue
+        first = letters[0] if first < 0 else first
+        last = letters[-1]
+        if len(letters) > 1:
+            (l0, r0), (l1, r1) = r.box(letters[0]), r.box(letters[-1])
+            ahead += len(letters) if l0 + r0 < l1 + r1 else -len(letters)
+    if first < 0 or first == last:
         return False
-    (l0, r0), (l1, r1) = r.box(letters[0]), r.box(letters[-1])
-    return l0 + r0 < l1 + r1
+    (l0, r0), (l1, r1) = r.box(first), r.box(last)
+    return l0 + r0 < l1 + r1 or ahead > 0
 
 
 def _read_segment(r: _Reader, text: str, a: int, b: int, out: list[RawLine]) -> None:
@@ -541,6 +553,17 @@ def _read_segment(r: _Reader, text: str, a: int, b: int, out: list[RawLine]) -> 
     runs = _baseline_runs(r, text, a, b, size)
     if runs is not None:
         for lo, hi in runs:
+            # A run may begin or end with a margin line number on its baseline.
+            number = margin_number(text, lo, hi, r.box, r.size)
+            if number is not None:
+                rest = (number[1], hi) if number[0] == lo else (lo, number[0])
+                seg = text[rest[0] : rest[1]]
+                start = rest[0] + len(seg) - len(seg.lstrip())
+                out.extend(_make_line(r, text, start, start + len(seg.strip()), geometry=True))
+                for line in _make_line(r, text, *number):
+                    line.aside = True
+                    out.append(line)
+                continue
             out.extend(_make_line(r, text, lo, hi, geometry=True))
         return
     l0, r0 = r.box(first)

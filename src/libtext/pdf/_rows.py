@@ -5,7 +5,9 @@
   direction (from the right in a right-to-left table, its Latin cells included).
 * Tab-set parts: a contents row's page number at the far margin, a label a tab
   before its text (a running header's title and page number, on the page's first
-  or last baseline, stay apart: they are two of the page's fields).
+  or last baseline, stay apart: they are two of the page's fields; but a page number
+  that pdfium gave in the title's own run, in a row apart from the text, stays with
+  its header: one line, a header).
   A part that stands alone (no line just above or below it in its own column) is
   not a column's line: it is joined to the part beside it, in the line's direction.
 
@@ -42,6 +44,8 @@ _CELL_WORDS = 4
 # and the parts of one line by this one.
 _SIZE_RATIO = 1.3
 _PART_SIZE_RATIO = 1.2
+# A running header's page number may be set in a size of its own.
+_BAND_SIZE_RATIO = 1.5
 # What a tab sets apart from its line: a page number (digits, or a Hebrew numeral:
 # see :func:`_numeral`), or a label closed by a colon.
 _TAB_ITEM = re.compile(r"[(\[]?\d{1,4}[.)\]]?|\S{1,12}(?: \S{1,12})?:")
@@ -72,10 +76,17 @@ def join_rows(lines: list[RawLine], direction: Direction, gutter: float | None) 
     gone: set[int] = set()
     _join_tables(lines, groups, direction, gutter, body, gone)
     # A running header's or footer's parts (the page's first or last baseline) are
-    # left to the page's roles: its title and its page number are fields apart.
-    kept = [g for g in ([k for k in g if k not in gone] for g in groups[1:-1]) if len(g) > 1]
-    for group in kept:
-        _join_parts(lines, group, direction, gutter, body, gone)
+    # left to the page's roles (its fields apart), but for a page number that pdfium
+    # gave in the title's own run (read aside, as a margin number at the run's end) in
+    # a row that stands apart from the text: the header keeps its page number.
+    for n, group in enumerate(groups):
+        group = [k for k in group if k not in gone]
+        if len(group) < 2:
+            continue
+        if n not in (0, len(groups) - 1):
+            _join_parts(lines, group, direction, gutter, body, gone)
+        elif _apart(lines, group, groups, n):
+            _join_parts(lines, group, direction, gutter, body, gone, band=True)
     return [ln for k, ln in enumerate(lines) if k not in gone]
 
 
@@ -93,6 +104,16 @@ def _baseline_groups(lines: list[RawLine]) -> list[list[int]]:
                 continue
         groups.append([k])
     return groups
+
+
+def _apart(lines: list[RawLine], group: list[int], groups: list[list[int]], n: int) -> bool:
+    """Whether the page's first or last baseline (``groups[n]``) stands apart from the
+    next one, more than a line's pitch: a running header's or footer's band."""
+    if len(groups) < 2:
+        return False
+    other = groups[1] if n == 0 else groups[-2]
+    size = max(max(lines[k].size for k in group), 1.0)
+    return abs(lines[other[0]].y - lines[group[0]].y) > _NEIGHBOUR * size
 
 
 def _body_extent(lines: list[RawLine]) -> tuple[float, float]:
@@ -298,8 +319,11 @@ def _join_parts(
     gutter: float | None,
     body: tuple[float, float],
     gone: set[int],
+    *,
+    band: bool = False,
 ) -> None:
-    """Join the parts of one baseline that are no column's lines, in reading order."""
+    """Join the parts of one baseline that are no column's lines, in reading order
+    (``band``: a running header's or footer's row, whose page number may be aside)."""
     texts = [lines[k].text for k in group]
     row_dir = _row_direction(texts, direction)
     order = sorted(group, key=lambda k: -lines[k].x1 if row_dir == "R" else lines[k].x0)
@@ -307,7 +331,7 @@ def _join_parts(
     for k in order[1:]:
         p, q = lines[run[-1]], lines[k]
         gap = (q.x1, p.x0) if row_dir == "R" else (p.x1, q.x0)
-        if _parts(lines, run[-1], k, group, gap, gutter, body):
+        if _parts(lines, run[-1], k, group, gap, gutter, body, band=band):
             run.append(k)
             continue
         _join_run(lines, run, gone)
@@ -323,11 +347,14 @@ def _parts(
     gap: tuple[float, float],
     gutter: float | None,
     body: tuple[float, float],
+    *,
+    band: bool = False,
 ) -> bool:
     p, q = lines[a], lines[b]
     if gap[1] <= gap[0] or _crosses_gutter(gap[0], gap[1], gutter):
         return False
-    if max(p.size, q.size) > _PART_SIZE_RATIO * max(min(p.size, q.size), 1.0):
+    ratio = _BAND_SIZE_RATIO if band else _PART_SIZE_RATIO
+    if max(p.size, q.size) > ratio * max(min(p.size, q.size), 1.0):
         return False
     if {_script(p.text), _script(q.text)} == {"R", "L"}:
         return False  # a parallel text's two languages
@@ -337,7 +364,7 @@ def _parts(
         return False  # a formula's pieces, or words a little apart
     return any(
         _tab_item(lines[k].text)
-        and not lines[k].aside
+        and lines[k].aside == band
         and len(_WORD_CHARS.findall(lines[other].text)) >= 2
         and not _in_column(lines, k, group, gap)
         for k, other in ((a, b), (b, a))

@@ -220,14 +220,22 @@ def visual_direction(glyphs: list[Glyph], default: Direction) -> Direction:
     return left
 
 
+_HEBREW_LETTER = re.compile("[\u05d0-\u05ea]")
+# A list's bullet drawn as a letter (Word's second-level ``o``), alone at a line's end.
+_LETTER_BULLET = re.compile(r"\s[A-Za-z]\s*$")
+
+
 def _ends_leftwards(visual: str) -> Direction:
-    """The direction of a Latin line (visual order) on a right-to-left page.
+    """The direction of a line whose two visual ends are Latin, on a right-to-left page.
 
     A Latin line that ends a right-to-left sentence (a term in a Hebrew flowchart
-    box) has its full stop on the left, where that sentence ends.
+    box) has its full stop on the left, where that sentence ends; a Hebrew item of a
+    list whose bullet is a letter (``o``, at the right) reads from the right.
     """
     solid = visual.strip()
     if len(solid) > 1 and solid[0] in _SENTENCE_END and solid[-1] not in _SENTENCE_END:
+        return "R"
+    if _LETTER_BULLET.search(solid) and _HEBREW_LETTER.search(solid):
         return "R"
     return "L"
 
@@ -255,7 +263,9 @@ def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
         # runs for every mark of a pointed book.
         best, best_key = -1, (math.inf, math.inf)
         for j in range(max(0, k - 3), min(len(bases), k + 3)):
-            key = (_dist(bases[j], x), bases[j].x1 - bases[j].x0)
+            # A point is never a digit's (a note's number set small beside its word).
+            far = size if "0" <= bases[j].ch <= "9" else 0.0
+            key = (_dist(bases[j], x) + far, bases[j].x1 - bases[j].x0)
             if key < best_key:
                 best, best_key = j, key
         accent = "\u0591" <= m.ch <= "\u05af"
@@ -738,6 +748,9 @@ def _space_between(spaces: list[float], lo: float, hi: float) -> bool:
 _RLM = "\u200f"
 # Sentence punctuation at the left end of a word, with a space or nothing before it.
 _LEFT_PUNCT = re.compile(r"(?:(?<=\s)|^)([.,:;!?]+)(?=[^\W\d_])")
+# A list label's number and its dash (``1-``, typed after Hebrew words) drawn between
+# a Latin run and those words: the label is the Hebrew text's, not the Latin run's end.
+_LABEL_NUMBER = re.compile(r"(?<=\S\s)-(?=\d{1,3}\s+[\u05d0-\u05ea])")
 
 
 def _trailing_marks(visual: str, direction: Direction) -> str:
@@ -751,7 +764,11 @@ def _trailing_marks(visual: str, direction: Direction) -> str:
     again from the text). Left-to-right text never has a full stop or colon at a
     word's left edge.
     """
-    if direction != "R" or not _LEFT_PUNCT.search(visual):
+    if direction != "R":
+        return visual
+    if "-" in visual:
+        visual = _LABEL_NUMBER.sub(_RLM + "-", visual)
+    if not _LEFT_PUNCT.search(visual):
         return visual
     return _LEFT_PUNCT.sub(
         lambda m: m.group(1) + _RLM if _strong(visual[m.end()]) == "L" else m.group(1), visual

@@ -63,6 +63,9 @@ the way one producer does:
 * ``slanted_words``: words a text object each, a quarter em apart, no space
   glyphs, some slanted by an oblique text matrix (a producer's fake italics): a
   change from roman to italic, and a line of small slanted text;
+* ``label_links``: lines of Hebrew words, a list label typed after them (a number and
+  a dash: ``1-``) and a link, drawn from the right in runs (the label between the
+  link and the words);
 * ``lone_brackets``: Hebrew lines with brackets around Latin runs, some of whose
   brackets do not pair on the line (a parenthesis closes on the next line), among
   lines of Hebrew parentheticals;
@@ -210,6 +213,13 @@ MIXED: list[list[tuple[str, str]]] = [
 
 # Lines with brackets around Latin runs, some with a bracket that closes on the next
 # line (so a line's brackets do not pair), among lines of Hebrew parentheticals.
+# List labels typed after Hebrew words (``1-``), each followed by a link.
+LABEL_LINKS: list[list[tuple[str, str]]] = [
+    [("מבחן חצי ", "R"), ("1", "L"), ("- ", "R"), ("https://goo.gl/forms/K1dbZ30vX", "L")],
+    [("מבחן חצי ", "R"), ("2", "L"), ("- ", "R"), ("https://example.org/t/2Bq7", "L")],
+    [("תרגול מספר ", "R"), ("12", "L"), ("- ", "R"), ("www.example.com/a1", "L")],
+]
+
 LONE_BRACKETS: list[list[tuple[str, str]]] = [
     [("(הם אמרו) שלשה דברים", "R")],
     [("הוו מתונים (בדין) והעמידו", "R")],
@@ -1226,6 +1236,9 @@ def make(name: str, description: str, style: str) -> None:
             lines = [[(t, "R")] for t in PUNCTUATED]
         elif style == "lone_brackets":
             lines = LONE_BRACKETS
+        elif style == "label_links":
+            head = wrap(sh, AVOT, size, right - margin)[:2]
+            lines = [[(head[0], "R")], *LABEL_LINKS, [(head[1], "R")]]
         elif style == "number_ends":
             # A paragraph's last word a number with its full stop, on a line of its
             # own: the stop stands left of the number.
@@ -1438,6 +1451,11 @@ CASES += [
         "parts of one line a tab apart: a label before its text between full lines, a "
         "contents page's titles with page numbers at the far margin",
         "tab_parts",
+    ),
+    (
+        "label_links",
+        "list labels typed after Hebrew words (a number and a dash) followed by a link",
+        "label_links",
     ),
     (
         "visual_punct",
