@@ -43,6 +43,7 @@ MODULES = (
     "_rows",
     "_spaces",
     "_spreads",
+    "_extracted",
 )
 """The per-character path's modules (``libtext.pdf.<name>``) that have a compiled twin."""
 
