@@ -677,8 +677,10 @@ _RUN_DIRECTIONS: dict[str, Direction | None] = {}
 
 def _run_direction(ch: str) -> Direction | None:
     """A character's direction in a run: its strong one, digits left to right."""
-    if ch in _RUN_DIRECTIONS:
-        return _RUN_DIRECTIONS[ch]
+    try:
+        return _RUN_DIRECTIONS[ch]  # one lookup: nearly every call hits
+    except KeyError:
+        pass
     bidi = unicodedata.bidirectional(ch[0])
     direction: Direction | None = (
         "R" if bidi in ("R", "AL") else "L" if bidi in ("L", "EN", "AN") else None
