@@ -40,15 +40,14 @@ from libtext.errors import (
 from libtext.models import (
     DocumentHeading,
     ExtractedDocument,
-    ExtractedLine,
     ExtractedPage,
-    LineKind,
     PageHalf,
 )
 from libtext.pdf._compiled import prefer_source
 
 prefer_source()  # before the per-character modules: LIBTEXT_PURE_PYTHON=1 passes over their twin
 
+from libtext.pdf._extracted import extracted_lines  # noqa: E402
 from libtext.pdf._guard import (  # noqa: E402
     PdfGuard,
     PdfLimits,
@@ -56,13 +55,13 @@ from libtext.pdf._guard import (  # noqa: E402
     prescan,
     tree_page_count,
 )
-from libtext.pdf._layout import classify, dominant_size, side_notes_in_place  # noqa: E402
+from libtext.pdf._layout import classify, dominant_size  # noqa: E402
 from libtext.pdf._meta import info_author, info_text  # noqa: E402
 from libtext.pdf._outline import StructureHeadings, read_headings, structure_wanted  # noqa: E402
-from libtext.pdf._read import RawLine, RawPage, read_page  # noqa: E402
+from libtext.pdf._read import RawPage, read_page  # noqa: E402
 from libtext.pdf._spreads import split_spreads  # noqa: E402
 from libtext.pdf._text import bracket_votes, mirror_rtl_brackets  # noqa: E402
-from libtext.pdf._visual import valid_text, valid_texts  # noqa: E402
+from libtext.pdf._visual import valid_text  # noqa: E402
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -602,13 +601,13 @@ def _assemble(
     out_pages = []
     for page, spread in zip(raw_pages, spreads, strict=True):
         if spread is None:
-            lines = _lines(page.lines, next(kinds))
+            lines = extracted_lines(page.lines, next(kinds))
             halves: list[PageHalf] = []
         else:
             lines, halves = [], []
             for side, half, label in zip(spread.sides, spread.halves, spread.labels, strict=True):
                 start = len(lines)
-                lines.extend(_lines(half, next(kinds)))
+                lines.extend(extracted_lines(half, next(kinds)))
                 x0, x1 = (spread.cut, page.width) if side == "right" else (0.0, spread.cut)
                 halves.append(
                     PageHalf(
@@ -637,43 +636,6 @@ def _assemble(
         body_size=body,
         headings=headings or [],
     )
-
-
-def _lines(raw: list[RawLine], kinds: list[LineKind]) -> list[ExtractedLine]:
-    """A page's (or a spread half's) lines with their kinds, margin notes in place."""
-    texts = valid_texts([ln.text for ln in raw])
-    return [
-        _line(
-            {
-                "text": texts[k],
-                "kind": kinds[k],
-                "size": raw[k].size,
-                "bold": raw[k].bold,
-                "y": raw[k].y,
-                "x0": round(raw[k].x0, 2),
-                "x1": round(raw[k].x1, 2),
-            }
-        )
-        for k in side_notes_in_place(raw, kinds)
-    ]
-
-
-_LINE_FIELDS = frozenset(ExtractedLine.model_fields)
-
-
-def _line(values: dict[str, Any]) -> ExtractedLine:
-    """``ExtractedLine.model_construct(**values)`` with every field given, at a tenth
-    of its cost: a book has tens of thousands of lines, and pydantic's general path
-    (defaults, aliases, extras, per field) cost more than a page's text layout.
-    The values are the reader's own, valid by construction, as for model_construct.
-    """
-    line = ExtractedLine.__new__(ExtractedLine)
-    setattr_ = object.__setattr__
-    setattr_(line, "__dict__", values)
-    setattr_(line, "__pydantic_fields_set__", set(_LINE_FIELDS))
-    setattr_(line, "__pydantic_extra__", None)
-    setattr_(line, "__pydantic_private__", None)
-    return line
 
 
 _RTL_LETTER = re.compile("[\u05d0-\u05ea\u0620-\u064a\ufb1d-\ufefc]")

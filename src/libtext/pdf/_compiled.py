@@ -31,7 +31,20 @@ __all__ = [
     "pure_python",
 ]
 
-MODULES = ("_pdfium", "_text", "_visual", "_columns", "_lines", "_read", "_blocks", "_layout")
+MODULES = (
+    "_pdfium",
+    "_text",
+    "_visual",
+    "_columns",
+    "_lines",
+    "_read",
+    "_blocks",
+    "_layout",
+    "_rows",
+    "_spaces",
+    "_spreads",
+    "_extracted",
+)
 """The per-character path's modules (``libtext.pdf.<name>``) that have a compiled twin."""
 
 CYTHON = ("_charcalls",)

@@ -115,7 +115,18 @@ def _mcids(pdfium_c: Any, element: Any, acc: list[int], depth: int = 0) -> list[
 
 
 def _heading_elements(pdfium_c: Any, tree: Any) -> list[tuple[int, Any]]:
-    """(level, element) of every heading element of a page's structure tree, in order."""
+    """(level, element) of every heading element of a page's structure tree, in order.
+
+    A tagged page has hundreds of elements: each one's type is read into one buffer
+    kept for the walk (a type name is short; a longer one is read as :func:`_wide`
+    does), and pdfium's functions are looked up once.
+    """
+    count_children = pdfium_c.FPDF_StructElement_CountChildren
+    child_at = pdfium_c.FPDF_StructElement_GetChildAtIndex
+    get_type = pdfium_c.FPDF_StructElement_GetType
+    size = 64
+    buf = ctypes.create_string_buffer(size)
+    out_buf = ctypes.cast(buf, get_type.argtypes[-2])
     found: list[tuple[int, Any]] = []
     stack = [
         pdfium_c.FPDF_StructTree_GetChildAtIndex(tree, k)
@@ -127,15 +138,17 @@ def _heading_elements(pdfium_c: Any, tree: Any) -> list[tuple[int, Any]]:
         seen += 1
         if not element:
             continue
-        kind = _wide(pdfium_c.FPDF_StructElement_GetType, element)
+        n = get_type(element, out_buf, size)
+        if n > size:
+            kind = _wide(get_type, element)
+        else:
+            kind = buf.raw[: n - 2].decode("utf-16-le", "replace") if n > 2 else ""
         level = _HEADING_TYPES.get(kind)
         if level is not None:
             found.append((level, element))
             continue
-        n = pdfium_c.FPDF_StructElement_CountChildren(element)
-        stack.extend(
-            pdfium_c.FPDF_StructElement_GetChildAtIndex(element, i) for i in reversed(range(n))
-        )
+        n = count_children(element)
+        stack.extend([child_at(element, i) for i in range(n - 1, -1, -1)])
     return found
 
 
@@ -162,12 +175,16 @@ def read_structure_headings(
         texts: dict[int, list[str]] = {}
         tops: dict[int, float] = {}
         left, bottom, right, top = (ctypes.c_float() for _ in range(4))
-        for j in range(pdfium_c.FPDFPage_CountObjects(page.raw)):
-            obj = pdfium_c.FPDFPage_GetObject(page.raw, j)
-            if pdfium_c.FPDFPageObj_GetType(obj) != pdfium_c.FPDF_PAGEOBJ_TEXT:
-                continue
-            mcid = pdfium_c.FPDFPageObj_GetMarkedContentID(obj)
+        get_object = pdfium_c.FPDFPage_GetObject
+        get_mcid = pdfium_c.FPDFPageObj_GetMarkedContentID
+        raw_page = page.raw
+        for j in range(pdfium_c.FPDFPage_CountObjects(raw_page)):
+            obj = get_object(raw_page, j)
+            # The content id first: most objects are not a heading's.
+            mcid = get_mcid(obj)
             if mcid not in all_ids:
+                continue
+            if pdfium_c.FPDFPageObj_GetType(obj) != pdfium_c.FPDF_PAGEOBJ_TEXT:
                 continue
             texts.setdefault(mcid, []).append(_wide(pdfium_c.FPDFTextObj_GetText, obj, textpage))
             if pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom, right, top):

@@ -884,32 +884,50 @@ def _ocr_spaces(r: _Reader, line: str, a: int, size: float) -> str:
     ``line[k]`` is character ``a + k`` of the page.
     """
     # Punctuation hugs the word before it: a gap before it is the OCR box's slack.
+    # Lists by position, not dictionaries: an OCR book runs this on every line.
+    count = len(line)
     pairs = [
         k
-        for k in range(1, len(line))
+        for k in range(1, count)
         if not line[k].isspace() and not line[k - 1].isspace() and line[k] not in ".,:;!?"
     ]
     if not pairs:
         return line
-    drawn = [k for k in range(len(line)) if not line[k].isspace()]
+    drawn = [k for k in range(count) if not line[k].isspace()]
     flat = r.looses([a + k for k in drawn])
-    boxes = {k: (flat[2 * n], flat[2 * n + 1]) for n, k in enumerate(drawn)}
-    gaps = {k: max(boxes[k - 1][0], boxes[k][0]) - min(boxes[k - 1][1], boxes[k][1]) for k in pairs}
-    ordered = sorted(gaps.values())
+    lefts = [0.0] * count
+    rights = [0.0] * count
+    for n, k in enumerate(drawn):
+        lefts[k] = flat[2 * n]
+        rights[k] = flat[2 * n + 1]
+    gaps = [max(lefts[k - 1], lefts[k]) - min(rights[k - 1], rights[k]) for k in pairs]
+    ordered = sorted(gaps)
     usual = max(ordered[len(ordered) // 2], 0.0)
     limit = usual + _OCR_GAP * size
-    cuts = {k for k, gap in gaps.items() if gap > limit}
+    cut = [False] * count
+    for k, gap in zip(pairs, gaps, strict=True):
+        if gap > limit:
+            cut[k] = True
     # Hebrew has no one-letter words: a lone letter (a prefix the engine boxed on its
-    # own) belongs to the word after it.
-    for k in sorted(cuts):
-        if _HEBREW.match(line[k - 1]) and (k == 1 or line[k - 2].isspace() or k - 1 in cuts):
-            cuts.discard(k)
-    out = []
-    for k, ch in enumerate(line):
-        if k in cuts:
-            out.append(" ")
-        out.append(ch)
-    return "".join(out)
+    # own) belongs to the word after it (in order: a cut dropped here is gone for the
+    # next letter's test).
+    for k in pairs:
+        if (
+            cut[k]
+            and _HEBREW.match(line[k - 1])
+            and (k == 1 or line[k - 2].isspace() or cut[k - 1])
+        ):
+            cut[k] = False
+    out: list[str] = []
+    last = 0
+    for k in pairs:
+        if cut[k]:
+            out.append(line[last:k])
+            last = k
+    if not out:
+        return line
+    out.append(line[last:])
+    return " ".join(out)
 
 
 # A line of a number and its punctuation only (a paragraph's last word, "2019.").

@@ -17,7 +17,8 @@ __all__ = ["lost_spaces"]
 
 # A run of letters this long may hold two words run together (shorter ones are read
 # as they are: the check costs a batch of boxes).
-_RUN = re.compile(r"[^\W\d_]{7,}")
+_RUN_LENGTH = 7
+_RUN = re.compile(rf"[^\W\d_]{{{_RUN_LENGTH},}}")
 # The ink gap (in font sizes) that parts two words where the stream gave no space,
 # where the advance boxes overlap, the font changes or the letters are slanted (a
 # slanted letter's box leans over the gap beside it). Elsewhere letters of one word
@@ -41,6 +42,13 @@ def lost_spaces(
     spaces put back that the text lost; ``boxes`` gives ink boxes, ``looses`` advance
     boxes (flat), ``font`` a character's font and ``slanted`` whether it is drawn
     slanted, all by page index."""
+    # A run of letters lies within a word between spaces: a line without a word that
+    # long has none (most lines; the split costs far less than the search).
+    for word in line.split():
+        if len(word) >= _RUN_LENGTH:
+            break
+    else:
+        return line
     runs = [(m.start(), m.end()) for m in _RUN.finditer(line)]
     if not runs:
         return line

@@ -261,13 +261,15 @@ def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
         k = bisect.bisect_left(centers, x)
         # The nearest box (0 inside it), the narrower on a tie: a plain loop, as this
         # runs for every mark of a pointed book.
-        best, best_key = -1, (math.inf, math.inf)
+        # (distance, width) compared as a pair, without a tuple per candidate.
+        best, best_dist, best_width = -1, math.inf, math.inf
         for j in range(max(0, k - 3), min(len(bases), k + 3)):
             # A point is never a digit's (a note's number set small beside its word).
             far = size if "0" <= bases[j].ch <= "9" else 0.0
-            key = (_dist(bases[j], x) + far, bases[j].x1 - bases[j].x0)
-            if key < best_key:
-                best, best_key = j, key
+            dist = _dist(bases[j], x) + far
+            width = bases[j].x1 - bases[j].x0
+            if dist < best_dist or (dist == best_dist and width < best_width):
+                best, best_dist, best_width = j, dist, width
         accent = "\u0591" <= m.ch <= "\u05af"
         # Holam male sits over its vav; a holam on the vav's right edge, touching the
         # letter on its right, is that letter's (הֹו in יְהֹוָה).
@@ -685,8 +687,10 @@ _RUN_DIRECTIONS: dict[str, Direction | None] = {}
 
 def _run_direction(ch: str) -> Direction | None:
     """A character's direction in a run: its strong one, digits left to right."""
-    if ch in _RUN_DIRECTIONS:
-        return _RUN_DIRECTIONS[ch]
+    try:
+        return _RUN_DIRECTIONS[ch]  # one lookup: nearly every call hits
+    except KeyError:
+        pass
     bidi = unicodedata.bidirectional(ch[0])
     direction: Direction | None = (
         "R" if bidi in ("R", "AL") else "L" if bidi in ("L", "EN", "AN") else None
@@ -786,6 +790,7 @@ def _item_text(visual: str, direction: Direction) -> str:
 
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = {v: k for k, v in _OPEN.items()}
+_ANY_BRACKET = re.compile(r"[()\[\]{}]")  # most lines have none: one search says so
 
 
 def pair_brackets(text: str, lone: bool = False) -> tuple[str, bool]:
@@ -800,6 +805,8 @@ def pair_brackets(text: str, lone: bool = False) -> tuple[str, bool]:
     closes; a line with a bracket of neither kind (a lone ``1)``) is left to the
     document's mirror vote.
     """
+    if _ANY_BRACKET.search(text) is None:
+        return text, True
     kinds = [(i, _CLOSE.get(ch, ch)) for i, ch in enumerate(text) if ch in _OPEN or ch in _CLOSE]
     if not kinds:
         return text, True
