@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from libtext import errors
 from libtext.models import ExtractedDocument
 from libtext.pdf import _assemble, aextract_pdf, extract_pdf
+from libtext.pdf._compiled import compiled_modules
 from libtext.pdf._layout import classify, dominant_size, page_number_value
 from libtext.pdf._read import RawLine, RawPage, _visual_pieces
 from libtext.pdf._text import attach_marks, bracket_votes, is_mark, mirror_rtl_brackets
@@ -653,6 +654,10 @@ class _Boxes:
         return self.boxes[i]
 
 
+@pytest.mark.skipif(
+    "_read" in compiled_modules(),
+    reason="a stand-in reader: the compiled twin takes only its own; the pure-Python run covers it",
+)
 def test_visual_pieces_given_right_piece_first() -> None:
     # LuaTeX draws each piece's letters from the left (visual order); pdfium hands the
     # line's right piece over first. Each piece runs left to right: a visual line.
