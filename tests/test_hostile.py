@@ -288,15 +288,8 @@ def test_hostile_pdf_over_http(server: tuple[str, int], name: str) -> None:
     assert ok.json()["pages"][2]["number"] == 3
 
 
-def test_long_line_pdf_over_http_keeps_health_answering(server: tuple[str, int]) -> None:
-    """The long-line PDF outlined over HTTP: an answer (not a freeze), health fast meanwhile."""
-    base, _ = server
-    result: list[httpx.Response] = []
-
-    def send() -> None:
-        files = {"file": ("doc.pdf", hostile("long_line"), "application/pdf")}
-        result.append(httpx.post(f"{base}/api/outline", files=files, timeout=60))
-
+def _slowest_health_while(base: str, send: Callable[[], None]) -> float:
+    """Run ``send`` in a thread, polling health meanwhile; the slowest health answer."""
     thread = threading.Thread(target=send)
     thread.start()
     slowest = 0.0
@@ -306,6 +299,19 @@ def test_long_line_pdf_over_http_keeps_health_answering(server: tuple[str, int])
         slowest = max(slowest, time.monotonic() - t0)
         time.sleep(0.05)
     thread.join()
+    return slowest
+
+
+def test_long_line_pdf_over_http_keeps_health_answering(server: tuple[str, int]) -> None:
+    """The long-line PDF outlined over HTTP: an answer (not a freeze), health fast meanwhile."""
+    base, _ = server
+    result: list[httpx.Response] = []
+
+    def send() -> None:
+        files = {"file": ("doc.pdf", hostile("long_line"), "application/pdf")}
+        result.append(httpx.post(f"{base}/api/outline", files=files, timeout=60))
+
+    slowest = _slowest_health_while(base, send)
     assert result and result[0].status_code in (200, 400, 413, 504), result[0].text[:300]
     assert slowest < 1.0
 
@@ -369,17 +375,11 @@ def test_translation_cpu_work_is_killed_by_the_timeout(
         body = {"sequence_id": 1, "original_hebrew_block": block}
         result.append(httpx.post(f"{base}/api/translate", json=body, timeout=60))
 
-    thread = threading.Thread(target=send)
-    thread.start()
-    slowest = 0.0
-    while thread.is_alive():
-        t0 = time.monotonic()
-        assert httpx.get(f"{base}/api/health", timeout=5).status_code == 200
-        slowest = max(slowest, time.monotonic() - t0)
-        time.sleep(0.05)
-    thread.join()
+    slowest = _slowest_health_while(base, send)
     assert result[0].status_code == 504, result[0].text[:300]
-    assert slowest < 1.0, f"health took {slowest:.2f} s"
+    # A frozen loop is minutes (the bug); 2 s leaves room for a loaded 2-core CI machine
+    # (benchmarks/hostile.py measures the 1 s goal on a quiet one).
+    assert slowest < 2.0, f"health took {slowest:.2f} s"
     deadline = time.monotonic() + 5
     while workers <= set(_children(pid)):  # the worker that ran it is gone
         assert time.monotonic() < deadline, "the worker was not killed"
