@@ -112,3 +112,24 @@ def test_parse_prefixed_numeral_edge_cases(
 )
 def test_parse_prefixed_numeral_rejects(token: str, prefix: str) -> None:
     assert parse_prefixed_numeral(token, prefix) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("שלום \ud800", "a lone surrogate (U+D800) at offset 5"),
+        ("\udfff", "a lone surrogate (U+DFFF) at offset 0"),
+        ("אב\ufdd0", "a Unicode non-character (U+FDD0) at offset 2"),
+        ("a\U0001fffe", "a Unicode non-character (U+1FFFE) at offset 1"),
+        ("\U0010ffff", "a Unicode non-character (U+10FFFF) at offset 0"),
+        ("שלום \U0001f600 \ufdcf \ufdf0 \U0010fffd", None),  # valid, if unusual
+    ],
+)
+def test_unicode_problem_names_what_is_not_text(text: str, problem: str | None) -> None:
+    """One rule, kept low: the models refuse, the PDF reader drops, the HTTP adapter escapes."""
+    from libtext import models
+    from libtext.hebrew import NOT_TEXT, unicode_problem
+
+    assert unicode_problem(text) == problem
+    assert (NOT_TEXT.search(text) is None) == (problem is None)
+    assert models.unicode_problem is unicode_problem  # the public path stays

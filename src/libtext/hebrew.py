@@ -4,6 +4,10 @@ Hebrew numerals are parsed here rather than with the ``hebrew`` package, which o
 sums letter values (``יה`` = 15, no thousands): libtext needs validation (descending
 order, ``ט"ו``/``ט"ז``), geresh/gershayim in Unicode and ASCII, thousands (``ה'תשפ"ו``)
 and spelled letter names (``יו"ד`` = 10).
+
+What is not valid text (:data:`NOT_TEXT`, :func:`unicode_problem`, :func:`name_problem`)
+is said here too: this module imports nothing of libtext, so the models, the PDF reader
+and the HTTP adapter share one rule without importing each other.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ __all__ = [
     "GERESH",
     "GERSHAYIM",
     "LETTER_NAMES",
+    "NOT_TEXT",
     "edge_words",
     "format_numeral",
     "marker_forms",
@@ -24,6 +29,7 @@ __all__ = [
     "parse_numeral",
     "parse_prefixed_numeral",
     "strip_nikud",
+    "unicode_problem",
 ]
 
 GERESH = "\u05f3"  # ׳
@@ -198,6 +204,32 @@ def parse_prefixed_numeral(token: str, prefix: str, *, markers: str = "") -> tup
             if value is not None:
                 return marker, value
     return None
+
+
+# --- valid text ------------------------------------------------------------------------
+
+NOT_TEXT = re.compile(
+    "[\ud800-\udfff\ufdd0-\ufdef"
+    + "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(17))
+    + "]"
+)
+"""A code point that is not text: a surrogate (a UTF-16 half, alone in a ``str``) or a
+Unicode non-character. The models refuse it (:func:`unicode_problem`); the PDF reader
+drops it, the HTTP adapter escapes it when it echoes a client's input."""
+
+
+def unicode_problem(text: str) -> str | None:
+    """What makes ``text`` invalid Unicode text (a lone surrogate, a non-character), or ``None``.
+
+    Such text cannot be written as UTF-8 (surrogates) or is reserved for internal
+    use (non-characters): it could be stored but not served, so models refuse it.
+    """
+    m = NOT_TEXT.search(text)
+    if m is None:
+        return None
+    code = ord(m.group())
+    kind = "a lone surrogate" if 0xD800 <= code <= 0xDFFF else "a Unicode non-character"
+    return f"{kind} (U+{code:04X}) at offset {m.start()}"
 
 
 # --- names and titles ------------------------------------------------------------------

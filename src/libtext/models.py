@@ -13,7 +13,6 @@ Timestamps serialize as ISO 8601 UTC with milliseconds: ``2026-11-22T05:33:05.12
 from __future__ import annotations
 
 import math
-import re
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -30,7 +29,7 @@ from pydantic import (
     field_validator,
 )
 
-from libtext.hebrew import name_problem
+from libtext.hebrew import name_problem, unicode_problem
 
 __all__ = [
     "DocumentHeading",
@@ -115,27 +114,6 @@ UtcDatetime = Annotated[
     WithJsonSchema({"type": "string", "format": "date-time"}, mode="serialization"),
 ]
 """A timezone-aware UTC datetime that serializes as ``2026-11-22T05:33:05.123Z``."""
-
-
-_NOT_TEXT = re.compile(
-    "[\ud800-\udfff\ufdd0-\ufdef"
-    + "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(17))
-    + "]"
-)
-
-
-def unicode_problem(text: str) -> str | None:
-    """What makes ``text`` invalid Unicode text (a lone surrogate, a non-character), or ``None``.
-
-    Such text cannot be written as UTF-8 (surrogates) or is reserved for internal
-    use (non-characters): it could be stored but not served, so models refuse it.
-    """
-    m = _NOT_TEXT.search(text)
-    if m is None:
-        return None
-    code = ord(m.group())
-    kind = "a lone surrogate" if 0xD800 <= code <= 0xDFFF else "a Unicode non-character"
-    return f"{kind} (U+{code:04X}) at offset {m.start()}"
 
 
 def _check_text(value: Any, where: str) -> None:

@@ -40,7 +40,8 @@ from libtext.errors import (
     UnsupportedMediaError,
     UpstreamError,
 )
-from libtext.models import _NOT_TEXT, ErrorDetail, ErrorResponse
+from libtext.hebrew import NOT_TEXT
+from libtext.models import ErrorDetail, ErrorResponse
 
 __all__ = [
     "STATUS_MAP",
@@ -155,7 +156,7 @@ def _json_safe(value: Any) -> Any:
     """Details as plain JSON; anything exotic becomes its ``str``, and a client's own
     invalid Unicode (a non-character in an unknown parameter's name) is echoed escaped."""
     if isinstance(value, str):
-        return _NOT_TEXT.sub(lambda m: f"\\u{ord(m.group()):04x}", value)
+        return NOT_TEXT.sub(lambda m: f"\\u{ord(m.group()):04x}", value)
     if value is None or isinstance(value, int | float | bool):
         return value
     if isinstance(value, dict):

@@ -21,7 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from libtext.models import _NOT_TEXT, unicode_problem
+from libtext.hebrew import NOT_TEXT as _NOT_TEXT
+from libtext.hebrew import unicode_problem
 
 __all__ = [
     "TOUCH",
