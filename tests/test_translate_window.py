@@ -161,3 +161,32 @@ def test_offline_and_unknown_windows_keep_the_default_size() -> None:
     assert Translator(max_chars=500).chunk_chars() == 500
     with pytest.raises(errors.InvalidInputError):
         Translator(context_tokens=0)
+
+
+async def test_the_offline_part_splits_as_the_model_call_would() -> None:
+    """A failed section's offline part is planned with the window's chunk size, as the
+    model call was: before, it took ``max_chars or 3000`` whatever the window."""
+    seg = EnrichedSegment(sequence_id=1, chapter_title="א", original_hebrew_block=TEXT)
+    with FakeLLMServer(echo) as fake:
+        translator = Translator(
+            provider="openai/smollm2", api_base=fake.url, retry=FAST, context_tokens=4096
+        )
+        await translator.atranslate(seg)
+    asked = len(fake.requests)
+    assert asked > len(TEXT) // 3000 + 1  # the small window split finer than the default
+    failure = errors.ProviderError("the server went away", provider="openai/smollm2")
+    part = translator.offline_part(seg, failure)
+    assert not part.complete
+    assert f"{asked} of {asked} parts of the segment" in part.notes[0]
+
+
+def test_the_offline_part_outlives_a_window_too_small_for_any_chunk() -> None:
+    """The call fails with ConfigurationError before any chunk; what needs no model stays."""
+    seg = EnrichedSegment(sequence_id=1, original_hebrew_block=TEXT)
+    translator = Translator(context_tokens=100)
+    with pytest.raises(errors.ConfigurationError) as info:
+        translator.chunk_chars()
+    part = translator.offline_part(seg, info.value)
+    assert not part.complete and part.error is not None
+    assert part.error.startswith("configuration_error")
+    assert " ".join(p.hebrew_phrase for p in part.translation_data).split() == TEXT.split()

@@ -39,6 +39,7 @@ from libtext._keywords import provider_connection, strict_keywords
 from libtext._policy import legacy_retry, with_timeout
 from libtext._sync import run_sync, with_twin_docs
 from libtext.errors import (
+    ConfigurationError,
     EmptyDocumentError,
     InputTooLargeError,
     InvalidInputError,
@@ -338,7 +339,7 @@ class Translator:
                 "The segment has no Hebrew text to translate; pass original_hebrew_block=...",
                 details={"sequence_id": seg.sequence_id},
             )
-        title = seg.segment_title or seg.chapter_title
+        title = _title(seg)
         plan = await off_loop(
             len(block), "translate_plan", make_plan, seg=seg, max_chars=self.chunk_chars(title)
         )
@@ -409,14 +410,20 @@ class Translator:
 
         libtext's own phrase split, abbreviations expanded from the bundled table and
         Sefaria links, with ``complete=False``, ``error`` set and a note naming the
-        failure. :func:`libtext.process_document` keeps this for a failed section.
+        failure, in the chunks the model call used (:meth:`chunk_chars`), so the note's
+        count of failed parts is the call's. :func:`libtext.process_document` keeps this
+        for a failed section.
         """
         seg = _as_segment(segment, None)
-        plan = make_plan(seg, self.max_chars or DEFAULT_MAX_CHARS)
+        try:  # chunked as the model call was, so a part names the same chunks
+            size = self.chunk_chars(_title(seg))
+        except ConfigurationError:  # the window holds no chunk: the call sent none
+            size = DEFAULT_MAX_CHARS
+        plan = make_plan(seg, size)
         answers: list[TranslationResponse | None] = []
+        starts = [s for s, _ in plan.spans]
         for chunk in plan.chunks:
-            lo = bisect_left([s for s, _ in plan.spans], chunk.start)
-            hi = bisect_left([s for s, _ in plan.spans], chunk.end)
+            lo, hi = bisect_left(starts, chunk.start), bisect_left(starts, chunk.end)
             phrases = [seg.original_hebrew_block[s:e].strip() for s, e in plan.spans[lo:hi]]
             text = seg.original_hebrew_block[chunk.start : chunk.end]
             answers.append(_offline_answer(text, phrases, chunk))
@@ -609,6 +616,11 @@ def _check_glossary(glossary: object) -> None:
                 "Translator(glossary=...) maps Hebrew terms (str) to English (str); got "
                 f"{type(key).__name__} -> {type(value).__name__} for {short(key)}."
             )
+
+
+def _title(seg: EnrichedSegment) -> str:
+    """The title a request names (and :meth:`Translator.chunk_chars` sizes the prompt by)."""
+    return seg.segment_title or seg.chapter_title
 
 
 def _as_segment(
