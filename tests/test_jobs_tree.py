@@ -180,6 +180,14 @@ async def test_submit_tree_skips_stored_and_queued_works(queue: JobQueue) -> Non
     assert len(await queue.alist(limit=100)) == 6
 
 
+def test_the_sync_twin_reports_works_as_found(queue: JobQueue) -> None:
+    """``submit_tree`` takes ``on_found`` as ``asubmit_tree`` does (it had lost it)."""
+    found: list[str] = []
+    with Library().client() as client:
+        done = queue.submit_tree("1000", library=client, on_found=lambda w: found.append(w.id))
+    assert found == WORKS == [j.work_id for j in done.jobs]
+
+
 # --- the command line ----------------------------------------------------------------
 
 

@@ -307,6 +307,7 @@ class TreeMethods:
         provider: str = "offline",
         options: dict[str, Any] | None = None,
         max_pages: int | None = None,
+        on_found: Callable[[LibraryWork], Awaitable[None] | None] | None = None,
     ) -> TreeSubmission:
         """Sync twin of :meth:`asubmit_tree`."""
         return run_sync(
@@ -317,4 +318,5 @@ class TreeMethods:
             provider=provider,
             options=options,
             max_pages=max_pages,
+            on_found=on_found,
         )
