@@ -46,6 +46,35 @@ def test_the_reference_lists_every_public_name(package: str) -> None:
     assert missing == [], f"{package}: not in the reference: {missing}"
 
 
+BLOCK = re.compile(r"^::: ([\w.]+)((?:\n    .*)*)", flags=re.M)
+
+
+def test_a_class_shown_with_its_mixins_methods() -> None:
+    """mkdocstrings leaves inherited members out unless told: TextStore's review methods
+    (``update``, ``diff``, ``revert``...) and ``JobQueue.submit_tree`` come from mixins, and
+    the reference showed neither."""
+    hidden = []
+    for page in (ROOT / "docs").rglob("*.md"):
+        for target, options in BLOCK.findall(page.read_text(encoding="utf-8")):
+            module, _, name = target.rpartition(".")
+            try:
+                obj = getattr(importlib.import_module(module), name)
+            except (ImportError, AttributeError):
+                continue
+            if not isinstance(obj, type) or "inherited_members: true" in options:
+                continue
+            inherited = {
+                member
+                for base in obj.__mro__[1:]
+                if base.__module__.startswith("libtext.")
+                for member in vars(base)
+                if not member.startswith("_") and member not in vars(obj)
+            }
+            if inherited:
+                hidden.append(f"{page.name}: {target} {sorted(inherited)}")
+    assert hidden == []
+
+
 def test_every_schema_property_and_parameter_has_a_description() -> None:
     pytest.importorskip("fastapi")
     from libtext.asgi import Settings, create_app
