@@ -418,7 +418,8 @@ _FODT_HEAD = """<?xml version="1.0" encoding="UTF-8"?>
   <style:text-properties fo:font-size="9pt" style:font-size-complex="9pt"/>
  </style:style>
  <style:style style:name="Footnote" style:family="paragraph">
-  <style:paragraph-properties fo:margin-bottom="0pt"/>
+  <style:paragraph-properties fo:margin-bottom="0pt" fo:margin-right="5mm" fo:text-indent="-5mm"
+   style:writing-mode="rl-tb" fo:text-align="start"/>
   <style:text-properties fo:font-size="9pt" style:font-size-complex="9pt"/>
  </style:style>
  <style:style style:name="Contents" style:family="paragraph">

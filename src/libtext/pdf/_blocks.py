@@ -345,8 +345,10 @@ def attach_markers(lines: list[RawLine], direction: Direction) -> list[RawLine]:
     word is drawn apart from it, so it comes as an item of its own: read in place,
     it would open the line above or stand alone. It is joined, with a space, to the
     line whose start (its script's, or the page's on a right-to-left page) it stands
-    at, within a few of that line's sizes. A small number on a line's own baseline
-    (a margin line number) is not raised and stays apart.
+    at, within a few of that line's sizes. A note's call set the same way touching
+    the end of a line's last word (a word processor's footnote reference) is joined
+    to that word, without a space. A small number on a line's own baseline (a margin
+    line number) is not raised and stays apart.
     """
     if len(lines) < 2:
         return lines
@@ -368,9 +370,38 @@ def attach_markers(lines: list[RawLine], direction: Direction) -> list[RawLine]:
                 if -0.2 * ln.size <= gap <= 2.5 * ln.size and (best is None or gap < best[0]):
                     best = (gap, j)
         if best is None:
+            best = _call_end(lines, k, gone)
+            if best is None:
+                continue
+            ln = lines[best[1]]
+            ln.text = f"{ln.text}{mark.text.strip()}"
+            ln.x0, ln.x1 = min(ln.x0, mark.x0), max(ln.x1, mark.x1)
+            gone.add(k)
             continue
         ln = lines[best[1]]
         ln.text = f"{mark.text.strip()} {ln.text}"
         ln.x0, ln.x1 = min(ln.x0, mark.x0), max(ln.x1, mark.x1)
         gone.add(k)
     return [ln for k, ln in enumerate(lines) if k not in gone] if gone else lines
+
+
+def _call_end(lines: list[RawLine], k: int, gone: set[int]) -> tuple[float, int] | None:
+    """The line whose end the raised note call ``lines[k]`` touches (gap, index), else
+    None: the call stands past the line's last letter in its script's direction, a
+    fraction of an em away at most, and raised above the line's baseline."""
+    mark = lines[k]
+    if not mark.text.strip().isdigit():
+        return None
+    best: tuple[float, int] | None = None
+    for j, ln in enumerate(lines):
+        if j == k or j in gone or len(ln.text) <= 4 or mark.size > 0.8 * ln.size:
+            continue
+        if not 0.1 * ln.size <= ln.y - mark.y <= 0.6 * ln.size:
+            continue
+        script = _script(lines, [j])
+        if not script:
+            continue
+        gap = ln.x0 - mark.x1 if script == "R" else mark.x0 - ln.x1
+        if -0.1 * ln.size <= gap <= 0.3 * ln.size and (best is None or gap < best[0]):
+            best = (gap, j)
+    return best

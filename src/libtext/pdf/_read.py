@@ -306,7 +306,44 @@ class _Reader:
 
 
 def read_page(raw: Any, page: Any, number: int) -> RawPage:
-    """Read one pypdfium2 page into raw lines (logical order, marks fixed)."""
+    """Read one pypdfium2 page into raw lines (logical order, marks fixed).
+
+    A page turned by its ``/Rotate`` (a scan, an imposed sheet) holds its text
+    sideways in its own coordinates; it is read from an upright copy, as it is shown.
+    """
+    upright = _upright(raw, page, number - 1)
+    if upright is None:
+        return _read_shown(raw, page, number)
+    doc, shown = upright
+    try:
+        return _read_shown(raw, shown, number)
+    finally:
+        shown.close()
+        doc.close()
+
+
+def _upright(raw: Any, page: Any, index: int) -> tuple[Any, Any] | None:
+    """A new one-page document holding ``page`` drawn as it is shown, and that page;
+    None for a page that is not turned. pdfium's form of a page (its N-up import)
+    applies the page's rotation, so the copy is the form on a page of the shown size."""
+    if page.get_rotation() % 360 == 0:
+        return None
+    import pypdfium2
+
+    doc = pypdfium2.PdfDocument.new()
+    xobj = raw.FPDF_NewXObjectFromPage(doc.raw, page.pdf.raw, index)
+    if not xobj:
+        doc.close()
+        return None
+    shown = doc.new_page(*page.get_size())
+    form = raw.FPDF_NewFormObjectFromXObject(xobj)
+    raw.FPDF_CloseXObject(xobj)
+    raw.FPDFPage_InsertObject(shown.raw, form)
+    raw.FPDFPage_GenerateContent(shown.raw)
+    return doc, shown
+
+
+def _read_shown(raw: Any, page: Any, number: int) -> RawPage:
     width, height = (float(v) for v in page.get_size())
     textpage = page.get_textpage()
     try:
@@ -332,7 +369,9 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
         # y is measured from the top of the visible page (the crop box, which need not
         # start at 0), so that header and footer bands mean the same on every page.
         bbox = raw.FS_RECTF()
-        top = float(bbox.top) if raw.FPDF_GetPageBoundingBox(page.raw, bbox) else height
+        boxed = raw.FPDF_GetPageBoundingBox(page.raw, bbox)
+        top = float(bbox.top) if boxed else height
+        left = float(bbox.left) if boxed else 0.0
         reader = _Reader(raw, tp, top, "R" if hebrew >= latin else "L", page.raw)
         segments: list[tuple[int, int]] = []
         start = 0
@@ -352,9 +391,26 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
         lines = join_items(_read_lines(reader, text, segments, gutter), reader.direction, gutter)
         lines = join_rows(lines, reader.direction, gutter)
         lines = attach_markers(lines, reader.direction)
+        lines = _visible(lines, left, width, height)
         return RawPage(number, width, height, order_lines(lines, reader.direction), n)
     finally:
         textpage.close()
+
+
+def _visible(lines: list[RawLine], left: float, width: float, height: float) -> list[RawLine]:
+    """``lines`` inside the crop box, x measured from its left edge like y from its top.
+
+    Text outside the crop box is not shown (a printer's slug line or crop marks'
+    labels in the bleed of an imposed page); a viewer and a reader never meet it.
+    """
+    out = []
+    for ln in lines:
+        if left:
+            ln.x0, ln.x1 = ln.x0 - left, ln.x1 - left
+        if ln.y < 0 or ln.y - 0.7 * ln.size > height or ln.x1 <= 0 or ln.x0 >= width:
+            continue
+        out.append(ln)
+    return out
 
 
 def _solid(text: str, i: int, lo: int, hi: int) -> int:
