@@ -35,7 +35,7 @@ import subprocess
 import sys
 import tempfile
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +108,8 @@ class Page:
     page_number: str = ""
     notes: str = ""
     extra_numbers: list[str] = field(default_factory=list)  # a spread's second folio
+    headings: list[str] = field(default_factory=list)  # body lines that are titles
+    absent: list[str] = field(default_factory=list)  # drawn but not shown: read nowhere
 
     def truth(self, index: int) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -119,6 +121,9 @@ class Page:
             "footer": [_nfc(x) for x in self.footer],
             "page_number": self.page_number,
         }
+        out["headings"] = [_nfc(x) for x in self.headings]
+        if self.absent:
+            out["absent"] = self.absent
         if self.extra_numbers:
             out["page_numbers"] = [self.page_number, *self.extra_numbers]
         if self.notes:
@@ -279,26 +284,35 @@ def haggadah_grid() -> list[Page]:
         "h2 { font-size: 15pt; margin: 0 0 4pt 0 } .en h2 { font-size: 11pt }"
         ".do { font-size: 8.5pt; font-style: italic; margin-bottom: 2pt }"
     )
-    cols = []
-    for lang, pairs, title in (("he", he, "מגיד"), ("en", en, "Maggid")):
-        cls = ' class="en"' if lang == "en" else ""
-        inner = "".join(
-            f'<p class="do">{_esc(do)}</p><p>{_esc(text)}</p>' for do, text in pairs
+    spreads = [(he[:2], en[:2], "מגיד", "Maggid", ""), (he[2:], en[2:], "", "", " brk")]
+    grids = []
+    for he_pairs, en_pairs, he_title, en_title, brk in spreads:
+        cols = []
+        for lang, pairs, title in (("he", he_pairs, he_title), ("en", en_pairs, en_title)):
+            cls = ' class="en"' if lang == "en" else ""
+            inner = "".join(
+                f'<p class="do">{_esc(do)}</p><p>{_esc(text)}</p>' for do, text in pairs
+            )
+            head = f"<h2>{_esc(title)}</h2>" if title else ""
+            cols.append(f'<div{cls} lang="{lang}">{head}{inner}</div>')
+        grids.append(f'<div class="grid{brk}">{"".join(cols)}</div>')
+    _chromium("haggadah_grid", "\n".join(grids), css)
+    pages = []
+    for n, (he_pairs, en_pairs, he_title, en_title, _) in enumerate(spreads, 1):
+        body = [
+            [*([he_title] if he_title else []), *[x for pair in he_pairs for x in pair]],
+            [*([en_title] if en_title else []), *[x for pair in en_pairs for x in pair]],
+        ]
+        pages.append(
+            Page(
+                body,
+                header=["הגדה של פסח"],
+                page_number=str(n),
+                headings=[x for x in (he_title, en_title) if x],
+                notes="parallel texts: the Hebrew column, then the English one",
+            )
         )
-        cols.append(f'<div{cls} lang="{lang}"><h2>{_esc(title)}</h2>{inner}</div>')
-    _chromium("haggadah_grid", f'<div class="grid">{"".join(cols)}</div>', css)
-    body = [
-        ["מגיד", *[x for pair in he for x in pair]],
-        ["Maggid", *[x for pair in en for x in pair]],
-    ]
-    return [
-        Page(
-            body,
-            header=["הגדה של פסח"],
-            page_number="1",
-            notes="parallel texts: the Hebrew column, then the English one",
-        )
-    ]
+    return pages
 
 
 def siddur_margin() -> list[Page]:
@@ -358,8 +372,10 @@ def sefer_columns() -> list[Page]:
     )
     _chromium("sefer_columns", body_html, css)
     return [
-        Page([["פרק ראשון"], first], header=["פרקי אבות"], page_number="1"),
-        Page([["פרק שני"], second], header=["פרקי אבות"], page_number="2"),
+        Page([["פרק ראשון"], first], header=["פרקי אבות"], page_number="1",
+             headings=["פרק ראשון"]),
+        Page([["פרק שני"], second], header=["פרקי אבות"], page_number="2",
+             headings=["פרק שני"]),
     ]
 
 
@@ -558,6 +574,7 @@ def chabad_notes() -> tuple[list[Page], Path]:
                 footnotes=notes,
                 header=["לקוטי שיחות"],
                 page_number=str(k + 1),
+                headings=[title],
                 notes="a bold body-size title; each paragraph ends in a note marker",
             )
         )
@@ -577,6 +594,7 @@ def contents_page() -> list[Page]:
     return [
         Page(
             [["תוכן העניינים"], [f"{t} {n}" for t, n in CONTENTS]],
+            headings=["תוכן העניינים"],
             notes="contents rows: title, dot leaders, page number (leaders not in the truth)",
         ),
         Page([[AVOT[0], AVOT[1]]]),
@@ -645,6 +663,7 @@ def haggadah_table() -> list[Page]:
                 ["Maggid", *[x for pair in en for x in pair]],
             ],
             page_number="1",
+            headings=["מגיד", "Maggid"],
             notes="parallel texts in a table: the Hebrew cell, then the English one",
         )
     ]
@@ -661,7 +680,10 @@ def sefer_sections() -> list[Page]:
     )
     master = _header("פרקי אבות")
     _writer("sefer_sections", body, master=master, size="11pt")
-    return [Page([["פרק ראשון"], first], header=["פרקי אבות"], page_number="1")]
+    return [
+        Page([["פרק ראשון"], first], header=["פרקי אבות"], page_number="1",
+             headings=["פרק ראשון"])
+    ]
 
 
 # --- pdfium: spreads, rotation, crop ----------------------------------------------------
@@ -774,7 +796,8 @@ def main(names: list[str]) -> None:
         make_rotated(pdf, HERE / "chabad_rotated.pdf")
         _write("chabad_rotated", pages)
         make_cropped(pdf, HERE / "chabad_cropped.pdf")
-        _write("chabad_cropped", pages)
+        slug = ["booklet_final.indd"]
+        _write("chabad_cropped", [replace(p, absent=slug) for p in pages])
         make_spread(pdf, HERE / "chabad_spread.pdf", [0, 1])
         first, second = pages[0], pages[1]
         _write(
@@ -786,6 +809,7 @@ def main(names: list[str]) -> None:
                     header=first.header + second.header,
                     page_number=first.page_number,
                     extra_numbers=[second.page_number],
+                    headings=first.headings + second.headings,
                     notes="a spread: the right page (1), then the left page (2)",
                 )
             ],

@@ -291,18 +291,25 @@ class _Reader:
 
     def _font_bold(self, i: int) -> bool:
         weight = self.raw.FPDFText_GetFontWeight(self.tp, i)
-        if weight >= 600:
-            return True
         n = self.raw.FPDFText_GetFontInfo(self.tp, i, self._name, 128, ctypes.byref(self._flags))
         name = self._name.value.decode("latin-1", "replace").lower() if n else ""
+        if any(w in name for w in _BOLD_NAMES):
+            return True
+        # A face named for a light weight is not bold whatever weight its descriptor
+        # claims (a font's oblique whose weight class says 920 beside its upright's 500).
+        if weight >= 600 and not any(w in name.rpartition("+")[2] for w in _LIGHT_NAMES):
+            return True
         # Flag bit 19 is ForceBold (PDF 32000-1, table 123).
-        return any(w in name for w in ("bold", "black", "heavy", "semibold", "demi")) or bool(
-            self._flags.value & (1 << 18)
-        )
+        return bool(self._flags.value & (1 << 18))
 
     def _stroked(self, obj: int) -> bool:
         # Word and others fake bold by stroking the glyph outline as well as filling it.
         return bool(self._render_mode(obj) == self.raw.FPDF_TEXTRENDERMODE_FILL_STROKE)
+
+
+# Words in a font's name that say its weight: bold ones, and light ones.
+_BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi")
+_LIGHT_NAMES = ("regular", "medium", "light", "thin")
 
 
 def read_page(raw: Any, page: Any, number: int) -> RawPage:
