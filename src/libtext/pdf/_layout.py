@@ -632,6 +632,7 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
     right = _percentile([ln.x1 for ln in body_lines], 0.95)
     center, column = (left + right) / 2, max(right - left, 1.0)
     text_sizes = _text_sizes(pages, body)
+    refrains = _refrains(pages, kinds, body)
     for p, page in enumerate(pages):
         runs = _set_as_text(page)
         for i, ln in enumerate(page.lines):
@@ -641,6 +642,8 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
                 (ln.block, round(ln.size)) in runs or round(ln.size * 2) / 2 in text_sizes
             ):
                 continue  # large type over many lines: text set large
+            if " ".join(ln.text.split()) in refrains:
+                continue
             words = len(ln.text.split())
             width = ln.x1 - ln.x0
             centered = abs((ln.x0 + ln.x1) / 2 - center) < 0.06 * column and width < 0.8 * column
@@ -652,6 +655,27 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
                 or (centered and HEADING_LINE.match(ln.text.strip()) is not None)
             ):
                 kinds[p][i] = "heading"
+
+
+# A line of at least this many words printed this many times is a refrain.
+_REFRAIN_WORDS = 4
+_REFRAIN_TIMES = 3
+
+
+def _refrains(pages: list[RawPage], kinds: list[list[LineKind]], body: float) -> set[str]:
+    """Sentences set larger than the text that recur through the document: a song's
+    refrain (``לכה דודי``) after each stanza is text to a reader, not a chapter title,
+    however large. Section titles that recur are a word or three (``ביאור``)."""
+    seen: Counter[str] = Counter()
+    for page, page_kinds in zip(pages, kinds, strict=True):
+        for ln, kind in zip(page.lines, page_kinds, strict=True):
+            if kind == "body" and ln.size >= body * _SLIGHTLY:
+                seen[" ".join(ln.text.split())] += 1
+    return {
+        text
+        for text, times in seen.items()
+        if times >= _REFRAIN_TIMES and len(text.split()) >= _REFRAIN_WORDS
+    }
 
 
 # A block of at least this many lines of one size is text, whatever the size.
