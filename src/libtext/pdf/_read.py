@@ -790,7 +790,15 @@ def _make_line(
         and line_text == text[a:b]
     ):
         line.cells = _tab_cells(r, text, a, b, size)
+    if r.direction == "R" and not line.cells and not _HEBREW.search(line.text):
+        line.text = _LEFT_STOP.sub(r"\2\1", line.text)
     return [line]
+
+
+# A Latin line of a right-to-left paragraph (a table cell, a term) that ends in a full
+# stop is drawn with the stop on its left, where the paragraph's direction puts it;
+# pdfium hands it over as drawn (``.Gen``). Latin text never starts with a lone stop.
+_LEFT_STOP = re.compile(r"^([.,:;!?])([A-Za-z](?:.*[A-Za-z0-9)\]])?)$")
 
 
 # Latin parts of a right-to-left page's line this many font sizes apart are a tab
