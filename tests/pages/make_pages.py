@@ -450,7 +450,7 @@ _FODT_HEAD = """<?xml version="1.0" encoding="UTF-8"?>
 </office:styles>
 <office:automatic-styles>
  <style:page-layout style:name="pm1">
-  <style:page-layout-properties fo:page-width="148mm" fo:page-height="210mm"
+  <style:page-layout-properties fo:page-width="148mm" fo:page-height="210mm" %(usage)s
    fo:margin-top="12mm" fo:margin-bottom="12mm" fo:margin-left="16mm" fo:margin-right="16mm"
    style:writing-mode="rl-tb"/>
   <style:header-style><style:header-footer-properties fo:min-height="0mm"
@@ -466,6 +466,18 @@ _FODT_HEAD = """<?xml version="1.0" encoding="UTF-8"?>
  </style:style>
  <style:style style:name="BrkSection" style:family="paragraph" style:parent-style-name="Section">
   <style:paragraph-properties fo:break-before="page"/>
+ </style:style>
+ <style:style style:name="B" style:family="text">
+  <style:text-properties fo:font-weight="bold" style:font-weight-complex="bold"/>
+ </style:style>
+ <style:style style:name="Centre" style:family="paragraph" style:parent-style-name="Section">
+  <style:paragraph-properties fo:text-align="center"/>
+ </style:style>
+ <style:style style:name="BrkCentre" style:family="paragraph" style:parent-style-name="Section">
+  <style:paragraph-properties fo:text-align="center" fo:break-before="page"/>
+ </style:style>
+ <style:style style:name="HeaderLeft" style:family="paragraph" style:parent-style-name="Header">
+  <style:paragraph-properties fo:text-align="end"/>
  </style:style>
  <style:style style:name="Cols" style:family="section">
   <style:section-properties style:writing-mode="rl-tb">
@@ -509,9 +521,12 @@ _PAGE_FIELD = '<text:page-number text:select-page="current">1</text:page-number>
 
 
 def _writer(name: str, body: str, *, master: str, font: str = "Frank Ruehl CLM",
-            size: str = "12pt") -> Path:
+            size: str = "12pt", mirrored: bool = False) -> Path:
     src = SOURCES / f"{name}.fodt"
-    head = _FODT_HEAD % {"size": size, "font": font, "tab": "116mm", "master": master}
+    usage = 'style:page-usage="mirrored"' if mirrored else ""
+    head = _FODT_HEAD % {
+        "size": size, "font": font, "tab": "116mm", "master": master, "usage": usage
+    }
     src.write_text(head + body + _FODT_TAIL, "utf-8")
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(
@@ -686,6 +701,127 @@ def sefer_sections() -> list[Page]:
     ]
 
 
+def _note(n: int, text: str) -> str:
+    return (
+        f'<text:note text:id="ftn{n}" text:note-class="footnote"><text:note-citation>{n}'
+        f'</text:note-citation><text:note-body>{_p("Footnote", text)}</text:note-body></text:note>'
+    )
+
+
+LONG_NOTES = [
+    "ראה תניא פרק ב, שהנפש השנית בישראל היא חלק אלוה ממעל ממש, וכמו שכתוב ויפח באפיו "
+    "נשמת חיים, ומאן דנפח מתוכיה נפח.",
+    "כמו שכתוב בזהר, ואיהו וחיוהי חד ואיהו וגרמוהי חד, ועיין שם בארוכה.",
+    "משלי כ, כז: נר ה' נשמת אדם חופש כל חדרי בטן.",
+    "ראה לקוטי תורה פרשת ראה, ובכמה מקומות בספרי חסידות, שאין הדבר תלוי אלא בעבודת "
+    "האדם ובבחירתו החפשית.",
+]
+
+
+def chabad_booklet() -> list[Page]:
+    """A booklet on mirrored pages (the page number at the outer corner, odd and even),
+    centred bold body-size titles, a bold lead-in, notes called in mid-line, notes of
+    two lines."""
+    tanya = tanya_paragraphs()
+    pages: list[Page] = []
+    xml = []
+    n = 0
+    for k, title in enumerate(["פרק א", "פרק ב"]):
+        paras, truths, notes = [], [], []
+        for para in tanya[4 + 2 * k : 6 + 2 * k]:
+            n += 1
+            words = para.split()
+            lead, mid, rest = words[:2], words[2:7], words[7:]
+            paras.append(
+                f'<text:p text:style-name="Body"><text:span text:style-name="B">'
+                f'{_esc(" ".join(lead))}</text:span> {_esc(" ".join(mid))}'
+                f"{_note(n, LONG_NOTES[n - 1])} {_esc(' '.join(rest))}</text:p>\n"
+            )
+            truths.append(f"{' '.join(lead + mid)}{n} {' '.join(rest)}")
+            notes.append(f"{n} {LONG_NOTES[n - 1]}")
+        style = "Centre" if k == 0 else "BrkCentre"
+        xml.append(_p(style, title) + "".join(paras))
+        pages.append(
+            Page(
+                [[title], truths],
+                footnotes=notes,
+                header=["קונטרס החלצו"],
+                page_number=str(k + 1),
+                headings=[title],
+                notes="notes of two lines: footnotes hold each note's text, its lines joined",
+            )
+        )
+    master = (
+        f'<style:header><text:p text:style-name="Header">{_esc("קונטרס החלצו")}<text:tab/>'
+        f"{_PAGE_FIELD}</text:p></style:header>"
+        f'<style:header-left><text:p text:style-name="Header">{_PAGE_FIELD}<text:tab/>'
+        f'{_esc("קונטרס החלצו")}</text:p></style:header-left>'
+    )
+    _writer("chabad_booklet", "".join(xml), master=master, mirrored=True)
+    return pages
+
+
+def pointed_writer() -> list[Page]:
+    """Pointed verses (Ezra SIL) under a centred title, each verse with its number."""
+    verses = [f"({_HEB_NUM[k]}) {v}" for k, v in enumerate(GENESIS)]
+    body = (
+        _p("Title", "בראשית א")
+        + "".join(_p("Body", v) for v in verses[:4])
+        + _p("Brk", verses[4])
+        + "".join(_p("Body", v) for v in verses[5:])
+    )
+    _writer("pointed_writer", body, master=_header("תורה"), font="Ezra SIL", size="14pt")
+    return [
+        Page([["בראשית א"], verses[:4]], header=["תורה"], page_number="1",
+             headings=["בראשית א"]),
+        Page([verses[4:]], header=["תורה"], page_number="2"),
+    ]
+
+
+def pointed_chromium() -> list[Page]:
+    """Pointed verses (Taamey Frank CLM) in Chromium, verse numbers in bold."""
+    css = _CSS % {"header": "תורה"} + (
+        "body { font-family: 'Taamey Frank CLM'; font-size: 14pt }"
+        "h1 { text-align: center; font-size: 18pt; margin: 0 0 8pt 0 }"
+    )
+    nums = [f"({_HEB_NUM[k]})" for k in range(len(GENESIS))]
+    items = [f"<p><b>{_esc(nums[k])}</b> {_esc(v)}</p>" for k, v in enumerate(GENESIS)]
+    items[4] = items[4].replace("<p>", '<p class="brk">', 1)
+    _chromium("pointed_chromium", f"<h1>{_esc('בראשית א')}</h1>" + "".join(items), css)
+    verses = [f"{nums[k]} {v}" for k, v in enumerate(GENESIS)]
+    return [
+        Page([["בראשית א"], verses[:4]], header=["תורה"], page_number="1",
+             headings=["בראשית א"]),
+        Page([verses[4:]], header=["תורה"], page_number="2"),
+    ]
+
+
+_HEB_NUM = ["א", "ב", "ג", "ד", "ה", "ו", "ז", "ח"]
+
+
+def sefer_notes_columns() -> list[Page]:
+    """Two columns under a centred title, with footnotes across the page below."""
+    first = AVOT[:4]
+    notes = ["1 אבות א, א.", "2 אבות א, ב."]
+    paras = [
+        f'<text:p text:style-name="Body">{_esc(first[0])}{_note(1, "אבות א, א.")}</text:p>',
+        f'<text:p text:style-name="Body">{_esc(first[1])}{_note(2, "אבות א, ב.")}</text:p>',
+        *(_p("Body", x) for x in first[2:]),
+    ]
+    body = (
+        _p("Title", "פרק ראשון")
+        + '<text:section text:style-name="Cols" text:name="S1">'
+        + "".join(paras)
+        + "</text:section>\n"
+    )
+    _writer("sefer_notes_columns", body, master=_header("פרקי אבות"), size="11pt")
+    truth = [first[0] + "1", first[1] + "2", *first[2:]]
+    return [
+        Page([["פרק ראשון"], truth], footnotes=notes, header=["פרקי אבות"], page_number="1",
+             headings=["פרק ראשון"])
+    ]
+
+
 # --- pdfium: spreads, rotation, crop ----------------------------------------------------
 
 
@@ -786,6 +922,10 @@ def main(names: list[str]) -> None:
         "rtl_table": rtl_table,
         "haggadah_table": haggadah_table,
         "sefer_sections": sefer_sections,
+        "chabad_booklet": chabad_booklet,
+        "pointed_writer": pointed_writer,
+        "pointed_chromium": pointed_chromium,
+        "sefer_notes_columns": sefer_notes_columns,
     }
     for name, make in simple.items():
         if not names or name in names:

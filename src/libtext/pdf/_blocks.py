@@ -347,8 +347,9 @@ def attach_markers(lines: list[RawLine], direction: Direction) -> list[RawLine]:
     line whose start (its script's, or the page's on a right-to-left page) it stands
     at, within a few of that line's sizes. A note's call set the same way touching
     the end of a line's last word (a word processor's footnote reference) is joined
-    to that word, without a space. A small number on a line's own baseline (a margin
-    line number) is not raised and stays apart.
+    to that word, without a space (and in mid-line, the rest of the printed line to
+    it). A small number on a line's own baseline (a margin line number) is not raised
+    and stays apart.
     """
     if len(lines) < 2:
         return lines
@@ -369,14 +370,21 @@ def attach_markers(lines: list[RawLine], direction: Direction) -> list[RawLine]:
                 gap = mark.x0 - ln.x1 if side == "R" else ln.x0 - mark.x1
                 if -0.2 * ln.size <= gap <= 2.5 * ln.size and (best is None or gap < best[0]):
                     best = (gap, j)
-        if best is None:
-            best = _call_end(lines, k, gone)
-            if best is None:
-                continue
-            ln = lines[best[1]]
+        end = _call_end(lines, k, gone)
+        if end is not None and (best is None or end[0] + 0.15 * mark.size < best[0]):
+            # A call touching the word before it, a space before the next: a note's
+            # call in mid-line, which cut the printed line in two; the line is whole.
+            ln = lines[end[1]]
             ln.text = f"{ln.text}{mark.text.strip()}"
             ln.x0, ln.x1 = min(ln.x0, mark.x0), max(ln.x1, mark.x1)
             gone.add(k)
+            rest = lines[best[1]] if best is not None else None
+            if rest is not None and abs(rest.y - ln.y) <= 0.2 * ln.size and not rest.cells:
+                ln.text = f"{ln.text} {rest.text}"
+                ln.x0, ln.x1 = min(ln.x0, rest.x0), max(ln.x1, rest.x1)
+                gone.add(best[1])
+            continue
+        if best is None:
             continue
         ln = lines[best[1]]
         ln.text = f"{mark.text.strip()} {ln.text}"
