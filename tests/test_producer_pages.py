@@ -30,9 +30,16 @@ PAGES = Path(__file__).resolve().parent / "pages"
 NAMES = sorted(p.name.removesuffix(".pages.json") for p in PAGES.glob("*.pages.json"))
 _INVISIBLE = re.compile("[\u034f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 _LEADER = re.compile(r"\s*(?:\.{3,}|…+)\s*")
-# The main text may differ from the truth by this share of its characters (a
-# producer's quirk in one word), never by a line out of place.
+# The main text may differ from the truth by this share of its characters and of its
+# words (a producer's quirk in one word), never by a line out of place.
 _CER = 0.01
+_WER = 0.01
+# Known failures, by cause (the truth is right; libtext is not yet).
+_KNOWN = {
+    "pointed_chromium": "a one-word pointed line whose letters' advance boxes stand "
+    "0.12 em apart (Chromium shares a cluster's advance among its characters) is cut "
+    "by a made-up space: a line without stream spaces is judged like LuaTeX's",
+}
 
 
 def _norm(text: str) -> str:
@@ -67,13 +74,23 @@ def test_the_cases_are_there() -> None:
     assert {"contents_page", "rtl_table", "sefer_sections"} <= set(NAMES)
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.xfail(reason=_KNOWN[n], strict=True))
+        if n in _KNOWN
+        else n
+        for n in NAMES
+    ],
+)
 def test_main_text_in_reading_order(name: str) -> None:
     for page, truth in _pages(name):
         want = _norm(" ".join(ln for block in truth["body"] for ln in block))
         got = _main(page)
         cer = Levenshtein.distance(got, want) / max(1, len(want))
         assert cer <= _CER, (truth["page"], cer, got)
+        wer = Levenshtein.distance(got.split(), want.split()) / max(1, len(want.split()))
+        assert wer <= _WER, (truth["page"], wer, got)
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -497,7 +497,8 @@ _FODT_HEAD = """<?xml version="1.0" encoding="UTF-8"?>
   <style:paragraph-properties style:writing-mode="lr-tb" fo:text-align="justify"/>
   <style:text-properties fo:font-size="9.5pt"/>
  </style:style>
- <style:style style:name="EnDo" style:family="paragraph" style:parent-style-name="En">
+ <style:style style:name="EnDo" style:family="paragraph" style:parent-style-name="Body">
+  <style:paragraph-properties style:writing-mode="lr-tb" fo:text-align="justify"/>
   <style:text-properties fo:font-size="8pt" fo:font-style="italic"/>
  </style:style>
  <style:style style:name="Do" style:family="paragraph" style:parent-style-name="Body">
@@ -506,7 +507,7 @@ _FODT_HEAD = """<?xml version="1.0" encoding="UTF-8"?>
  <style:style style:name="Head2" style:family="paragraph" style:parent-style-name="Section">
   <style:text-properties fo:font-size="14pt" style:font-size-complex="14pt"/>
  </style:style>
- <style:style style:name="EnHead2" style:family="paragraph" style:parent-style-name="Head2">
+ <style:style style:name="EnHead2" style:family="paragraph" style:parent-style-name="Section">
   <style:paragraph-properties style:writing-mode="lr-tb"/>
   <style:text-properties fo:font-size="11pt"/>
  </style:style>

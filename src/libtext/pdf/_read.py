@@ -760,6 +760,7 @@ def _make_line(
             )
             for p in parts
         ]
+    drawn = line_text
     if "\u200d" in line_text or "\u200c" in line_text:
         line_text = ligatures_in_order(line_text, lambda k: r.box(a + k))
     if _MARKS.search(line_text):
@@ -782,6 +783,8 @@ def _make_line(
                 line_text = _drop_hidden_spaces(r, line_text, a, size)
             if len(line_text) == b - a:
                 line_text = lost_spaces(line_text, a, size, r.boxes, r.looses, r.font_of, r.slanted)
+    if line_text == drawn and " " in drawn and _BRACKET_SPACE.search(drawn):
+        line_text = _bracket_spaces(r, line_text, a, size)
     line = RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])
     if (
         r.direction == "R"
@@ -793,6 +796,36 @@ def _make_line(
     if r.direction == "R" and not line.cells and not _HEBREW.search(line.text):
         line.text = _LEFT_STOP.sub(r"\2\1", line.text)
     return [line]
+
+
+# A bracket between a letter and a space, a letter after the space: ``X) Y``, ``X (Y``.
+_BRACKET_SPACE = re.compile(r"\w[()\[\]] \w|\w [()\[\]]\w")
+
+
+def _bracket_spaces(r: _Reader, line: str, a: int, size: float) -> str:
+    """``line`` with each bracket on the side of the space where it is drawn.
+
+    A browser writes the space of a right-to-left line's bracket run on the wrong
+    side of the bracket (``למקומו) אבות``) and draws it with no width; the drawn gap
+    says where the space is: the bracket touches the word it belongs to.
+    """
+
+    def apart(i: int, j: int) -> float:
+        (lo_i, hi_i), (lo_j, hi_j) = r.box(a + i), r.box(a + j)
+        return max(lo_i, lo_j) - min(hi_i, hi_j)
+
+    chars = list(line)
+    for m in _BRACKET_SPACE.finditer(line):
+        i = m.start()
+        if chars[i + 2] == " ":  # X) Y: the bracket drawn against Y
+            near, far, swap = i + 3, i, (i + 1, i + 2)
+        else:  # X (Y: the bracket drawn against X
+            near, far, swap = i, i + 3, (i + 1, i + 2)
+        bracket = swap[0] if chars[swap[0]] != " " else swap[1]
+        if apart(bracket, near) < 0.1 * size and apart(far, bracket) > 0.15 * size:
+            p, q = swap
+            chars[p], chars[q] = chars[q], chars[p]
+    return "".join(chars)
 
 
 # A Latin line of a right-to-left paragraph (a table cell, a term) that ends in a full
