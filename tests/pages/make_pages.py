@@ -95,7 +95,6 @@ def tanya_paragraphs() -> list[str]:
     return out
 
 
-
 @dataclass
 class Page:
     """One printed page's truth: body blocks in reading order and every other role."""
@@ -372,10 +371,8 @@ def sefer_columns() -> list[Page]:
     )
     _chromium("sefer_columns", body_html, css)
     return [
-        Page([["פרק ראשון"], first], header=["פרקי אבות"], page_number="1",
-             headings=["פרק ראשון"]),
-        Page([["פרק שני"], second], header=["פרקי אבות"], page_number="2",
-             headings=["פרק שני"]),
+        Page([["פרק ראשון"], first], header=["פרקי אבות"], page_number="1", headings=["פרק ראשון"]),
+        Page([["פרק שני"], second], header=["פרקי אבות"], page_number="2", headings=["פרק שני"]),
     ]
 
 
@@ -521,12 +518,23 @@ _FODT_TAIL = "</office:text></office:body></office:document>\n"
 _PAGE_FIELD = '<text:page-number text:select-page="current">1</text:page-number>'
 
 
-def _writer(name: str, body: str, *, master: str, font: str = "Frank Ruehl CLM",
-            size: str = "12pt", mirrored: bool = False) -> Path:
+def _writer(
+    name: str,
+    body: str,
+    *,
+    master: str,
+    font: str = "Frank Ruehl CLM",
+    size: str = "12pt",
+    mirrored: bool = False,
+) -> Path:
     src = SOURCES / f"{name}.fodt"
     usage = 'style:page-usage="mirrored"' if mirrored else ""
     head = _FODT_HEAD % {
-        "size": size, "font": font, "tab": "116mm", "master": master, "usage": usage
+        "size": size,
+        "font": font,
+        "tab": "116mm",
+        "master": master,
+        "usage": usage,
     }
     src.write_text(head + body + _FODT_TAIL, "utf-8")
     with tempfile.TemporaryDirectory() as tmp:
@@ -581,7 +589,7 @@ def chabad_notes() -> tuple[list[Page], Path]:
             xml_paras.append(
                 f'<text:p text:style-name="Body">{_esc(para)}<text:note text:id="ftn{note_no}"'
                 f' text:note-class="footnote"><text:note-citation>{note_no}</text:note-citation>'
-                f'<text:note-body>{_p("Footnote", note)}</text:note-body></text:note></text:p>\n'
+                f"<text:note-body>{_p('Footnote', note)}</text:note-body></text:note></text:p>\n"
             )
         body.append(_p(style, title) + "".join(xml_paras))
         pages.append(
@@ -697,15 +705,14 @@ def sefer_sections() -> list[Page]:
     master = _header("פרקי אבות")
     _writer("sefer_sections", body, master=master, size="11pt")
     return [
-        Page([["פרק ראשון"], first], header=["פרקי אבות"], page_number="1",
-             headings=["פרק ראשון"])
+        Page([["פרק ראשון"], first], header=["פרקי אבות"], page_number="1", headings=["פרק ראשון"])
     ]
 
 
 def _note(n: int, text: str) -> str:
     return (
         f'<text:note text:id="ftn{n}" text:note-class="footnote"><text:note-citation>{n}'
-        f'</text:note-citation><text:note-body>{_p("Footnote", text)}</text:note-body></text:note>'
+        f"</text:note-citation><text:note-body>{_p('Footnote', text)}</text:note-body></text:note>"
     )
 
 
@@ -735,7 +742,7 @@ def chabad_booklet() -> list[Page]:
             lead, mid, rest = words[:2], words[2:7], words[7:]
             paras.append(
                 f'<text:p text:style-name="Body"><text:span text:style-name="B">'
-                f'{_esc(" ".join(lead))}</text:span> {_esc(" ".join(mid))}'
+                f"{_esc(' '.join(lead))}</text:span> {_esc(' '.join(mid))}"
                 f"{_note(n, LONG_NOTES[n - 1])} {_esc(' '.join(rest))}</text:p>\n"
             )
             truths.append(f"{' '.join(lead + mid)}{n} {' '.join(rest)}")
@@ -756,7 +763,7 @@ def chabad_booklet() -> list[Page]:
         f'<style:header><text:p text:style-name="Header">{_esc("קונטרס החלצו")}<text:tab/>'
         f"{_PAGE_FIELD}</text:p></style:header>"
         f'<style:header-left><text:p text:style-name="Header">{_PAGE_FIELD}<text:tab/>'
-        f'{_esc("קונטרס החלצו")}</text:p></style:header-left>'
+        f"{_esc('קונטרס החלצו')}</text:p></style:header-left>"
     )
     _writer("chabad_booklet", "".join(xml), master=master, mirrored=True)
     return pages
@@ -773,8 +780,7 @@ def pointed_writer() -> list[Page]:
     )
     _writer("pointed_writer", body, master=_header("תורה"), font="Ezra SIL", size="14pt")
     return [
-        Page([["בראשית א"], verses[:4]], header=["תורה"], page_number="1",
-             headings=["בראשית א"]),
+        Page([["בראשית א"], verses[:4]], header=["תורה"], page_number="1", headings=["בראשית א"]),
         Page([verses[4:]], header=["תורה"], page_number="2"),
     ]
 
@@ -791,8 +797,7 @@ def pointed_chromium() -> list[Page]:
     _chromium("pointed_chromium", f"<h1>{_esc('בראשית א')}</h1>" + "".join(items), css)
     verses = [f"{nums[k]} {v}" for k, v in enumerate(GENESIS)]
     return [
-        Page([["בראשית א"], verses[:4]], header=["תורה"], page_number="1",
-             headings=["בראשית א"]),
+        Page([["בראשית א"], verses[:4]], header=["תורה"], page_number="1", headings=["בראשית א"]),
         Page([verses[4:]], header=["תורה"], page_number="2"),
     ]
 
@@ -818,8 +823,13 @@ def sefer_notes_columns() -> list[Page]:
     _writer("sefer_notes_columns", body, master=_header("פרקי אבות"), size="11pt")
     truth = [first[0] + "1", first[1] + "2", *first[2:]]
     return [
-        Page([["פרק ראשון"], truth], footnotes=notes, header=["פרקי אבות"], page_number="1",
-             headings=["פרק ראשון"])
+        Page(
+            [["פרק ראשון"], truth],
+            footnotes=notes,
+            header=["פרקי אבות"],
+            page_number="1",
+            headings=["פרק ראשון"],
+        )
     ]
 
 
@@ -890,7 +900,9 @@ def make_cropped(src: Path, out: Path) -> None:
         slug = raw.FPDFPageObj_NewTextObj(new.raw, b"Helvetica", ctypes.c_float(7))
         text = f"booklet_final.indd   {i + 1}   12/03/2024   10:15:22"
         buf = (text + "\0").encode("utf-16-le")
-        raw.FPDFText_SetText(slug, ctypes.cast(ctypes.c_char_p(buf), ctypes.POINTER(raw.FPDF_WCHAR)))
+        raw.FPDFText_SetText(
+            slug, ctypes.cast(ctypes.c_char_p(buf), ctypes.POINTER(raw.FPDF_WCHAR))
+        )
         raw.FPDFPageObj_Transform(slug, 1, 0, 0, 1, bleed, 12)
         raw.FPDFPage_InsertObject(page.raw, slug)
         raw.FPDFPage_GenerateContent(page.raw)
@@ -931,7 +943,9 @@ def main(names: list[str]) -> None:
     for name, make in simple.items():
         if not names or name in names:
             _write(name, make())
-    if not names or {"chabad_notes", "chabad_spread", "chabad_rotated", "chabad_cropped"} & set(names):
+    if not names or {"chabad_notes", "chabad_spread", "chabad_rotated", "chabad_cropped"} & set(
+        names
+    ):
         pages, pdf = chabad_notes()
         _write("chabad_notes", pages)
         make_rotated(pdf, HERE / "chabad_rotated.pdf")

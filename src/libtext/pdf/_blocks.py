@@ -378,11 +378,12 @@ def attach_markers(lines: list[RawLine], direction: Direction) -> list[RawLine]:
             ln.text = f"{ln.text}{mark.text.strip()}"
             ln.x0, ln.x1 = min(ln.x0, mark.x0), max(ln.x1, mark.x1)
             gone.add(k)
-            rest = lines[best[1]] if best is not None else None
-            if rest is not None and abs(rest.y - ln.y) <= 0.2 * ln.size and not rest.cells:
-                ln.text = f"{ln.text} {rest.text}"
-                ln.x0, ln.x1 = min(ln.x0, rest.x0), max(ln.x1, rest.x1)
-                gone.add(best[1])
+            if best is not None:
+                rest = lines[best[1]]
+                if abs(rest.y - ln.y) <= 0.2 * ln.size and not rest.cells:
+                    ln.text = f"{ln.text} {rest.text}"
+                    ln.x0, ln.x1 = min(ln.x0, rest.x0), max(ln.x1, rest.x1)
+                    gone.add(best[1])
             continue
         if best is None:
             continue
