@@ -833,6 +833,39 @@ def sefer_notes_columns() -> list[Page]:
     ]
 
 
+def siddur_corners() -> list[Page]:
+    """A running title and the page number in the header's two corners, a footer line,
+    prose with a column of verse set larger between (verse is text, not titles)."""
+    css = _CSS % {"header": ""} + (
+        "@page { @top-center { content: none } @bottom-center { content: none }"
+        " @top-right { content: 'סדר קבלת שבת'; font-family: 'David CLM'; font-size: 9pt }"
+        " @top-left { content: counter(page); font-family: 'David CLM'; font-size: 9pt }"
+        " @bottom-right { content: 'נוסח אשכנז'; font-family: 'David CLM'; font-size: 8pt } }"
+        "body { font-size: 11pt } .verse { font-size: 14pt; text-align: center; margin: 0 }"
+        ".gap { margin-top: 8pt }"
+    )
+    verse = [stanza.split(", ") for stanza in STANZAS]
+    pages_html, pages = [], []
+    for n, (prose, lines) in enumerate(zip((AVOT[:2], AVOT[2:4]), verse[:2], strict=True), 1):
+        brk = ' class="brk"' if n > 1 else ""
+        pages_html.append(
+            f"<p{brk}>{_esc(prose[0])}</p>"
+            + "".join(f'<p class="verse">{_esc(x)}</p>' for x in lines)
+            + f'<p class="gap">{_esc(prose[1])}</p>'
+        )
+        pages.append(
+            Page(
+                [[prose[0], *lines, prose[1]]],
+                header=["סדר קבלת שבת"],
+                footer=["נוסח אשכנז"],
+                page_number=str(n),
+                notes="verse lines set larger than the prose, centred",
+            )
+        )
+    _chromium("siddur_corners", "\n".join(pages_html), css)
+    return pages
+
+
 # --- pdfium: spreads, rotation, crop ----------------------------------------------------
 
 
@@ -939,6 +972,7 @@ def main(names: list[str]) -> None:
         "pointed_writer": pointed_writer,
         "pointed_chromium": pointed_chromium,
         "sefer_notes_columns": sefer_notes_columns,
+        "siddur_corners": siddur_corners,
     }
     for name, make in simple.items():
         if not names or name in names:
