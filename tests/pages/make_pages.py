@@ -1,8 +1,9 @@
 """Typeset whole pages with real producers (LibreOffice Writer, Chromium), with their truths.
 
 Dev-only: needs LibreOffice Writer and Chromium (Debian ``libreoffice-writer-nogui``,
-``chromium``), the fonts of Debian ``culmus``, ``fonts-sil-ezra`` and ``fonts-dejavu``,
-and ``pypdfium2`` (for the spread and the rotated and cropped pages). The sources
+``chromium``), Tesseract (``tesseract-ocr``, ``tesseract-ocr-heb``) and poppler's
+``pdftoppm`` for the OCR layer, the fonts of Debian ``culmus``, ``fonts-sil-ezra`` and
+``fonts-dejavu``, ``pypdfium2`` (the spread, the rotated and cropped pages) and Pillow. The sources
 (``sources/*.fodt``, ``sources/*.html``), the PDFs and the ``*.pages.json`` truths are
 committed, so the tests need none of them. Run from the repository root::
 
@@ -944,6 +945,56 @@ def make_cropped(src: Path, out: Path) -> None:
     _pdfium_save(new, out)
 
 
+def make_ocr(src: Path, out: Path, pages: list[Page]) -> list[Page]:
+    """``src`` rendered at 300 dpi (one bit a pixel) and read by Tesseract, which writes
+    the scan with its invisible text layer (an OCR-layer sefer), and the truth: the
+    layer's own text (its OCR mistakes kept), each line in the role its source gave it.
+
+    Tesseract's text output gives the lines in its order, blocks apart by blank lines:
+    per page the running header with the page number, the title, the paragraphs, the
+    notes; the source's page (``pages``) says how many of each there are.
+    """
+    from PIL import Image
+
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(
+            ["pdftoppm", "-r", "300", "-mono", str(src), f"{tmp}/p"], check=True, timeout=120
+        )
+        scans = sorted(Path(tmp).glob("p-*.pbm"))
+        for scan in scans:
+            Image.open(scan).save(scan.with_suffix(".png"))
+        listing = Path(tmp) / "list.txt"
+        listing.write_text("".join(f"{x.with_suffix('.png')}\n" for x in scans), "utf-8")
+        subprocess.run(
+            ["tesseract", str(listing), f"{tmp}/out", "-l", "heb", "txt", "pdf"],
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
+        shutil.copy(Path(tmp) / "out.pdf", out)
+        text = (Path(tmp) / "out.txt").read_text("utf-8")
+    truths = []
+    for page, layer in zip(pages, text.split("\f"), strict=False):
+        blocks = [b.splitlines() for b in layer.strip().split("\n\n")]
+        notes = blocks[-1][-len(page.footnotes) :]
+        if len(blocks[-1]) == len(notes):
+            blocks = blocks[:-1]
+        else:
+            blocks[-1] = blocks[-1][: -len(notes)]
+        header, title, paras = blocks[0], blocks[1], blocks[2:]
+        assert len(header) == 1 and len(title) == 1 and len(paras) == len(page.body[1])
+        truths.append(
+            Page(
+                [title, [line for para in paras for line in para]],
+                footnotes=notes,
+                header=[header[0]],
+                headings=title,
+                notes="an OCR layer: its own text; the header line holds the page number",
+            )
+        )
+    return truths
+
+
 # --- main ---------------------------------------------------------------------------------
 
 
@@ -987,6 +1038,7 @@ def main(names: list[str]) -> None:
         make_cropped(pdf, HERE / "chabad_cropped.pdf")
         slug = ["booklet_final.indd"]
         _write("chabad_cropped", [replace(p, absent=slug) for p in pages])
+        _write("chabad_ocr", make_ocr(pdf, HERE / "chabad_ocr.pdf", pages))
         make_spread(pdf, HERE / "chabad_spread.pdf", [0, 1])
         first, second = pages[0], pages[1]
         _write(
