@@ -315,8 +315,9 @@ _LIGHT_NAMES = ("regular", "medium", "light", "thin")
 def read_page(raw: Any, page: Any, number: int) -> RawPage:
     """Read one pypdfium2 page into raw lines (logical order, marks fixed).
 
-    A page turned by its ``/Rotate`` (a scan, an imposed sheet) holds its text
-    sideways in its own coordinates; it is read from an upright copy, as it is shown.
+    A page turned by its ``/Rotate`` whose text is drawn turned the other way (a
+    scan, an imposed sheet) holds its text sideways in its own coordinates; it is
+    read from an upright copy, as it is shown.
     """
     upright = _upright(raw, page, number - 1)
     if upright is None:
@@ -333,8 +334,9 @@ def _upright(raw: Any, page: Any, index: int) -> tuple[Any, Any] | None:
     """A new one-page document holding ``page`` drawn as it is shown, and that page;
     None for a page that is not turned. pdfium's form of a page (its N-up import)
     applies the page's rotation, so the copy is the form on a page of the shown size."""
-    if page.get_rotation() % 360 == 0:
-        return None
+    turn = page.get_rotation() % 360
+    if turn == 0 or _text_angle(raw, page) != turn:
+        return None  # text upright as drawn: a page turned for the reader to turn back
     import pypdfium2
 
     doc = pypdfium2.PdfDocument.new()
@@ -348,6 +350,23 @@ def _upright(raw: Any, page: Any, index: int) -> tuple[Any, Any] | None:
     raw.FPDFPage_InsertObject(shown.raw, form)
     raw.FPDFPage_GenerateContent(shown.raw)
     return doc, shown
+
+
+def _text_angle(raw: Any, page: Any) -> int:
+    """The angle (counter-clockwise, a multiple of 90) most of the page's characters
+    are drawn at, from a sample of their matrices."""
+    textpage = page.get_textpage()
+    try:
+        n = int(raw.FPDFText_CountChars(textpage.raw))
+        matrix = raw.FS_MATRIX()
+        votes: dict[int, int] = {}
+        for i in range(0, n, max(1, n // 64)):
+            if raw.FPDFText_GetMatrix(textpage.raw, i, matrix):
+                angle = round(math.degrees(math.atan2(matrix.b, matrix.a)) / 90) * 90 % 360
+                votes[angle] = votes.get(angle, 0) + 1
+        return max(votes, key=votes.__getitem__) if votes else 0
+    finally:
+        textpage.close()
 
 
 def _read_shown(raw: Any, page: Any, number: int) -> RawPage:
