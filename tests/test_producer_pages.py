@@ -126,3 +126,20 @@ def test_every_line_in_its_role(name: str) -> None:
 
 
 _KINDS = ("footnote", "page_number", "header", "heading", "margin")
+
+
+def test_a_page_turned_for_the_reader_keeps_its_upright_text(tmp_path: Path) -> None:
+    # /Rotate on a page whose text is drawn upright (a landscape table in a portrait
+    # book): the text is read as drawn, not turned with the page.
+    import pypdfium2
+
+    doc = pypdfium2.PdfDocument(PAGES / "chabad_notes.pdf")
+    try:
+        for page in doc:
+            page.set_rotation(90)
+        doc.save(tmp_path / "turned.pdf")
+    finally:
+        doc.close()
+    turned = extract_pdf(tmp_path / "turned.pdf", max_pages=None, max_bytes=None)
+    plain, _ = _read("chabad_notes")
+    assert [_main(p) for p in turned.pages] == [_main(p) for p in plain.pages]

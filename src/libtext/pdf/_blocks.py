@@ -394,6 +394,9 @@ def attach_markers(lines: list[RawLine], direction: Direction) -> list[RawLine]:
     return [ln for k, ln in enumerate(lines) if k not in gone] if gone else lines
 
 
+_LETTERS = re.compile("[A-Za-z\u05d0-\u05ea]")
+
+
 def _call_end(lines: list[RawLine], k: int, gone: set[int]) -> tuple[float, int] | None:
     """The line whose end the raised note call ``lines[k]`` touches (gap, index), else
     None: the call stands past the line's last letter in its script's direction, a
@@ -403,7 +406,7 @@ def _call_end(lines: list[RawLine], k: int, gone: set[int]) -> tuple[float, int]
         return None
     best: tuple[float, int] | None = None
     for j, ln in enumerate(lines):
-        if j == k or j in gone or len(ln.text) <= 4 or mark.size > 0.8 * ln.size:
+        if j == k or j in gone or len(_LETTERS.findall(ln.text)) < 2 or mark.size > 0.8 * ln.size:
             continue
         if not 0.1 * ln.size <= ln.y - mark.y <= 0.6 * ln.size:
             continue

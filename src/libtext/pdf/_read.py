@@ -398,6 +398,8 @@ def _read_shown(raw: Any, page: Any, number: int) -> RawPage:
         boxed = raw.FPDF_GetPageBoundingBox(page.raw, bbox)
         top = float(bbox.top) if boxed else height
         left = float(bbox.left) if boxed else 0.0
+        # The crop box as drawn (a page turned by /Rotate is shown with its sides swapped).
+        box = (float(bbox.right) - left, top - float(bbox.bottom)) if boxed else (width, height)
         reader = _Reader(raw, tp, top, "R" if hebrew >= latin else "L", page.raw)
         segments: list[tuple[int, int]] = []
         start = 0
@@ -417,7 +419,7 @@ def _read_shown(raw: Any, page: Any, number: int) -> RawPage:
         lines = join_items(_read_lines(reader, text, segments, gutter), reader.direction, gutter)
         lines = join_rows(lines, reader.direction, gutter)
         lines = attach_markers(lines, reader.direction)
-        lines = _visible(lines, left, width, height)
+        lines = _visible(lines, left, *box)
         return RawPage(number, width, height, order_lines(lines, reader.direction), n)
     finally:
         textpage.close()
