@@ -345,8 +345,11 @@ def attach_markers(lines: list[RawLine], direction: Direction) -> list[RawLine]:
     word is drawn apart from it, so it comes as an item of its own: read in place,
     it would open the line above or stand alone. It is joined, with a space, to the
     line whose start (its script's, or the page's on a right-to-left page) it stands
-    at, within a few of that line's sizes. A small number on a line's own baseline
-    (a margin line number) is not raised and stays apart.
+    at, within a few of that line's sizes. A note's call set the same way touching
+    the end of a line's last word (a word processor's footnote reference) is joined
+    to that word, without a space (and in mid-line, the rest of the printed line to
+    it). A small number on a line's own baseline (a margin line number) is not raised
+    and stays apart.
     """
     if len(lines) < 2:
         return lines
@@ -367,6 +370,21 @@ def attach_markers(lines: list[RawLine], direction: Direction) -> list[RawLine]:
                 gap = mark.x0 - ln.x1 if side == "R" else ln.x0 - mark.x1
                 if -0.2 * ln.size <= gap <= 2.5 * ln.size and (best is None or gap < best[0]):
                     best = (gap, j)
+        end = _call_end(lines, k, gone)
+        if end is not None and (best is None or end[0] + 0.15 * mark.size < best[0]):
+            # A call touching the word before it, a space before the next: a note's
+            # call in mid-line, which cut the printed line in two; the line is whole.
+            ln = lines[end[1]]
+            ln.text = f"{ln.text}{mark.text.strip()}"
+            ln.x0, ln.x1 = min(ln.x0, mark.x0), max(ln.x1, mark.x1)
+            gone.add(k)
+            if best is not None:
+                rest = lines[best[1]]
+                if abs(rest.y - ln.y) <= 0.2 * ln.size and not rest.cells:
+                    ln.text = f"{ln.text} {rest.text}"
+                    ln.x0, ln.x1 = min(ln.x0, rest.x0), max(ln.x1, rest.x1)
+                    gone.add(best[1])
+            continue
         if best is None:
             continue
         ln = lines[best[1]]
@@ -374,3 +392,28 @@ def attach_markers(lines: list[RawLine], direction: Direction) -> list[RawLine]:
         ln.x0, ln.x1 = min(ln.x0, mark.x0), max(ln.x1, mark.x1)
         gone.add(k)
     return [ln for k, ln in enumerate(lines) if k not in gone] if gone else lines
+
+
+_LETTERS = re.compile("[A-Za-z\u05d0-\u05ea]")
+
+
+def _call_end(lines: list[RawLine], k: int, gone: set[int]) -> tuple[float, int] | None:
+    """The line whose end the raised note call ``lines[k]`` touches (gap, index), else
+    None: the call stands past the line's last letter in its script's direction, a
+    fraction of an em away at most, and raised above the line's baseline."""
+    mark = lines[k]
+    if not mark.text.strip().isdigit():
+        return None
+    best: tuple[float, int] | None = None
+    for j, ln in enumerate(lines):
+        if j == k or j in gone or len(_LETTERS.findall(ln.text)) < 2 or mark.size > 0.8 * ln.size:
+            continue
+        if not 0.1 * ln.size <= ln.y - mark.y <= 0.6 * ln.size:
+            continue
+        script = _script(lines, [j])
+        if not script:
+            continue
+        gap = ln.x0 - mark.x1 if script == "R" else mark.x0 - ln.x1
+        if -0.1 * ln.size <= gap <= 0.3 * ln.size and (best is None or gap < best[0]):
+            best = (gap, j)
+    return best

@@ -604,6 +604,7 @@ def _mark_footnotes(pages: list[RawPage], kinds: list[list[LineKind]], body: flo
                 for i in range(last_body + 1, len(lines))
                 if kinds[p][i] == "body" and lines[i].y > lines[last_body].y
             ]
+            block = block[_notes_start(lines, last_body, block, body) :]
             small = block and all(lines[i].size <= body * _NOTE for i in block)
             if small and (
                 previous_had_notes or any(_NOTE_MARKER.match(lines[i].text) for i in block)
@@ -612,6 +613,23 @@ def _mark_footnotes(pages: list[RawPage], kinds: list[list[LineKind]], body: flo
                     kinds[p][i] = "footnote"
                 has_notes = True
         previous_had_notes = has_notes
+
+
+# Notes stand this many body sizes below the text at least when the page is not full.
+_NOTES_GAP = 2.5
+
+
+def _notes_start(lines: list[RawLine], last_body: int, block: list[int], body: float) -> int:
+    """Where the notes begin in ``block`` (the lines below the last body-size line):
+    after a wide gap inside it, the lines above the gap ending the text (an OCR
+    layer's sizes vary by a tenth, so the text's last lines may be set smaller)."""
+    widest, at = _NOTES_GAP * body, 0
+    y = lines[last_body].y
+    for n, i in enumerate(block):
+        if lines[i].y - y > widest:
+            widest, at = lines[i].y - y, n
+        y = lines[i].y
+    return at
 
 
 def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: float) -> None:
@@ -632,6 +650,11 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
     right = _percentile([ln.x1 for ln in body_lines], 0.95)
     center, column = (left + right) / 2, max(right - left, 1.0)
     text_sizes = _text_sizes(pages, body)
+    refrains = _refrains(pages, kinds, body)
+    # Sizes read from an OCR layer vary line by line: slightly larger says nothing.
+    near = sorted(ln.size for ln in _near_body(pages, kinds, body))
+    noisy = len(near) >= 10 and near[9 * len(near) // 10] > _NOISY * near[len(near) // 10]
+    slightly = _LARGE if noisy else _SLIGHTLY
     for p, page in enumerate(pages):
         runs = _set_as_text(page)
         for i, ln in enumerate(page.lines):
@@ -641,17 +664,55 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
                 (ln.block, round(ln.size)) in runs or round(ln.size * 2) / 2 in text_sizes
             ):
                 continue  # large type over many lines: text set large
+            if " ".join(ln.text.split()) in refrains:
+                continue
             words = len(ln.text.split())
             width = ln.x1 - ln.x0
             centered = abs((ln.x0 + ln.x1) / 2 - center) < 0.06 * column and width < 0.8 * column
             short = words <= 12 and width < 0.85 * column
             if (
                 ln.size >= body * _LARGE
-                or (ln.size >= body * _SLIGHTLY and short)
+                or (ln.size >= body * slightly and short)
                 or (ln.bold and bold_share < 0.3 and short and (centered or words <= 6))
                 or (centered and HEADING_LINE.match(ln.text.strip()) is not None)
             ):
                 kinds[p][i] = "heading"
+
+
+# Body lines whose sizes (tenth to ninetieth percentile) differ by this ratio are sized
+# by an OCR engine, not a typesetter.
+_NOISY = 1.08
+
+
+def _near_body(pages: list[RawPage], kinds: list[list[LineKind]], body: float) -> list[RawLine]:
+    """Body lines within a sixth of the body size: the text's own lines."""
+    return [
+        ln
+        for page, page_kinds in zip(pages, kinds, strict=True)
+        for ln, kind in zip(page.lines, page_kinds, strict=True)
+        if kind == "body" and abs(ln.size - body) <= body / 6
+    ]
+
+
+# A line of at least this many words printed this many times is a refrain.
+_REFRAIN_WORDS = 4
+_REFRAIN_TIMES = 3
+
+
+def _refrains(pages: list[RawPage], kinds: list[list[LineKind]], body: float) -> set[str]:
+    """Sentences set larger than the text that recur through the document: a song's
+    refrain (``לכה דודי``) after each stanza is text to a reader, not a chapter title,
+    however large. Section titles that recur are a word or three (``ביאור``)."""
+    seen: Counter[str] = Counter()
+    for page, page_kinds in zip(pages, kinds, strict=True):
+        for ln, kind in zip(page.lines, page_kinds, strict=True):
+            if kind == "body" and ln.size >= body * _SLIGHTLY:
+                seen[" ".join(ln.text.split())] += 1
+    return {
+        text
+        for text, times in seen.items()
+        if times >= _REFRAIN_TIMES and len(text.split()) >= _REFRAIN_WORDS
+    }
 
 
 # A block of at least this many lines of one size is text, whatever the size.

@@ -291,22 +291,85 @@ class _Reader:
 
     def _font_bold(self, i: int) -> bool:
         weight = self.raw.FPDFText_GetFontWeight(self.tp, i)
-        if weight >= 600:
-            return True
         n = self.raw.FPDFText_GetFontInfo(self.tp, i, self._name, 128, ctypes.byref(self._flags))
         name = self._name.value.decode("latin-1", "replace").lower() if n else ""
+        if any(w in name for w in _BOLD_NAMES):
+            return True
+        # A face named for a light weight is not bold whatever weight its descriptor
+        # claims (a font's oblique whose weight class says 920 beside its upright's 500).
+        if weight >= 600 and not any(w in name.rpartition("+")[2] for w in _LIGHT_NAMES):
+            return True
         # Flag bit 19 is ForceBold (PDF 32000-1, table 123).
-        return any(w in name for w in ("bold", "black", "heavy", "semibold", "demi")) or bool(
-            self._flags.value & (1 << 18)
-        )
+        return bool(self._flags.value & (1 << 18))
 
     def _stroked(self, obj: int) -> bool:
         # Word and others fake bold by stroking the glyph outline as well as filling it.
         return bool(self._render_mode(obj) == self.raw.FPDF_TEXTRENDERMODE_FILL_STROKE)
 
 
+# Words in a font's name that say its weight: bold ones, and light ones.
+_BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi")
+_LIGHT_NAMES = ("regular", "medium", "light", "thin")
+
+
 def read_page(raw: Any, page: Any, number: int) -> RawPage:
-    """Read one pypdfium2 page into raw lines (logical order, marks fixed)."""
+    """Read one pypdfium2 page into raw lines (logical order, marks fixed).
+
+    A page turned by its ``/Rotate`` whose text is drawn turned the other way (a
+    scan, an imposed sheet) holds its text sideways in its own coordinates; it is
+    read from an upright copy, as it is shown.
+    """
+    upright = _upright(raw, page, number - 1)
+    if upright is None:
+        return _read_shown(raw, page, number)
+    doc, shown = upright
+    try:
+        return _read_shown(raw, shown, number)
+    finally:
+        shown.close()
+        doc.close()
+
+
+def _upright(raw: Any, page: Any, index: int) -> tuple[Any, Any] | None:
+    """A new one-page document holding ``page`` drawn as it is shown, and that page;
+    None for a page that is not turned. pdfium's form of a page (its N-up import)
+    applies the page's rotation, so the copy is the form on a page of the shown size."""
+    turn = page.get_rotation() % 360
+    if turn == 0 or _text_angle(raw, page) != turn:
+        return None  # text upright as drawn: a page turned for the reader to turn back
+    import pypdfium2
+
+    doc = pypdfium2.PdfDocument.new()
+    xobj = raw.FPDF_NewXObjectFromPage(doc.raw, page.pdf.raw, index)
+    if not xobj:
+        doc.close()
+        return None
+    shown = doc.new_page(*page.get_size())
+    form = raw.FPDF_NewFormObjectFromXObject(xobj)
+    raw.FPDF_CloseXObject(xobj)
+    raw.FPDFPage_InsertObject(shown.raw, form)
+    raw.FPDFPage_GenerateContent(shown.raw)
+    return doc, shown
+
+
+def _text_angle(raw: Any, page: Any) -> int:
+    """The angle (counter-clockwise, a multiple of 90) most of the page's characters
+    are drawn at, from a sample of their matrices."""
+    textpage = page.get_textpage()
+    try:
+        n = int(raw.FPDFText_CountChars(textpage.raw))
+        matrix = raw.FS_MATRIX()
+        votes: dict[int, int] = {}
+        for i in range(0, n, max(1, n // 64)):
+            if raw.FPDFText_GetMatrix(textpage.raw, i, matrix):
+                angle = round(math.degrees(math.atan2(matrix.b, matrix.a)) / 90) * 90 % 360
+                votes[angle] = votes.get(angle, 0) + 1
+        return max(votes, key=votes.__getitem__) if votes else 0
+    finally:
+        textpage.close()
+
+
+def _read_shown(raw: Any, page: Any, number: int) -> RawPage:
     width, height = (float(v) for v in page.get_size())
     textpage = page.get_textpage()
     try:
@@ -332,7 +395,11 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
         # y is measured from the top of the visible page (the crop box, which need not
         # start at 0), so that header and footer bands mean the same on every page.
         bbox = raw.FS_RECTF()
-        top = float(bbox.top) if raw.FPDF_GetPageBoundingBox(page.raw, bbox) else height
+        boxed = raw.FPDF_GetPageBoundingBox(page.raw, bbox)
+        top = float(bbox.top) if boxed else height
+        left = float(bbox.left) if boxed else 0.0
+        # The crop box as drawn (a page turned by /Rotate is shown with its sides swapped).
+        box = (float(bbox.right) - left, top - float(bbox.bottom)) if boxed else (width, height)
         reader = _Reader(raw, tp, top, "R" if hebrew >= latin else "L", page.raw)
         segments: list[tuple[int, int]] = []
         start = 0
@@ -352,9 +419,26 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
         lines = join_items(_read_lines(reader, text, segments, gutter), reader.direction, gutter)
         lines = join_rows(lines, reader.direction, gutter)
         lines = attach_markers(lines, reader.direction)
+        lines = _visible(lines, left, *box)
         return RawPage(number, width, height, order_lines(lines, reader.direction), n)
     finally:
         textpage.close()
+
+
+def _visible(lines: list[RawLine], left: float, width: float, height: float) -> list[RawLine]:
+    """``lines`` inside the crop box, x measured from its left edge like y from its top.
+
+    Text outside the crop box is not shown (a printer's slug line or crop marks'
+    labels in the bleed of an imposed page); a viewer and a reader never meet it.
+    """
+    out = []
+    for ln in lines:
+        if left:
+            ln.x0, ln.x1 = ln.x0 - left, ln.x1 - left
+        if ln.y < 0 or ln.y - 0.7 * ln.size > height or ln.x1 <= 0 or ln.x0 >= width:
+            continue
+        out.append(ln)
+    return out
 
 
 def _solid(text: str, i: int, lo: int, hi: int) -> int:
@@ -697,6 +781,7 @@ def _make_line(
             )
             for p in parts
         ]
+    drawn = line_text
     if "\u200d" in line_text or "\u200c" in line_text:
         line_text = ligatures_in_order(line_text, lambda k: r.box(a + k))
     if _MARKS.search(line_text):
@@ -719,6 +804,8 @@ def _make_line(
                 line_text = _drop_hidden_spaces(r, line_text, a, size)
             if len(line_text) == b - a:
                 line_text = lost_spaces(line_text, a, size, r.boxes, r.looses, r.font_of, r.slanted)
+    if line_text == drawn and " " in drawn and _BRACKET_SPACE.search(drawn):
+        line_text = _bracket_spaces(r, line_text, a, size)
     line = RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])
     if (
         r.direction == "R"
@@ -727,7 +814,45 @@ def _make_line(
         and line_text == text[a:b]
     ):
         line.cells = _tab_cells(r, text, a, b, size)
+    if r.direction == "R" and not line.cells and not _HEBREW.search(line.text):
+        line.text = _LEFT_STOP.sub(r"\2\1", line.text)
     return [line]
+
+
+# A bracket between a letter and a space, a letter after the space: ``X) Y``, ``X (Y``.
+_BRACKET_SPACE = re.compile(r"\w[()\[\]] \w|\w [()\[\]]\w")
+
+
+def _bracket_spaces(r: _Reader, line: str, a: int, size: float) -> str:
+    """``line`` with each bracket on the side of the space where it is drawn.
+
+    A browser writes the space of a right-to-left line's bracket run on the wrong
+    side of the bracket (``למקומו) אבות``) and draws it with no width; the drawn gap
+    says where the space is: the bracket touches the word it belongs to.
+    """
+
+    def apart(i: int, j: int) -> float:
+        (lo_i, hi_i), (lo_j, hi_j) = r.box(a + i), r.box(a + j)
+        return max(lo_i, lo_j) - min(hi_i, hi_j)
+
+    chars = list(line)
+    for m in _BRACKET_SPACE.finditer(line):
+        i = m.start()
+        if chars[i + 2] == " ":  # X) Y: the bracket drawn against Y
+            near, far, swap = i + 3, i, (i + 1, i + 2)
+        else:  # X (Y: the bracket drawn against X
+            near, far, swap = i, i + 3, (i + 1, i + 2)
+        bracket = swap[0] if chars[swap[0]] != " " else swap[1]
+        if apart(bracket, near) < 0.1 * size and apart(far, bracket) > 0.15 * size:
+            p, q = swap
+            chars[p], chars[q] = chars[q], chars[p]
+    return "".join(chars)
+
+
+# A Latin line of a right-to-left paragraph (a table cell, a term) that ends in a full
+# stop is drawn with the stop on its left, where the paragraph's direction puts it;
+# pdfium hands it over as drawn (``.Gen``). Latin text never starts with a lone stop.
+_LEFT_STOP = re.compile(r"^([.,:;!?])([A-Za-z](?:.*[A-Za-z0-9)\]])?)$")
 
 
 # Latin parts of a right-to-left page's line this many font sizes apart are a tab

@@ -70,9 +70,13 @@ def _folios(lines: list[RawLine], height: float) -> list[tuple[int, str, RawLine
 def _mirrored(a: RawLine, b: RawLine, width: float) -> bool:
     """Whether two folios stand as facing pages set them: on one band's baseline, one
     the mirror image of the other across the middle (both at the outer corners, both
-    centred on their pages, or both at the inner ones)."""
+    centred on their pages, or both at the inner ones), or each in the same place on
+    its half (a document whose pages are all alike, printed two to a sheet)."""
     level = abs(a.y - b.y) <= max(a.size, b.size)
-    return level and abs((a.x0 + a.x1) / 2 + (b.x0 + b.x1) / 2 - width) <= _MIRROR * width
+    ca, cb = (a.x0 + a.x1) / 2, (b.x0 + b.x1) / 2
+    mirror = abs(ca + cb - width) <= _MIRROR * width
+    same = abs(abs(ca - cb) - width / 2) <= _MIRROR * width
+    return level and (mirror or same)
 
 
 def find_spread(page: RawPage, first: str = "") -> Spread | None:

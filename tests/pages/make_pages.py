@@ -1,0 +1,1061 @@
+"""Typeset whole pages with real producers (LibreOffice Writer, Chromium), with their truths.
+
+Dev-only: needs LibreOffice Writer and Chromium (Debian ``libreoffice-writer-nogui``,
+``chromium``), Tesseract (``tesseract-ocr``, ``tesseract-ocr-heb``) and poppler's
+``pdftoppm`` for the OCR layer, the fonts of Debian ``culmus``, ``fonts-sil-ezra`` and
+``fonts-dejavu``, ``pypdfium2`` (the spread, the rotated and cropped pages) and Pillow. The sources
+(``sources/*.fodt``, ``sources/*.html``), the PDFs and the ``*.pages.json`` truths are
+committed, so the tests need none of them. Run from the repository root::
+
+    python tests/pages/make_pages.py [NAME ...]
+
+Unlike ``tests/layouts/`` (a PDF writer of our own), the line breaks, column breaks and
+glyph runs here are the producer's own, as in the real files of the sealed sets. Each
+page's content is chosen so that it fits its page (pages are broken by the source), so
+the page truth is the source's text: the ``body`` blocks in reading order (a block is a
+paragraph here: the scorer joins lines with spaces, so where the producer breaks lines
+does not matter), ``footnotes`` (one printed line each, their marker first), ``margin``,
+``header`` fields, ``page_number``; the format of ``../shared/realdata/pdfs``'s
+``*.pages.json`` (MANIFEST.md), so ``realpdf_pages_score.py`` scores this folder too.
+A contents row's dot leaders are not in the truth (their count is the producer's); the
+test reads leaders as one space on both sides.
+
+Texts: the Haggadah, Kabbalat Shabbat (Psalms, Lecha Dodi), Pirkei Avot and Genesis
+(public domain; the English renderings are this script's own), Tanya (Wikisource, CC
+BY-SA) via ``tests/layouts/make_layouts.py``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import html
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unicodedata
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+SOURCES = HERE / "sources"
+SHARED = HERE.parents[2] / "shared" / "fixtures"
+
+# The texts of tests/layouts/make_layouts.py (which needs fpdf2), repeated here.
+GENESIS = [
+    "בְּרֵאשִׁית בָּרָא אֱלֹהִים אֵת הַשָּׁמַיִם וְאֵת הָאָרֶץ.",
+    "וְהָאָרֶץ הָיְתָה תֹהוּ וָבֹהוּ וְחֹשֶׁךְ עַל פְּנֵי תְהוֹם וְרוּחַ אֱלֹהִים מְרַחֶפֶת עַל פְּנֵי הַמָּיִם.",
+    "וַיֹּאמֶר אֱלֹהִים יְהִי אוֹר וַיְהִי אוֹר.",
+    "וַיַּרְא אֱלֹהִים אֶת הָאוֹר כִּי טוֹב וַיַּבְדֵּל אֱלֹהִים בֵּין הָאוֹר וּבֵין הַחֹשֶׁךְ.",
+    "וַיִּקְרָא אֱלֹהִים לָאוֹר יוֹם וְלַחֹשֶׁךְ קָרָא לָיְלָה וַיְהִי עֶרֶב וַיְהִי בֹקֶר יוֹם אֶחָד.",
+    "וַיֹּאמֶר אֱלֹהִים יְהִי רָקִיעַ בְּתוֹךְ הַמָּיִם וִיהִי מַבְדִּיל בֵּין מַיִם לָמָיִם.",
+    "וַיַּעַשׂ אֱלֹהִים אֶת הָרָקִיעַ וַיַּבְדֵּל בֵּין הַמַּיִם אֲשֶׁר מִתַּחַת לָרָקִיעַ וּבֵין הַמַּיִם אֲשֶׁר מֵעַל לָרָקִיעַ וַיְהִי כֵן.",
+    "וַיִּקְרָא אֱלֹהִים לָרָקִיעַ שָׁמָיִם וַיְהִי עֶרֶב וַיְהִי בֹקֶר יוֹם שֵׁנִי.",
+]
+
+AVOT = [
+    "משה קבל תורה מסיני, ומסרה ליהושע, ויהושע לזקנים, וזקנים לנביאים, ונביאים "
+    "מסרוה לאנשי כנסת הגדולה. הם אמרו שלשה דברים: הוו מתונים בדין, והעמידו "
+    "תלמידים הרבה, ועשו סיג לתורה.",
+    "שמעון הצדיק היה משירי כנסת הגדולה. הוא היה אומר: על שלשה דברים העולם "
+    "עומד, על התורה ועל העבודה ועל גמילות חסדים.",
+    "אנטיגנוס איש סוכו קבל משמעון הצדיק. הוא היה אומר: אל תהיו כעבדים "
+    "המשמשין את הרב על מנת לקבל פרס, אלא הוו כעבדים המשמשין את הרב שלא על "
+    "מנת לקבל פרס, ויהי מורא שמים עליכם.",
+    "הלל אומר: אל תפרוש מן הצבור, ואל תאמין בעצמך עד יום מותך, ואל תדין "
+    "את חברך עד שתגיע למקומו (אבות ב, ד).",
+    "הוא היה אומר: לא עליך המלאכה לגמור, ולא אתה בן חורין להבטל ממנה.",
+]
+
+
+def tanya_paragraphs() -> list[str]:
+    """Paragraphs of Tanya from the shared fixture's truth lines (cut to ~40-70 words)."""
+    data = json.loads((SHARED / "big.lines.json").read_text("utf-8"))
+    paras: list[str] = []
+    cur: list[str] = []
+    for page in data["pages"]:
+        for ln in page["lines"]:
+            if ln["kind"] != "body":
+                continue
+            if ln.get("indent", 0) > 0 and cur:
+                paras.append(" ".join(cur))
+                cur = []
+            cur.append(ln["text"])
+    paras.append(" ".join(cur))
+    out = []
+    for p in paras:
+        words = p.split()
+        if len(words) < 30:
+            continue
+        # Drop the source's own note markers; the layouts add theirs.
+        words = [w for w in words if not re.fullmatch(r"[(\[]?\*?[א-ת\d]?[)\]]?\*?", w)]
+        out.append(" ".join(words[: 40 + (len(out) * 7) % 30]))
+    return out
+
+
+@dataclass
+class Page:
+    """One printed page's truth: body blocks in reading order and every other role."""
+
+    body: list[list[str]]
+    footnotes: list[str] = field(default_factory=list)
+    margin: list[str] = field(default_factory=list)
+    header: list[str] = field(default_factory=list)
+    footer: list[str] = field(default_factory=list)
+    page_number: str = ""
+    notes: str = ""
+    extra_numbers: list[str] = field(default_factory=list)  # a spread's second folio
+    headings: list[str] = field(default_factory=list)  # body lines that are titles
+    absent: list[str] = field(default_factory=list)  # drawn but not shown: read nowhere
+
+    def truth(self, index: int) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "page": index,
+            "body": [[_nfc(x) for x in block] for block in self.body],
+            "footnotes": [_nfc(x) for x in self.footnotes],
+            "margin": [_nfc(x) for x in self.margin],
+            "header": [_nfc(x) for x in self.header],
+            "footer": [_nfc(x) for x in self.footer],
+            "page_number": self.page_number,
+        }
+        out["headings"] = [_nfc(x) for x in self.headings]
+        if self.absent:
+            out["absent"] = self.absent
+        if self.extra_numbers:
+            out["page_numbers"] = [self.page_number, *self.extra_numbers]
+        if self.notes:
+            out["notes"] = self.notes
+        return out
+
+
+def _nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+def _esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+# --- texts -------------------------------------------------------------------------------
+
+HA_LACHMA = (
+    "הא לחמא עניא די אכלו אבהתנא בארעא דמצרים. כל דכפין ייתי ויכול, כל דצריך ייתי "
+    "ויפסח. השתא הכא, לשנה הבאה בארעא דישראל. השתא עבדי, לשנה הבאה בני חורין."
+)
+HA_LACHMA_EN = (
+    "This is the bread of affliction that our fathers ate in the land of Egypt. Let all "
+    "who are hungry come and eat; let all who are in need come and keep the Passover. "
+    "This year we are here; next year in the land of Israel. This year we are slaves; "
+    "next year we shall be free."
+)
+MA_NISHTANA = (
+    "מה נשתנה הלילה הזה מכל הלילות? שבכל הלילות אנו אוכלין חמץ ומצה, הלילה הזה כלו "
+    "מצה. שבכל הלילות אנו אוכלין שאר ירקות, הלילה הזה מרור."
+)
+MA_NISHTANA_EN = (
+    "Why is this night different from all other nights? On all other nights we eat "
+    "chametz and matzah; on this night only matzah. On all other nights we eat all "
+    "kinds of vegetables; on this night bitter herbs."
+)
+AVADIM = (
+    "עבדים היינו לפרעה במצרים, ויוציאנו ה' אלהינו משם ביד חזקה ובזרוע נטויה. ואלו לא "
+    "הוציא הקדוש ברוך הוא את אבותינו ממצרים, הרי אנו ובנינו ובני בנינו משעבדים היינו "
+    "לפרעה במצרים."
+)
+AVADIM_EN = (
+    "We were slaves to Pharaoh in Egypt, and the Lord our God brought us out from there "
+    "with a strong hand and an outstretched arm. Had the Holy One, blessed be He, not "
+    "brought our fathers out of Egypt, we, our children and our children's children "
+    "would still be enslaved to Pharaoh in Egypt."
+)
+
+PSALMS = [
+    (
+        "תהלים צה",
+        "לכו נרננה לה' נריעה לצור ישענו. נקדמה פניו בתודה בזמרות נריע לו. כי אל גדול ה' "
+        "ומלך גדול על כל אלהים.",
+    ),
+    (
+        "תהלים צו",
+        "שירו לה' שיר חדש שירו לה' כל הארץ. שירו לה' ברכו שמו בשרו מיום ליום ישועתו. "
+        "ספרו בגוים כבודו בכל העמים נפלאותיו.",
+    ),
+    (
+        "תהלים צז",
+        "ה' מלך תגל הארץ ישמחו איים רבים. ענן וערפל סביביו צדק ומשפט מכון כסאו. אש "
+        "לפניו תלך ותלהט סביב צריו.",
+    ),
+    (
+        "תהלים צח",
+        "מזמור שירו לה' שיר חדש כי נפלאות עשה הושיעה לו ימינו וזרוע קדשו. הודיע ה' "
+        "ישועתו לעיני הגוים גלה צדקתו.",
+    ),
+]
+LECHA_DODI = "לכה דודי לקראת כלה, פני שבת נקבלה."
+STANZAS = [
+    "שמור וזכור בדבור אחד, השמיענו אל המיחד, ה' אחד ושמו אחד, לשם ולתפארת ולתהלה.",
+    "לקראת שבת לכו ונלכה, כי היא מקור הברכה, מראש מקדם נסוכה, סוף מעשה במחשבה תחלה.",
+    "מקדש מלך עיר מלוכה, קומי צאי מתוך ההפכה, רב לך שבת בעמק הבכא, והוא יחמול עליך חמלה.",
+]
+
+NOTES = [
+    "משלי כ, כז.",
+    "ראה זהר חלק ג, דף כט.",
+    "איוב לא, ב.",
+    "בראשית ב, ז.",
+    "ראה לקמן פרק ב.",
+    "ישעיה מה, יח.",
+]
+
+CONTENTS = [
+    ("הקדמה", "3"),
+    ("פרק ראשון: בגדר הנפש", "7"),
+    ("פרק שני: נפש האלהית", "12"),
+    ("פרק שלישי: עשר בחינות", "18"),
+    ("שער היחוד והאמונה", "25"),
+    ("אגרת התשובה", "41"),
+    ("מפתחות", "58"),
+]
+
+TABLE = [
+    ("ספר", "Book", "Abbr."),
+    ("בראשית", "Genesis", "Gen."),
+    ("שמות", "Exodus", "Ex."),
+    ("ויקרא", "Leviticus", "Lev."),
+    ("במדבר", "Numbers", "Num."),
+    ("דברים", "Deuteronomy", "Deut."),
+]
+
+# --- Chromium ---------------------------------------------------------------------------
+
+_CSS = """
+@page { size: A5; margin: 18mm 14mm 16mm 14mm;
+  @top-center { content: "%(header)s"; font-family: "David CLM"; font-size: 9pt }
+  @bottom-center { content: counter(page); font-family: "David CLM"; font-size: 9pt } }
+body { font-family: "Frank Ruehl CLM"; font-size: 12pt; line-height: 1.35; margin: 0 }
+p { margin: 0 0 5pt 0; text-align: justify }
+.en { font-family: "DejaVu Serif"; font-size: 9.5pt; direction: ltr; text-align: left }
+.brk { break-before: page }
+"""
+
+
+def _chromium(name: str, body: str, css: str) -> Path:
+    src = SOURCES / f"{name}.html"
+    src.write_text(
+        '<!doctype html>\n<html lang="he" dir="rtl"><head><meta charset="utf-8">\n'
+        f"<style>{css}</style></head>\n<body>\n{body}\n</body></html>\n",
+        "utf-8",
+    )
+    out = HERE / f"{name}.pdf"
+    subprocess.run(
+        [
+            "chromium",
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-pdf-header-footer",
+            f"--print-to-pdf={out}",
+            src.as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    return out
+
+
+def haggadah_grid() -> list[Page]:
+    """Hebrew and its English side by side (a CSS grid), small instructions in each."""
+    he = [
+        ("מגביה את הקערה ואומר:", HA_LACHMA),
+        ("מוזגין כוס שני וכאן הבן שואל:", MA_NISHTANA),
+        ("מחזיר את הקערה ואומר:", AVADIM),
+    ]
+    en = [
+        ("Lift the plate and say:", HA_LACHMA_EN),
+        ("Pour the second cup; here the child asks:", MA_NISHTANA_EN),
+        ("Put the plate back and say:", AVADIM_EN),
+    ]
+    css = _CSS % {"header": "הגדה של פסח"} + (
+        ".grid { display: grid; grid-template-columns: 1fr 1fr; column-gap: 7mm }"
+        "h2 { font-size: 15pt; margin: 0 0 4pt 0 } .en h2 { font-size: 11pt }"
+        ".do { font-size: 8.5pt; font-style: italic; margin-bottom: 2pt }"
+    )
+    spreads = [(he[:2], en[:2], "מגיד", "Maggid", ""), (he[2:], en[2:], "", "", " brk")]
+    grids = []
+    for he_pairs, en_pairs, he_title, en_title, brk in spreads:
+        cols = []
+        for lang, pairs, title in (("he", he_pairs, he_title), ("en", en_pairs, en_title)):
+            cls = ' class="en"' if lang == "en" else ""
+            inner = "".join(
+                f'<p class="do">{_esc(do)}</p><p>{_esc(text)}</p>' for do, text in pairs
+            )
+            head = f"<h2>{_esc(title)}</h2>" if title else ""
+            cols.append(f'<div{cls} lang="{lang}">{head}{inner}</div>')
+        grids.append(f'<div class="grid{brk}">{"".join(cols)}</div>')
+    _chromium("haggadah_grid", "\n".join(grids), css)
+    pages = []
+    for n, (he_pairs, en_pairs, he_title, en_title, _) in enumerate(spreads, 1):
+        body = [
+            [*([he_title] if he_title else []), *[x for pair in he_pairs for x in pair]],
+            [*([en_title] if en_title else []), *[x for pair in en_pairs for x in pair]],
+        ]
+        pages.append(
+            Page(
+                body,
+                header=["הגדה של פסח"],
+                page_number=str(n),
+                headings=[x for x in (he_title, en_title) if x],
+                notes="parallel texts: the Hebrew column, then the English one",
+            )
+        )
+    return pages
+
+
+def siddur_margin() -> list[Page]:
+    """Psalms with their sources in the outer margin; a refrain set larger, recurring."""
+    css = _CSS % {"header": "קבלת שבת"} + (
+        "body { margin-right: 20mm } .v { position: relative }"
+        ".ref { position: absolute; right: -20mm; top: 2pt; width: 17mm; font-size: 8pt;"
+        " font-family: 'David CLM' }"
+        ".r { font-size: 15pt; text-align: center; margin: 4pt 0 }"
+    )
+    parts = [
+        f'<div class="v"><span class="ref">{_esc(ref)}</span><p>{_esc(text)}</p></div>'
+        for ref, text in PSALMS
+    ]
+    song = [f'<p class="r">{_esc(LECHA_DODI)}</p>']
+    for stanza in STANZAS[:2]:
+        song += [f"<p>{_esc(stanza)}</p>", f'<p class="r">{_esc(LECHA_DODI)}</p>']
+    page2 = [
+        f'<p class="brk">{_esc(STANZAS[2])}</p>',
+        f'<p class="r">{_esc(LECHA_DODI)}</p>',
+        *(f"<p>{_esc(x)}</p>" for x in AVOT[:2]),
+    ]
+    _chromium("siddur_margin", "\n".join(parts + song + page2), css)
+    body1 = [text for _, text in PSALMS] + [LECHA_DODI]
+    for stanza in STANZAS[:2]:
+        body1 += [stanza, LECHA_DODI]
+    return [
+        Page(
+            [body1],
+            margin=[ref for ref, _ in PSALMS],
+            header=["קבלת שבת"],
+            page_number="1",
+            notes="sources in the right margin beside each psalm; the refrain set larger",
+        ),
+        Page(
+            [[STANZAS[2], LECHA_DODI, *AVOT[:2]]],
+            header=["קבלת שבת"],
+            page_number="2",
+        ),
+    ]
+
+
+def sefer_columns() -> list[Page]:
+    """A centred title over two columns (CSS columns, the right one first)."""
+    css = _CSS % {"header": "פרקי אבות"} + (
+        "h1 { text-align: center; font-size: 18pt; margin: 0 0 8pt 0 }"
+        ".cols { column-count: 2; column-gap: 8mm; font-size: 11pt }"
+    )
+    tanya = tanya_paragraphs()
+    first = AVOT[:4]
+    second = [GENESIS_PLAIN[0] + " " + GENESIS_PLAIN[1], *tanya[:2]]
+    body_html = (
+        f"<h1>{_esc('פרק ראשון')}</h1>"
+        f'<div class="cols">{"".join(f"<p>{_esc(x)}</p>" for x in first)}</div>'
+        f'<h1 class="brk">{_esc("פרק שני")}</h1>'
+        f'<div class="cols">{"".join(f"<p>{_esc(x)}</p>" for x in second)}</div>'
+    )
+    _chromium("sefer_columns", body_html, css)
+    return [
+        Page([["פרק ראשון"], first], header=["פרקי אבות"], page_number="1", headings=["פרק ראשון"]),
+        Page([["פרק שני"], second], header=["פרקי אבות"], page_number="2", headings=["פרק שני"]),
+    ]
+
+
+GENESIS_PLAIN = [
+    "".join(ch for ch in unicodedata.normalize("NFD", v) if not unicodedata.combining(ch))
+    for v in GENESIS
+]
+
+# --- LibreOffice Writer -----------------------------------------------------------------
+
+_FODT_HEAD = """<?xml version="1.0" encoding="UTF-8"?>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+ xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"
+ xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+ xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+ xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"
+ xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"
+ office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text">
+<office:font-face-decls>
+ <style:font-face style:name="Frank Ruehl CLM" svg:font-family="'Frank Ruehl CLM'"/>
+ <style:font-face style:name="David CLM" svg:font-family="'David CLM'"/>
+ <style:font-face style:name="Ezra SIL" svg:font-family="'Ezra SIL'"/>
+ <style:font-face style:name="DejaVu Serif" svg:font-family="'DejaVu Serif'"/>
+</office:font-face-decls>
+<office:styles>
+ <style:default-style style:family="paragraph">
+  <style:paragraph-properties style:writing-mode="rl-tb" fo:text-align="start"
+   fo:margin-bottom="4pt"/>
+  <style:text-properties style:font-name="DejaVu Serif" fo:font-size="%(size)s"
+   style:font-name-complex="%(font)s" style:font-size-complex="%(size)s"
+   fo:language="en" fo:country="US" style:language-complex="he" style:country-complex="IL"
+   fo:hyphenate="false"/>
+ </style:default-style>
+ <style:style style:name="Standard" style:family="paragraph" style:class="text"/>
+ <style:style style:name="Body" style:family="paragraph">
+  <style:paragraph-properties fo:text-align="justify"/>
+ </style:style>
+ <style:style style:name="Title" style:family="paragraph">
+  <style:paragraph-properties fo:text-align="center" fo:margin-bottom="10pt"/>
+  <style:text-properties fo:font-size="17pt" style:font-size-complex="17pt"
+   fo:font-weight="bold" style:font-weight-complex="bold"/>
+ </style:style>
+ <style:style style:name="Section" style:family="paragraph">
+  <style:paragraph-properties fo:margin-top="8pt" fo:margin-bottom="3pt"
+   fo:keep-with-next="always"/>
+  <style:text-properties fo:font-weight="bold" style:font-weight-complex="bold"/>
+ </style:style>
+ <style:style style:name="Header" style:family="paragraph">
+  <style:paragraph-properties fo:text-align="start">
+   <style:tab-stops><style:tab-stop style:position="%(tab)s" style:type="right"/></style:tab-stops>
+  </style:paragraph-properties>
+  <style:text-properties fo:font-size="9pt" style:font-size-complex="9pt"/>
+ </style:style>
+ <style:style style:name="Footer" style:family="paragraph">
+  <style:paragraph-properties fo:text-align="center"/>
+  <style:text-properties fo:font-size="9pt" style:font-size-complex="9pt"/>
+ </style:style>
+ <style:style style:name="Footnote" style:family="paragraph">
+  <style:paragraph-properties fo:margin-bottom="0pt" fo:margin-right="5mm" fo:text-indent="-5mm"
+   style:writing-mode="rl-tb" fo:text-align="start"/>
+  <style:text-properties fo:font-size="9pt" style:font-size-complex="9pt"/>
+ </style:style>
+ <style:style style:name="Contents" style:family="paragraph">
+  <style:paragraph-properties fo:margin-bottom="6pt">
+   <style:tab-stops><style:tab-stop style:position="%(tab)s" style:type="right"
+    style:leader-style="dotted" style:leader-text="."/></style:tab-stops>
+  </style:paragraph-properties>
+ </style:style>
+ <style:style style:name="Cell" style:family="paragraph">
+  <style:paragraph-properties fo:margin-bottom="0pt"/>
+ </style:style>
+</office:styles>
+<office:automatic-styles>
+ <style:page-layout style:name="pm1">
+  <style:page-layout-properties fo:page-width="148mm" fo:page-height="210mm" %(usage)s
+   fo:margin-top="12mm" fo:margin-bottom="12mm" fo:margin-left="16mm" fo:margin-right="16mm"
+   style:writing-mode="rl-tb"/>
+  <style:header-style><style:header-footer-properties fo:min-height="0mm"
+   fo:margin-bottom="6mm"/></style:header-style>
+  <style:footer-style><style:header-footer-properties fo:min-height="0mm"
+   fo:margin-top="6mm"/></style:footer-style>
+ </style:page-layout>
+ <style:style style:name="Brk" style:family="paragraph" style:parent-style-name="Body">
+  <style:paragraph-properties fo:break-before="page"/>
+ </style:style>
+ <style:style style:name="BrkTitle" style:family="paragraph" style:parent-style-name="Title">
+  <style:paragraph-properties fo:break-before="page"/>
+ </style:style>
+ <style:style style:name="BrkSection" style:family="paragraph" style:parent-style-name="Section">
+  <style:paragraph-properties fo:break-before="page"/>
+ </style:style>
+ <style:style style:name="B" style:family="text">
+  <style:text-properties fo:font-weight="bold" style:font-weight-complex="bold"/>
+ </style:style>
+ <style:style style:name="Centre" style:family="paragraph" style:parent-style-name="Section">
+  <style:paragraph-properties fo:text-align="center"/>
+ </style:style>
+ <style:style style:name="BrkCentre" style:family="paragraph" style:parent-style-name="Section">
+  <style:paragraph-properties fo:text-align="center" fo:break-before="page"/>
+ </style:style>
+ <style:style style:name="HeaderLeft" style:family="paragraph" style:parent-style-name="Header">
+  <style:paragraph-properties fo:text-align="end"/>
+ </style:style>
+ <style:style style:name="Cols" style:family="section">
+  <style:section-properties style:writing-mode="rl-tb">
+   <style:columns fo:column-count="2" fo:column-gap="8mm"/>
+  </style:section-properties>
+ </style:style>
+ <style:style style:name="Tab" style:family="table">
+  <style:table-properties style:width="116mm" table:align="margins" style:writing-mode="rl-tb"/>
+ </style:style>
+ <style:style style:name="Grid" style:family="table-cell">
+  <style:table-cell-properties fo:padding="1.5mm" fo:border="0.5pt solid #000000"/>
+ </style:style>
+ <style:style style:name="Open" style:family="table-cell">
+  <style:table-cell-properties fo:padding-left="3mm" fo:padding-right="3mm" fo:border="none"/>
+ </style:style>
+ <style:style style:name="En" style:family="paragraph" style:parent-style-name="Body">
+  <style:paragraph-properties style:writing-mode="lr-tb" fo:text-align="justify"/>
+  <style:text-properties fo:font-size="9.5pt"/>
+ </style:style>
+ <style:style style:name="EnDo" style:family="paragraph" style:parent-style-name="Body">
+  <style:paragraph-properties style:writing-mode="lr-tb" fo:text-align="justify"/>
+  <style:text-properties fo:font-size="8pt" fo:font-style="italic"/>
+ </style:style>
+ <style:style style:name="Do" style:family="paragraph" style:parent-style-name="Body">
+  <style:text-properties fo:font-size="8.5pt" style:font-size-complex="8.5pt"/>
+ </style:style>
+ <style:style style:name="Head2" style:family="paragraph" style:parent-style-name="Section">
+  <style:text-properties fo:font-size="14pt" style:font-size-complex="14pt"/>
+ </style:style>
+ <style:style style:name="EnHead2" style:family="paragraph" style:parent-style-name="Section">
+  <style:paragraph-properties style:writing-mode="lr-tb"/>
+  <style:text-properties fo:font-size="11pt"/>
+ </style:style>
+</office:automatic-styles>
+<office:master-styles>
+ <style:master-page style:name="Standard" style:page-layout-name="pm1">%(master)s</style:master-page>
+</office:master-styles>
+<office:body><office:text>
+"""
+_FODT_TAIL = "</office:text></office:body></office:document>\n"
+_PAGE_FIELD = '<text:page-number text:select-page="current">1</text:page-number>'
+
+
+def _writer(
+    name: str,
+    body: str,
+    *,
+    master: str,
+    font: str = "Frank Ruehl CLM",
+    size: str = "12pt",
+    mirrored: bool = False,
+) -> Path:
+    src = SOURCES / f"{name}.fodt"
+    usage = 'style:page-usage="mirrored"' if mirrored else ""
+    head = _FODT_HEAD % {
+        "size": size,
+        "font": font,
+        "tab": "116mm",
+        "master": master,
+        "usage": usage,
+    }
+    src.write_text(head + body + _FODT_TAIL, "utf-8")
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(
+            [
+                "soffice",
+                f"-env:UserInstallation=file://{tmp}/profile",
+                "--headless",
+                "--convert-to",
+                "pdf",
+                "--outdir",
+                tmp,
+                str(src),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=180,
+        )
+        out = HERE / f"{name}.pdf"
+        shutil.copy(Path(tmp) / f"{name}.pdf", out)
+    return out
+
+
+def _p(style: str, text: str) -> str:
+    return f'<text:p text:style-name="{style}">{_esc(text)}</text:p>\n'
+
+
+def _header(title: str) -> str:
+    return (
+        f'<style:header><text:p text:style-name="Header">{_esc(title)}<text:tab/>'
+        f"{_PAGE_FIELD}</text:p></style:header>"
+    )
+
+
+def chabad_notes() -> tuple[list[Page], Path]:
+    """A Chabad-style booklet: running header with the page number at the far end,
+    bold body-size section titles, real footnotes, three pages broken by the source."""
+    tanya = tanya_paragraphs()
+    titles = ["א. נר ה' נשמת אדם", "ב. חלק אלוה ממעל", "ג. בירור הניצוצות"]
+    pages: list[Page] = []
+    body = []
+    note_no = 0
+    for k, title in enumerate(titles):
+        paras = tanya[2 * k : 2 * k + 2]
+        style = "Section" if k == 0 else "BrkSection"
+        xml_paras = []
+        notes = []
+        for para in paras:
+            note_no += 1
+            note = NOTES[note_no - 1]
+            notes.append(f"{note_no} {note}")
+            xml_paras.append(
+                f'<text:p text:style-name="Body">{_esc(para)}<text:note text:id="ftn{note_no}"'
+                f' text:note-class="footnote"><text:note-citation>{note_no}</text:note-citation>'
+                f"<text:note-body>{_p('Footnote', note)}</text:note-body></text:note></text:p>\n"
+            )
+        body.append(_p(style, title) + "".join(xml_paras))
+        pages.append(
+            Page(
+                [[title], [f"{para}{note_no - 1 + n}" for n, para in enumerate(paras)]],
+                footnotes=notes,
+                header=["לקוטי שיחות"],
+                page_number=str(k + 1),
+                headings=[title],
+                notes="a bold body-size title; each paragraph ends in a note marker",
+            )
+        )
+    master = _header("לקוטי שיחות")
+    pdf = _writer("chabad_notes", "".join(body), master=master)
+    return pages, pdf
+
+
+def contents_page() -> list[Page]:
+    """A contents page: titles, dot leaders to page numbers at the far margin."""
+    rows = "".join(
+        f'<text:p text:style-name="Contents">{_esc(t)}<text:tab/>{n}</text:p>\n'
+        for t, n in CONTENTS
+    )
+    body = _p("Title", "תוכן העניינים") + rows + _p("Brk", AVOT[0]) + _p("Body", AVOT[1])
+    _writer("contents_page", body, master="")
+    return [
+        Page(
+            [["תוכן העניינים"], [f"{t} {n}" for t, n in CONTENTS]],
+            headings=["תוכן העניינים"],
+            notes="contents rows: title, dot leaders, page number (leaders not in the truth)",
+        ),
+        Page([[AVOT[0], AVOT[1]]]),
+    ]
+
+
+def _cell(text: str, style: str = "Cell", cell: str = "Grid") -> str:
+    return (
+        f'<table:table-cell table:style-name="{cell}" office:value-type="string">'
+        f"{_p(style, text)}</table:table-cell>"
+    )
+
+
+def rtl_table() -> list[Page]:
+    """A ruled table on a right-to-left page: a Hebrew cell and two Latin ones a row."""
+    rows = "".join(
+        "<table:table-row>" + "".join(_cell(c) for c in row) + "</table:table-row>\n"
+        for row in TABLE
+    )
+    body = (
+        _p("Body", AVOT[3])
+        + '<table:table table:name="T1" table:style-name="Tab">'
+        + '<table:table-column table:number-columns-repeated="3"/>\n'
+        + rows
+        + "</table:table>\n"
+        + _p("Body", AVOT[4])
+    )
+    _writer("rtl_table", body, master="")
+    return [
+        Page(
+            [[AVOT[3]], [" ".join(row) for row in TABLE], [AVOT[4]]],
+            notes="one line per row, cells from the right",
+        )
+    ]
+
+
+def haggadah_table() -> list[Page]:
+    """Hebrew and English side by side in an unruled two-cell table (a word processor's
+    parallel text), small instructions above each paragraph; the page number below."""
+    he = [
+        ("מגביה את הקערה ואומר:", HA_LACHMA),
+        ("מוזגין כוס שני וכאן הבן שואל:", MA_NISHTANA),
+        ("מחזיר את הקערה ואומר:", AVADIM),
+    ]
+    en = [
+        ("Lift the plate and say:", HA_LACHMA_EN),
+        ("Pour the second cup; here the child asks:", MA_NISHTANA_EN),
+        ("Put the plate back and say:", AVADIM_EN),
+    ]
+    he_cell = _p("Head2", "מגיד") + "".join(_p("Do", d) + _p("Body", t) for d, t in he)
+    en_cell = _p("EnHead2", "Maggid") + "".join(_p("EnDo", d) + _p("En", t) for d, t in en)
+    body = (
+        '<table:table table:name="P1" table:style-name="Tab">'
+        '<table:table-column table:number-columns-repeated="2"/><table:table-row>'
+        f'<table:table-cell table:style-name="Open" office:value-type="string">{he_cell}'
+        f'</table:table-cell><table:table-cell table:style-name="Open" '
+        f'office:value-type="string">{en_cell}</table:table-cell></table:table-row>'
+        "</table:table>\n"
+    )
+    master = f'<style:footer><text:p text:style-name="Footer">{_PAGE_FIELD}</text:p></style:footer>'
+    _writer("haggadah_table", body, master=master)
+    return [
+        Page(
+            [
+                ["מגיד", *[x for pair in he for x in pair]],
+                ["Maggid", *[x for pair in en for x in pair]],
+            ],
+            page_number="1",
+            headings=["מגיד", "Maggid"],
+            notes="parallel texts in a table: the Hebrew cell, then the English one",
+        )
+    ]
+
+
+def sefer_sections() -> list[Page]:
+    """A centred title over a two-column section (Writer), the right column first."""
+    first = AVOT[:4]
+    body = (
+        _p("Title", "פרק ראשון")
+        + '<text:section text:style-name="Cols" text:name="S1">'
+        + "".join(_p("Body", x) for x in first)
+        + "</text:section>\n"
+    )
+    master = _header("פרקי אבות")
+    _writer("sefer_sections", body, master=master, size="11pt")
+    return [
+        Page([["פרק ראשון"], first], header=["פרקי אבות"], page_number="1", headings=["פרק ראשון"])
+    ]
+
+
+def _note(n: int, text: str) -> str:
+    return (
+        f'<text:note text:id="ftn{n}" text:note-class="footnote"><text:note-citation>{n}'
+        f"</text:note-citation><text:note-body>{_p('Footnote', text)}</text:note-body></text:note>"
+    )
+
+
+LONG_NOTES = [
+    "ראה תניא פרק ב, שהנפש השנית בישראל היא חלק אלוה ממעל ממש, וכמו שכתוב ויפח באפיו "
+    "נשמת חיים, ומאן דנפח מתוכיה נפח.",
+    "כמו שכתוב בזהר, ואיהו וחיוהי חד ואיהו וגרמוהי חד, ועיין שם בארוכה.",
+    "משלי כ, כז: נר ה' נשמת אדם חופש כל חדרי בטן.",
+    "ראה לקוטי תורה פרשת ראה, ובכמה מקומות בספרי חסידות, שאין הדבר תלוי אלא בעבודת "
+    "האדם ובבחירתו החפשית.",
+]
+
+
+def chabad_booklet() -> list[Page]:
+    """A booklet on mirrored pages (the page number at the outer corner, odd and even),
+    centred bold body-size titles, a bold lead-in, notes called in mid-line, notes of
+    two lines."""
+    tanya = tanya_paragraphs()
+    pages: list[Page] = []
+    xml = []
+    n = 0
+    for k, title in enumerate(["פרק א", "פרק ב"]):
+        paras, truths, notes = [], [], []
+        for para in tanya[4 + 2 * k : 6 + 2 * k]:
+            n += 1
+            words = para.split()
+            lead, mid, rest = words[:2], words[2:7], words[7:]
+            paras.append(
+                f'<text:p text:style-name="Body"><text:span text:style-name="B">'
+                f"{_esc(' '.join(lead))}</text:span> {_esc(' '.join(mid))}"
+                f"{_note(n, LONG_NOTES[n - 1])} {_esc(' '.join(rest))}</text:p>\n"
+            )
+            truths.append(f"{' '.join(lead + mid)}{n} {' '.join(rest)}")
+            notes.append(f"{n} {LONG_NOTES[n - 1]}")
+        style = "Centre" if k == 0 else "BrkCentre"
+        xml.append(_p(style, title) + "".join(paras))
+        pages.append(
+            Page(
+                [[title], truths],
+                footnotes=notes,
+                header=["קונטרס החלצו"],
+                page_number=str(k + 1),
+                headings=[title],
+                notes="notes of two lines: footnotes hold each note's text, its lines joined",
+            )
+        )
+    master = (
+        f'<style:header><text:p text:style-name="Header">{_esc("קונטרס החלצו")}<text:tab/>'
+        f"{_PAGE_FIELD}</text:p></style:header>"
+        f'<style:header-left><text:p text:style-name="Header">{_PAGE_FIELD}<text:tab/>'
+        f"{_esc('קונטרס החלצו')}</text:p></style:header-left>"
+    )
+    _writer("chabad_booklet", "".join(xml), master=master, mirrored=True)
+    return pages
+
+
+def pointed_writer() -> list[Page]:
+    """Pointed verses (Ezra SIL) under a centred title, each verse with its number."""
+    verses = [f"({_HEB_NUM[k]}) {v}" for k, v in enumerate(GENESIS)]
+    body = (
+        _p("Title", "בראשית א")
+        + "".join(_p("Body", v) for v in verses[:4])
+        + _p("Brk", verses[4])
+        + "".join(_p("Body", v) for v in verses[5:])
+    )
+    _writer("pointed_writer", body, master=_header("תורה"), font="Ezra SIL", size="14pt")
+    return [
+        Page([["בראשית א"], verses[:4]], header=["תורה"], page_number="1", headings=["בראשית א"]),
+        Page([verses[4:]], header=["תורה"], page_number="2"),
+    ]
+
+
+def pointed_chromium() -> list[Page]:
+    """Pointed verses (Taamey Frank CLM) in Chromium, verse numbers in bold."""
+    css = _CSS % {"header": "תורה"} + (
+        "body { font-family: 'Taamey Frank CLM'; font-size: 14pt }"
+        "h1 { text-align: center; font-size: 18pt; margin: 0 0 8pt 0 }"
+    )
+    nums = [f"({_HEB_NUM[k]})" for k in range(len(GENESIS))]
+    items = [f"<p><b>{_esc(nums[k])}</b> {_esc(v)}</p>" for k, v in enumerate(GENESIS)]
+    items[4] = items[4].replace("<p>", '<p class="brk">', 1)
+    _chromium("pointed_chromium", f"<h1>{_esc('בראשית א')}</h1>" + "".join(items), css)
+    verses = [f"{nums[k]} {v}" for k, v in enumerate(GENESIS)]
+    return [
+        Page([["בראשית א"], verses[:4]], header=["תורה"], page_number="1", headings=["בראשית א"]),
+        Page([verses[4:]], header=["תורה"], page_number="2"),
+    ]
+
+
+_HEB_NUM = ["א", "ב", "ג", "ד", "ה", "ו", "ז", "ח"]
+
+
+def sefer_notes_columns() -> list[Page]:
+    """Two columns under a centred title, with footnotes across the page below."""
+    first = AVOT[:4]
+    notes = ["1 אבות א, א.", "2 אבות א, ב."]
+    paras = [
+        f'<text:p text:style-name="Body">{_esc(first[0])}{_note(1, "אבות א, א.")}</text:p>',
+        f'<text:p text:style-name="Body">{_esc(first[1])}{_note(2, "אבות א, ב.")}</text:p>',
+        *(_p("Body", x) for x in first[2:]),
+    ]
+    body = (
+        _p("Title", "פרק ראשון")
+        + '<text:section text:style-name="Cols" text:name="S1">'
+        + "".join(paras)
+        + "</text:section>\n"
+    )
+    _writer("sefer_notes_columns", body, master=_header("פרקי אבות"), size="11pt")
+    truth = [first[0] + "1", first[1] + "2", *first[2:]]
+    return [
+        Page(
+            [["פרק ראשון"], truth],
+            footnotes=notes,
+            header=["פרקי אבות"],
+            page_number="1",
+            headings=["פרק ראשון"],
+        )
+    ]
+
+
+def siddur_corners() -> list[Page]:
+    """A running title and the page number in the header's two corners, a footer line,
+    prose with a column of verse set larger between (verse is text, not titles)."""
+    css = _CSS % {"header": ""} + (
+        "@page { @top-center { content: none } @bottom-center { content: none }"
+        " @top-right { content: 'סדר קבלת שבת'; font-family: 'David CLM'; font-size: 9pt }"
+        " @top-left { content: counter(page); font-family: 'David CLM'; font-size: 9pt }"
+        " @bottom-right { content: 'נוסח אשכנז'; font-family: 'David CLM'; font-size: 8pt } }"
+        "body { font-size: 11pt } .verse { font-size: 14pt; text-align: center; margin: 0 }"
+        ".gap { margin-top: 8pt }"
+    )
+    verse = [stanza.split(", ") for stanza in STANZAS]
+    pages_html, pages = [], []
+    for n, (prose, lines) in enumerate(zip((AVOT[:2], AVOT[2:4]), verse[:2], strict=True), 1):
+        brk = ' class="brk"' if n > 1 else ""
+        pages_html.append(
+            f"<p{brk}>{_esc(prose[0])}</p>"
+            + "".join(f'<p class="verse">{_esc(x)}</p>' for x in lines)
+            + f'<p class="gap">{_esc(prose[1])}</p>'
+        )
+        pages.append(
+            Page(
+                [[prose[0], *lines, prose[1]]],
+                header=["סדר קבלת שבת"],
+                footer=["נוסח אשכנז"],
+                page_number=str(n),
+                notes="verse lines set larger than the prose, centred",
+            )
+        )
+    _chromium("siddur_corners", "\n".join(pages_html), css)
+    return pages
+
+
+# --- pdfium: spreads, rotation, crop ----------------------------------------------------
+
+
+def _pdfium_save(doc: Any, out: Path) -> None:
+    doc.save(str(out))
+
+
+def make_spread(src: Path, out: Path, order: list[int]) -> None:
+    """Pages ``order`` (0-based, the right page first) of ``src`` side by side on one
+    landscape page each pair, the way a spread is printed (pdfium's N-up import)."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    doc = pdfium.PdfDocument(str(src))
+    w, h = doc[0].get_size()
+    # Left to right on the sheet: the higher page on the left in a right-to-left book.
+    picked = pdfium.PdfDocument.new()
+    picked.import_pages(doc, [order[1], order[0]])
+    nup = raw.FPDF_ImportNPagesToOne(picked.raw, ctypes.c_float(2 * w), ctypes.c_float(h), 2, 1)
+    spread = pdfium.PdfDocument(nup)
+    _pdfium_save(spread, out)
+
+
+def make_rotated(src: Path, out: Path) -> None:
+    """Every page drawn a quarter turn round on a landscape sheet, ``/Rotate 90`` turning
+    it back upright for the reader (as scanners and imposition tools write pages)."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    doc = pdfium.PdfDocument(str(src))
+    new = pdfium.PdfDocument.new()
+    for i in range(len(doc)):
+        w, h = doc[i].get_size()
+        xobj = raw.FPDF_NewXObjectFromPage(new.raw, doc.raw, i)
+        page = new.new_page(h, w)
+        obj = raw.FPDF_NewFormObjectFromXObject(xobj)
+        # Turn the page a quarter counter-clockwise onto the landscape sheet:
+        # (x, y) -> (h - y, x); /Rotate 90 (clockwise) shows it upright.
+        raw.FPDFPageObj_Transform(obj, 0, 1, -1, 0, h, 0)
+        raw.FPDFPage_InsertObject(page.raw, obj)
+        raw.FPDF_CloseXObject(xobj)
+        raw.FPDFPage_GenerateContent(page.raw)
+        page.set_rotation(90)
+    _pdfium_save(new, out)
+
+
+def make_cropped(src: Path, out: Path) -> None:
+    """Every page on a larger sheet (a bleed of 15 mm), with the producer's slug line
+    (file name and date) outside the page, and a CropBox that shows the page alone."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    bleed = 42.5
+    doc = pdfium.PdfDocument(str(src))
+    new = pdfium.PdfDocument.new()
+    font = raw.FPDFText_LoadStandardFont(new.raw, b"Helvetica")
+    for i in range(len(doc)):
+        w, h = doc[i].get_size()
+        xobj = raw.FPDF_NewXObjectFromPage(new.raw, doc.raw, i)
+        page = new.new_page(w + 2 * bleed, h + 2 * bleed)
+        obj = raw.FPDF_NewFormObjectFromXObject(xobj)
+        raw.FPDFPageObj_Transform(obj, 1, 0, 0, 1, bleed, bleed)
+        raw.FPDFPage_InsertObject(page.raw, obj)
+        raw.FPDF_CloseXObject(xobj)
+        slug = raw.FPDFPageObj_NewTextObj(new.raw, b"Helvetica", ctypes.c_float(7))
+        text = f"booklet_final.indd   {i + 1}   12/03/2024   10:15:22"
+        buf = (text + "\0").encode("utf-16-le")
+        raw.FPDFText_SetText(
+            slug, ctypes.cast(ctypes.c_char_p(buf), ctypes.POINTER(raw.FPDF_WCHAR))
+        )
+        raw.FPDFPageObj_Transform(slug, 1, 0, 0, 1, bleed, 12)
+        raw.FPDFPage_InsertObject(page.raw, slug)
+        raw.FPDFPage_GenerateContent(page.raw)
+        page.set_cropbox(bleed, bleed, bleed + w, bleed + h)
+    del font
+    _pdfium_save(new, out)
+
+
+def make_ocr(src: Path, out: Path, pages: list[Page]) -> list[Page]:
+    """``src`` rendered at 300 dpi (one bit a pixel) and read by Tesseract, which writes
+    the scan with its invisible text layer (an OCR-layer sefer), and the truth: the
+    layer's own text (its OCR mistakes kept), each line in the role its source gave it.
+
+    Tesseract's text output gives the lines in its order, blocks apart by blank lines:
+    per page the running header with the page number, the title, the paragraphs, the
+    notes; the source's page (``pages``) says how many of each there are.
+    """
+    from PIL import Image
+
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(
+            ["pdftoppm", "-r", "300", "-mono", str(src), f"{tmp}/p"], check=True, timeout=120
+        )
+        scans = sorted(Path(tmp).glob("p-*.pbm"))
+        for scan in scans:
+            Image.open(scan).save(scan.with_suffix(".png"))
+        listing = Path(tmp) / "list.txt"
+        listing.write_text("".join(f"{x.with_suffix('.png')}\n" for x in scans), "utf-8")
+        subprocess.run(
+            ["tesseract", str(listing), f"{tmp}/out", "-l", "heb", "txt", "pdf"],
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
+        shutil.copy(Path(tmp) / "out.pdf", out)
+        text = (Path(tmp) / "out.txt").read_text("utf-8")
+    truths = []
+    for page, layer in zip(pages, text.split("\f"), strict=False):
+        blocks = [b.splitlines() for b in layer.strip().split("\n\n")]
+        notes = blocks[-1][-len(page.footnotes) :]
+        if len(blocks[-1]) == len(notes):
+            blocks = blocks[:-1]
+        else:
+            blocks[-1] = blocks[-1][: -len(notes)]
+        header, title, paras = blocks[0], blocks[1], blocks[2:]
+        assert len(header) == 1 and len(title) == 1 and len(paras) == len(page.body[1])
+        truths.append(
+            Page(
+                [title, [line for para in paras for line in para]],
+                footnotes=notes,
+                header=[header[0]],
+                headings=title,
+                notes="an OCR layer: its own text; the header line holds the page number",
+            )
+        )
+    return truths
+
+
+# --- main ---------------------------------------------------------------------------------
+
+
+def _write(name: str, pages: list[Page]) -> None:
+    truth = {
+        "file": f"{name}.pdf",
+        "generator": "tests/pages/make_pages.py",
+        "pages": [p.truth(i) for i, p in enumerate(pages, 1)],
+    }
+    (HERE / f"{name}.pages.json").write_text(
+        json.dumps(truth, ensure_ascii=False, indent=1) + "\n", "utf-8"
+    )
+
+
+def main(names: list[str]) -> None:
+    SOURCES.mkdir(exist_ok=True)
+    simple = {
+        "haggadah_grid": haggadah_grid,
+        "siddur_margin": siddur_margin,
+        "sefer_columns": sefer_columns,
+        "contents_page": contents_page,
+        "rtl_table": rtl_table,
+        "haggadah_table": haggadah_table,
+        "sefer_sections": sefer_sections,
+        "chabad_booklet": chabad_booklet,
+        "pointed_writer": pointed_writer,
+        "pointed_chromium": pointed_chromium,
+        "sefer_notes_columns": sefer_notes_columns,
+        "siddur_corners": siddur_corners,
+    }
+    for name, make in simple.items():
+        if not names or name in names:
+            _write(name, make())
+    if not names or {"chabad_notes", "chabad_spread", "chabad_rotated", "chabad_cropped"} & set(
+        names
+    ):
+        pages, pdf = chabad_notes()
+        _write("chabad_notes", pages)
+        make_rotated(pdf, HERE / "chabad_rotated.pdf")
+        _write("chabad_rotated", pages)
+        make_cropped(pdf, HERE / "chabad_cropped.pdf")
+        slug = ["booklet_final.indd"]
+        _write("chabad_cropped", [replace(p, absent=slug) for p in pages])
+        _write("chabad_ocr", make_ocr(pdf, HERE / "chabad_ocr.pdf", pages))
+        make_spread(pdf, HERE / "chabad_spread.pdf", [0, 1])
+        first, second = pages[0], pages[1]
+        _write(
+            "chabad_spread",
+            [
+                Page(
+                    first.body + second.body,
+                    footnotes=first.footnotes + second.footnotes,
+                    header=first.header + second.header,
+                    page_number=first.page_number,
+                    extra_numbers=[second.page_number],
+                    headings=first.headings + second.headings,
+                    notes="a spread: the right page (1), then the left page (2)",
+                )
+            ],
+        )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
