@@ -316,8 +316,10 @@ def _slot_owners(
     ``rank`` and ``mark_of`` give each glyph's index in ``bases`` and in ``marks``
     (-1: none).
     """
-    slack = 0.05 * size
     out = list(owners)
+    if not marks:
+        return out  # nearly every line of an unpointed book
+    slack = 0.05 * size
     groups: list[tuple[int, list[int]]] = []  # a Hebrew letter, the marks after it
     current: list[int] | None = None
     for pos in range(len(glyphs)):
@@ -546,8 +548,10 @@ def visual_parts(
         elif k and after[k - 1]:
             items[-1].append(" ")
         spans[-1][1] = hi[k]
-        own = attached.get(k, [])
-        if strong[k] == "R":
+        own = attached.get(k) if attached else None
+        if own is None:
+            items[-1].append(g.ch)
+        elif strong[k] == "R":
             # Written reversed, so that the bidi reversal gives letter, then marks.
             items[-1].extend(reversed(own))
             items[-1].append(g.ch)
@@ -634,9 +638,20 @@ def _other_text(
     apart, with more than a word space between them. ``strong`` is each base's strong
     direction.
     """
-    j = next((j for j in range(k - 1, max(0, k - 3) - 1, -1) if strong[j] is not None), -1)
-    n = next((n for n in range(k, min(len(bases), k + 3)) if strong[n] is not None), -1)
-    if j < 0 or n < 0:
+    # Plain loops, not next() over a generator: this runs at every space of a line.
+    j = -1
+    for i in range(k - 1, max(0, k - 3) - 1, -1):
+        if strong[i] is not None:
+            j = i
+            break
+    if j < 0:
+        return False
+    n = -1
+    for i in range(k, min(len(bases), k + 3)):
+        if strong[i] is not None:
+            n = i
+            break
+    if n < 0:
         return False
     left, right = bases[j], bases[n]
     if left.index < 0 or right.index < 0 or strong[j] == strong[n]:
@@ -725,9 +740,20 @@ def _drop_precomposed(glyphs: list[Glyph], stream: list[int], size: float) -> li
     faulty mapping says) over it. The stray goes; the letter takes its box.
     ``stream`` holds positions in ``glyphs``.
     """
+    # Only a letter within three of a stray candidate (a base without a strong
+    # direction: punctuation, a digit) can take one: most lines have few or none.
+    near: set[int] = set()
+    for j, p in enumerate(stream):
+        o = glyphs[p]
+        if _strong(o.ch) is None and not "\u05d0" <= o.ch <= "\u05ea":
+            near.update(range(j - 3, j + 4))
+    if not near:
+        return stream
     drop: set[int] = set()
-    for k, p in enumerate(stream):
-        g = glyphs[p]
+    for k in sorted(near):
+        if not 0 <= k < len(stream):
+            continue
+        g = glyphs[stream[k]]
         if not "\u05d0" <= g.ch <= "\u05ea" or g.x1 - g.x0 >= 0.4 * size:
             continue
         for j in (k + 1, k - 1, k + 2, k - 2, k + 3, k - 3):
@@ -779,9 +805,44 @@ def _trailing_marks(visual: str, direction: Direction) -> str:
     )
 
 
+# Per character (bounded, as the tables above): 1 if it may stand in a run the bidi
+# algorithm lays out right to left as a whole (R, a mark, a space), 2 in one it
+# leaves as it is left to right (L, a mark, a space), 3 both, 0 neither. Only the
+# scripts below U+0800, whose classes no Unicode version has changed.
+_PLAIN: dict[str, int] = {}
+_PLAIN_BY_CLASS = {"R": 1, "L": 2, "NSM": 3, "WS": 3}
+
+
+def _plain(ch: str) -> int:
+    try:
+        return _PLAIN[ch]
+    except KeyError:
+        pass
+    plain = _PLAIN_BY_CLASS.get(unicodedata.bidirectional(ch), 0) if ch < "\u0800" else 0
+    if len(_PLAIN) < _TABLE_LIMIT:
+        _PLAIN[ch] = plain
+    return plain
+
+
+def _plain_text(visual: str, direction: Direction) -> str | None:
+    """The bidi algorithm's display of ``visual`` without running it, where that is
+    plain: every character strong in the paragraph's direction, a mark or a space
+    (all resolve to the paragraph's level; rule L1 sets trailing spaces to it too)
+    reads reversed on a right-to-left line and as it is on a left-to-right one.
+    None where the algorithm must run (a number, punctuation, the other direction)."""
+    need = 1 if direction == "R" else 2
+    for ch in set(visual):
+        if not _plain(ch) & need:
+            return None
+    return visual[::-1] if direction == "R" else visual
+
+
 def _item_text(visual: str, direction: Direction) -> str:
     from bidi import get_display
 
+    plain = _plain_text(visual, direction)
+    if plain is not None:
+        return plain  # a no-number item: the first branch below is not taken
     if not any(_strong(ch) for ch in visual) and any(ch.isdigit() for ch in visual):
         left = str(get_display(visual, base_dir="L"))
         return left if left[:1].isdigit() else str(get_display(visual, base_dir="R"))
