@@ -300,6 +300,7 @@ def _slot_owners(
     glyphs: list[Glyph],
     rank: list[int],
     mark_of: list[int],
+    mark_pos: list[int],
     bases: list[Glyph],
     marks: list[Glyph],
     owners: list[int],
@@ -314,37 +315,39 @@ def _slot_owners(
     letter it follows in the stream belongs to that letter, when the box alone gave it
     to that letter's stream neighbour (a LuaTeX title's slots lie elsewhere).
     ``rank`` and ``mark_of`` give each glyph's index in ``bases`` and in ``marks``
-    (-1: none).
+    (-1: none), ``mark_pos`` each mark's position.
     """
     out = list(owners)
     if not marks:
         return out  # nearly every line of an unpointed book
     slack = 0.05 * size
-    groups: list[tuple[int, list[int]]] = []  # a Hebrew letter, the marks after it
-    current: list[int] | None = None
-    for pos in range(len(glyphs)):
-        n = mark_of[pos]
-        if n < 0:
-            current = None  # a space or anything else ends the letter's marks
-            if rank[pos] >= 0 and _strong(glyphs[pos].ch) == "R":
-                current = []
-                groups.append((pos, current))
-        elif current is not None:
-            current.append(n)
-    following: list[Glyph | None] = [glyphs[pos] for pos, _ in groups[1:]]
-    following.append(None)
-    for (pos, group), nxt in zip(groups, following, strict=False):
-        if not group:
+    # The marks come in the stream's order: a run of them at consecutive positions
+    # belongs to the glyph before it when that is a Hebrew letter.
+    k = 0
+    while k < len(marks):
+        first, end = k, k + 1
+        while end < len(marks) and mark_pos[end] == mark_pos[end - 1] + 1:
+            end += 1
+        k = end
+        pos = mark_pos[first] - 1
+        if pos < 0 or rank[pos] < 0 or _strong(glyphs[pos].ch) != "R":
             continue
         base = glyphs[pos]
+        nxt: Glyph | None = None  # the stream's next Hebrew letter, looked up once
+        looked = False
         slotted = []
-        for n in group:
+        for n in range(first, end):
             m, near = marks[n], bases[owners[n]]
             if m.x1 - m.x0 <= slack or min(near.x1, m.x1) - max(near.x0, m.x0) > slack:
                 continue  # no slot, or drawn over a letter (TeX): its box says where
-            if near is not base and near is not nxt:
-                continue  # the slot is not between its letter and the stream's next one
+            if near is not base:
+                if not looked:
+                    nxt, looked = _next_letter(glyphs, rank, mark_of, mark_pos[end - 1] + 1), True
+                if near is not nxt:
+                    continue  # the slot is not between its letter and the stream's next one
             slotted.append(n)
+        if not slotted:
+            continue
         # Right to left: the slots run leftwards from the letter, edge to edge (in
         # any stream order: Word writes dagesh before the vowel drawn right of it).
         edge = base.x0
@@ -354,6 +357,16 @@ def _slot_owners(
             out[n] = rank[pos]
             edge = marks[n].x0
     return out
+
+
+def _next_letter(
+    glyphs: list[Glyph], rank: list[int], mark_of: list[int], pos: int
+) -> Glyph | None:
+    """The first Hebrew letter (a base, not a mark, strong right to left) from ``pos`` on."""
+    for q in range(pos, len(glyphs)):
+        if mark_of[q] < 0 and rank[q] >= 0 and _strong(glyphs[q].ch) == "R":
+            return glyphs[q]
+    return None
 
 
 @dataclass(slots=True)
@@ -391,6 +404,7 @@ def visual_parts(
     # Glyphs are named by their index in ``glyphs`` ("positions") from here on.
     marks: list[Glyph] = []
     mark_of = [-1] * len(glyphs)  # position -> index in marks
+    mark_pos: list[int] = []  # index in marks -> position
     # Bases in stream order, and the stream's word boundaries (pairs of bases around a
     # space character: its own, or one pdfium inferred).
     stream: list[int] = []
@@ -409,6 +423,7 @@ def visual_parts(
         if kind != _BASE:
             if kind == _MARK:
                 mark_of[pos] = len(marks)
+                mark_pos.append(pos)
                 marks.append(g)
             continue
         if pending is not None:
@@ -432,7 +447,8 @@ def visual_parts(
     attached: dict[int, list[str]] = {}
     lo = [g.x0 for g in bases]
     hi = [g.x1 for g in bases]
-    owners = _slot_owners(glyphs, rank, mark_of, bases, marks, _owners(bases, marks, size), size)
+    owners = _owners(bases, marks, size)
+    owners = _slot_owners(glyphs, rank, mark_of, mark_pos, bases, marks, owners, size)
     for m, k in zip(marks, owners, strict=True):
         attached.setdefault(k, []).append(m.ch)
         if m.x1 - m.x0 > 0.05 * size:  # a mark with a slot of its own widens its letter
@@ -742,16 +758,20 @@ def _drop_precomposed(glyphs: list[Glyph], stream: list[int], size: float) -> li
     """
     # Only a letter within three of a stray candidate (a base without a strong
     # direction: punctuation, a digit) can take one: most lines have few or none.
-    near: set[int] = set()
-    for j, p in enumerate(stream):
-        o = glyphs[p]
+    count = len(stream)
+    near = [False] * count
+    found = False
+    for j in range(count):
+        o = glyphs[stream[j]]
         if _strong(o.ch) is None and not "\u05d0" <= o.ch <= "\u05ea":
-            near.update(range(j - 3, j + 4))
-    if not near:
+            for k in range(max(0, j - 3), min(count, j + 4)):
+                near[k] = True
+            found = True
+    if not found:
         return stream
     drop: set[int] = set()
-    for k in sorted(near):
-        if not 0 <= k < len(stream):
+    for k in range(count):
+        if not near[k]:
             continue
         g = glyphs[stream[k]]
         if not "\u05d0" <= g.ch <= "\u05ea" or g.x1 - g.x0 >= 0.4 * size:
@@ -805,23 +825,17 @@ def _trailing_marks(visual: str, direction: Direction) -> str:
     )
 
 
-# Per character (bounded, as the tables above): 1 if it may stand in a run the bidi
-# algorithm lays out right to left as a whole (R, a mark, a space), 2 in one it
-# leaves as it is left to right (L, a mark, a space), 3 both, 0 neither. Only the
-# scripts below U+0800, whose classes no Unicode version has changed.
-_PLAIN: dict[str, int] = {}
-_PLAIN_BY_CLASS = {"R": 1, "L": 2, "NSM": 3, "WS": 3}
+def _plain_class(classes: tuple[str, ...]) -> re.Pattern[str]:
+    """A pattern of strings of the characters below U+0800 in these bidi classes (the
+    scripts whose classes no Unicode version has changed), built at import."""
+    chars = [chr(c) for c in range(0x800) if unicodedata.bidirectional(chr(c)) in classes]
+    return re.compile("[" + "".join(re.escape(ch) for ch in chars) + "]*")
 
 
-def _plain(ch: str) -> int:
-    try:
-        return _PLAIN[ch]
-    except KeyError:
-        pass
-    plain = _PLAIN_BY_CLASS.get(unicodedata.bidirectional(ch), 0) if ch < "\u0800" else 0
-    if len(_PLAIN) < _TABLE_LIMIT:
-        _PLAIN[ch] = plain
-    return plain
+# Strings the bidi algorithm lays out as a whole in one direction: strong letters
+# of that direction, marks and spaces.
+_PLAIN_R = _plain_class(("R", "NSM", "WS"))
+_PLAIN_L = _plain_class(("L", "NSM", "WS"))
 
 
 def _plain_text(visual: str, direction: Direction) -> str | None:
@@ -830,23 +844,32 @@ def _plain_text(visual: str, direction: Direction) -> str | None:
     (all resolve to the paragraph's level; rule L1 sets trailing spaces to it too)
     reads reversed on a right-to-left line and as it is on a left-to-right one.
     None where the algorithm must run (a number, punctuation, the other direction)."""
-    need = 1 if direction == "R" else 2
-    for ch in set(visual):
-        if not _plain(ch) & need:
-            return None
-    return visual[::-1] if direction == "R" else visual
+    if direction == "R":
+        return visual[::-1] if _PLAIN_R.fullmatch(visual) else None
+    return visual if _PLAIN_L.fullmatch(visual) else None
+
+
+_BIDI: list[Callable[..., object]] = []  # python-bidi's get_display, imported on first use
+
+
+def _display(visual: str, direction: Direction) -> str:
+    """python-bidi's display order of ``visual`` (imported once, when first needed: the
+    import takes a tenth of a second, and a statement per call costs a lookup)."""
+    if not _BIDI:
+        from bidi import get_display
+
+        _BIDI.append(get_display)
+    return str(_BIDI[0](visual, base_dir=direction))
 
 
 def _item_text(visual: str, direction: Direction) -> str:
-    from bidi import get_display
-
     plain = _plain_text(visual, direction)
     if plain is not None:
         return plain  # a no-number item: the first branch below is not taken
     if not any(_strong(ch) for ch in visual) and any(ch.isdigit() for ch in visual):
-        left = str(get_display(visual, base_dir="L"))
-        return left if left[:1].isdigit() else str(get_display(visual, base_dir="R"))
-    return str(get_display(visual, base_dir=direction))
+        left = _display(visual, "L")
+        return left if left[:1].isdigit() else _display(visual, "R")
+    return _display(visual, direction)
 
 
 _OPEN = {"(": ")", "[": "]", "{": "}"}
