@@ -748,6 +748,9 @@ def _punct(ch: str) -> bool:
     return ch in ".,:;!?\u05c3"
 
 
+_NEAREST = (1, -1, 2, -2, 3, -3)  # a letter's stream neighbours, nearest first
+
+
 def _drop_precomposed(glyphs: list[Glyph], stream: list[int], size: float) -> list[int]:
     """Drop the stray characters of precomposed pointed letters.
 
@@ -776,8 +779,9 @@ def _drop_precomposed(glyphs: list[Glyph], stream: list[int], size: float) -> li
         g = glyphs[stream[k]]
         if not "\u05d0" <= g.ch <= "\u05ea" or g.x1 - g.x0 >= 0.4 * size:
             continue
-        for j in (k + 1, k - 1, k + 2, k - 2, k + 3, k - 3):
-            if not 0 <= j < len(stream) or j in drop:
+        for step in _NEAREST:
+            j = k + step
+            if not 0 <= j < count or j in drop:
                 continue
             o = glyphs[stream[j]]
             if "\u05d0" <= o.ch <= "\u05ea" or _strong(o.ch) is not None:
