@@ -186,6 +186,24 @@ def _kind(ch: str) -> int:
     return kind
 
 
+# A glyph's kind and strong direction in one lookup, for the per-glyph loop: the
+# kind in the low two bits, above them 0 (no strong direction), 1 ("L") or 2 ("R").
+_CODES: dict[str, int] = {}
+_DIRECTIONS: tuple[Direction | None, Direction | None, Direction | None] = (None, "L", "R")
+
+
+def _code(ch: str) -> int:
+    try:
+        return _CODES[ch]
+    except KeyError:
+        pass
+    strong = _strong(ch)
+    code = _kind(ch) | (0 if strong is None else 4 if strong == "L" else 8)
+    if len(_CODES) < _TABLE_LIMIT:
+        _CODES[ch] = code
+    return code
+
+
 def visual_direction(glyphs: list[Glyph], default: Direction) -> Direction:
     """The paragraph direction of a line from its two visual ends.
 
@@ -299,6 +317,7 @@ def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
 def _slot_owners(
     glyphs: list[Glyph],
     rank: list[int],
+    dirs: list[Direction | None],
     mark_of: list[int],
     mark_pos: list[int],
     bases: list[Glyph],
@@ -330,7 +349,7 @@ def _slot_owners(
             end += 1
         k = end
         pos = mark_pos[first] - 1
-        if pos < 0 or rank[pos] < 0 or _strong(glyphs[pos].ch) != "R":
+        if pos < 0 or rank[pos] < 0 or dirs[pos] != "R":
             continue
         base = glyphs[pos]
         nxt: Glyph | None = None  # the stream's next Hebrew letter, looked up once
@@ -342,7 +361,10 @@ def _slot_owners(
                 continue  # no slot, or drawn over a letter (TeX): its box says where
             if near is not base:
                 if not looked:
-                    nxt, looked = _next_letter(glyphs, rank, mark_of, mark_pos[end - 1] + 1), True
+                    nxt, looked = (
+                        _next_letter(glyphs, rank, dirs, mark_of, mark_pos[end - 1] + 1),
+                        True,
+                    )
                 if near is not nxt:
                     continue  # the slot is not between its letter and the stream's next one
             slotted.append(n)
@@ -360,11 +382,15 @@ def _slot_owners(
 
 
 def _next_letter(
-    glyphs: list[Glyph], rank: list[int], mark_of: list[int], pos: int
+    glyphs: list[Glyph],
+    rank: list[int],
+    dirs: list[Direction | None],
+    mark_of: list[int],
+    pos: int,
 ) -> Glyph | None:
     """The first Hebrew letter (a base, not a mark, strong right to left) from ``pos`` on."""
     for q in range(pos, len(glyphs)):
-        if mark_of[q] < 0 and rank[q] >= 0 and _strong(glyphs[q].ch) == "R":
+        if mark_of[q] < 0 and rank[q] >= 0 and dirs[q] == "R":
             return glyphs[q]
     return None
 
@@ -414,8 +440,10 @@ def visual_parts(
     where: dict[int, float] = {}  # -> the space's centre
     inferred: set[int] = set()
     pending: Glyph | None = None
+    dirs: list[Direction | None] = [None] * n  # position -> a base's strong direction
     for pos, g in enumerate(glyphs):
-        kind = _kind(g.ch)
+        code = _code(g.ch)
+        kind = code & 3
         if kind == _SPACE:
             if stream and (pending is None or pending.generated):
                 pending = g
@@ -434,21 +462,22 @@ def visual_parts(
                 where[stream[-1] * n + pos] = pending.center
             pending = None
         stream.append(pos)
+        dirs[pos] = _DIRECTIONS[code >> 2]
     if not stream:
         return []
-    stream = _drop_precomposed(glyphs, stream, size)
+    stream = _drop_precomposed(glyphs, stream, dirs, size)
     centers = [(glyphs[p].x0 + glyphs[p].x1) / 2 for p in stream]
     base_pos = [stream[k] for k in sorted(range(len(stream)), key=centers.__getitem__)]
     bases = [glyphs[p] for p in base_pos]
     rank = [-1] * len(glyphs)  # position -> index in bases
     for k, p in enumerate(base_pos):
         rank[p] = k
-    strong = [_strong(g.ch) for g in bases]
+    strong = [dirs[p] for p in base_pos]
     attached: dict[int, list[str]] = {}
     lo = [g.x0 for g in bases]
     hi = [g.x1 for g in bases]
     owners = _owners(bases, marks, size)
-    owners = _slot_owners(glyphs, rank, mark_of, mark_pos, bases, marks, owners, size)
+    owners = _slot_owners(glyphs, rank, dirs, mark_of, mark_pos, bases, marks, owners, size)
     for m, k in zip(marks, owners, strict=True):
         attached.setdefault(k, []).append(m.ch)
         if m.x1 - m.x0 > 0.05 * size:  # a mark with a slot of its own widens its letter
@@ -751,13 +780,15 @@ def _punct(ch: str) -> bool:
 _NEAREST = (1, -1, 2, -2, 3, -3)  # a letter's stream neighbours, nearest first
 
 
-def _drop_precomposed(glyphs: list[Glyph], stream: list[int], size: float) -> list[int]:
+def _drop_precomposed(
+    glyphs: list[Glyph], stream: list[int], dirs: list[Direction | None], size: float
+) -> list[int]:
     """Drop the stray characters of precomposed pointed letters.
 
     A font that draws a pointed letter (``פְּ``) as one glyph gives the letter a sliver
     of a box and the glyph itself one more character (``&``, ``)``, whatever its
     faulty mapping says) over it. The stray goes; the letter takes its box.
-    ``stream`` holds positions in ``glyphs``.
+    ``stream`` holds positions in ``glyphs``, ``dirs`` their strong directions.
     """
     # Only a letter within three of a stray candidate (a base without a strong
     # direction: punctuation, a digit) can take one: most lines have few or none.
@@ -766,7 +797,7 @@ def _drop_precomposed(glyphs: list[Glyph], stream: list[int], size: float) -> li
     found = False
     for j in range(count):
         o = glyphs[stream[j]]
-        if _strong(o.ch) is None and not "\u05d0" <= o.ch <= "\u05ea":
+        if dirs[stream[j]] is None and not "\u05d0" <= o.ch <= "\u05ea":
             for k in range(max(0, j - 3), min(count, j + 4)):
                 near[k] = True
             found = True
@@ -784,7 +815,7 @@ def _drop_precomposed(glyphs: list[Glyph], stream: list[int], size: float) -> li
             if not 0 <= j < count or j in drop:
                 continue
             o = glyphs[stream[j]]
-            if "\u05d0" <= o.ch <= "\u05ea" or _strong(o.ch) is not None:
+            if "\u05d0" <= o.ch <= "\u05ea" or dirs[stream[j]] is not None:
                 continue
             if o.x0 - 0.5 <= g.x0 and g.x1 <= o.x1 + 0.5 and o.x1 - o.x0 > g.x1 - g.x0:
                 g.x0, g.x1 = o.x0, o.x1
@@ -802,6 +833,9 @@ def _space_between(spaces: list[float], lo: float, hi: float) -> bool:
 _RLM = "\u200f"
 # Sentence punctuation at the left end of a word, with a space or nothing before it.
 _LEFT_PUNCT = re.compile(r"(?:(?<=\s)|^)([.,:;!?]+)(?=[^\W\d_])")
+# What every match of it holds, found by a scan for its first character (the
+# pattern above, starting with a lookbehind, is tried at every position).
+_PUNCT_LETTER = re.compile(r"[.,:;!?][^\W\d_]")
 # A list label's number and its dash (``1-``, typed after Hebrew words) drawn between
 # a Latin run and those words: the label is the Hebrew text's, not the Latin run's end.
 _LABEL_NUMBER = re.compile(r"(?<=\S\s)-(?=\d{1,3}\s+[\u05d0-\u05ea])")
@@ -822,7 +856,7 @@ def _trailing_marks(visual: str, direction: Direction) -> str:
         return visual
     if "-" in visual:
         visual = _LABEL_NUMBER.sub(_RLM + "-", visual)
-    if not _LEFT_PUNCT.search(visual):
+    if not _PUNCT_LETTER.search(visual) or not _LEFT_PUNCT.search(visual):
         return visual
     return _LEFT_PUNCT.sub(
         lambda m: m.group(1) + _RLM if _strong(visual[m.end()]) == "L" else m.group(1), visual
@@ -895,7 +929,7 @@ def pair_brackets(text: str, lone: bool = False) -> tuple[str, bool]:
     """
     if _ANY_BRACKET.search(text) is None:
         return text, True
-    kinds = [(i, _CLOSE.get(ch, ch)) for i, ch in enumerate(text) if ch in _OPEN or ch in _CLOSE]
+    kinds = [(m.start(), _CLOSE.get(m.group(), m.group())) for m in _ANY_BRACKET.finditer(text)]
     if not kinds:
         return text, True
     counts: dict[str, int] = {}
