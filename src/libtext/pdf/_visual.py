@@ -613,8 +613,7 @@ def visual_parts(
     parts = []
     for group in groups:
         visual = "".join([ch for k in group for ch in items[k]])
-        lead = next((d for ch in visual if (d := _strong(ch)) is not None), None)
-        tail = next((d for ch in reversed(visual) if (d := _strong(ch)) is not None), None)
+        lead, tail = _end_directions(visual)
         own_dir = lead if lead is not None and lead == tail else direction
         if own_dir == "L" and direction == "R":
             own_dir = _ends_leftwards(visual)
@@ -638,6 +637,22 @@ def visual_parts(
     if direction == "R":
         parts.reverse()
     return parts
+
+
+def _end_directions(visual: str) -> tuple[Direction | None, Direction | None]:
+    """The strong directions of a text's first and last letters (None: no letter)."""
+    lead: Direction | None = None
+    for ch in visual:
+        lead = _strong(ch)
+        if lead is not None:
+            break
+    if lead is None:
+        return None, None
+    for k in range(len(visual) - 1, -1, -1):
+        tail = _strong(visual[k])
+        if tail is not None:
+            return lead, tail
+    return lead, None
 
 
 def _split_texts(
