@@ -478,7 +478,8 @@ def visual_parts(
     hi = [g.x1 for g in bases]
     owners = _owners(bases, marks, size)
     owners = _slot_owners(glyphs, rank, dirs, mark_of, mark_pos, bases, marks, owners, size)
-    for m, k in zip(marks, owners, strict=True):
+    for i in range(len(marks)):  # marks and their owners (zip is a generic call compiled)
+        m, k = marks[i], owners[i]
         attached.setdefault(k, []).append(m.ch)
         if m.x1 - m.x0 > 0.05 * size:  # a mark with a slot of its own widens its letter
             lo[k], hi[k] = min(lo[k], m.x0), max(hi[k], m.x1)
@@ -559,20 +560,21 @@ def visual_parts(
         first, last = sorted((rank[p], rank[q]))
         between = range(first + 1, last + 1)
         if all(not after[k - 1] for k in between):
-            widest = max(between, key=lambda k: lo[k] - hi[k - 1])
+            widest = _widest_gap(between, lo, hi)
             if lo[widest] - hi[widest - 1] > 0.06 * em:
                 after[widest - 1] = " "
     if missing > 0:
-        free = sorted(
-            (
+        free = _widest_first(
+            [
                 k
                 for k in range(1, len(bases))
                 if not after[k - 1]
                 and lo[k] - hi[k - 1] > 0.06 * em
                 and not _punct(bases[k - 1].ch)
                 and not _punct(bases[k].ch)
-            ),
-            key=lambda k: hi[k - 1] - lo[k],
+            ],
+            lo,
+            hi,
         )
         for k in free[:missing]:
             after[k - 1] = " "
@@ -637,6 +639,18 @@ def visual_parts(
     if direction == "R":
         parts.reverse()
     return parts
+
+
+# Gaps ranked in helpers of their own: a lambda in visual_parts would make its
+# compiled twin keep ``lo`` and ``hi`` in a closure's environment for the whole call.
+def _widest_gap(between: range, lo: list[float], hi: list[float]) -> int:
+    """The ``k`` of ``between`` with the widest gap before ``lo[k]`` (the first on a tie)."""
+    return max(between, key=lambda k: lo[k] - hi[k - 1])
+
+
+def _widest_first(ks: list[int], lo: list[float], hi: list[float]) -> list[int]:
+    """``ks`` ordered by the gap before ``lo[k]``, widest first (stable)."""
+    return sorted(ks, key=lambda k: hi[k - 1] - lo[k])
 
 
 def _end_directions(visual: str) -> tuple[Direction | None, Direction | None]:
@@ -854,6 +868,7 @@ _PUNCT_LETTER = re.compile(r"[.,:;!?][^\W\d_]")
 # A list label's number and its dash (``1-``, typed after Hebrew words) drawn between
 # a Latin run and those words: the label is the Hebrew text's, not the Latin run's end.
 _LABEL_NUMBER = re.compile(r"(?<=\S\s)-(?=\d{1,3}\s+[\u05d0-\u05ea])")
+_DASH_DIGIT = re.compile(r"-\d")  # in every match of it: a scan for "-" first
 
 
 def _trailing_marks(visual: str, direction: Direction) -> str:
@@ -869,7 +884,7 @@ def _trailing_marks(visual: str, direction: Direction) -> str:
     """
     if direction != "R":
         return visual
-    if "-" in visual:
+    if "-" in visual and _DASH_DIGIT.search(visual):
         visual = _LABEL_NUMBER.sub(_RLM + "-", visual)
     if not _PUNCT_LETTER.search(visual) or not _LEFT_PUNCT.search(visual):
         return visual
