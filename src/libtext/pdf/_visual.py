@@ -361,10 +361,8 @@ def _slot_owners(
                 continue  # no slot, or drawn over a letter (TeX): its box says where
             if near is not base:
                 if not looked:
-                    nxt, looked = (
-                        _next_letter(glyphs, rank, dirs, mark_of, mark_pos[end - 1] + 1),
-                        True,
-                    )
+                    looked = True
+                    nxt = _next_letter(glyphs, rank, dirs, mark_of, mark_pos[end - 1] + 1)
                 if near is not nxt:
                     continue  # the slot is not between its letter and the stream's next one
             slotted.append(n)
