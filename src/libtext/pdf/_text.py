@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import re
 import unicodedata
 from collections.abc import Sequence
 from typing import Literal
@@ -39,6 +40,7 @@ MIRROR: dict[str, str] = {
     "<": ">", ">": "<", "«": "»", "»": "«", "‹": "›", "›": "‹",
 }  # fmt: skip
 _OPENERS = "([{<«‹"
+_MIRRORED = re.compile("[" + re.escape("".join(MIRROR)) + "]")
 
 
 def is_mark(ch: str) -> bool:
@@ -131,7 +133,7 @@ def bracket_directions(
     their content and context (N0). Pairs are found after mirroring the right-to-left
     ones, since that is the text the author typed.
     """
-    positions = [i for i, ch in enumerate(text) if ch in MIRROR]
+    positions = [m.start() for m in _MIRRORED.finditer(text)]  # most lines: none
     if not positions:
         return {}
     base = base or line_direction(text, default)

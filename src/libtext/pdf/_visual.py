@@ -187,6 +187,24 @@ def _kind(ch: str) -> int:
     return kind
 
 
+# A glyph's kind and strong direction in one lookup, for the per-glyph loop: the
+# kind in the low two bits, above them 0 (no strong direction), 1 ("L") or 2 ("R").
+_CODES: dict[str, int] = {}
+_DIRECTIONS: tuple[Direction | None, Direction | None, Direction | None] = (None, "L", "R")
+
+
+def _code(ch: str) -> int:
+    try:
+        return _CODES[ch]
+    except KeyError:
+        pass
+    strong = _strong(ch)
+    code = _kind(ch) | (0 if strong is None else 4 if strong == "L" else 8)
+    if len(_CODES) < _TABLE_LIMIT:
+        _CODES[ch] = code
+    return code
+
+
 def visual_direction(glyphs: list[Glyph], default: Direction) -> Direction:
     """The paragraph direction of a line from its two visual ends.
 
@@ -300,7 +318,9 @@ def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
 def _slot_owners(
     glyphs: list[Glyph],
     rank: list[int],
+    dirs: list[Direction | None],
     mark_of: list[int],
+    mark_pos: list[int],
     bases: list[Glyph],
     marks: list[Glyph],
     owners: list[int],
@@ -315,35 +335,40 @@ def _slot_owners(
     letter it follows in the stream belongs to that letter, when the box alone gave it
     to that letter's stream neighbour (a LuaTeX title's slots lie elsewhere).
     ``rank`` and ``mark_of`` give each glyph's index in ``bases`` and in ``marks``
-    (-1: none).
+    (-1: none), ``mark_pos`` each mark's position.
     """
-    slack = 0.05 * size
     out = list(owners)
-    groups: list[tuple[int, list[int]]] = []  # a Hebrew letter, the marks after it
-    current: list[int] | None = None
-    for pos in range(len(glyphs)):
-        n = mark_of[pos]
-        if n < 0:
-            current = None  # a space or anything else ends the letter's marks
-            if rank[pos] >= 0 and _strong(glyphs[pos].ch) == "R":
-                current = []
-                groups.append((pos, current))
-        elif current is not None:
-            current.append(n)
-    following: list[Glyph | None] = [glyphs[pos] for pos, _ in groups[1:]]
-    following.append(None)
-    for (pos, group), nxt in zip(groups, following, strict=False):
-        if not group:
+    if not marks:
+        return out  # nearly every line of an unpointed book
+    slack = 0.05 * size
+    # The marks come in the stream's order: a run of them at consecutive positions
+    # belongs to the glyph before it when that is a Hebrew letter.
+    k = 0
+    while k < len(marks):
+        first, end = k, k + 1
+        while end < len(marks) and mark_pos[end] == mark_pos[end - 1] + 1:
+            end += 1
+        k = end
+        pos = mark_pos[first] - 1
+        if pos < 0 or rank[pos] < 0 or dirs[pos] != "R":
             continue
         base = glyphs[pos]
+        nxt: Glyph | None = None  # the stream's next Hebrew letter, looked up once
+        looked = False
         slotted = []
-        for n in group:
+        for n in range(first, end):
             m, near = marks[n], bases[owners[n]]
             if m.x1 - m.x0 <= slack or min(near.x1, m.x1) - max(near.x0, m.x0) > slack:
                 continue  # no slot, or drawn over a letter (TeX): its box says where
-            if near is not base and near is not nxt:
-                continue  # the slot is not between its letter and the stream's next one
+            if near is not base:
+                if not looked:
+                    looked = True
+                    nxt = _next_letter(glyphs, rank, dirs, mark_of, mark_pos[end - 1] + 1)
+                if near is not nxt:
+                    continue  # the slot is not between its letter and the stream's next one
             slotted.append(n)
+        if not slotted:
+            continue
         # Right to left: the slots run leftwards from the letter, edge to edge (in
         # any stream order: Word writes dagesh before the vowel drawn right of it).
         edge = base.x0
@@ -353,6 +378,20 @@ def _slot_owners(
             out[n] = rank[pos]
             edge = marks[n].x0
     return out
+
+
+def _next_letter(
+    glyphs: list[Glyph],
+    rank: list[int],
+    dirs: list[Direction | None],
+    mark_of: list[int],
+    pos: int,
+) -> Glyph | None:
+    """The first Hebrew letter (a base, not a mark, strong right to left) from ``pos`` on."""
+    for q in range(pos, len(glyphs)):
+        if mark_of[q] < 0 and rank[q] >= 0 and dirs[q] == "R":
+            return glyphs[q]
+    return None
 
 
 @dataclass(slots=True)
@@ -390,6 +429,7 @@ def visual_parts(
     # Glyphs are named by their index in ``glyphs`` ("positions") from here on.
     marks: list[Glyph] = []
     mark_of = [-1] * len(glyphs)  # position -> index in marks
+    mark_pos: list[int] = []  # index in marks -> position
     # Bases in stream order, and the stream's word boundaries (pairs of bases around a
     # space character: its own, or one pdfium inferred).
     stream: list[int] = []
@@ -399,8 +439,10 @@ def visual_parts(
     where: dict[int, float] = {}  # -> the space's centre
     inferred: set[int] = set()
     pending: Glyph | None = None
+    dirs: list[Direction | None] = [None] * n  # position -> a base's strong direction
     for pos, g in enumerate(glyphs):
-        kind = _kind(g.ch)
+        code = _code(g.ch)
+        kind = code & 3
         if kind == _SPACE:
             if stream and (pending is None or pending.generated):
                 pending = g
@@ -408,6 +450,7 @@ def visual_parts(
         if kind != _BASE:
             if kind == _MARK:
                 mark_of[pos] = len(marks)
+                mark_pos.append(pos)
                 marks.append(g)
             continue
         if pending is not None:
@@ -418,21 +461,24 @@ def visual_parts(
                 where[stream[-1] * n + pos] = pending.center
             pending = None
         stream.append(pos)
+        dirs[pos] = _DIRECTIONS[code >> 2]
     if not stream:
         return []
-    stream = _drop_precomposed(glyphs, stream, size)
+    stream = _drop_precomposed(glyphs, stream, dirs, size)
     centers = [(glyphs[p].x0 + glyphs[p].x1) / 2 for p in stream]
     base_pos = [stream[k] for k in sorted(range(len(stream)), key=centers.__getitem__)]
     bases = [glyphs[p] for p in base_pos]
     rank = [-1] * len(glyphs)  # position -> index in bases
     for k, p in enumerate(base_pos):
         rank[p] = k
-    strong = [_strong(g.ch) for g in bases]
+    strong = [dirs[p] for p in base_pos]
     attached: dict[int, list[str]] = {}
     lo = [g.x0 for g in bases]
     hi = [g.x1 for g in bases]
-    owners = _slot_owners(glyphs, rank, mark_of, bases, marks, _owners(bases, marks, size), size)
-    for m, k in zip(marks, owners, strict=True):
+    owners = _owners(bases, marks, size)
+    owners = _slot_owners(glyphs, rank, dirs, mark_of, mark_pos, bases, marks, owners, size)
+    for i in range(len(marks)):  # marks and their owners (zip is a generic call compiled)
+        m, k = marks[i], owners[i]
         attached.setdefault(k, []).append(m.ch)
         if m.x1 - m.x0 > 0.05 * size:  # a mark with a slot of its own widens its letter
             lo[k], hi[k] = min(lo[k], m.x0), max(hi[k], m.x1)
@@ -513,20 +559,21 @@ def visual_parts(
         first, last = sorted((rank[p], rank[q]))
         between = range(first + 1, last + 1)
         if all(not after[k - 1] for k in between):
-            widest = max(between, key=lambda k: lo[k] - hi[k - 1])
+            widest = _widest_gap(between, lo, hi)
             if lo[widest] - hi[widest - 1] > 0.06 * em:
                 after[widest - 1] = " "
     if missing > 0:
-        free = sorted(
-            (
+        free = _widest_first(
+            [
                 k
                 for k in range(1, len(bases))
                 if not after[k - 1]
                 and lo[k] - hi[k - 1] > 0.06 * em
                 and not _punct(bases[k - 1].ch)
                 and not _punct(bases[k].ch)
-            ),
-            key=lambda k: hi[k - 1] - lo[k],
+            ],
+            lo,
+            hi,
         )
         for k in free[:missing]:
             after[k - 1] = " "
@@ -547,8 +594,10 @@ def visual_parts(
         elif k and after[k - 1]:
             items[-1].append(" ")
         spans[-1][1] = hi[k]
-        own = attached.get(k, [])
-        if strong[k] == "R":
+        own = attached.get(k) if attached else None
+        if own is None:
+            items[-1].append(g.ch)
+        elif strong[k] == "R":
             # Written reversed, so that the bidi reversal gives letter, then marks.
             items[-1].extend(reversed(own))
             items[-1].append(g.ch)
@@ -565,8 +614,7 @@ def visual_parts(
     parts = []
     for group in groups:
         visual = "".join([ch for k in group for ch in items[k]])
-        lead = next((d for ch in visual if (d := _strong(ch)) is not None), None)
-        tail = next((d for ch in reversed(visual) if (d := _strong(ch)) is not None), None)
+        lead, tail = _end_directions(visual)
         own_dir = lead if lead is not None and lead == tail else direction
         if own_dir == "L" and direction == "R":
             own_dir = _ends_leftwards(visual)
@@ -590,6 +638,34 @@ def visual_parts(
     if direction == "R":
         parts.reverse()
     return parts
+
+
+# Gaps ranked in helpers of their own: a lambda in visual_parts would make its
+# compiled twin keep ``lo`` and ``hi`` in a closure's environment for the whole call.
+def _widest_gap(between: range, lo: list[float], hi: list[float]) -> int:
+    """The ``k`` of ``between`` with the widest gap before ``lo[k]`` (the first on a tie)."""
+    return max(between, key=lambda k: lo[k] - hi[k - 1])
+
+
+def _widest_first(ks: list[int], lo: list[float], hi: list[float]) -> list[int]:
+    """``ks`` ordered by the gap before ``lo[k]``, widest first (stable)."""
+    return sorted(ks, key=lambda k: hi[k - 1] - lo[k])
+
+
+def _end_directions(visual: str) -> tuple[Direction | None, Direction | None]:
+    """The strong directions of a text's first and last letters (None: no letter)."""
+    lead: Direction | None = None
+    for ch in visual:
+        lead = _strong(ch)
+        if lead is not None:
+            break
+    if lead is None:
+        return None, None
+    for k in range(len(visual) - 1, -1, -1):
+        tail = _strong(visual[k])
+        if tail is not None:
+            return lead, tail
+    return lead, None
 
 
 def _split_texts(
@@ -635,9 +711,20 @@ def _other_text(
     apart, with more than a word space between them. ``strong`` is each base's strong
     direction.
     """
-    j = next((j for j in range(k - 1, max(0, k - 3) - 1, -1) if strong[j] is not None), -1)
-    n = next((n for n in range(k, min(len(bases), k + 3)) if strong[n] is not None), -1)
-    if j < 0 or n < 0:
+    # Plain loops, not next() over a generator: this runs at every space of a line.
+    j = -1
+    for i in range(k - 1, max(0, k - 3) - 1, -1):
+        if strong[i] is not None:
+            j = i
+            break
+    if j < 0:
+        return False
+    n = -1
+    for i in range(k, min(len(bases), k + 3)):
+        if strong[i] is not None:
+            n = i
+            break
+    if n < 0:
         return False
     left, right = bases[j], bases[n]
     if left.index < 0 or right.index < 0 or strong[j] == strong[n]:
@@ -718,24 +805,45 @@ def _punct(ch: str) -> bool:
     return ch in ".,:;!?\u05c3"
 
 
-def _drop_precomposed(glyphs: list[Glyph], stream: list[int], size: float) -> list[int]:
+_NEAREST = (1, -1, 2, -2, 3, -3)  # a letter's stream neighbours, nearest first
+
+
+def _drop_precomposed(
+    glyphs: list[Glyph], stream: list[int], dirs: list[Direction | None], size: float
+) -> list[int]:
     """Drop the stray characters of precomposed pointed letters.
 
     A font that draws a pointed letter (``פְּ``) as one glyph gives the letter a sliver
     of a box and the glyph itself one more character (``&``, ``)``, whatever its
     faulty mapping says) over it. The stray goes; the letter takes its box.
-    ``stream`` holds positions in ``glyphs``.
+    ``stream`` holds positions in ``glyphs``, ``dirs`` their strong directions.
     """
+    # Only a letter within three of a stray candidate (a base without a strong
+    # direction: punctuation, a digit) can take one: most lines have few or none.
+    count = len(stream)
+    near = [False] * count
+    found = False
+    for j in range(count):
+        o = glyphs[stream[j]]
+        if dirs[stream[j]] is None and not "\u05d0" <= o.ch <= "\u05ea":
+            for k in range(max(0, j - 3), min(count, j + 4)):
+                near[k] = True
+            found = True
+    if not found:
+        return stream
     drop: set[int] = set()
-    for k, p in enumerate(stream):
-        g = glyphs[p]
+    for k in range(count):
+        if not near[k]:
+            continue
+        g = glyphs[stream[k]]
         if not "\u05d0" <= g.ch <= "\u05ea" or g.x1 - g.x0 >= 0.4 * size:
             continue
-        for j in (k + 1, k - 1, k + 2, k - 2, k + 3, k - 3):
-            if not 0 <= j < len(stream) or j in drop:
+        for step in _NEAREST:
+            j = k + step
+            if not 0 <= j < count or j in drop:
                 continue
             o = glyphs[stream[j]]
-            if "\u05d0" <= o.ch <= "\u05ea" or _strong(o.ch) is not None:
+            if "\u05d0" <= o.ch <= "\u05ea" or dirs[stream[j]] is not None:
                 continue
             if o.x0 - 0.5 <= g.x0 and g.x1 <= o.x1 + 0.5 and o.x1 - o.x0 > g.x1 - g.x0:
                 g.x0, g.x1 = o.x0, o.x1
@@ -753,9 +861,13 @@ def _space_between(spaces: list[float], lo: float, hi: float) -> bool:
 _RLM = "\u200f"
 # Sentence punctuation at the left end of a word, with a space or nothing before it.
 _LEFT_PUNCT = re.compile(r"(?:(?<=\s)|^)([.,:;!?]+)(?=[^\W\d_])")
+# What every match of it holds, found by a scan for its first character (the
+# pattern above, starting with a lookbehind, is tried at every position).
+_PUNCT_LETTER = re.compile(r"[.,:;!?][^\W\d_]")
 # A list label's number and its dash (``1-``, typed after Hebrew words) drawn between
 # a Latin run and those words: the label is the Hebrew text's, not the Latin run's end.
 _LABEL_NUMBER = re.compile(r"(?<=\S\s)-(?=\d{1,3}\s+[\u05d0-\u05ea])")
+_DASH_DIGIT = re.compile(r"-\d")  # in every match of it: a scan for "-" first
 
 
 def _trailing_marks(visual: str, direction: Direction) -> str:
@@ -771,22 +883,60 @@ def _trailing_marks(visual: str, direction: Direction) -> str:
     """
     if direction != "R":
         return visual
-    if "-" in visual:
+    if "-" in visual and _DASH_DIGIT.search(visual):
         visual = _LABEL_NUMBER.sub(_RLM + "-", visual)
-    if not _LEFT_PUNCT.search(visual):
+    if not _PUNCT_LETTER.search(visual) or not _LEFT_PUNCT.search(visual):
         return visual
     return _LEFT_PUNCT.sub(
         lambda m: m.group(1) + _RLM if _strong(visual[m.end()]) == "L" else m.group(1), visual
     )
 
 
-def _item_text(visual: str, direction: Direction) -> str:
-    from bidi import get_display
+def _plain_class(classes: tuple[str, ...]) -> re.Pattern[str]:
+    """A pattern of strings of the characters below U+0800 in these bidi classes (the
+    scripts whose classes no Unicode version has changed), built at import."""
+    chars = [chr(c) for c in range(0x800) if unicodedata.bidirectional(chr(c)) in classes]
+    return re.compile("[" + "".join(re.escape(ch) for ch in chars) + "]*")
 
+
+# Strings the bidi algorithm lays out as a whole in one direction: strong letters
+# of that direction, marks and spaces.
+_PLAIN_R = _plain_class(("R", "NSM", "WS"))
+_PLAIN_L = _plain_class(("L", "NSM", "WS"))
+
+
+def _plain_text(visual: str, direction: Direction) -> str | None:
+    """The bidi algorithm's display of ``visual`` without running it, where that is
+    plain: every character strong in the paragraph's direction, a mark or a space
+    (all resolve to the paragraph's level; rule L1 sets trailing spaces to it too)
+    reads reversed on a right-to-left line and as it is on a left-to-right one.
+    None where the algorithm must run (a number, punctuation, the other direction)."""
+    if direction == "R":
+        return visual[::-1] if _PLAIN_R.fullmatch(visual) else None
+    return visual if _PLAIN_L.fullmatch(visual) else None
+
+
+_BIDI: list[Callable[..., object]] = []  # python-bidi's get_display, imported on first use
+
+
+def _display(visual: str, direction: Direction) -> str:
+    """python-bidi's display order of ``visual`` (imported once, when first needed: the
+    import takes a tenth of a second, and a statement per call costs a lookup)."""
+    if not _BIDI:
+        from bidi import get_display
+
+        _BIDI.append(get_display)
+    return str(_BIDI[0](visual, base_dir=direction))
+
+
+def _item_text(visual: str, direction: Direction) -> str:
+    plain = _plain_text(visual, direction)
+    if plain is not None:
+        return plain  # a no-number item: the first branch below is not taken
     if not any(_strong(ch) for ch in visual) and any(ch.isdigit() for ch in visual):
-        left = str(get_display(visual, base_dir="L"))
-        return left if left[:1].isdigit() else str(get_display(visual, base_dir="R"))
-    return str(get_display(visual, base_dir=direction))
+        left = _display(visual, "L")
+        return left if left[:1].isdigit() else _display(visual, "R")
+    return _display(visual, direction)
 
 
 _OPEN = {"(": ")", "[": "]", "{": "}"}
@@ -808,7 +958,7 @@ def pair_brackets(text: str, lone: bool = False) -> tuple[str, bool]:
     """
     if _ANY_BRACKET.search(text) is None:
         return text, True
-    kinds = [(i, _CLOSE.get(ch, ch)) for i, ch in enumerate(text) if ch in _OPEN or ch in _CLOSE]
+    kinds = [(m.start(), _CLOSE.get(m.group(), m.group())) for m in _ANY_BRACKET.finditer(text)]
     if not kinds:
         return text, True
     counts: dict[str, int] = {}
