@@ -38,13 +38,16 @@ from libtext.headings._matter import book_text, chapter_numerals
 from libtext.headings._title_page import (
     by_line,
     clean_title,
+    credit_lines,
     credits_author,
+    form_title,
+    framed_name,
     info_author_line,
     is_author_name,
+    is_by_line,
     is_date,
     is_genre,
     is_invocation,
-    is_link,
     name_like,
     title_run,
 )
@@ -222,13 +225,24 @@ def _title_metadata(doc: ExtractedDocument, at: int | None) -> SourceMetadata:
                 # under it, set about as large.
                 publication, work, run = work, clean_title(lines[after].text), [after]
             below = lines[run[-1] + 1 :]
-            author = author or by_line(lines) or info_author_line(lines, doc.author)
+            author = (
+                author
+                or by_line(lines)
+                or framed_name(below)
+                or info_author_line(lines, doc.author)
+            )
             if not author and below:
                 author = _name_below(below)
+            credit = credit_lines(lines)
             above = [
                 ln
-                for ln in lines[: run[0]]
-                if not (is_invocation(ln.text) or is_genre(ln.text) or is_link(ln.text))
+                for k, ln in enumerate(lines[: run[0]])
+                if not (
+                    is_invocation(ln.text)
+                    or is_genre(ln.text)
+                    or k in credit
+                    or is_by_line(ln.text)
+                )
             ]
             if publication:
                 pass
@@ -252,6 +266,8 @@ def _title_metadata(doc: ExtractedDocument, at: int | None) -> SourceMetadata:
         author = info_author_line(doc.pages[k].lines, doc.author) or credits_author(
             doc.pages[k + 1 : k + 3]
         )
+    if not work and at is None and doc.pages and doc.pages[0].number == 1:
+        work = form_title(doc.pages[0].lines)  # a form cover: "label: value" lines
     work = work or doc.title or _running_title(doc)
     author = author or doc.author
     publication = publication or doc.title or work
