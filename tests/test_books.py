@@ -793,3 +793,16 @@ def test_bold_body_size_titles_are_the_sections_when_the_large_lines_are_verse()
     assert [(s.page_ref, s.chapter_title) for s in segments] == [
         (str(n), title) for n, title in titles.items()
     ]
+
+
+def test_a_gloss_in_brackets_ending_a_title_is_no_part_of_the_chapters_name() -> None:
+    titles = [
+        ("הכלל הראשון: חפשו בעיה גופנית", " (הגורמת למצב)"),
+        ("שער האמונה", ""),
+        ("מקור", " (א)"),
+    ]
+    pages = [[_head(t + g, 18, 60), *_prose(n, 100)] for n, (t, g) in enumerate(titles, start=1)]
+    segments = offline_outline(_doc(pages)).outline_segments
+    # A one-word title keeps its bracket: "(א)" may be all that tells it apart.
+    assert [s.chapter_title for s in segments] == [titles[0][0], titles[1][0], "מקור (א)"]
+    assert [s.segment_title for s in segments] == [t + g for t, g in titles]

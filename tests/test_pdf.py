@@ -381,6 +381,18 @@ def test_slightly_larger_heading_and_footnote_block() -> None:
     assert kinds[-3:-1] == ["footnote", "footnote"]
 
 
+def test_text_lines_set_small_above_the_notes_stay_text() -> None:
+    # An OCR layer sizes each word: the text's last line comes out as small as the
+    # notes, but it follows the text at its pitch; the notes stand apart below it.
+    page = _page(1, 10, header="כותרת", footer="7")
+    y = page.lines[-2].y
+    page.lines.insert(-1, RawLine("סוף הפסקה בשורה קטנה", 9, False, y + 18, 200, 380))
+    page.lines.insert(-1, RawLine("1) הערה קטנה בתחתית העמוד", 9, False, y + 58, 200, 380))
+    page.lines.insert(-1, RawLine("והמשך ההערה", 9, False, y + 69, 300, 380))
+    kinds = classify([page], dominant_size([page]))[0]
+    assert kinds[-4:-1] == ["body", "footnote", "footnote"]
+
+
 def test_page_number_values() -> None:
     assert page_number_value("12") == 12
     assert page_number_value("- 12 -") == 12

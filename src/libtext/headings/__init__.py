@@ -33,7 +33,7 @@ from libtext.headings._declared import (
     unlisted_like_listed,
     usable_bookmarks,
 )
-from libtext.headings._line import HEADING_LINE, HEADING_WORDS, parse_heading
+from libtext.headings._line import HEADING_LINE, HEADING_WORDS, parse_heading, without_gloss
 from libtext.headings._matter import book_text, chapter_numerals
 from libtext.headings._title_page import (
     by_line,
@@ -644,7 +644,9 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
         if not body:
             continue
         within = " — ".join(t for t in (part, chapter if h.level == "sub" else "") if t)
-        segments.append(_segment(len(segments) + 1, h, h.lines[0], body, part=within))
+        segments.append(
+            _segment(len(segments) + 1, h, without_gloss(h.lines[0]), body, part=within)
+        )
     return DocumentOutline(source_metadata=metadata, outline_segments=segments)
 
 
