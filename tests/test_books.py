@@ -453,6 +453,8 @@ def test_a_chabad_title_page_names_the_author_not_the_publisher() -> None:
     # Without the author's by-line, the publisher's "על ידי" names no one.
     meta = offline_outline(_title_doc(lines[:2] + lines[4:])).source_metadata
     assert meta.author_name == ""
+    one_line = [*lines[:2], ("יוצא לאור על ידי", 12), *lines[6:]]
+    assert offline_outline(_title_doc(one_line)).source_metadata.author_name == ""
 
 
 @pytest.mark.parametrize(

@@ -49,6 +49,7 @@ from libtext.headings._title_page import (
     is_genre,
     is_invocation,
     name_like,
+    publisher_before,
     title_run,
 )
 from libtext.headings._toc import printed_toc
@@ -340,7 +341,10 @@ def _name_below(below: list[ExtractedLine]) -> str:
     """The name under the title: its largest line, or, when that is a lone short word
     (a by-word the rules do not know: another language's, or misread by OCR), the
     name on the line after it."""
-    k = max(range(len(below)), key=lambda i: below[i].size)
+    named = [i for i in range(len(below)) if not (i and publisher_before(below[i - 1].text))]
+    if not named:
+        return ""  # the publisher's name under "יוצא לאור על ידי"
+    k = max(named, key=lambda i: below[i].size)
     text = " ".join(below[k].text.split())
     if len(text.split()) == 1 and len(text) <= 3 and k + 1 < len(below):
         return name_like(below[k + 1].text)

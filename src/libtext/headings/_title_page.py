@@ -53,6 +53,7 @@ __all__ = [
     "is_invocation",
     "is_link",
     "name_like",
+    "publisher_before",
     "strip_ornaments",
     "title_run",
 ]
@@ -147,6 +148,10 @@ _WORK_LABELS = frozenset(
         "experiment",
         "project",
     }
+)
+_PUBLISHER_END = re.compile(
+    r"(?:יוצא\s+לאור|יו\"ל|הוצאת|נדפס|published)(?:\s+(?:על\s+ידי|ע\"י|by))?:?$",
+    re.IGNORECASE,
 )
 _LABEL_LINE = re.compile(r"^([^:]{2,40}):\s*(\S.*)$")
 _FORM_LINES = 3  # "label: value" lines that make a page a form
@@ -356,7 +361,7 @@ def by_line(lines: Sequence[ExtractedLine]) -> str:
             continue
         if _in_credit(lines, k, top):
             continue  # who put the file online ("… www.site.org / ע"י …"), not the author
-        if k and _publisher_before(lines[k - 1].text):
+        if k and publisher_before(lines[k - 1].text):
             continue  # "יוצא לאור / על ידי …": the publisher
         rest = text[m.end() :].strip()
         if not rest and k + 1 < len(lines):
@@ -385,11 +390,11 @@ def _in_credit(lines: Sequence[ExtractedLine], k: int, top: float) -> bool:
     return False
 
 
-def _publisher_before(text: str) -> bool:
-    """A line that ends in a publisher's words (``יוצא לאור``, ``הוצאת``), so that the
-    ``ע"י`` under it names the publisher."""
+def publisher_before(text: str) -> bool:
+    """A line that ends in a publisher's words (``יוצא לאור``, ``הוצאת``, ``יוצא לאור
+    על ידי``), so that the line under it names the publisher."""
     t = _norm(text)
-    return bool(t) and bool(re.search(r"(?:יוצא\s+לאור|יו\"ל|הוצאת|נדפס|published)$", t))
+    return bool(t) and bool(_PUBLISHER_END.search(t))
 
 
 def is_by_line(text: str) -> bool:
