@@ -808,3 +808,10 @@ def test_a_gloss_in_brackets_ending_a_title_is_no_part_of_the_chapters_name() ->
     # A one-word title keeps its bracket: "(א)" may be all that tells it apart.
     assert [s.chapter_title for s in segments] == [titles[0][0], titles[1][0], "מקור (א)"]
     assert [s.segment_title for s in segments] == [t + g for t, g in titles]
+
+
+@pytest.mark.parametrize("year", ["שנת תרנ״ה לפ״ק", "תקצ״ה", "ווילנא תשכ״ב"])
+def test_an_old_hebrew_year_on_the_imprint_is_neither_title_nor_author(year: str) -> None:
+    lines = [("ספר", 20), ("אבני זכרון", 40), (year, 16), ("בדפוס האלמנה והאחים", 10)]
+    meta = offline_outline(_title_doc(lines)).source_metadata
+    assert (meta.work_title, meta.author_name) == ("אבני זכרון", "")
