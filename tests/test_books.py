@@ -815,3 +815,18 @@ def test_an_old_hebrew_year_on_the_imprint_is_neither_title_nor_author(year: str
     lines = [("ספר", 20), ("אבני זכרון", 40), (year, 16), ("בדפוס האלמנה והאחים", 10)]
     meta = offline_outline(_title_doc(lines)).source_metadata
     assert (meta.work_title, meta.author_name) == ("אבני זכרון", "")
+
+
+@pytest.mark.parametrize(
+    "by",
+    [
+        ["ממני הצעיר משה יעקב כהן ס״ט"],
+        ["אשר חיבר", "הרה״ג משה יעקב כהן שליט״א"],
+        ["להגאון משה יעקב כהן זצ״ל"],
+    ],
+)
+def test_a_hebrew_title_pages_by_words_name_the_author(by: list[str]) -> None:
+    lines = [("ספר", 20), ("אבני זכרון", 40), ("על סדר הפרשיות", 16)]
+    lines += [(t, 14) for t in by] + [("פה ירושלים", 10)]
+    meta = offline_outline(_title_doc(lines)).source_metadata
+    assert meta.author_name == "משה יעקב כהן"

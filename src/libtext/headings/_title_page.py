@@ -68,7 +68,8 @@ _TOWER = 1.3
 _BY = re.compile(
     r"^(?:(?:מסודר|מסודרים|נערך|נערכו|ערוך|ערוכים|חובר|נתחבר|נתחברו|נכתב|נאסף|הובא\s+לדפוס|סודר)"
     r"\s+(?:(?:בעזהי\"ת|בעזה\"י|בעז\"ה|בס\"ד|ב\"ה|בעה\"י)\s+)?)?"
-    r"(?:ע\"י|ע'י|על\s+ידי|מאת|מאתו|מאתי|חיברו|לרבינו|לרבנו|by|written\s+by|edited\s+by)"
+    r"(?:ע\"י|ע'י|על\s+ידי|מאת|מאתו|מאתי|ממני|(?:אשר\s+)?(?:חיבר|חברו|חיברו)|לרבינו|לרבנו|"
+    r"להגאון|by|written\s+by|edited\s+by)"
     r"(?=[\s:]|$)[:\s]*",
     re.IGNORECASE,
 )
@@ -136,6 +137,8 @@ _BLESSINGS = frozenset(
         'נבג"מ',
     }
 )
+# The words of humility an author sets before his own name (``ממני הצעיר …``).
+_HUMBLE = frozenset({"הצעיר", "הקטן", "הק'", "הק׳"})
 _WORK_LABELS = frozenset(
     {
         "נושא",
@@ -417,7 +420,7 @@ def _unframed(text: str) -> str:
     """A name without the abbreviated honorifics and blessings around it
     (``כ"ק אדמו"ר … נ"ע`` -> the name), ``""`` when that leaves under two words."""
     words = _norm(text).split()
-    while words and _ABBREVIATION.match(words[0]):
+    while words and (_ABBREVIATION.match(words[0]) or words[0] in _HUMBLE):
         words.pop(0)
     while words and _ABBREVIATION.match(words[-1]):
         words.pop()
