@@ -49,7 +49,10 @@ _BAND_SIZE_RATIO = 1.5
 # What a tab sets apart from its line: a page number (digits, or a Hebrew numeral:
 # see :func:`_numeral`), or a label closed by a colon.
 _TAB_ITEM = re.compile(r"[(\[]?\d{1,4}[.)\]]?|\S{1,12}(?: \S{1,12})?:")
-_PAGE_NUMBER = re.compile(r"[-–(\[]?\s*\d{1,4}\s*[-–)\]]?|[\u05d0-\u05ea]{1,3}['\"\u05f3\u05f4]?[\u05d0-\u05ea]?")
+# A page number: digits (``12``, ``-12-``, ``[12]``) or a short Hebrew numeral (``יב``).
+_PAGE_NUMBER = re.compile(
+    r"[-–(\[]?\s*\d{1,4}\s*[-–)\]]?|[\u05d0-\u05ea]{1,3}['\"\u05f3\u05f4]?[\u05d0-\u05ea]?"
+)
 _NUMERAL = re.compile("[\u05d0-\u05ea\u05f3\u05f4'\"]{2,6}")
 _LETTER_VALUE = {ch: v for v, ch in zip(range(1, 23), "אבגדהוזחטיכלמנסעפצקרשת", strict=True)}
 _LATIN = re.compile("[A-Za-z]")
@@ -120,9 +123,7 @@ def _apart(lines: list[RawLine], group: list[int], groups: list[list[int]], n: i
     return abs(lines[other[0]].y - lines[group[0]].y) > _NEIGHBOUR * size
 
 
-def _last_in_text(
-    lines: list[RawLine], group: list[int], groups: list[list[int]], n: int
-) -> bool:
+def _last_in_text(lines: list[RawLine], group: list[int], groups: list[list[int]], n: int) -> bool:
     """Whether the page's last baseline (``groups[n]``) is a line of the text: it
     follows the line above at the text's pitch and none of its parts is a number."""
     if n == 0 or n != len(groups) - 1 or _apart(lines, group, groups, n):
