@@ -406,6 +406,80 @@ def test_title_lines_that_belong_together_are_joined_and_a_subtitle_apart_is_not
         assert meta.work_title == title
 
 
+def test_a_garbled_digitisation_credit_names_no_author_and_a_framed_name_does() -> None:
+    # A scanned title page's text layer: the site's credit above the title, its address
+    # garbled by the OCR, then "ע״י" and who scanned it; the author under the title
+    # between an honorific and a blessing, with no by-word.
+    lines = [
+        ("הועתק והוכנס לאינטרנט", 17),
+        ("זרח ושך", 12),
+        ("hebrewbo.", 12),
+        ("ע״י שמעון המעתיק", 16),
+        ("ספר", 18),
+        ("אור הגנוז", 36),
+        ("דרכי העיון", 15),
+        ("אשר חנני ה׳ בחמלתו", 9),
+        ("הרה״ג משה יעקב כהן שליט״א", 12),
+        ("יו״ל ע״י", 10),
+        ("מכון אור הגנוז", 10),
+        ("פה עיה״ק ירושלים ת״ו", 9),
+    ]
+    meta = offline_outline(_title_doc(lines)).source_metadata
+    assert meta.work_title == "אור הגנוז"
+    assert meta.author_name == "משה יעקב כהן"
+    assert meta.publication_title not in ("הועתק והוכנס לאינטרנט", "זרח ושך", "hebrewbo.")
+
+
+def test_abbreviations_framing_a_line_that_is_no_name_name_no_author() -> None:
+    # "Under the rule of …": framed by abbreviations, but none of them a blessing.
+    lines = [("אבי הנחל", 36), ("תמ״ש השר הגדול אמיד יר״ם ותמ״ל", 12), ("פה אזמיר", 18)]
+    assert offline_outline(_title_doc(lines)).source_metadata.author_name == ""
+
+
+def test_a_chabad_title_page_names_the_author_not_the_publisher() -> None:
+    lines = [
+        ("ספר המאמרים", 40),
+        ("תש״ט", 20),
+        ("מאת", 12),
+        ("כ״ק אדמו״ר מוהר״ר יוסף יצחק שניאורסאהן נבג״מ זי״ע", 16),
+        ("יוצא לאור", 12),
+        ("על ידי", 12),
+        ("מערכת אוצר החסידים", 14),
+        ("ברוקלין, נ.י.", 10),
+    ]
+    meta = offline_outline(_title_doc(lines)).source_metadata
+    assert meta.work_title == "ספר המאמרים"
+    assert meta.author_name == "יוסף יצחק שניאורסאהן"
+    # Without the author's by-line, the publisher's "על ידי" names no one.
+    meta = offline_outline(_title_doc(lines[:2] + lines[4:])).source_metadata
+    assert meta.author_name == ""
+    one_line = [*lines[:2], ("יוצא לאור על ידי", 12), *lines[6:]]
+    assert offline_outline(_title_doc(one_line)).source_metadata.author_name == ""
+
+
+@pytest.mark.parametrize(
+    ("label", "value"),
+    [("שיעורי בית למטלה", "קבל לוחות"), ("נושא העבודה", "מעגלי זרם חילופין"), ("Title", "Lab 3")],
+)
+def test_a_form_cover_names_its_work_in_a_labelled_value(label: str, value: str) -> None:
+    cover = [
+        "מספר הקורס: 114034",
+        "עמדת עבודה: 3",
+        "שם המדריך: ישראל ישראלי",
+        "מגישים: משה כהן, 123456789",
+        "תאריך: 19/05/2025",
+        f"{label}: {value}",
+    ]
+    page = ExtractedPage(
+        number=1,
+        width=595,
+        height=842,
+        lines=[ExtractedLine(text=t, size=11, y=80 + 15 * k) for k, t in enumerate(cover)],
+    )
+    doc = ExtractedDocument(pages=[page, text_page(2, ["פרק א", *AVOT])], body_size=12.0)
+    assert offline_outline(doc).source_metadata.work_title == value
+
+
 @pytest.mark.parametrize(
     ("info", "author"),
     [
@@ -721,3 +795,38 @@ def test_bold_body_size_titles_are_the_sections_when_the_large_lines_are_verse()
     assert [(s.page_ref, s.chapter_title) for s in segments] == [
         (str(n), title) for n, title in titles.items()
     ]
+
+
+def test_a_gloss_in_brackets_ending_a_title_is_no_part_of_the_chapters_name() -> None:
+    titles = [
+        ("הכלל הראשון: חפשו בעיה גופנית", " (הגורמת למצב)"),
+        ("שער האמונה", ""),
+        ("מקור", " (א)"),
+    ]
+    pages = [[_head(t + g, 18, 60), *_prose(n, 100)] for n, (t, g) in enumerate(titles, start=1)]
+    segments = offline_outline(_doc(pages)).outline_segments
+    # A one-word title keeps its bracket: "(א)" may be all that tells it apart.
+    assert [s.chapter_title for s in segments] == [titles[0][0], titles[1][0], "מקור (א)"]
+    assert [s.segment_title for s in segments] == [t + g for t, g in titles]
+
+
+@pytest.mark.parametrize("year", ["שנת תרנ״ה לפ״ק", "תקצ״ה", "ווילנא תשכ״ב"])
+def test_an_old_hebrew_year_on_the_imprint_is_neither_title_nor_author(year: str) -> None:
+    lines = [("ספר", 20), ("אבני זכרון", 40), (year, 16), ("בדפוס האלמנה והאחים", 10)]
+    meta = offline_outline(_title_doc(lines)).source_metadata
+    assert (meta.work_title, meta.author_name) == ("אבני זכרון", "")
+
+
+@pytest.mark.parametrize(
+    "by",
+    [
+        ["ממני הצעיר משה יעקב כהן ס״ט"],
+        ["אשר חיבר", "הרה״ג משה יעקב כהן שליט״א"],
+        ["להגאון משה יעקב כהן זצ״ל"],
+    ],
+)
+def test_a_hebrew_title_pages_by_words_name_the_author(by: list[str]) -> None:
+    lines = [("ספר", 20), ("אבני זכרון", 40), ("על סדר הפרשיות", 16)]
+    lines += [(t, 14) for t in by] + [("פה ירושלים", 10)]
+    meta = offline_outline(_title_doc(lines)).source_metadata
+    assert meta.author_name == "משה יעקב כהן"

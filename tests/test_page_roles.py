@@ -274,3 +274,24 @@ def test_a_header_rows_fields_given_apart_stay_apart() -> None:
     # line of text with a margin number beside it): not joined.
     assert len(join_rows(_header_row(False, 31.0), "R", None)) == 22
     assert len(join_rows(_header_row(True, 15.0), "R", None)) == 22
+
+
+def test_a_last_line_at_the_texts_pitch_with_its_parts_at_both_ends_is_one_line() -> None:
+    # A title page's imprint: the place at the right end, the year at the left, on
+    # the page's last baseline, one line's pitch under the text: one line of it.
+    text = _text(100.0, 6, 27.0, 392.0)
+    place = _raw("ירושלים", 190.0, 330.0, 392.0)
+    year = _raw('תשכ"ב.', 190.0, 27.0, 60.0)
+    lines = join_rows([*text, year, place], "R", None)
+    assert lines[-1].text == 'ירושלים תשכ"ב.'
+    assert len(lines) == 7
+
+
+def test_a_last_baseline_with_a_page_number_or_apart_stays_in_fields() -> None:
+    text = _text(100.0, 6, 27.0, 392.0)
+    # A page number beside a footer title, at the text's pitch.
+    number = [_raw("ירושלים", 190.0, 330.0, 392.0), _raw("12", 190.0, 27.0, 40.0)]
+    assert len(join_rows([*text, *number], "R", None)) == 8
+    # Place and year in a footer band well below the text.
+    band = [_raw("ירושלים", 260.0, 330.0, 392.0), _raw('תשכ"ב.', 260.0, 27.0, 60.0)]
+    assert len(join_rows([*text, *band], "R", None)) == 8

@@ -270,6 +270,42 @@ def test_latin_document_brackets_untouched() -> None:
     assert [ln.text for ln in doc.pages[0].lines] == ["(1)", "See (a) and [b]."]
 
 
+@pytest.mark.parametrize(
+    ("raw", "fixed"),
+    [
+        # An OCR layer boxes "82)" as one word, the bracket between the word and digits.
+        (")הסיפור מובא בעמ׳ (82", "(הסיפור מובא בעמ׳ 82)"),
+        (")ראה דף (12, ועוד", "(ראה דף 12), ועוד"),
+        ("(1 פארגלייך דעם פסוק", "1) פארגלייך דעם פסוק"),  # a note's label
+    ],
+)
+def test_a_bracket_on_the_wrong_side_of_a_number_goes_outside_it(raw: str, fixed: str) -> None:
+    # Mirrored by the document's vote (four lines of visual-shape brackets), then the
+    # bracket that would open a word with a closer (or end one with an opener) moves.
+    lines = [RawLine(")א( ו)ב(", 12, False, 100 + 20 * i, 50, 300) for i in range(4)]
+    lines.append(RawLine(raw, 12, False, 200, 50, 300))
+    doc = _assemble([RawPage(1, 400, 600, lines, 200)], {}, "x.pdf", mirror=True)
+    assert doc.pages[0].lines[-1].text == fixed
+
+
+def test_brackets_beside_numbers_that_read_right_stay() -> None:
+    lines = [RawLine(t, 12, False, 100 + 20 * i, 50, 300) for i, t in enumerate(_NUMBERS)]
+    doc = _assemble([RawPage(1, 400, 600, lines, 200)], {}, "x.pdf", mirror=True)
+    assert [ln.text for ln in doc.pages[0].lines] == _NUMBERS
+
+
+_NUMBERS = [
+    "ראה (עמ׳ 82) שם",
+    "(1) אחד",
+    "[12] ספר",
+    "שנת (1982).",
+    "f(2) = 4 (x)",
+    # Brackets the wrong way round that close nothing: moving one would not mend them.
+    "]0, 0, 1, 0[",
+    "ml )500 עד",
+]
+
+
 def test_logical_text_layer_is_not_flipped() -> None:
     lines = [RawLine("ראה (א) ועוד (ב) שם", 12, False, 100 + 20 * i, 50, 300) for i in range(5)]
     doc = _assemble([RawPage(1, 400, 600, lines, 200)], {}, "x.pdf", mirror=True)
@@ -343,6 +379,18 @@ def test_slightly_larger_heading_and_footnote_block() -> None:
     kinds = classify([page], dominant_size([page]))[0]
     assert kinds[1] == "heading"
     assert kinds[-3:-1] == ["footnote", "footnote"]
+
+
+def test_text_lines_set_small_above_the_notes_stay_text() -> None:
+    # An OCR layer sizes each word: the text's last line comes out as small as the
+    # notes, but it follows the text at its pitch; the notes stand apart below it.
+    page = _page(1, 10, header="כותרת", footer="7")
+    y = page.lines[-2].y
+    page.lines.insert(-1, RawLine("סוף הפסקה בשורה קטנה", 9, False, y + 18, 200, 380))
+    page.lines.insert(-1, RawLine("1) הערה קטנה בתחתית העמוד", 9, False, y + 58, 200, 380))
+    page.lines.insert(-1, RawLine("והמשך ההערה", 9, False, y + 69, 300, 380))
+    kinds = classify([page], dominant_size([page]))[0]
+    assert kinds[-4:-1] == ["body", "footnote", "footnote"]
 
 
 def test_page_number_values() -> None:

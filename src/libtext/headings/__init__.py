@@ -33,19 +33,23 @@ from libtext.headings._declared import (
     unlisted_like_listed,
     usable_bookmarks,
 )
-from libtext.headings._line import HEADING_LINE, HEADING_WORDS, parse_heading
+from libtext.headings._line import HEADING_LINE, HEADING_WORDS, parse_heading, without_gloss
 from libtext.headings._matter import book_text, chapter_numerals
 from libtext.headings._title_page import (
     by_line,
     clean_title,
+    credit_lines,
     credits_author,
+    form_title,
+    framed_name,
     info_author_line,
     is_author_name,
+    is_by_line,
     is_date,
     is_genre,
     is_invocation,
-    is_link,
     name_like,
+    publisher_before,
     title_run,
 )
 from libtext.headings._toc import printed_toc
@@ -222,13 +226,24 @@ def _title_metadata(doc: ExtractedDocument, at: int | None) -> SourceMetadata:
                 # under it, set about as large.
                 publication, work, run = work, clean_title(lines[after].text), [after]
             below = lines[run[-1] + 1 :]
-            author = author or by_line(lines) or info_author_line(lines, doc.author)
+            author = (
+                author
+                or by_line(lines)
+                or framed_name(below)
+                or info_author_line(lines, doc.author)
+            )
             if not author and below:
                 author = _name_below(below)
+            credit = credit_lines(lines)
             above = [
                 ln
-                for ln in lines[: run[0]]
-                if not (is_invocation(ln.text) or is_genre(ln.text) or is_link(ln.text))
+                for k, ln in enumerate(lines[: run[0]])
+                if not (
+                    is_invocation(ln.text)
+                    or is_genre(ln.text)
+                    or k in credit
+                    or is_by_line(ln.text)
+                )
             ]
             if publication:
                 pass
@@ -252,6 +267,8 @@ def _title_metadata(doc: ExtractedDocument, at: int | None) -> SourceMetadata:
         author = info_author_line(doc.pages[k].lines, doc.author) or credits_author(
             doc.pages[k + 1 : k + 3]
         )
+    if not work and at is None and doc.pages and doc.pages[0].number == 1:
+        work = form_title(doc.pages[0].lines)  # a form cover: "label: value" lines
     work = work or doc.title or _running_title(doc)
     author = author or doc.author
     publication = publication or doc.title or work
@@ -324,7 +341,10 @@ def _name_below(below: list[ExtractedLine]) -> str:
     """The name under the title: its largest line, or, when that is a lone short word
     (a by-word the rules do not know: another language's, or misread by OCR), the
     name on the line after it."""
-    k = max(range(len(below)), key=lambda i: below[i].size)
+    named = [i for i in range(len(below)) if not (i and publisher_before(below[i - 1].text))]
+    if not named:
+        return ""  # the publisher's name under "יוצא לאור על ידי"
+    k = max(named, key=lambda i: below[i].size)
     text = " ".join(below[k].text.split())
     if len(text.split()) == 1 and len(text) <= 3 and k + 1 < len(below):
         return name_like(below[k + 1].text)
@@ -628,7 +648,9 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
         if not body:
             continue
         within = " — ".join(t for t in (part, chapter if h.level == "sub" else "") if t)
-        segments.append(_segment(len(segments) + 1, h, h.lines[0], body, part=within))
+        segments.append(
+            _segment(len(segments) + 1, h, without_gloss(h.lines[0]), body, part=within)
+        )
     return DocumentOutline(source_metadata=metadata, outline_segments=segments)
 
 

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from libtext.headings._line import parse_heading
+from libtext.headings._line import parse_heading, without_gloss
 from libtext.headings._toc import MIN_ENTRIES, contents_entries
 from libtext.hebrew import normalize_for_match
 from libtext.models import DocumentHeading, ExtractedDocument, ExtractedPage, OutlineSegment
@@ -323,7 +323,7 @@ def declared_segments(
             OutlineSegment(
                 sequence_id=len(segments) + 1,
                 chapter_number=_number(title),
-                chapter_title=title,
+                chapter_title=without_gloss(title),
                 segment_title=" — ".join(item.path),
                 summary=summarize([opening]),
                 page_ref=str(item.heading.page),

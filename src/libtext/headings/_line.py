@@ -10,7 +10,19 @@ import re
 
 from libtext.hebrew import parse_numeral
 
-__all__ = ["HEADING_LINE", "HEADING_WORDS", "parse_heading"]
+__all__ = ["HEADING_LINE", "HEADING_WORDS", "parse_heading", "without_gloss"]
+
+_GLOSS = re.compile(r"\s[(\[][^()\[\]]+[)\]]$")
+
+
+def without_gloss(title: str) -> str:
+    """A chapter's title without the gloss in brackets that ends it
+    (``חפשו בעיה גופנית (הגורמת למצב)``): a segment's full title keeps it."""
+    m = _GLOSS.search(title)
+    if m is None or len(title[: m.start()].split()) < 2:
+        return title
+    return title[: m.start()].rstrip(" :–-")
+
 
 HEADING_WORDS = (
     "פרק", "סימן", "שער", "אות", "חלק", "מאמר", "ספר", "הלכה", "הלכות", "מזמור",

@@ -15,9 +15,17 @@ Pure helpers over extracted lines, used by :mod:`libtext.headings`:
 * a name set largest above the title (the author, with an honorific or as the PDF's
   Info author gives it) is not the title;
 * the author is named by a by-line (``מאת``, ``ע"י``, ``מסודר ע"י``, ``לרבנו``, ``by``)
-  on that page, else by the line that carries the PDF's Info author (which is often
-  only part of the name), else by a name-like line under the title, else by the
-  first name of a credits list (``עורכים/מחברים: …``) on the next pages.
+  on that page, else by a name framed as Hebrew title pages frame it (an honorific
+  before it, a blessing after it: ``הרה"ג … שליט"א``), else by the line that carries
+  the PDF's Info author (which is often only part of the name), else by a name-like
+  line under the title, else by the first name of a credits list
+  (``עורכים/מחברים: …``) on the next pages. Abbreviated honorifics and blessings
+  (``כ"ק``, ``זצ"ל``) are not part of the name;
+* a scanned book's digitisation credit (``הועתק והוכנס לאינטרנט``, a web address, then
+  ``ע"י`` and who did it, often garbled by the OCR) and a publisher's or printer's
+  line (``יוצא לאור ע"י``, ``בדפוס …``, ``פה ירושלים``) name no author;
+* a form cover (``label: value`` lines, no title set large) names its work in the
+  value of a label such as ``נושא``, ``מטלה``, ``Title``.
 """
 
 from __future__ import annotations
@@ -32,14 +40,20 @@ from libtext.models import ExtractedLine, ExtractedPage
 __all__ = [
     "by_line",
     "clean_title",
+    "credit_lines",
     "credits_author",
+    "form_title",
+    "framed_name",
     "info_author_line",
     "is_author_name",
+    "is_by_line",
+    "is_credit",
     "is_date",
     "is_genre",
     "is_invocation",
     "is_link",
     "name_like",
+    "publisher_before",
     "strip_ornaments",
     "title_run",
 ]
@@ -54,14 +68,21 @@ _TOWER = 1.3
 _BY = re.compile(
     r"^(?:(?:מסודר|מסודרים|נערך|נערכו|ערוך|ערוכים|חובר|נתחבר|נתחברו|נכתב|נאסף|הובא\s+לדפוס|סודר)"
     r"\s+(?:(?:בעזהי\"ת|בעזה\"י|בעז\"ה|בס\"ד|ב\"ה|בעה\"י)\s+)?)?"
-    r"(?:ע\"י|ע'י|על\s+ידי|מאת|מאתו|מאתי|חיברו|לרבינו|לרבנו|by|written\s+by|edited\s+by)"
+    r"(?:ע\"י|ע'י|על\s+ידי|מאת|מאתו|מאתי|ממני|(?:אשר\s+)?(?:חיבר|חברו|חיברו)|לרבינו|לרבנו|"
+    r"להגאון|by|written\s+by|edited\s+by)"
     r"(?=[\s:]|$)[:\s]*",
     re.IGNORECASE,
 )
 _INVOCATIONS = frozenset(
     {'בס"ד', 'ב"ה', 'בעזהי"ת', 'בעזה"י', 'בע"ה', "בסייעתא דשמיא", "בעזרת השם", 'בעז"ה'}
 )
-_YEAR = re.compile(r"(?<!\d)(?:1[89]|20|21)\d\d(?!\d)|(?:^|\s)ה?תש[א-ת]?\"[א-ת](?=\s|$|[.,])")
+# A year: 1800-2199, or a Hebrew one from the sixth millennium's 400s on (``תקצ"ה``,
+# ``תרנ"ה``, ``תשכ"ב``; ``לפ"ק`` marks one), as title pages print their imprint's.
+_YEAR = re.compile(
+    r"(?<!\d)(?:1[89]|20|21)\d\d(?!\d)"
+    r"|(?:^|\s)ה?ת(?:[קרשת][טיכלמנסעפצ]?|[טיכלמנסעפצ])\"[א-ת](?=\s|$|[.,])"
+    r"|(?:^|\s)לפ\"ק(?=\s|$|[.,])"
+)
 _MONTHS = (
     "ינואר|פברואר|מרץ|מרס|אפריל|מאי|יוני|יולי|אוגוסט|ספטמבר|אוקטובר|נובמבר|דצמבר|"
     "תשרי|חשון|חשוון|כסלו|טבת|שבט|אדר|ניסן|אייר|סיון|סיוון|תמוז|אב|אלול|"
@@ -77,6 +98,74 @@ _EMAIL_URL = re.compile(
 _GLUED_ORNAMENT = re.compile(
     r"(?<![A-Za-z])[A-Za-z](?=[\u05d0-\u05ea])|(?<=[\u05d0-\u05ea])[A-Za-z](?![A-Za-z])"
 )
+# Who put a scanned book online, and when: the digitisation credit, not the author.
+_CREDIT = re.compile(
+    r"הועתק|הוכנס\s+לאינטרנט|נסרק|סריקה|scanned|digiti[sz]ed|made\s+available",
+    re.IGNORECASE,
+)
+_CREDIT_REACH = 5  # lines after a credit line or an address that still belong to it
+_CREDIT_TITLE = 0.6  # a line this large (of the page's largest) parts a credit from what follows
+# A publisher's, printer's or place line: ``יוצא לאור``, ``בדפוס``, ``פה ירושלים``.
+_IMPRINT = re.compile(
+    r"(?:^|\s)(?:יוצא\s+לאור|יו\"ל|הוצאת|הוצאה|בהוצאת|נדפס|נדפסו|בדפוס|דפוס|פה|להשיג|"
+    r"published|printed|publisher)(?=\s|$|[:,])",
+    re.IGNORECASE,
+)
+# An abbreviation (``שליט"א``, ``הרה"ג``): gershayim between letters.
+_ABBREVIATION = re.compile(r"^[\u05d0-\u05ea]*[\u05d0-\u05ea]\"[\u05d0-\u05ea]+[.,]?$")
+# Honorifics a Hebrew title page sets before a name, spelt out.
+_HONORIFIC_WORDS = frozenset(
+    {"הרב", "הגאון", "הצדיק", "הצעיר", "הקטן", "ממני", "מאתי", "הק'", "רבינו", "רבנו"}
+)
+# Blessings a Hebrew title page sets after a living or departed author's name.
+_BLESSINGS = frozenset(
+    {
+        'שליט"א',
+        'נ"י',
+        'נר"ו',
+        'הי"ו',
+        'יצ"ו',
+        'ס"ט',
+        'ז"ל',
+        'זצ"ל',
+        'זצוק"ל',
+        'זצוקללה"ה',
+        'זלה"ה',
+        'נ"ע',
+        'ע"ה',
+        'זי"ע',
+        'נבג"מ',
+    }
+)
+# The words of humility an author sets before his own name (``ממני הצעיר …``).
+_HUMBLE = frozenset({"הצעיר", "הקטן", "הק'", "הק׳"})
+_WORK_LABELS = frozenset(
+    {
+        "נושא",
+        "כותרת",
+        "מטלה",
+        "ניסוי",
+        "עבודה",
+        "פרויקט",
+        "פרוייקט",
+        "תרגיל",
+        "חיבור",
+        "title",
+        "subject",
+        "topic",
+        "assignment",
+        "experiment",
+        "project",
+    }
+)
+_PUBLISHER_END = re.compile(
+    r"(?:יוצא\s+לאור|יו\"ל|הוצאת|נדפס|published)(?:\s+(?:על\s+ידי|ע\"י|by))?:?$",
+    re.IGNORECASE,
+)
+_LABEL_LINE = re.compile(r"^([^:]{2,40}):\s*(\S.*)$")
+_FORM_LINES = 3  # "label: value" lines that make a page a form
+_PREFIXES = "והלבש"
+
 _GENRES = frozenset(
     {"ספר", "קונטרס", "חיבור", "מאמר", "חוברת", "לקט", "treatise", "book", "booklet"}
 )
@@ -227,6 +316,8 @@ def name_like(text: str) -> str:
         return ""
     if t.endswith((":", ".", "?", "!")) or is_date(t) or is_invocation(t) or _SPACED_DASH.search(t):
         return ""
+    if _IMPRINT.search(_norm(t)) or _CREDIT.search(t):
+        return ""  # a publisher, printer or place; a digitisation credit
     if any(w.strip(",.;").lower() in _STOPWORDS for w in words):
         return ""
     return t if any(ch.isalpha() for ch in t) else ""
@@ -271,27 +362,122 @@ def _latin(text: str) -> bool:
 
 def by_line(lines: Sequence[ExtractedLine]) -> str:
     """The author a by-line names (``מאת …``, ``מסודר ע"י`` then the name)."""
+    top = max((ln.size for ln in lines), default=0.0)
     for k, ln in enumerate(lines):
         text = " ".join(normalize_quotes(ln.text).split())
         m = _BY.match(text)
         if not m:
             continue
-        if any(_EMAIL_URL.search(lines[j].text) for j in range(max(k - 2, 0), k)):
+        if _in_credit(lines, k, top):
             continue  # who put the file online ("… www.site.org / ע"י …"), not the author
+        if k and publisher_before(lines[k - 1].text):
+            continue  # "יוצא לאור / על ידי …": the publisher
         rest = text[m.end() :].strip()
         if not rest and k + 1 < len(lines):
             rest = " ".join(lines[k + 1].text.split())
-        name = name_like(rest)
+        name = name_like(_unframed(rest) or rest)
         if name:
-            return _original(ln.text if text[m.end() :].strip() else lines[k + 1].text, name)
+            line = ln.text if text[m.end() :].strip() else lines[k + 1].text
+            return _original(line, name)
     return ""
 
 
-def _original(line: str, normalized_tail: str) -> str:
-    """The tail of ``line`` as printed (quotes unnormalized) that ``normalized_tail`` is."""
+def credit_lines(lines: Sequence[ExtractedLine]) -> set[int]:
+    """Indices of the lines of a digitisation credit (see :func:`_in_credit`)."""
+    top = max((ln.size for ln in lines), default=0.0)
+    return {k for k in range(len(lines)) if is_credit(lines[k].text) or _in_credit(lines, k, top)}
+
+
+def _in_credit(lines: Sequence[ExtractedLine], k: int, top: float) -> bool:
+    """Whether line ``k`` closes a digitisation credit: a credit line or an address
+    stands a few lines above it, with no line set large (a title) between them."""
+    for j in range(k - 1, max(k - 1 - _CREDIT_REACH, -1), -1):
+        if is_credit(lines[j].text):
+            return True
+        if top and lines[j].size >= _CREDIT_TITLE * top:
+            return False
+    return False
+
+
+def publisher_before(text: str) -> bool:
+    """A line that ends in a publisher's words (``יוצא לאור``, ``הוצאת``, ``יוצא לאור
+    על ידי``), so that the line under it names the publisher."""
+    t = _norm(text)
+    return bool(t) and bool(_PUBLISHER_END.search(t))
+
+
+def is_by_line(text: str) -> bool:
+    """A line that opens with a by-word (``מאת``, ``ע"י``, ``by``)."""
+    return bool(_BY.match(_norm(text)))
+
+
+def is_credit(text: str) -> bool:
+    """A digitisation credit's line (``הועתק והוכנס לאינטרנט``), or an address."""
+    return bool(_CREDIT.search(text)) or is_link(text)
+
+
+def _unframed(text: str) -> str:
+    """A name without the abbreviated honorifics and blessings around it
+    (``כ"ק אדמו"ר … נ"ע`` -> the name), ``""`` when that leaves under two words."""
+    words = _norm(text).split()
+    while words and (_ABBREVIATION.match(words[0]) or words[0] in _HUMBLE):
+        words.pop(0)
+    while words and _ABBREVIATION.match(words[-1]):
+        words.pop()
+    return " ".join(words) if len(words) >= 2 else ""
+
+
+def framed_name(lines: Sequence[ExtractedLine]) -> str:
+    """A name set as Hebrew title pages set their author's: an honorific before it
+    (``הרה"ג``, ``הצעיר``, an abbreviation the OCR may have garbled) and a blessing
+    abbreviation after it (``שליט"א``, ``ס"ט``, ``זצ"ל``), with no by-word."""
+    for ln in lines:
+        words = _norm(ln.text).split()
+        if len(words) < 4 or words[-1].rstrip(".,") not in _BLESSINGS:
+            continue
+        if not (_ABBREVIATION.match(words[0]) or words[0] in _HONORIFIC_WORDS):
+            continue
+        inner = words[1:-1]
+        while inner and _ABBREVIATION.match(inner[-1]):
+            inner.pop()
+        while inner and (_ABBREVIATION.match(inner[0]) or inner[0] in _HONORIFIC_WORDS):
+            inner.pop(0)
+        if not 2 <= len(inner) <= 5 or any('"' in w or "'" in w for w in inner):
+            continue
+        name = name_like(" ".join(inner))
+        if name:
+            return name
+    return ""
+
+
+def form_title(lines: Sequence[ExtractedLine]) -> str:
+    """A form cover's work: the value of a label that names it (``נושא: …``,
+    ``שיעורי בית למטלה: …``) on a page of ``label: value`` lines."""
+    labelled = [m for ln in lines[:20] if (m := _LABEL_LINE.match(" ".join(ln.text.split())))]
+    if len(labelled) < _FORM_LINES:
+        return ""
+    for m in labelled:
+        label, value = m.group(1).split(), m.group(2).strip()
+        if not label or not any(ch.isalpha() for ch in value) or is_link(value):
+            continue
+        last = label[-1].casefold()
+        if last in _WORK_LABELS or (last[:1] in _PREFIXES and last[1:] in _WORK_LABELS):
+            return value
+    return ""
+
+
+def _original(line: str, normalized: str) -> str:
+    """The words of ``line`` as printed (quotes unnormalized) that ``normalized`` is: the
+    last such run of words, else the line's tail of as many words."""
     words = line.split()
-    n = len(normalized_tail.split())
-    return " ".join(words[-n:]) if n <= len(words) else normalized_tail
+    want = normalized.split()
+    n = len(want)
+    plain = _norm(line).split()
+    if len(plain) == len(words):
+        for i in range(len(words) - n, -1, -1):
+            if [_norm(w) for w in plain[i : i + n]] == [_norm(w) for w in want]:
+                return " ".join(words[i : i + n])
+    return " ".join(words[-n:]) if n <= len(words) else normalized
 
 
 def info_author_line(lines: Sequence[ExtractedLine], author: str) -> str:

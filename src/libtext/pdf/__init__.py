@@ -60,7 +60,11 @@ from libtext.pdf._meta import info_author, info_text  # noqa: E402
 from libtext.pdf._outline import StructureHeadings, read_headings, structure_wanted  # noqa: E402
 from libtext.pdf._read import RawPage, read_page  # noqa: E402
 from libtext.pdf._spreads import split_spreads  # noqa: E402
-from libtext.pdf._text import bracket_votes, mirror_rtl_brackets  # noqa: E402
+from libtext.pdf._text import (  # noqa: E402
+    bracket_votes,
+    brackets_outside_numbers,
+    mirror_rtl_brackets,
+)
 from libtext.pdf._visual import valid_text  # noqa: E402
 
 __all__ = [
@@ -648,7 +652,8 @@ def _fix_brackets(pages: list[RawPage]) -> None:
 
     A document without Hebrew (or other right-to-left) letters is left alone; lines
     without letters take the document's direction. The vote stops early once one
-    side clearly wins: a few dozen lines settle it.
+    side clearly wins: a few dozen lines settle it. Then, on every line, a bracket on
+    the wrong side of a number (``)82``, as an OCR layer may box it) goes outside it.
     """
     sample = "".join(ln.text for p in pages[:30] for ln in p.lines)
     rtl = len(_RTL_LETTER.findall(sample))
@@ -665,7 +670,10 @@ def _fix_brackets(pages: list[RawPage]) -> None:
         logical += lg
         if abs(mirrored - logical) >= 25:
             break
-    if logical > mirrored:
-        return
-    for ln in candidates:
-        ln.text = mirror_rtl_brackets(ln.text, default)
+    if logical <= mirrored:
+        for ln in candidates:
+            ln.text = mirror_rtl_brackets(ln.text, default)
+    for p in pages:
+        for ln in p.lines:
+            if _BRACKET.search(ln.text):
+                ln.text = brackets_outside_numbers(ln.text)

@@ -45,6 +45,7 @@ _BOTTOM_BAND = 0.86
 _NEAR_BAND = 0.2  # a page number that follows the pages may stand this far in
 _SMALL = 0.9  # at most this share of body size: header
 _NOTE = 0.94  # at most this share of body size: footnote
+_NOTE_APART = 1.5  # the first note stands this many text pitches below the text, at least
 _LARGE = 1.12  # at least this share: heading whatever its length
 _SLIGHTLY = 1.04  # at least this share: heading when short
 
@@ -609,7 +610,7 @@ def _mark_footnotes(pages: list[RawPage], kinds: list[list[LineKind]], body: flo
             if small and (
                 previous_had_notes or any(_NOTE_MARKER.match(lines[i].text) for i in block)
             ):
-                for i in block:
+                for i in _without_lead(lines, block, last_body):
                     kinds[p][i] = "footnote"
                 has_notes = True
         previous_had_notes = has_notes
@@ -630,6 +631,19 @@ def _notes_start(lines: list[RawLine], last_body: int, block: list[int], body: f
             widest, at = lines[i].y - y, n
         y = lines[i].y
     return at
+
+
+def _without_lead(lines: list[RawLine], block: list[int], last_body: int) -> list[int]:
+    """The notes of ``block`` without the text lines that lead it: an OCR layer gives
+    the text's last lines sizes as small as the notes', but they follow the text at
+    its pitch, and the first note stands apart below them."""
+    first = next((n for n, i in enumerate(block) if _NOTE_MARKER.match(lines[i].text)), 0)
+    if not first:
+        return block
+    lead = [last_body, *block[:first]]
+    steps = [lines[b].y - lines[a].y for a, b in itertools.pairwise(lead)]
+    gap = lines[block[first]].y - lines[lead[-1]].y
+    return block[first:] if gap > _NOTE_APART * max(steps) else block
 
 
 def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: float) -> None:

@@ -49,6 +49,10 @@ _BAND_SIZE_RATIO = 1.5
 # What a tab sets apart from its line: a page number (digits, or a Hebrew numeral:
 # see :func:`_numeral`), or a label closed by a colon.
 _TAB_ITEM = re.compile(r"[(\[]?\d{1,4}[.)\]]?|\S{1,12}(?: \S{1,12})?:")
+# A page number: digits (``12``, ``-12-``, ``[12]``) or a short Hebrew numeral (``יב``).
+_PAGE_NUMBER = re.compile(
+    r"[-–(\[]?\s*\d{1,4}\s*[-–)\]]?|[\u05d0-\u05ea]{1,3}['\"\u05f3\u05f4]?[\u05d0-\u05ea]?"
+)
 _NUMERAL = re.compile("[\u05d0-\u05ea\u05f3\u05f4'\"]{2,6}")
 _LETTER_VALUE = {ch: v for v, ch in zip(range(1, 23), "אבגדהוזחטיכלמנסעפצקרשת", strict=True)}
 _LATIN = re.compile("[A-Za-z]")
@@ -79,11 +83,14 @@ def join_rows(lines: list[RawLine], direction: Direction, gutter: float | None) 
     # left to the page's roles (its fields apart), but for a page number that pdfium
     # gave in the title's own run (read aside, as a margin number at the run's end) in
     # a row that stands apart from the text: the header keeps its page number.
+    # The last baseline, though, when it follows the text at its pitch and holds no
+    # page number, is the text's last line (a title page's imprint, its place and
+    # year at the two ends), not a footer's fields.
     for n, group in enumerate(groups):
         group = [k for k in group if k not in gone]
         if len(group) < 2:
             continue
-        if n not in (0, len(groups) - 1):
+        if n not in (0, len(groups) - 1) or _last_in_text(lines, group, groups, n):
             _join_parts(lines, group, direction, gutter, body, gone)
         elif _apart(lines, group, groups, n):
             _join_parts(lines, group, direction, gutter, body, gone, band=True)
@@ -114,6 +121,14 @@ def _apart(lines: list[RawLine], group: list[int], groups: list[list[int]], n: i
     other = groups[1] if n == 0 else groups[-2]
     size = max(max(lines[k].size for k in group), 1.0)
     return abs(lines[other[0]].y - lines[group[0]].y) > _NEIGHBOUR * size
+
+
+def _last_in_text(lines: list[RawLine], group: list[int], groups: list[list[int]], n: int) -> bool:
+    """Whether the page's last baseline (``groups[n]``) is a line of the text: it
+    follows the line above at the text's pitch and none of its parts is a number."""
+    if n == 0 or n != len(groups) - 1 or _apart(lines, group, groups, n):
+        return False
+    return not any(_PAGE_NUMBER.fullmatch(lines[k].text.strip()) for k in group)
 
 
 def _body_extent(lines: list[RawLine]) -> tuple[float, float]:
@@ -158,7 +173,8 @@ def _numeral(text: str) -> bool:
 
 
 def _tab_item(text: str) -> bool:
-    return _TAB_ITEM.fullmatch(text) is not None or _numeral(text)
+    # A numeral may close a sentence (a year at the end of an imprint: ``תשכ"ב.``).
+    return _TAB_ITEM.fullmatch(text) is not None or _numeral(text.removesuffix("."))
 
 
 def _script(text: str) -> str:

@@ -27,6 +27,7 @@ __all__ = [
     "MIRROR",
     "bracket_directions",
     "bracket_votes",
+    "brackets_outside_numbers",
     "is_mark",
     "line_direction",
     "mirror_rtl_brackets",
@@ -200,6 +201,36 @@ def bracket_votes(text: str) -> tuple[int, int]:
             else:
                 mirrored += 1
     return mirrored, logical
+
+
+# A closing bracket at a number's start: it belongs after the number (an OCR layer
+# boxes ``82)`` as one word and may set the bracket between the word before and the
+# digits), when it closes a bracket opened before it, or when it ends a line's label
+# (``)1 text`` for ``1) text``).
+_CLOSER_BEFORE_NUMBER = re.compile(r"(?<!\S)([)\]])(\d(?:[\d,.\-–]*\d)?)(?=$|\s|[.,;:])")
+_LABEL_CLOSER_FIRST = re.compile(r"^([)\]])(\d{1,3})(?=\s+\w)")
+_OPENER_OF = {")": "(", "]": "["}
+
+
+def brackets_outside_numbers(text: str) -> str:
+    """``text`` with a closing bracket that stands before a number put after it: a
+    closer never opens a word. Left alone where the bracket closes nothing (brackets
+    mirrored the wrong way round: moving one would not mend them)."""
+    if not any(ch.isdigit() for ch in text):
+        return text
+    text = _LABEL_CLOSER_FIRST.sub(r"\2\1", text)
+    out: list[str] = []
+    last = 0
+    for m in _CLOSER_BEFORE_NUMBER.finditer(text):
+        closer = m.group(1)
+        before = text[: m.start()]
+        if before.count(_OPENER_OF[closer]) <= before.count(closer):
+            continue  # it closes nothing opened before it
+        out.append(text[last : m.start()] + m.group(2) + closer)
+        last = m.end()
+    if not out:
+        return text
+    return "".join(out) + text[last:]
 
 
 def mirror_rtl_brackets(text: str, default: Direction = "R") -> str:
