@@ -651,10 +651,8 @@ def _fix_brackets(pages: list[RawPage]) -> None:
     side clearly wins: a few dozen lines settle it.
     """
     sample = "".join(ln.text for p in pages[:30] for ln in p.lines)
-    rtl = len(_RTL_LETTER.findall(sample))
-    if not rtl:
+    if not _RTL_LETTER.search(sample):
         return
-    default: Literal["L", "R"] = "R" if 2 * rtl >= len(_LETTER.findall(sample)) else "L"
     candidates = [
         ln for p in pages for ln in p.lines if not ln.brackets_fixed and _BRACKET.search(ln.text)
     ]
@@ -665,7 +663,11 @@ def _fix_brackets(pages: list[RawPage]) -> None:
         logical += lg
         if abs(mirrored - logical) >= 25:
             break
-    if logical > mirrored:
+    if logical > mirrored or not candidates:
         return
+    # Counted only now: most documents stop above, and counting a sample's letters
+    # costs more than the vote.
+    rtl = len(_RTL_LETTER.findall(sample))
+    default: Literal["L", "R"] = "R" if 2 * rtl >= len(_LETTER.findall(sample)) else "L"
     for ln in candidates:
         ln.text = mirror_rtl_brackets(ln.text, default)

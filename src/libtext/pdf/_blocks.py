@@ -21,6 +21,7 @@ of short items beside it row by row.
 
 from __future__ import annotations
 
+import itertools
 import re
 from statistics import median
 from typing import TYPE_CHECKING
@@ -308,7 +309,14 @@ def _runs(lines: list[RawLine], rows: list[_Row], least: float) -> list[list[_Ro
     hi = max(lines[k].x1 for row in rows for k in row)
     free = [_free(lines, row, lo, hi, least) for row in rows]
     best: tuple[int, int, int] | None = None  # lines, first row, last row
+    # The lines in the rows from each on: a run starting there holds no more. Once
+    # that is no more than the best run's, no later run can replace it (runs are
+    # compared by their lines, the first kept): the search stops, as the column
+    # test is skipped for a run that could not replace the best.
+    after = list(itertools.accumulate(len(row) for row in reversed(rows)))[::-1]
     for i in range(len(rows) - 1):
+        if best is not None and after[i] <= best[0]:
+            break
         shared = free[i]
         j = i
         while j + 1 < len(rows):
@@ -316,10 +324,13 @@ def _runs(lines: list[RawLine], rows: list[_Row], least: float) -> list[list[_Ro
             if not nxt:
                 break
             shared, j = nxt, j + 1
-        if j > i and any(_columns(lines, rows[i : j + 1], g) for g in shared):
-            count = sum(len(row) for row in rows[i : j + 1])
-            if best is None or count > best[0]:
-                best = (count, i, j)
+        if j == i:
+            continue
+        count = after[i] - (after[j + 1] if j + 1 < len(rows) else 0)
+        if (best is None or count > best[0]) and any(
+            _columns(lines, rows[i : j + 1], g) for g in shared
+        ):
+            best = (count, i, j)
     if best is None or (best[1], best[2]) == (0, len(rows) - 1):
         return [rows]
     _, i, j = best

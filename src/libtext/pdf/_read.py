@@ -17,6 +17,7 @@ the box. Per-character work is done only where a line needs it:
 from __future__ import annotations
 
 import ctypes
+import gc
 import itertools
 import math
 import re
@@ -114,6 +115,7 @@ class _Reader:
         self._baselines: dict[int, float] = {}
         self._middles: dict[int, float] = {}
         self._replaced: dict[int, tuple[float, float] | None] | None = None
+        self._unions: dict[int, tuple[float, float] | None] = {}
         self._bold_fonts: dict[int, bool] = {}
         self._char_objects: dict[int, int | None] = {}
         self._modes: dict[int, int] = {}
@@ -205,7 +207,12 @@ class _Reader:
             return self._replaced[i]
         calls = self._calls
         key = calls.text_object(i)
-        union = calls.span_union(key) if key else None
+        if key is None:
+            union = None
+        elif key in self._unions:
+            union = self._unions[key]  # a text object's characters share the answer
+        else:
+            union = self._unions[key] = calls.span_union(key)
         if key is None or union is None:
             self._replaced[i] = None
             return None
@@ -306,7 +313,23 @@ class _Reader:
 
 
 def read_page(raw: Any, page: Any, number: int) -> RawPage:
-    """Read one pypdfium2 page into raw lines (logical order, marks fixed)."""
+    """Read one pypdfium2 page into raw lines (logical order, marks fixed).
+
+    The cyclic garbage collector is kept out of the read: a page makes tens of
+    thousands of short-lived objects (boxes, glyphs, parts), freed by their counts;
+    collecting the young ones every few hundred allocations is work for nothing (the
+    next allocation after the read collects whatever cycle it left).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _read_page(raw, page, number)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _read_page(raw: Any, page: Any, number: int) -> RawPage:
     width, height = (float(v) for v in page.get_size())
     textpage = page.get_textpage()
     try:
@@ -871,6 +894,9 @@ def _drop_hidden_spaces(r: _Reader, line: str, a: int, size: float) -> str:
 # In an OCR text layer, letters of one word abut; a gap this much wider (in font
 # sizes) than the line's usual one parts two words.
 _OCR_GAP = 0.06
+# A letter after a letter (no space between), not punctuation: where an OCR layer may
+# have lost a word space (``\S`` is ``not str.isspace()``).
+_OCR_PAIR = re.compile(r"(?<=\S)[^\s.,:;!?]")
 
 
 def _ocr_spaces(r: _Reader, line: str, a: int, size: float) -> str:
@@ -886,14 +912,15 @@ def _ocr_spaces(r: _Reader, line: str, a: int, size: float) -> str:
     # Punctuation hugs the word before it: a gap before it is the OCR box's slack.
     # Lists by position, not dictionaries: an OCR book runs this on every line.
     count = len(line)
-    pairs = [
-        k
-        for k in range(1, count)
-        if not line[k].isspace() and not line[k - 1].isspace() and line[k] not in ".,:;!?"
-    ]
+    pairs = [m.start() for m in _OCR_PAIR.finditer(line)]
     if not pairs:
         return line
-    drawn = [k for k in range(count) if not line[k].isspace()]
+    # The boxes of the pairs' letters only, each once.
+    drawn: list[int] = []
+    for k in pairs:
+        if not drawn or drawn[-1] != k - 1:
+            drawn.append(k - 1)
+        drawn.append(k)
     flat = r.looses([a + k for k in drawn])
     lefts = [0.0] * count
     rights = [0.0] * count
