@@ -639,7 +639,8 @@ def _assemble(
 
 
 _RTL_LETTER = re.compile("[\u05d0-\u05ea\u0620-\u064a\ufb1d-\ufefc]")
-_LETTER = re.compile(r"[^\W\d_]")
+_RTL_RUN = re.compile("[\u05d0-\u05ea\u0620-\u064a\ufb1d-\ufefc]+")
+_LETTER_RUN = re.compile(r"[^\W\d_]+")
 _BRACKET = re.compile("[()\\[\\]{}<>«»‹›]")  # a search: a fifth of a set's time on a line
 
 
@@ -665,9 +666,10 @@ def _fix_brackets(pages: list[RawPage]) -> None:
             break
     if logical > mirrored or not candidates:
         return
-    # Counted only now: most documents stop above, and counting a sample's letters
-    # costs more than the vote.
-    rtl = len(_RTL_LETTER.findall(sample))
-    default: Literal["L", "R"] = "R" if 2 * rtl >= len(_LETTER.findall(sample)) else "L"
+    # Counted only now (most documents stop above), by their runs' lengths: a list of
+    # words, not one of letters.
+    rtl = len("".join(_RTL_RUN.findall(sample)))
+    letters = len("".join(_LETTER_RUN.findall(sample)))
+    default: Literal["L", "R"] = "R" if 2 * rtl >= letters else "L"
     for ln in candidates:
         ln.text = mirror_rtl_brackets(ln.text, default)

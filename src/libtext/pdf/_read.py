@@ -52,6 +52,10 @@ _HEBREW_LETTERS = tuple(map(chr, range(0x05D0, 0x05EB)))
 _LATIN_LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _LTR_CHAR = re.compile(r"[A-Za-z0-9\u00c0-\u024f]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+# A surrogate half, an _LTR_CHAR or a _MARKS: one search for the three.
+_UNTRUSTED = re.compile(
+    "[\ud800-\udfffA-Za-z0-9\u00c0-\u024f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]"
+)
 _PUNCT_RUN = re.compile(r"[^\w\s]{2,}")
 _LEAD_NUMBER = re.compile(r"([.,:;]+)(\d{1,4})(?=\s)")
 _LTR_RUN = re.compile(r"[A-Za-z0-9\u00c0-\u024f](?:[^\u0590-\u05ff]*[A-Za-z0-9\u00c0-\u024f])?")
@@ -882,7 +886,7 @@ def _drop_hidden_spaces(r: _Reader, line: str, a: int, size: float) -> str:
         # (XeTeX writes those after pointed letters and along rotated text) is
         # not the stream's claim that room was left.
         lo, hi = r.box(a + k)
-        if hi - lo > 0.1 * size and not r.raw.FPDFText_IsGenerated(r.tp, a + k):
+        if hi - lo > 0.1 * size and not r._calls.is_generated(a + k):
             if chars is None:
                 chars = list(line)
             chars[k] = ""
@@ -915,19 +919,21 @@ def _ocr_spaces(r: _Reader, line: str, a: int, size: float) -> str:
     pairs = [m.start() for m in _OCR_PAIR.finditer(line)]
     if not pairs:
         return line
-    # The boxes of the pairs' letters only, each once.
+    # The advance boxes of the pairs' letters only, each once; ``at[p]`` is where the
+    # second letter of pair ``p`` is in the batch (the first is just before it).
     drawn: list[int] = []
+    at: list[int] = []
     for k in pairs:
-        if not drawn or drawn[-1] != k - 1:
-            drawn.append(k - 1)
-        drawn.append(k)
-    flat = r.looses([a + k for k in drawn])
-    lefts = [0.0] * count
-    rights = [0.0] * count
-    for n, k in enumerate(drawn):
-        lefts[k] = flat[2 * n]
-        rights[k] = flat[2 * n + 1]
-    gaps = [max(lefts[k - 1], lefts[k]) - min(rights[k - 1], rights[k]) for k in pairs]
+        if not drawn or drawn[-1] != a + k - 1:
+            drawn.append(a + k - 1)
+        drawn.append(a + k)
+        at.append(2 * len(drawn) - 2)
+    flat = r.looses(drawn)
+    gaps: list[float] = []
+    for n in at:
+        # max(left, left) - min(right, right), in the builtins' order of ties.
+        lp, rp, lq, rq = flat[n - 2], flat[n - 1], flat[n], flat[n + 1]
+        gaps.append((lq if lq > lp else lp) - (rq if rq < rp else rp))
     ordered = sorted(gaps)
     usual = max(ordered[len(ordered) // 2], 0.0)
     limit = usual + _OCR_GAP * size
@@ -969,14 +975,14 @@ def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, 
     left of its last, where the text stream came from LuaTeX, or a Latin line read
     right to left.
     """
-    if _SURROGATE.search(line):
-        return True
     m = _HEBREW.search(line)
     if m is None:
+        if _SURROGATE.search(line):
+            return True
         if _NUMBER_PUNCT.fullmatch(line) and r.direction == "R":
             return True  # "2019." at a right-to-left paragraph's end: read as drawn
         return _LATIN.search(line) is not None and _runs_leftwards(r, line, a)
-    if _LTR_CHAR.search(line) or _MARKS.search(line):
+    if _UNTRUSTED.search(line):
         return True
     # The first and last letters: punctuation at an end ("(" or ".") says nothing.
     n = _HEBREW.search(line, m.start() + 1)
@@ -988,18 +994,22 @@ def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, 
     if penult <= first:
         return False
 
-    def center(k: int) -> float:
-        lo, hi = r.box(a + k)
-        return lo + hi
-
     if second == first + 1 and last == penult + 1:
         # Within the first word and within the last, letters run left to right
         # (whatever order pdfium gave the words in: a table row's cells).
-        return center(first) < center(second) and center(penult) < center(last)
+        rising = _center(r, a + first) < _center(r, a + second)
+        return rising and _center(r, a + penult) < _center(r, a + last)
     # Both the line's ends and its first two letters run left to right: a line that
     # pdfium merely took in two halves (its second half first) is not visual.
-    c0 = center(first)
-    return c0 < center(last) and c0 < center(second)
+    c0 = _center(r, a + first)
+    return c0 < _center(r, a + last) and c0 < _center(r, a + second)
+
+
+def _center(r: _Reader, i: int) -> float:
+    """Twice the middle of character ``i``'s ink box (a function, not a closure: the
+    compiled twin would make the closure's frame on every call of its caller)."""
+    lo, hi = r.box(i)
+    return lo + hi
 
 
 def _runs_leftwards(r: _Reader, line: str, a: int) -> bool:
