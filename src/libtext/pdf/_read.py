@@ -54,7 +54,7 @@ _LTR_CHAR = re.compile(r"[A-Za-z0-9\u00c0-\u024f]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 # A surrogate half, an _LTR_CHAR or a _MARKS: one search for the three.
 _UNTRUSTED = re.compile(
-    "[\ud800-\udfffA-Za-z0-9\u00c0-\u024f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]"
+    r"[\ud800-\udfffA-Za-z0-9\u00c0-\u024f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]"
 )
 _PUNCT_RUN = re.compile(r"[^\w\s]{2,}")
 _LEAD_NUMBER = re.compile(r"([.,:;]+)(\d{1,4})(?=\s)")
