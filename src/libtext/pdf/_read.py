@@ -16,32 +16,30 @@ the box. Per-character work is done only where a line needs it:
 
 from __future__ import annotations
 
-import ctypes
 import gc
 import itertools
-import math
 import re
-import unicodedata
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from libtext.pdf._blocks import attach_markers, order_lines
 from libtext.pdf._columns import find_gutter, split_at_gutter
 from libtext.pdf._dropped import LOST_LABEL, restore_dropped
 from libtext.pdf._lines import RawLine, join_items, margin_note, margin_number
-from libtext.pdf._pdfium import PageChars, char_calls
+from libtext.pdf._reader import PageReader
+from libtext.pdf._repairs import (
+    LEAD_NUMBER,
+    PUNCT_RUN,
+    fix_marks,
+    ligatures_in_order,
+    order_leading_number,
+    order_punctuation,
+    rtl_from_geometry,
+)
 from libtext.pdf._rows import join_rows
 from libtext.pdf._spaces import lost_spaces
-from libtext.pdf._text import attach_marks, is_mark, line_direction, neutral_run_direction
-from libtext.pdf._visual import (
-    TOUCH,
-    Direction,
-    Glyph,
-    turns_at,
-    visual_direction,
-    visual_parts,
-)
+from libtext.pdf._text import is_mark, line_direction
+from libtext.pdf._visual import TOUCH, turns_at, visual_direction, visual_parts
 
 __all__ = ["RawLine", "RawPage", "ligatures_in_order", "read_page", "reading_order"]
 
@@ -50,19 +48,13 @@ _HEBREW = re.compile("[\u05d0-\u05ea]")
 _LATIN = re.compile("[A-Za-z]")
 _HEBREW_LETTERS = tuple(map(chr, range(0x05D0, 0x05EB)))
 _LATIN_LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-_LTR_CHAR = re.compile(r"[A-Za-z0-9\u00c0-\u024f]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
-# A surrogate half, an _LTR_CHAR or a _MARKS: one search for the three.
+# A surrogate half, a left-to-right letter or digit, or a mark: one search for the three.
 _UNTRUSTED = re.compile(
     r"[\ud800-\udfffA-Za-z0-9\u00c0-\u024f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]"
 )
-_PUNCT_RUN = re.compile(r"[^\w\s]{2,}")
-_LEAD_NUMBER = re.compile(r"([.,:;]+)(\d{1,4})(?=\s)")
-_LTR_RUN = re.compile(r"[A-Za-z0-9\u00c0-\u024f](?:[^\u0590-\u05ff]*[A-Za-z0-9\u00c0-\u024f])?")
 # A gap wider than this many font sizes separates two items on one baseline.
 _SPLIT_GAP = 2.0
-# Under nikud, pdfium inserts spaces inside words; a real space is wider than this.
-_WORD_GAP = 0.2
 
 
 @dataclass(slots=True)
@@ -75,245 +67,6 @@ class RawPage:
     lines: list[RawLine]
     chars: int
     has_images: bool = False
-
-
-class _Boxes(Protocol):
-    """What the mark and punctuation repairs ask of a page: boxes and pdfium's calls.
-
-    A protocol, not :class:`_Reader`, so that a test can hand them recorded boxes
-    (compiled, a parameter typed with a class accepts that class only).
-    """
-
-    raw: Any
-    tp: Any
-
-    def box(self, i: int) -> tuple[float, float]: ...
-
-
-class _Reader:
-    """Per-page access to pdfium's text page through a few reusable ctypes buffers."""
-
-    def __init__(
-        self,
-        raw: Any,
-        textpage: Any,
-        height: float,
-        direction: Direction = "R",
-        page: Any = None,
-    ) -> None:
-        self.raw = raw
-        self.tp = textpage
-        self.page = page
-        self.height = height
-        self.direction: Direction = direction
-        self._rect = raw.FS_RECTF()
-        self._matrix = raw.FS_MATRIX()
-        self._calls: PageChars = char_calls(raw, textpage, self._matrix, page)
-        self._name = ctypes.create_string_buffer(128)
-        self._flags = ctypes.c_int()
-        # The gutter search, the line reader and the glyph reader ask for the same
-        # characters' boxes and sizes: one ctypes call each per page (but for the
-        # gutter search's batches, see boxes()).
-        self._boxes: dict[int, tuple[float, float]] = {}
-        self._sizes: dict[int, float] = {}
-        self._baselines: dict[int, float] = {}
-        self._middles: dict[int, float] = {}
-        self._replaced: dict[int, tuple[float, float] | None] | None = None
-        self._unions: dict[int, tuple[float, float] | None] = {}
-        self._bold_fonts: dict[int, bool] = {}
-        self._char_objects: dict[int, int | None] = {}
-        self._modes: dict[int, int] = {}
-
-    def looses(self, indices: list[int]) -> list[float]:
-        """The advance boxes (where each sits among its neighbours) of many characters,
-        from one batch, flat: left, right of the first, left, right of the second, ..."""
-        return self._calls.looses(indices)
-
-    def invisible(self, i: int) -> bool:
-        """Whether character ``i`` is drawn invisibly: an OCR engine's text over a scan."""
-        obj = self._text_object(i)
-        if not obj:
-            return False
-        return bool(self._render_mode(obj) == self.raw.FPDF_TEXTRENDERMODE_INVISIBLE)
-
-    def _text_object(self, i: int) -> int | None:
-        # A line's weight and its visibility are asked of the same character.
-        if i in self._char_objects:
-            return self._char_objects[i]
-        got = self._char_objects[i] = self._calls.text_object(i)
-        return got
-
-    def _render_mode(self, obj: int) -> int:
-        got = self._modes.get(obj)
-        if got is None:
-            got = self._modes[obj] = self._calls.render_mode(obj)
-        return got
-
-    def box(self, i: int) -> tuple[float, float]:
-        got = self._boxes.get(i)
-        if got is None:
-            lo, hi, self._middles[i] = self._calls.box_middle(i)
-            got = self._boxes[i] = (lo, hi)
-        return got
-
-    def middle(self, i: int) -> float:
-        """The vertical middle of character ``i``'s ink box (page coordinates)."""
-        got = self._middles.get(i)
-        if got is None:
-            lo, hi, got = self._calls.box_middle(i)
-            self._middles[i] = got
-            self._boxes[i] = (lo, hi)
-        return got
-
-    def boxes(self, indices: list[int]) -> list[tuple[float, float]]:
-        """:meth:`box` of many characters in one batch, not kept: the gutter search
-        reads the letters around a page's spaces once, and keeping them cost more
-        than asking again for the few that are read later."""
-        return self._calls.boxes(indices)
-
-    def glyphs(self, text: str, a: int, b: int) -> list[Glyph]:
-        """Characters ``a`` to ``b - 1`` with their advance boxes and ink centres (for
-        marks), the boxes read in one batch."""
-        flat = self._calls.glyph_boxes(a, b)
-        out: list[Glyph] = []
-        for k in range(b - a):
-            i = a + k
-            ch = text[i]
-            left, right, lo, hi = flat[4 * k], flat[4 * k + 1], flat[4 * k + 2], flat[4 * k + 3]
-            if ch.isspace():
-                generated = self._calls.is_generated(i)
-                out.append(Glyph(ch, left, right, (lo + hi) / 2, generated, i))
-                continue
-            if left == lo and right == hi:
-                # pdfium gives the characters of a replacement text (/ActualText) equal
-                # slices of its first glyph's box; everywhere else the loose box (the
-                # advance) differs from the ink box.
-                span = self.replacement_box(i)
-                if span is not None:
-                    out.append(Glyph(ch, span[0], span[1], (span[0] + span[1]) / 2, index=i))
-                    continue
-            out.append(Glyph(ch, left, right, (lo + hi) / 2, False, i))
-        return out
-
-    def replacement_box(self, i: int) -> tuple[float, float] | None:
-        """Where character ``i`` of a replacement text (/ActualText) is drawn, else None.
-
-        A marked-content sequence with /ActualText (Word writes one per pointed
-        letter: the letter's glyph and its marks' glyphs, some raised on glyphs of
-        their own) reads as its replacement text (PDF 32000-1, 14.9.4); pdfium lays
-        that text over one glyph alone, often a mark's. The text belongs where all
-        of the sequence's glyphs are: their union, shared by its base letters in the
-        line's direction, each mark with its letter.
-        """
-        if self._replaced is None:
-            self._replaced = {}
-        if i in self._replaced:
-            return self._replaced[i]
-        calls = self._calls
-        key = calls.text_object(i)
-        if key is None:
-            union = None
-        elif key in self._unions:
-            union = self._unions[key]  # a text object's characters share the answer
-        else:
-            union = self._unions[key] = calls.span_union(key)
-        if key is None or union is None:
-            self._replaced[i] = None
-            return None
-        n = calls.count_chars()
-        first, last = i, i
-        while first > 0 and calls.text_object(first - 1) == key:
-            first -= 1
-        while last + 1 < n and calls.text_object(last + 1) == key:
-            last += 1
-        chars = [chr(calls.unicode(k)) for k in range(first, last + 1)]
-        bases = [k for k, ch in enumerate(chars) if not is_mark(ch) and not ch.isspace()] or [0]
-        lo, hi = union
-        step = (hi - lo) / len(bases)
-        rtl = self.direction == "R" or any(_HEBREW.match(chars[k]) for k in bases)
-        owner = 0
-        for k in range(len(chars)):
-            if k in bases:
-                owner = bases.index(k)
-            slot = len(bases) - 1 - owner if rtl else owner
-            self._replaced[first + k] = (lo + slot * step, lo + (slot + 1) * step)
-        return self._replaced[i]
-
-    def baseline(self, i: int) -> float:
-        got = self._baselines.get(i)
-        if got is None:
-            got = self._baselines[i] = self.height - self._calls.origin(i)[1]
-        return got
-
-    def size(self, i: int) -> float:
-        """The size a reader sees: the ``Tf`` operand times the text and page matrices.
-
-        InDesign and Quartz write ``1 Tf`` and scale by the text matrix; Windows' Print
-        to PDF writes ``327.68 Tf`` scaled down by 0.081: the operand alone says nothing.
-        """
-        got = self._sizes.get(i)
-        if got is not None:
-            return got
-        size = self._calls.font_size(i)
-        m = self._matrix
-        if self._calls.matrix(i):
-            scale = math.sqrt(abs(m.a * m.d - m.b * m.c))
-            size = size * scale if scale > 0 else size
-        self._sizes[i] = size
-        return size
-
-    def metrics(self, i: int) -> tuple[float, float]:
-        """Character ``i``'s size and baseline."""
-        return self.size(i), self.baseline(i)
-
-    def bold(self, i: int) -> bool:
-        """Bold by its font (weight, name, ForceBold), or drawn filled and stroked.
-
-        The font's part is asked once per font and page: a page has a few fonts and
-        dozens of lines.
-        """
-        calls = self._calls
-        obj = self._text_object(i)
-        font = calls.font(obj) if obj else None
-        if not obj or not font:
-            return self._font_bold(i) or (obj is not None and self._stroked(obj))
-        by_font = self._bold_fonts.get(font)
-        if by_font is None:
-            by_font = self._bold_fonts[font] = self._font_bold(i)
-        return by_font or self._stroked(obj)
-
-    def font_of(self, i: int) -> int | None:
-        """Character ``i``'s font (a handle: equal for one font of the page)."""
-        obj = self._text_object(i)
-        return self._calls.font(obj) if obj else None
-
-    def slanted(self, i: int) -> bool:
-        """Whether character ``i`` is drawn slanted (a shear in its matrix: a producer's
-        oblique or italic of an upright font)."""
-        if not self._calls.matrix(i):
-            return False
-        m = self._matrix
-        a, b, c, d = float(m.a), float(m.b), float(m.c), float(m.d)
-        return abs(c) > 0.05 * abs(d) and abs(b) < 0.05 * abs(a)
-
-    def font_name(self, i: int) -> str:
-        n = self.raw.FPDFText_GetFontInfo(self.tp, i, self._name, 128, ctypes.byref(self._flags))
-        return self._name.value.decode("latin-1", "replace") if n else ""
-
-    def _font_bold(self, i: int) -> bool:
-        weight = self.raw.FPDFText_GetFontWeight(self.tp, i)
-        if weight >= 600:
-            return True
-        n = self.raw.FPDFText_GetFontInfo(self.tp, i, self._name, 128, ctypes.byref(self._flags))
-        name = self._name.value.decode("latin-1", "replace").lower() if n else ""
-        # Flag bit 19 is ForceBold (PDF 32000-1, table 123).
-        return any(w in name for w in ("bold", "black", "heavy", "semibold", "demi")) or bool(
-            self._flags.value & (1 << 18)
-        )
-
-    def _stroked(self, obj: int) -> bool:
-        # Word and others fake bold by stroking the glyph outline as well as filling it.
-        return bool(self._render_mode(obj) == self.raw.FPDF_TEXTRENDERMODE_FILL_STROKE)
 
 
 def read_page(raw: Any, page: Any, number: int) -> RawPage:
@@ -360,7 +113,7 @@ def _read_page(raw: Any, page: Any, number: int) -> RawPage:
         # start at 0), so that header and footer bands mean the same on every page.
         bbox = raw.FS_RECTF()
         top = float(bbox.top) if raw.FPDF_GetPageBoundingBox(page.raw, bbox) else height
-        reader = _Reader(raw, tp, top, "R" if hebrew >= latin else "L", page.raw)
+        reader = PageReader(raw, tp, top, "R" if hebrew >= latin else "L", page.raw)
         segments: list[tuple[int, int]] = []
         start = 0
         while start < n:
@@ -419,7 +172,7 @@ _LOW_POINTS = frozenset(".,")
 
 
 def _read_lines(
-    r: _Reader, text: str, segments: list[tuple[int, int]], gutter: float | None = None
+    r: PageReader, text: str, segments: list[tuple[int, int]], gutter: float | None = None
 ) -> list[RawLine]:
     """The lines of a page's segments, re-joining lines pdfium broke in two.
 
@@ -468,7 +221,7 @@ def _abut(
     before: list[RawLine],
     after: list[RawLine],
     gutter: float | None = None,
-    pieces: tuple[_Reader, tuple[int, int], tuple[int, int]] | None = None,
+    pieces: tuple[PageReader, tuple[int, int], tuple[int, int]] | None = None,
 ) -> bool:
     """Whether two single lines share a baseline and touch (one line cut in two);
     ``pieces`` (the reader and the two segments) tells an OCR layer's words."""
@@ -507,7 +260,7 @@ def _ocr_joined(pieces: list[RawLine]) -> RawLine:
     )
 
 
-def _joined_line(r: _Reader, text: str, group: list[tuple[int, int]]) -> RawLine:
+def _joined_line(r: PageReader, text: str, group: list[tuple[int, int]]) -> RawLine:
     """One line from segments pdfium split, its text re-read from the glyphs' boxes."""
     idx: list[int] = []
     for a, b in group:
@@ -533,11 +286,11 @@ def _joined_line(r: _Reader, text: str, group: list[tuple[int, int]]) -> RawLine
                 x1,
                 parts[0].brackets_fixed,
             )
-    line_text = _fix_marks(r, text, idx, size)
+    line_text = fix_marks(r, text, idx, size)
     return RawLine(line_text, size, r.bold(mid), round(r.baseline(mid), 2), x0, x1)
 
 
-def _visual_pieces(r: _Reader, text: str, group: list[tuple[int, int]]) -> bool:
+def _visual_pieces(r: PageReader, text: str, group: list[tuple[int, int]]) -> bool:
     """Whether the Hebrew letters of a line's pieces, in the stream's order, run left to
     right on the page (its first letter left of its last): a visual order. pdfium may
     also give the right piece first, so each piece is looked at alone too: the line
@@ -559,7 +312,7 @@ def _visual_pieces(r: _Reader, text: str, group: list[tuple[int, int]]) -> bool:
     return l0 + r0 < l1 + r1 or ahead > 0
 
 
-def _read_segment(r: _Reader, text: str, a: int, b: int, out: list[RawLine]) -> None:
+def _read_segment(r: PageReader, text: str, a: int, b: int, out: list[RawLine]) -> None:
     number = margin_number(text, a, b, r.box, r.size)
     if number is None:
         number = margin_note(text, a, b, r.box, r.size)
@@ -609,7 +362,7 @@ _OTHER_BASELINE = 0.8
 
 
 def _baseline_runs(
-    r: _Reader, text: str, a: int, b: int, size: float
+    r: PageReader, text: str, a: int, b: int, size: float
 ) -> list[tuple[int, int]] | None:
     """The runs of a segment that pdfium took from two printed lines, else None.
 
@@ -655,7 +408,7 @@ def _baseline_runs(
     return out
 
 
-def _split_on_gaps(r: _Reader, text: str, idx: list[int], size: float) -> list[list[int]]:
+def _split_on_gaps(r: PageReader, text: str, idx: list[int], size: float) -> list[list[int]]:
     parts: list[list[int]] = [[]]
     prev: int | None = None
     pending: list[int] = []
@@ -676,7 +429,7 @@ def _split_on_gaps(r: _Reader, text: str, idx: list[int], size: float) -> list[l
 
 
 def _make_line(
-    r: _Reader,
+    r: PageReader,
     text: str,
     a: int,
     b: int,
@@ -727,18 +480,18 @@ def _make_line(
     if "\u200d" in line_text or "\u200c" in line_text:
         line_text = ligatures_in_order(line_text, lambda k: r.box(a + k))
     if _MARKS.search(line_text):
-        line_text = _fix_marks(r, text, list(range(a, b)), size)
+        line_text = fix_marks(r, text, list(range(a, b)), size)
     elif (
         _LATIN.search(line_text) and _HEBREW.search(line_text) and line_direction(line_text) == "L"
     ):
-        line_text = _rtl_from_geometry(r, text, a, b) or line_text
+        line_text = rtl_from_geometry(r, text, a, b) or line_text
     else:
         # These repairs move characters within runs without spaces: a space's place
         # in the line stays that of its character on the page.
-        if _PUNCT_RUN.search(line_text):
-            line_text = _order_punctuation(r, line_text, a)
-        if _LEAD_NUMBER.match(line_text):
-            line_text = _order_leading_number(r, line_text, a)
+        if PUNCT_RUN.search(line_text):
+            line_text = order_punctuation(r, line_text, a)
+        if LEAD_NUMBER.match(line_text):
+            line_text = order_leading_number(r, line_text, a)
         if r.invisible(mid):
             line_text = _ocr_spaces(r, line_text, a, size)
         else:
@@ -763,7 +516,7 @@ _TAB_GAP = 1.5
 
 
 def _tab_cells(
-    r: _Reader, text: str, a: int, b: int, size: float
+    r: PageReader, text: str, a: int, b: int, size: float
 ) -> list[tuple[float, float, str]]:
     """The parts of ``text[a:b]`` a tab apart (x0, x1, text), or [] for a line of one part."""
     cells: list[tuple[float, float, str]] = []
@@ -784,7 +537,7 @@ def _tab_cells(
     return cells
 
 
-def _cell(r: _Reader, text: str, a: int, b: int) -> tuple[float, float, str]:
+def _cell(r: PageReader, text: str, a: int, b: int) -> tuple[float, float, str]:
     boxes = [r.box(i) for i in range(a, b) if not text[i].isspace()]
     return min(lo for lo, _ in boxes), max(hi for _, hi in boxes), text[a:b]
 
@@ -793,7 +546,7 @@ def _cell(r: _Reader, text: str, a: int, b: int) -> tuple[float, float, str]:
 _ORNAMENT_FONT = re.compile(r"ornament|ornement|dingbat|fleuron|wingding|webding", re.I)
 
 
-def _without_ornaments(r: _Reader, text: str, a: int, b: int) -> tuple[int, int]:
+def _without_ornaments(r: PageReader, text: str, a: int, b: int) -> tuple[int, int]:
     """``text[a:b]`` without the ornament glyphs that frame a Hebrew line.
 
     An ornament font maps its glyphs to whatever its glyph names say, often Latin
@@ -848,7 +601,7 @@ def _last_hebrew(line: str, end: int) -> int:
     return -1
 
 
-def _drop_hidden_spaces(r: _Reader, line: str, a: int, size: float) -> str:
+def _drop_hidden_spaces(r: PageReader, line: str, a: int, size: float) -> str:
     """``line`` without the stream's spaces that take no room on the page.
 
     A space character is a word space only where the glyphs on its two sides stand
@@ -903,7 +656,7 @@ _OCR_GAP = 0.06
 _OCR_PAIR = re.compile(r"(?<=\S)[^\s.,:;!?]")
 
 
-def _ocr_spaces(r: _Reader, line: str, a: int, size: float) -> str:
+def _ocr_spaces(r: PageReader, line: str, a: int, size: float) -> str:
     """``line`` with the word spaces an OCR text layer leaves out.
 
     An OCR engine lays each recognised word over its image, stretched to the word's
@@ -967,7 +720,7 @@ def _ocr_spaces(r: _Reader, line: str, a: int, size: float) -> str:
 _NUMBER_PUNCT = re.compile(r"(?=.*\d)(?=.*[.,:;!?])[\d.,:;!?\-/ ]+")
 
 
-def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, b: int) -> bool:
+def _needs_geometry(r: PageReader, line: str, extent: tuple[float, float], a: int, b: int) -> bool:
     """Whether pdfium's order of this line cannot be trusted (see :mod:`._visual`).
 
     That is a line with surrogate halves, a Hebrew line with Latin letters or digits
@@ -1005,14 +758,14 @@ def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, 
     return c0 < _center(r, a + last) and c0 < _center(r, a + second)
 
 
-def _center(r: _Reader, i: int) -> float:
+def _center(r: PageReader, i: int) -> float:
     """Twice the middle of character ``i``'s ink box (a function, not a closure: the
     compiled twin would make the closure's frame on every call of its caller)."""
     lo, hi = r.box(i)
     return lo + hi
 
 
-def _runs_leftwards(r: _Reader, line: str, a: int) -> bool:
+def _runs_leftwards(r: PageReader, line: str, a: int) -> bool:
     """Whether a line without Hebrew was given right to left: its first letter right of
     its last. pdfium reads a Latin line of a right-to-left page (an English reference
     in a Hebrew book) in the page's direction when the producer drew its words from
@@ -1024,192 +777,6 @@ def _runs_leftwards(r: _Reader, line: str, a: int) -> bool:
         return False
     (l0, r0), (l1, r1) = r.box(a + first), r.box(a + last)
     return l0 + r0 > l1 + r1
-
-
-def ligatures_in_order(line: str, box: Callable[[int], tuple[float, float]]) -> str:
-    """Put back in order the letters of ligature glyphs that pdfium reversed.
-
-    A font maps a ligature glyph to its letters with a joiner between them (``א‍ל``,
-    alef ZWJ lamed). The letters share the glyph's box, and when pdfium turns a
-    right-to-left line drawn left to right into logical order it reverses them with
-    the glyphs (``ל‍א``); the mapping's own order is the logical one. ``box(k)`` is
-    the box of ``line[k]``.
-    """
-    if line_direction(line) != "R":
-        return line
-    chars = list(line)
-    k = 0
-    while k < len(chars):
-        if chars[k] not in "\u200c\u200d":
-            k += 1
-            continue
-        own = box(k)
-        first, last = k, k
-        while first > 0 and box(first - 1) == own:
-            first -= 1
-        while last + 1 < len(chars) and box(last + 1) == own:
-            last += 1
-        glyph = chars[first : last + 1]
-        if last > first and any(_HEBREW.match(ch) for ch in glyph):
-            chars[first : last + 1] = glyph[::-1]
-        k = last + 1
-    return "".join(chars)
-
-
-def _fix_marks(r: _Boxes, text: str, idx: list[int], size: float) -> str:
-    """Put each mark after its letter and drop the spaces pdfium invents inside words."""
-    chars = [text[i] for i in idx]
-    boxes = [r.box(i) for i in idx]
-    _drop_unmapped_glyphs(r, idx, chars, boxes, size)
-    centers = [(lo + hi) / 2 for lo, hi in boxes]
-    owner = attach_marks(chars, centers, boxes, tolerance=0.15 * size)
-    marks: dict[int, list[str]] = {}
-    for k, o in enumerate(owner):
-        if o != k:
-            marks.setdefault(o, []).append(chars[k])
-    bases = [k for k in range(len(chars)) if owner[k] == k and not chars[k].isspace()]
-    out: list[str] = []
-    for n, run in enumerate(_runs(chars, boxes, bases, size)):
-        if n:
-            out.append(" ")
-        prev: int | None = None
-        for k in run:
-            if prev is not None and any(chars[j].isspace() for j in range(prev + 1, k)):
-                (lp, rp), (lq, rq) = boxes[prev], boxes[k]
-                gap = max(lp, lq) - min(rp, rq)
-                hebrew = "\u05d0" <= chars[prev] <= "\u05ea" and "\u05d0" <= chars[k] <= "\u05ea"
-                if not (hebrew and gap < _WORD_GAP * size):
-                    out.append(" ")
-            out.append(chars[k])
-            out.extend(marks.get(k, ()))
-            prev = k
-    return unicodedata.normalize("NFC", "".join(out))
-
-
-def _runs(
-    chars: list[str], boxes: list[tuple[float, float]], bases: list[int], size: float
-) -> list[list[int]]:
-    """The base letters in reading order, as runs.
-
-    On a right-to-left line each letter is left of the one before (or a little right
-    of it, inside a number or a Latin word). When pdfium loses its way, usually on a
-    justified line whose words are drawn one by one and carry points, the text jumps
-    back to the right: the runs are then ordered from right to left.
-    """
-    if not bases:
-        return []
-    runs = [[bases[0]]]
-    for prev, k in itertools.pairwise(bases):
-        if boxes[k][0] > boxes[prev][1] + 2 * size:
-            runs.append([])
-        runs[-1].append(k)
-    if len(runs) > 1 and line_direction("".join(chars)) == "R":
-        runs.sort(key=lambda run: -max(boxes[k][1] for k in run))
-    return runs
-
-
-def _drop_unmapped_glyphs(
-    r: _Boxes, idx: list[int], chars: list[str], boxes: list[tuple[float, float]], size: float
-) -> None:
-    """Drop the stray characters of precomposed pointed letters (in place).
-
-    Some fonts draw a pointed letter (``פְּ``) as one glyph; its text then comes out
-    as the letter and its marks with a sliver of a box, plus one more character for
-    the glyph itself: pdfium's guess when the glyph has no Unicode mapping (``0``),
-    or whatever a faulty mapping says (``&``). That character is dropped and its box,
-    the real extent of the letter, is lent to the letter it covers.
-    """
-    stray = [
-        k
-        for k in range(len(chars))
-        if not ("\u05d0" <= chars[k] <= "\u05ea" or is_mark(chars[k]) or chars[k].isspace())
-    ]
-    for k in reversed(stray):
-        lo, hi = boxes[k]
-        unmapped: bool | None = None
-        for j in range(max(0, k - 4), min(len(chars), k + 4)):
-            if j == k or not "\u05d0" <= chars[j] <= "\u05ea":
-                continue
-            blo, bhi = boxes[j]
-            if not (lo - 0.5 <= blo and bhi <= hi + 0.5):
-                # Some fonts (Miriam) draw the glyph beside the letter's sliver: an
-                # unmapped glyph touching a sliver takes its place too.
-                gap = max(lo, blo) - min(hi, bhi)
-                if gap > 0.25 * size or bhi - blo >= 0.15 * size:
-                    continue
-                if unmapped is None:
-                    unmapped = bool(r.raw.FPDFText_HasUnicodeMapError(r.tp, idx[k]))
-                if not unmapped:
-                    continue
-                boxes[j] = (min(lo, blo), max(hi, bhi))
-                del chars[k], boxes[k], idx[k]
-                break
-            # A letter drawn inside a precomposed glyph has a sliver of a box, the
-            # same box as its marks.
-            sliver = bhi - blo < 0.15 * size or any(
-                is_mark(chars[m]) and abs(boxes[m][0] - blo) + abs(boxes[m][1] - bhi) < 0.05
-                for m in (j - 1, j + 1, j - 2)
-                if 0 <= m < len(chars)
-            )
-            if not sliver:
-                if unmapped is None:
-                    unmapped = bool(r.raw.FPDFText_HasUnicodeMapError(r.tp, idx[k]))
-                if not unmapped:
-                    continue  # a real letter under real punctuation: keep both
-            boxes[j] = (lo, hi)
-            del chars[k], boxes[k], idx[k]
-            break
-
-
-def _order_punctuation(r: _Boxes, line: str, a: int) -> str:
-    """Put runs of punctuation between right-to-left text in right-to-left order.
-
-    pdfium can swap adjacent neutral marks after a parenthesis (``(א):.`` for
-    ``(א).:``); their positions on the page say the order.
-    """
-    chars = list(line)
-    for m in _PUNCT_RUN.finditer(line):
-        start, end = m.span()
-        if neutral_run_direction(line, start, end) != "R":
-            continue
-        centers = {k: sum(r.box(a + k)) / 2 for k in range(start, end)}
-        chars[start:end] = [line[k] for k in sorted(centers, key=lambda k: -centers[k])]
-    return "".join(chars)
-
-
-def _order_leading_number(r: _Reader, line: str, a: int) -> str:
-    """Put a right-to-left line's leading ``1.`` back in logical order.
-
-    pdfium gives a note number followed by a full stop at the start of a Hebrew line
-    as ``.1``; the glyphs' positions say which comes first (on a right-to-left line,
-    the one on the right).
-    """
-    m = _LEAD_NUMBER.match(line)
-    if m is None or line_direction(line) != "R":
-        return line
-    punct, digits = m.group(1), m.group(2)
-    p_center = sum(r.box(a)) / 2
-    d_center = sum(r.box(a + len(punct))) / 2
-    if p_center < d_center:  # the mark is on the left: it follows the number
-        return digits + punct + line[m.end() :]
-    return line
-
-
-def _rtl_from_geometry(r: _Reader, text: str, a: int, b: int) -> str | None:
-    """Re-read a mixed line that pdfium ordered left to right although it is Hebrew.
-
-    pdfium picks a line's direction from its own guess; a Hebrew line starting with a
-    Latin name comes out in visual order. When the rightmost glyph is Hebrew, the
-    line is right-to-left: sort the glyphs by position, reverse, and turn the
-    left-to-right runs (Latin, digits) back.
-    """
-    boxes = [r.box(i) for i in range(a, b)]
-    order = sorted(range(b - a), key=lambda k: (boxes[k][0] + boxes[k][1]) / 2)
-    rightmost = next((text[a + k] for k in reversed(order) if not text[a + k].isspace()), "")
-    if not _HEBREW.match(rightmost):
-        return None
-    logical = "".join(text[a + k] for k in order)[::-1]
-    return " ".join(_LTR_RUN.sub(lambda m: m.group(0)[::-1], logical).split())
 
 
 def reading_order(lines: list[RawLine]) -> list[RawLine]:
