@@ -10,6 +10,7 @@ failure.
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import json
 import os
@@ -165,3 +166,55 @@ def test_c_char_calls_match_the_python_class() -> None:
     assert checked > 100
     if any("haggadah_word365" in p for p in pdfs):
         assert spans > 0
+
+
+def test_c_heading_walk_matches_the_python_walk() -> None:
+    """The C walk of a page's structure tree (``_charcalls.heading_elements``) finds
+    the heading elements the Python walk of ``_outline`` finds, in the same order, on
+    every page of the tagged PDFs (Word's), and visits no more elements than asked."""
+    _require_twin()
+    import pypdfium2
+    import pypdfium2.raw as raw
+
+    from libtext.pdf import _outline
+    from libtext.pdf._compiled import cython_module
+
+    twin = cython_module("_charcalls")
+    assert twin is not None
+    tagged = [p for p in _pdfs() if "word" in Path(p).name.lower()]
+    if not tagged:
+        pytest.skip("no tagged PDF among the sets")
+    types, walk = _outline._HEADING_TYPES, _outline._WALK
+    found = 0
+    for name in tagged:
+        doc = pypdfium2.PdfDocument(name)
+        try:
+            for k in range(len(doc)):
+                page = doc[k]
+                tree = raw.FPDF_StructTree_GetForPage(page.raw)
+                if not tree:
+                    page.close()
+                    continue
+                try:
+                    _outline._TWIN[:] = [None]  # the Python walk
+                    py = _outline._heading_elements(raw, tree)
+                    c = twin.heading_elements(raw, tree, types, walk)
+                    assert c == _addresses(py), (name, k)
+                    # A walk cut short stops at the same element.
+                    _outline._WALK = 5
+                    short = _outline._heading_elements(raw, tree)
+                    _outline._WALK = walk
+                    assert twin.heading_elements(raw, tree, types, 5) == _addresses(short)
+                    found += len(c)
+                finally:
+                    _outline._TWIN.clear()
+                    _outline._WALK = walk
+                    raw.FPDF_StructTree_Close(tree)
+                    page.close()
+        finally:
+            doc.close()
+    assert found > 0
+
+
+def _addresses(elements: list[tuple[int, object]]) -> list[tuple[int, int]]:
+    return [(level, ctypes.cast(el, ctypes.c_void_p).value or 0) for level, el in elements]

@@ -503,7 +503,7 @@ class _FakeReader:
 
 
 def test_precomposed_pointed_letters_lose_their_stray_glyphs() -> None:
-    from libtext.pdf._read import _fix_marks
+    from libtext.pdf._repairs import fix_marks as _fix_marks
 
     # pdfium's view of "הַמָּיִם" set with precomposed glyphs (recorded from a real
     # PDF): letters inside a precomposed glyph get a sliver box shared with their
@@ -519,7 +519,7 @@ def test_precomposed_pointed_letters_lose_their_stray_glyphs() -> None:
 
 
 def test_punctuation_over_a_real_letter_is_kept() -> None:
-    from libtext.pdf._read import _fix_marks
+    from libtext.pdf._repairs import fix_marks as _fix_marks
 
     text = "\u05b8ב,"  # a comma whose box happens to cover a full-width letter
     reader = _FakeReader([(100.5, 102.0), (100.0, 106.0), (99.0, 107.0)], unmapped=set())
@@ -527,7 +527,7 @@ def test_punctuation_over_a_real_letter_is_kept() -> None:
 
 
 def test_punctuation_runs_follow_the_page_between_hebrew_words() -> None:
-    from libtext.pdf._read import _order_punctuation
+    from libtext.pdf._repairs import order_punctuation as _order_punctuation
     from libtext.pdf._text import neutral_run_direction
 
     # pdfium gave "(:." for glyphs that stand "(", ".", ":" from right to left.

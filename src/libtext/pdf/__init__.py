@@ -643,7 +643,8 @@ def _assemble(
 
 
 _RTL_LETTER = re.compile("[\u05d0-\u05ea\u0620-\u064a\ufb1d-\ufefc]")
-_LETTER = re.compile(r"[^\W\d_]")
+_RTL_RUN = re.compile("[\u05d0-\u05ea\u0620-\u064a\ufb1d-\ufefc]+")
+_LETTER_RUN = re.compile(r"[^\W\d_]+")
 _BRACKET = re.compile("[()\\[\\]{}<>«»‹›]")  # a search: a fifth of a set's time on a line
 
 
@@ -656,10 +657,8 @@ def _fix_brackets(pages: list[RawPage]) -> None:
     the wrong side of a number (``)82``, as an OCR layer may box it) goes outside it.
     """
     sample = "".join(ln.text for p in pages[:30] for ln in p.lines)
-    rtl = len(_RTL_LETTER.findall(sample))
-    if not rtl:
+    if not _RTL_LETTER.search(sample):
         return
-    default: Literal["L", "R"] = "R" if 2 * rtl >= len(_LETTER.findall(sample)) else "L"
     candidates = [
         ln for p in pages for ln in p.lines if not ln.brackets_fixed and _BRACKET.search(ln.text)
     ]
@@ -670,7 +669,12 @@ def _fix_brackets(pages: list[RawPage]) -> None:
         logical += lg
         if abs(mirrored - logical) >= 25:
             break
-    if logical <= mirrored:
+    if logical <= mirrored and candidates:
+        # Counted only now (most documents stop above), by their runs' lengths: a list
+        # of words, not one of letters.
+        rtl = len("".join(_RTL_RUN.findall(sample)))
+        letters = len("".join(_LETTER_RUN.findall(sample)))
+        default: Literal["L", "R"] = "R" if 2 * rtl >= letters else "L"
         for ln in candidates:
             ln.text = mirror_rtl_brackets(ln.text, default)
     for p in pages:

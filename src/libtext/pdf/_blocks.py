@@ -21,6 +21,7 @@ of short items beside it row by row.
 
 from __future__ import annotations
 
+import itertools
 import re
 from statistics import median
 from typing import TYPE_CHECKING
@@ -35,8 +36,8 @@ __all__ = ["order_lines"]
 _RIVER = 0.5
 # A band boundary: a gap between rows wider than the usual one by this many font sizes.
 _BAND = 0.6
-_HEBREW = re.compile("[\u05d0-\u05ea]")
-_LATIN = re.compile("[A-Za-z]")
+_HEBREW_RUN = re.compile("[\u05d0-\u05ea]+")
+_LATIN_RUN = re.compile("[A-Za-z]+")
 
 _Row = list[int]
 
@@ -145,7 +146,9 @@ def _gaps(spans: list[tuple[float, float]], least: float) -> list[tuple[float, f
 
 def _script(lines: list[RawLine], part: list[int]) -> str:
     text = "".join(lines[k].text for k in part)
-    hebrew, latin = len(_HEBREW.findall(text)), len(_LATIN.findall(text))
+    # Letters counted by their runs' lengths: a list of words, not of letters.
+    hebrew = len("".join(_HEBREW_RUN.findall(text)))
+    latin = len("".join(_LATIN_RUN.findall(text)))
     return "R" if hebrew > 2 * latin else "L" if latin > 2 * hebrew else ""
 
 
@@ -248,8 +251,21 @@ def _justified(lines: list[RawLine], side: list[int]) -> bool:
 
 def _bands(lines: list[RawLine], rows: list[_Row], em: float) -> list[list[_Row]]:
     """``rows`` parted where the gap between two rows is clearly wider than usual."""
-    tops = [min(_top(lines[k]) for k in row) for row in rows]
-    bottoms = [max(_bottom(lines[k]) for k in row) for row in rows]
+    # Plain loops for min() and max() of each row (ties kept as theirs): run at every
+    # level of the cut.
+    tops: list[float] = []
+    bottoms: list[float] = []
+    for row in rows:
+        top = _top(lines[row[0]])
+        bottom = _bottom(lines[row[0]])
+        for k in row[1:]:
+            t, b = _top(lines[k]), _bottom(lines[k])
+            if t < top:
+                top = t
+            if b > bottom:
+                bottom = b
+        tops.append(top)
+        bottoms.append(bottom)
     gaps = [tops[i + 1] - bottoms[i] for i in range(len(rows) - 1)]
     usual = median(gaps)
     limit = max(usual + _BAND * em, 1.8 * usual)
@@ -308,7 +324,14 @@ def _runs(lines: list[RawLine], rows: list[_Row], least: float) -> list[list[_Ro
     hi = max(lines[k].x1 for row in rows for k in row)
     free = [_free(lines, row, lo, hi, least) for row in rows]
     best: tuple[int, int, int] | None = None  # lines, first row, last row
+    # The lines in the rows from each on: a run starting there holds no more. Once
+    # that is no more than the best run's, no later run can replace it (runs are
+    # compared by their lines, the first kept): the search stops, as the column
+    # test is skipped for a run that could not replace the best.
+    after = list(itertools.accumulate(len(row) for row in reversed(rows)))[::-1]
     for i in range(len(rows) - 1):
+        if best is not None and after[i] <= best[0]:
+            break
         shared = free[i]
         j = i
         while j + 1 < len(rows):
@@ -316,10 +339,13 @@ def _runs(lines: list[RawLine], rows: list[_Row], least: float) -> list[list[_Ro
             if not nxt:
                 break
             shared, j = nxt, j + 1
-        if j > i and any(_columns(lines, rows[i : j + 1], g) for g in shared):
-            count = sum(len(row) for row in rows[i : j + 1])
-            if best is None or count > best[0]:
-                best = (count, i, j)
+        if j == i:
+            continue
+        count = after[i] - (after[j + 1] if j + 1 < len(rows) else 0)
+        if (best is None or count > best[0]) and any(
+            _columns(lines, rows[i : j + 1], g) for g in shared
+        ):
+            best = (count, i, j)
     if best is None or (best[1], best[2]) == (0, len(rows) - 1):
         return [rows]
     _, i, j = best

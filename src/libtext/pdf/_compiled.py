@@ -37,6 +37,8 @@ MODULES = (
     "_visual",
     "_columns",
     "_lines",
+    "_reader",
+    "_repairs",
     "_read",
     "_blocks",
     "_layout",

@@ -89,6 +89,20 @@ def _groups(lines: list[RawLine]) -> list[list[int]]:
     return out
 
 
+_HEADING_LINE: list[re.Pattern[str]] = []
+
+
+def _heading_line() -> re.Pattern[str]:
+    """:data:`libtext.headings.HEADING_LINE`, imported on first use (the headings layer
+    is not loaded with the PDF reader) and kept: a function's own import statement
+    costs more than the match, once per line of a book."""
+    if not _HEADING_LINE:
+        from libtext.headings import HEADING_LINE
+
+        _HEADING_LINE.append(HEADING_LINE)
+    return _HEADING_LINE[0]
+
+
 def _key(text: str) -> str:
     return _DIGITS.sub("#", " ".join(text.split()))
 
@@ -97,10 +111,8 @@ def _bare_key(text: str) -> str:
     """A running header's text without the page number at either end (``פט``, ``12``)
     that odd and even pages put on opposite sides. Numbered headings keep their
     numbers (``שאלה 1`` atop one page, ``שאלה 2`` atop the next are not a header)."""
-    from libtext.headings import HEADING_LINE
-
     words = text.split()
-    if HEADING_LINE.match(" ".join(words)):
+    if _heading_line().match(" ".join(words)):
         return " ".join(words)
     for end in (0, -1):
         if len(words) > 1 and len(words[end]) <= 4 and page_number_value(words[end]) is not None:
@@ -112,10 +124,8 @@ def _style_key(ln: RawLine) -> tuple[str, float, bool]:
     # A running header looks the same on every page; a chapter heading atop a page
     # that the running header repeats usually does not (it is larger or bold).
     # Numbered headings keep their digits: "פרק 1" and "פרק 2" are not one header.
-    from libtext.headings import HEADING_LINE
-
     text = " ".join(ln.text.split())
-    return (text if HEADING_LINE.match(text) else _key(text)), round(ln.size), ln.bold
+    return (text if _heading_line().match(text) else _key(text)), round(ln.size), ln.bold
 
 
 _ROMAN = re.compile(
@@ -647,8 +657,7 @@ def _without_lead(lines: list[RawLine], block: list[int], last_body: int) -> lis
 
 
 def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: float) -> None:
-    from libtext.headings import HEADING_LINE
-
+    heading_line = _heading_line()
     body_lines = [
         ln
         for page, page_kinds in zip(pages, kinds, strict=True)
@@ -688,7 +697,7 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
                 ln.size >= body * _LARGE
                 or (ln.size >= body * slightly and short)
                 or (ln.bold and bold_share < 0.3 and short and (centered or words <= 6))
-                or (centered and HEADING_LINE.match(ln.text.strip()) is not None)
+                or (centered and heading_line.match(ln.text.strip()) is not None)
             ):
                 kinds[p][i] = "heading"
 

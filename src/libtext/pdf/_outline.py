@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from libtext.models import DocumentHeading
+from libtext.pdf._compiled import cython_module
 
 __all__ = [
     "StructureHeadings",
@@ -33,6 +34,8 @@ __all__ = [
 
 _MAX_DEPTH = 6
 _MAX_BOOKMARKS = 5000
+# Most elements of a page's structure tree visited in search of its headings.
+_WALK = 20_000
 _HEADING_TYPES = {"H": 1, "H1": 1, "H2": 2, "H3": 3, "H4": 4, "H5": 5, "H6": 6, "Title": 1}
 # An identifier: one token of ASCII letters, digits and _.:- with an underscore, a
 # digit glued to letters, or a capital inside lower case ("GoBack").
@@ -114,13 +117,34 @@ def _mcids(pdfium_c: Any, element: Any, acc: list[int], depth: int = 0) -> list[
     return acc
 
 
+_TWIN: list[Any] = []
+
+
+def _twin() -> Any:
+    """The built Cython module with the C walk (:mod:`libtext.pdf._charcalls`), or
+    None (decided once)."""
+    if not _TWIN:
+        _TWIN.append(cython_module("_charcalls"))
+    return _TWIN[0]
+
+
 def _heading_elements(pdfium_c: Any, tree: Any) -> list[tuple[int, Any]]:
     """(level, element) of every heading element of a page's structure tree, in order.
 
     A tagged page has hundreds of elements: each one's type is read into one buffer
     kept for the walk (a type name is short; a longer one is read as :func:`_wide`
-    does), and pdfium's functions are looked up once.
+    does), and pdfium's functions are looked up once. Where the Cython module is
+    built, its twin of this walk runs instead (the ctypes calls cost most of a
+    Word document's tagged pages).
     """
+    twin = _twin()
+    if twin is not None:
+        # The C twin walks the tree without a ctypes call per element.
+        handle = pdfium_c.FPDF_STRUCTELEMENT
+        return [
+            (level, ctypes.cast(address, handle))
+            for level, address in twin.heading_elements(pdfium_c, tree, _HEADING_TYPES, _WALK)
+        ]
     count_children = pdfium_c.FPDF_StructElement_CountChildren
     child_at = pdfium_c.FPDF_StructElement_GetChildAtIndex
     get_type = pdfium_c.FPDF_StructElement_GetType
@@ -133,7 +157,7 @@ def _heading_elements(pdfium_c: Any, tree: Any) -> list[tuple[int, Any]]:
         for k in reversed(range(pdfium_c.FPDF_StructTree_CountChildren(tree)))
     ]
     seen = 0
-    while stack and seen < 20_000:
+    while stack and seen < _WALK:
         element = stack.pop()
         seen += 1
         if not element:

@@ -16,31 +16,34 @@ the box. Per-character work is done only where a line needs it:
 
 from __future__ import annotations
 
-import ctypes
+import gc
 import itertools
-import math
 import re
-import unicodedata
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from libtext.pdf._blocks import attach_markers, order_lines
 from libtext.pdf._columns import find_gutter, split_at_gutter
 from libtext.pdf._dropped import LOST_LABEL, restore_dropped
 from libtext.pdf._lines import RawLine, join_items, margin_note, margin_number
-from libtext.pdf._pdfium import PageChars, char_calls
-from libtext.pdf._rows import join_rows
-from libtext.pdf._spaces import lost_spaces
-from libtext.pdf._text import attach_marks, is_mark, line_direction, neutral_run_direction
-from libtext.pdf._visual import (
-    TOUCH,
-    Direction,
-    Glyph,
-    turns_at,
-    visual_direction,
-    visual_parts,
+from libtext.pdf._reader import PageReader
+from libtext.pdf._repairs import (
+    BRACKET_SPACE,
+    LEAD_NUMBER,
+    LEFT_STOP,
+    PUNCT_RUN,
+    bracket_spaces,
+    fix_marks,
+    ligatures_in_order,
+    order_leading_number,
+    order_punctuation,
+    rtl_from_geometry,
 )
+from libtext.pdf._rows import join_rows
+from libtext.pdf._shown import upright, visible
+from libtext.pdf._spaces import lost_spaces
+from libtext.pdf._text import is_mark, line_direction
+from libtext.pdf._visual import TOUCH, turns_at, visual_direction, visual_parts
 
 __all__ = ["RawLine", "RawPage", "ligatures_in_order", "read_page", "reading_order"]
 
@@ -49,15 +52,13 @@ _HEBREW = re.compile("[\u05d0-\u05ea]")
 _LATIN = re.compile("[A-Za-z]")
 _HEBREW_LETTERS = tuple(map(chr, range(0x05D0, 0x05EB)))
 _LATIN_LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-_LTR_CHAR = re.compile(r"[A-Za-z0-9\u00c0-\u024f]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
-_PUNCT_RUN = re.compile(r"[^\w\s]{2,}")
-_LEAD_NUMBER = re.compile(r"([.,:;]+)(\d{1,4})(?=\s)")
-_LTR_RUN = re.compile(r"[A-Za-z0-9\u00c0-\u024f](?:[^\u0590-\u05ff]*[A-Za-z0-9\u00c0-\u024f])?")
+# A surrogate half, a left-to-right letter or digit, or a mark: one search for the three.
+_UNTRUSTED = re.compile(
+    r"[\ud800-\udfffA-Za-z0-9\u00c0-\u024f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]"
+)
 # A gap wider than this many font sizes separates two items on one baseline.
 _SPLIT_GAP = 2.0
-# Under nikud, pdfium inserts spaces inside words; a real space is wider than this.
-_WORD_GAP = 0.2
 
 
 @dataclass(slots=True)
@@ -72,301 +73,33 @@ class RawPage:
     has_images: bool = False
 
 
-class _Boxes(Protocol):
-    """What the mark and punctuation repairs ask of a page: boxes and pdfium's calls.
-
-    A protocol, not :class:`_Reader`, so that a test can hand them recorded boxes
-    (compiled, a parameter typed with a class accepts that class only).
-    """
-
-    raw: Any
-    tp: Any
-
-    def box(self, i: int) -> tuple[float, float]: ...
-
-
-class _Reader:
-    """Per-page access to pdfium's text page through a few reusable ctypes buffers."""
-
-    def __init__(
-        self,
-        raw: Any,
-        textpage: Any,
-        height: float,
-        direction: Direction = "R",
-        page: Any = None,
-    ) -> None:
-        self.raw = raw
-        self.tp = textpage
-        self.page = page
-        self.height = height
-        self.direction: Direction = direction
-        self._rect = raw.FS_RECTF()
-        self._matrix = raw.FS_MATRIX()
-        self._calls: PageChars = char_calls(raw, textpage, self._matrix, page)
-        self._name = ctypes.create_string_buffer(128)
-        self._flags = ctypes.c_int()
-        # The gutter search, the line reader and the glyph reader ask for the same
-        # characters' boxes and sizes: one ctypes call each per page (but for the
-        # gutter search's batches, see boxes()).
-        self._boxes: dict[int, tuple[float, float]] = {}
-        self._sizes: dict[int, float] = {}
-        self._baselines: dict[int, float] = {}
-        self._middles: dict[int, float] = {}
-        self._replaced: dict[int, tuple[float, float] | None] | None = None
-        self._bold_fonts: dict[int, bool] = {}
-        self._char_objects: dict[int, int | None] = {}
-        self._modes: dict[int, int] = {}
-
-    def looses(self, indices: list[int]) -> list[float]:
-        """The advance boxes (where each sits among its neighbours) of many characters,
-        from one batch, flat: left, right of the first, left, right of the second, ..."""
-        return self._calls.looses(indices)
-
-    def invisible(self, i: int) -> bool:
-        """Whether character ``i`` is drawn invisibly: an OCR engine's text over a scan."""
-        obj = self._text_object(i)
-        if not obj:
-            return False
-        return bool(self._render_mode(obj) == self.raw.FPDF_TEXTRENDERMODE_INVISIBLE)
-
-    def _text_object(self, i: int) -> int | None:
-        # A line's weight and its visibility are asked of the same character.
-        if i in self._char_objects:
-            return self._char_objects[i]
-        got = self._char_objects[i] = self._calls.text_object(i)
-        return got
-
-    def _render_mode(self, obj: int) -> int:
-        got = self._modes.get(obj)
-        if got is None:
-            got = self._modes[obj] = self._calls.render_mode(obj)
-        return got
-
-    def box(self, i: int) -> tuple[float, float]:
-        got = self._boxes.get(i)
-        if got is None:
-            lo, hi, self._middles[i] = self._calls.box_middle(i)
-            got = self._boxes[i] = (lo, hi)
-        return got
-
-    def middle(self, i: int) -> float:
-        """The vertical middle of character ``i``'s ink box (page coordinates)."""
-        got = self._middles.get(i)
-        if got is None:
-            lo, hi, got = self._calls.box_middle(i)
-            self._middles[i] = got
-            self._boxes[i] = (lo, hi)
-        return got
-
-    def boxes(self, indices: list[int]) -> list[tuple[float, float]]:
-        """:meth:`box` of many characters in one batch, not kept: the gutter search
-        reads the letters around a page's spaces once, and keeping them cost more
-        than asking again for the few that are read later."""
-        return self._calls.boxes(indices)
-
-    def glyphs(self, text: str, a: int, b: int) -> list[Glyph]:
-        """Characters ``a`` to ``b - 1`` with their advance boxes and ink centres (for
-        marks), the boxes read in one batch."""
-        flat = self._calls.glyph_boxes(a, b)
-        out: list[Glyph] = []
-        for k in range(b - a):
-            i = a + k
-            ch = text[i]
-            left, right, lo, hi = flat[4 * k], flat[4 * k + 1], flat[4 * k + 2], flat[4 * k + 3]
-            if ch.isspace():
-                generated = self._calls.is_generated(i)
-                out.append(Glyph(ch, left, right, (lo + hi) / 2, generated, i))
-                continue
-            if left == lo and right == hi:
-                # pdfium gives the characters of a replacement text (/ActualText) equal
-                # slices of its first glyph's box; everywhere else the loose box (the
-                # advance) differs from the ink box.
-                span = self.replacement_box(i)
-                if span is not None:
-                    out.append(Glyph(ch, span[0], span[1], (span[0] + span[1]) / 2, index=i))
-                    continue
-            out.append(Glyph(ch, left, right, (lo + hi) / 2, False, i))
-        return out
-
-    def replacement_box(self, i: int) -> tuple[float, float] | None:
-        """Where character ``i`` of a replacement text (/ActualText) is drawn, else None.
-
-        A marked-content sequence with /ActualText (Word writes one per pointed
-        letter: the letter's glyph and its marks' glyphs, some raised on glyphs of
-        their own) reads as its replacement text (PDF 32000-1, 14.9.4); pdfium lays
-        that text over one glyph alone, often a mark's. The text belongs where all
-        of the sequence's glyphs are: their union, shared by its base letters in the
-        line's direction, each mark with its letter.
-        """
-        if self._replaced is None:
-            self._replaced = {}
-        if i in self._replaced:
-            return self._replaced[i]
-        calls = self._calls
-        key = calls.text_object(i)
-        union = calls.span_union(key) if key else None
-        if key is None or union is None:
-            self._replaced[i] = None
-            return None
-        n = calls.count_chars()
-        first, last = i, i
-        while first > 0 and calls.text_object(first - 1) == key:
-            first -= 1
-        while last + 1 < n and calls.text_object(last + 1) == key:
-            last += 1
-        chars = [chr(calls.unicode(k)) for k in range(first, last + 1)]
-        bases = [k for k, ch in enumerate(chars) if not is_mark(ch) and not ch.isspace()] or [0]
-        lo, hi = union
-        step = (hi - lo) / len(bases)
-        rtl = self.direction == "R" or any(_HEBREW.match(chars[k]) for k in bases)
-        owner = 0
-        for k in range(len(chars)):
-            if k in bases:
-                owner = bases.index(k)
-            slot = len(bases) - 1 - owner if rtl else owner
-            self._replaced[first + k] = (lo + slot * step, lo + (slot + 1) * step)
-        return self._replaced[i]
-
-    def baseline(self, i: int) -> float:
-        got = self._baselines.get(i)
-        if got is None:
-            got = self._baselines[i] = self.height - self._calls.origin(i)[1]
-        return got
-
-    def size(self, i: int) -> float:
-        """The size a reader sees: the ``Tf`` operand times the text and page matrices.
-
-        InDesign and Quartz write ``1 Tf`` and scale by the text matrix; Windows' Print
-        to PDF writes ``327.68 Tf`` scaled down by 0.081: the operand alone says nothing.
-        """
-        got = self._sizes.get(i)
-        if got is not None:
-            return got
-        size = self._calls.font_size(i)
-        m = self._matrix
-        if self._calls.matrix(i):
-            scale = math.sqrt(abs(m.a * m.d - m.b * m.c))
-            size = size * scale if scale > 0 else size
-        self._sizes[i] = size
-        return size
-
-    def metrics(self, i: int) -> tuple[float, float]:
-        """Character ``i``'s size and baseline."""
-        return self.size(i), self.baseline(i)
-
-    def bold(self, i: int) -> bool:
-        """Bold by its font (weight, name, ForceBold), or drawn filled and stroked.
-
-        The font's part is asked once per font and page: a page has a few fonts and
-        dozens of lines.
-        """
-        calls = self._calls
-        obj = self._text_object(i)
-        font = calls.font(obj) if obj else None
-        if not obj or not font:
-            return self._font_bold(i) or (obj is not None and self._stroked(obj))
-        by_font = self._bold_fonts.get(font)
-        if by_font is None:
-            by_font = self._bold_fonts[font] = self._font_bold(i)
-        return by_font or self._stroked(obj)
-
-    def font_of(self, i: int) -> int | None:
-        """Character ``i``'s font (a handle: equal for one font of the page)."""
-        obj = self._text_object(i)
-        return self._calls.font(obj) if obj else None
-
-    def slanted(self, i: int) -> bool:
-        """Whether character ``i`` is drawn slanted (a shear in its matrix: a producer's
-        oblique or italic of an upright font)."""
-        if not self._calls.matrix(i):
-            return False
-        m = self._matrix
-        a, b, c, d = float(m.a), float(m.b), float(m.c), float(m.d)
-        return abs(c) > 0.05 * abs(d) and abs(b) < 0.05 * abs(a)
-
-    def font_name(self, i: int) -> str:
-        n = self.raw.FPDFText_GetFontInfo(self.tp, i, self._name, 128, ctypes.byref(self._flags))
-        return self._name.value.decode("latin-1", "replace") if n else ""
-
-    def _font_bold(self, i: int) -> bool:
-        weight = self.raw.FPDFText_GetFontWeight(self.tp, i)
-        n = self.raw.FPDFText_GetFontInfo(self.tp, i, self._name, 128, ctypes.byref(self._flags))
-        name = self._name.value.decode("latin-1", "replace").lower() if n else ""
-        if any(w in name for w in _BOLD_NAMES):
-            return True
-        # A face named for a light weight is not bold whatever weight its descriptor
-        # claims (a font's oblique whose weight class says 920 beside its upright's 500).
-        if weight >= 600 and not any(w in name.rpartition("+")[2] for w in _LIGHT_NAMES):
-            return True
-        # Flag bit 19 is ForceBold (PDF 32000-1, table 123).
-        return bool(self._flags.value & (1 << 18))
-
-    def _stroked(self, obj: int) -> bool:
-        # Word and others fake bold by stroking the glyph outline as well as filling it.
-        return bool(self._render_mode(obj) == self.raw.FPDF_TEXTRENDERMODE_FILL_STROKE)
-
-
-# Words in a font's name that say its weight: bold ones, and light ones.
-_BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi")
-_LIGHT_NAMES = ("regular", "medium", "light", "thin")
-
-
 def read_page(raw: Any, page: Any, number: int) -> RawPage:
     """Read one pypdfium2 page into raw lines (logical order, marks fixed).
 
     A page turned by its ``/Rotate`` whose text is drawn turned the other way (a
     scan, an imposed sheet) holds its text sideways in its own coordinates; it is
     read from an upright copy, as it is shown.
+
+    The cyclic garbage collector is kept out of the read: a page makes tens of
+    thousands of short-lived objects (boxes, glyphs, parts), freed by their counts;
+    collecting the young ones every few hundred allocations is work for nothing (the
+    next allocation after the read collects whatever cycle it left).
     """
-    upright = _upright(raw, page, number - 1)
-    if upright is None:
-        return _read_shown(raw, page, number)
-    doc, shown = upright
+    enabled = gc.isenabled()
+    gc.disable()
     try:
-        return _read_shown(raw, shown, number)
+        copy = upright(raw, page, number - 1)
+        if copy is None:
+            return _read_shown(raw, page, number)
+        doc, shown = copy
+        try:
+            return _read_shown(raw, shown, number)
+        finally:
+            shown.close()
+            doc.close()
     finally:
-        shown.close()
-        doc.close()
-
-
-def _upright(raw: Any, page: Any, index: int) -> tuple[Any, Any] | None:
-    """A new one-page document holding ``page`` drawn as it is shown, and that page;
-    None for a page that is not turned. pdfium's form of a page (its N-up import)
-    applies the page's rotation, so the copy is the form on a page of the shown size."""
-    turn = page.get_rotation() % 360
-    if turn == 0 or _text_angle(raw, page) != turn:
-        return None  # text upright as drawn: a page turned for the reader to turn back
-    import pypdfium2
-
-    doc = pypdfium2.PdfDocument.new()
-    xobj = raw.FPDF_NewXObjectFromPage(doc.raw, page.pdf.raw, index)
-    if not xobj:
-        doc.close()
-        return None
-    shown = doc.new_page(*page.get_size())
-    form = raw.FPDF_NewFormObjectFromXObject(xobj)
-    raw.FPDF_CloseXObject(xobj)
-    raw.FPDFPage_InsertObject(shown.raw, form)
-    raw.FPDFPage_GenerateContent(shown.raw)
-    return doc, shown
-
-
-def _text_angle(raw: Any, page: Any) -> int:
-    """The angle (counter-clockwise, a multiple of 90) most of the page's characters
-    are drawn at, from a sample of their matrices."""
-    textpage = page.get_textpage()
-    try:
-        n = int(raw.FPDFText_CountChars(textpage.raw))
-        matrix = raw.FS_MATRIX()
-        votes: dict[int, int] = {}
-        for i in range(0, n, max(1, n // 64)):
-            if raw.FPDFText_GetMatrix(textpage.raw, i, matrix):
-                angle = round(math.degrees(math.atan2(matrix.b, matrix.a)) / 90) * 90 % 360
-                votes[angle] = votes.get(angle, 0) + 1
-        return max(votes, key=votes.__getitem__) if votes else 0
-    finally:
-        textpage.close()
+        if enabled:
+            gc.enable()
 
 
 def _read_shown(raw: Any, page: Any, number: int) -> RawPage:
@@ -400,7 +133,7 @@ def _read_shown(raw: Any, page: Any, number: int) -> RawPage:
         left = float(bbox.left) if boxed else 0.0
         # The crop box as drawn (a page turned by /Rotate is shown with its sides swapped).
         box = (float(bbox.right) - left, top - float(bbox.bottom)) if boxed else (width, height)
-        reader = _Reader(raw, tp, top, "R" if hebrew >= latin else "L", page.raw)
+        reader = PageReader(raw, tp, top, "R" if hebrew >= latin else "L", page.raw)
         segments: list[tuple[int, int]] = []
         start = 0
         while start < n:
@@ -419,26 +152,10 @@ def _read_shown(raw: Any, page: Any, number: int) -> RawPage:
         lines = join_items(_read_lines(reader, text, segments, gutter), reader.direction, gutter)
         lines = join_rows(lines, reader.direction, gutter)
         lines = attach_markers(lines, reader.direction)
-        lines = _visible(lines, left, *box)
+        lines = visible(lines, left, *box)
         return RawPage(number, width, height, order_lines(lines, reader.direction), n)
     finally:
         textpage.close()
-
-
-def _visible(lines: list[RawLine], left: float, width: float, height: float) -> list[RawLine]:
-    """``lines`` inside the crop box, x measured from its left edge like y from its top.
-
-    Text outside the crop box is not shown (a printer's slug line or crop marks'
-    labels in the bleed of an imposed page); a viewer and a reader never meet it.
-    """
-    out = []
-    for ln in lines:
-        if left:
-            ln.x0, ln.x1 = ln.x0 - left, ln.x1 - left
-        if ln.y < 0 or ln.y - 0.7 * ln.size > height or ln.x1 <= 0 or ln.x0 >= width:
-            continue
-        out.append(ln)
-    return out
 
 
 def _solid(text: str, i: int, lo: int, hi: int) -> int:
@@ -476,7 +193,7 @@ _LOW_POINTS = frozenset(".,")
 
 
 def _read_lines(
-    r: _Reader, text: str, segments: list[tuple[int, int]], gutter: float | None = None
+    r: PageReader, text: str, segments: list[tuple[int, int]], gutter: float | None = None
 ) -> list[RawLine]:
     """The lines of a page's segments, re-joining lines pdfium broke in two.
 
@@ -525,7 +242,7 @@ def _abut(
     before: list[RawLine],
     after: list[RawLine],
     gutter: float | None = None,
-    pieces: tuple[_Reader, tuple[int, int], tuple[int, int]] | None = None,
+    pieces: tuple[PageReader, tuple[int, int], tuple[int, int]] | None = None,
 ) -> bool:
     """Whether two single lines share a baseline and touch (one line cut in two);
     ``pieces`` (the reader and the two segments) tells an OCR layer's words."""
@@ -564,7 +281,7 @@ def _ocr_joined(pieces: list[RawLine]) -> RawLine:
     )
 
 
-def _joined_line(r: _Reader, text: str, group: list[tuple[int, int]]) -> RawLine:
+def _joined_line(r: PageReader, text: str, group: list[tuple[int, int]]) -> RawLine:
     """One line from segments pdfium split, its text re-read from the glyphs' boxes."""
     idx: list[int] = []
     for a, b in group:
@@ -590,11 +307,11 @@ def _joined_line(r: _Reader, text: str, group: list[tuple[int, int]]) -> RawLine
                 x1,
                 parts[0].brackets_fixed,
             )
-    line_text = _fix_marks(r, text, idx, size)
+    line_text = fix_marks(r, text, idx, size)
     return RawLine(line_text, size, r.bold(mid), round(r.baseline(mid), 2), x0, x1)
 
 
-def _visual_pieces(r: _Reader, text: str, group: list[tuple[int, int]]) -> bool:
+def _visual_pieces(r: PageReader, text: str, group: list[tuple[int, int]]) -> bool:
     """Whether the Hebrew letters of a line's pieces, in the stream's order, run left to
     right on the page (its first letter left of its last): a visual order. pdfium may
     also give the right piece first, so each piece is looked at alone too: the line
@@ -616,7 +333,7 @@ def _visual_pieces(r: _Reader, text: str, group: list[tuple[int, int]]) -> bool:
     return l0 + r0 < l1 + r1 or ahead > 0
 
 
-def _read_segment(r: _Reader, text: str, a: int, b: int, out: list[RawLine]) -> None:
+def _read_segment(r: PageReader, text: str, a: int, b: int, out: list[RawLine]) -> None:
     number = margin_number(text, a, b, r.box, r.size)
     if number is None:
         number = margin_note(text, a, b, r.box, r.size)
@@ -666,7 +383,7 @@ _OTHER_BASELINE = 0.8
 
 
 def _baseline_runs(
-    r: _Reader, text: str, a: int, b: int, size: float
+    r: PageReader, text: str, a: int, b: int, size: float
 ) -> list[tuple[int, int]] | None:
     """The runs of a segment that pdfium took from two printed lines, else None.
 
@@ -712,7 +429,7 @@ def _baseline_runs(
     return out
 
 
-def _split_on_gaps(r: _Reader, text: str, idx: list[int], size: float) -> list[list[int]]:
+def _split_on_gaps(r: PageReader, text: str, idx: list[int], size: float) -> list[list[int]]:
     parts: list[list[int]] = [[]]
     prev: int | None = None
     pending: list[int] = []
@@ -733,7 +450,7 @@ def _split_on_gaps(r: _Reader, text: str, idx: list[int], size: float) -> list[l
 
 
 def _make_line(
-    r: _Reader,
+    r: PageReader,
     text: str,
     a: int,
     b: int,
@@ -785,18 +502,18 @@ def _make_line(
     if "\u200d" in line_text or "\u200c" in line_text:
         line_text = ligatures_in_order(line_text, lambda k: r.box(a + k))
     if _MARKS.search(line_text):
-        line_text = _fix_marks(r, text, list(range(a, b)), size)
+        line_text = fix_marks(r, text, list(range(a, b)), size)
     elif (
         _LATIN.search(line_text) and _HEBREW.search(line_text) and line_direction(line_text) == "L"
     ):
-        line_text = _rtl_from_geometry(r, text, a, b) or line_text
+        line_text = rtl_from_geometry(r, text, a, b) or line_text
     else:
         # These repairs move characters within runs without spaces: a space's place
         # in the line stays that of its character on the page.
-        if _PUNCT_RUN.search(line_text):
-            line_text = _order_punctuation(r, line_text, a)
-        if _LEAD_NUMBER.match(line_text):
-            line_text = _order_leading_number(r, line_text, a)
+        if PUNCT_RUN.search(line_text):
+            line_text = order_punctuation(r, line_text, a)
+        if LEAD_NUMBER.match(line_text):
+            line_text = order_leading_number(r, line_text, a)
         if r.invisible(mid):
             line_text = _ocr_spaces(r, line_text, a, size)
         else:
@@ -804,8 +521,8 @@ def _make_line(
                 line_text = _drop_hidden_spaces(r, line_text, a, size)
             if len(line_text) == b - a:
                 line_text = lost_spaces(line_text, a, size, r.boxes, r.looses, r.font_of, r.slanted)
-    if line_text == drawn and " " in drawn and _BRACKET_SPACE.search(drawn):
-        line_text = _bracket_spaces(r, line_text, a, size)
+    if line_text == drawn and " " in drawn and BRACKET_SPACE.search(drawn):
+        line_text = bracket_spaces(r, line_text, a, size)
     line = RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])
     if (
         r.direction == "R"
@@ -815,44 +532,8 @@ def _make_line(
     ):
         line.cells = _tab_cells(r, text, a, b, size)
     if r.direction == "R" and not line.cells and not _HEBREW.search(line.text):
-        line.text = _LEFT_STOP.sub(r"\2\1", line.text)
+        line.text = LEFT_STOP.sub(r"\2\1", line.text)
     return [line]
-
-
-# A bracket between a letter and a space, a letter after the space: ``X) Y``, ``X (Y``.
-_BRACKET_SPACE = re.compile(r"\w[()\[\]] \w|\w [()\[\]]\w")
-
-
-def _bracket_spaces(r: _Reader, line: str, a: int, size: float) -> str:
-    """``line`` with each bracket on the side of the space where it is drawn.
-
-    A browser writes the space of a right-to-left line's bracket run on the wrong
-    side of the bracket (``למקומו) אבות``) and draws it with no width; the drawn gap
-    says where the space is: the bracket touches the word it belongs to.
-    """
-
-    def apart(i: int, j: int) -> float:
-        (lo_i, hi_i), (lo_j, hi_j) = r.box(a + i), r.box(a + j)
-        return max(lo_i, lo_j) - min(hi_i, hi_j)
-
-    chars = list(line)
-    for m in _BRACKET_SPACE.finditer(line):
-        i = m.start()
-        if chars[i + 2] == " ":  # X) Y: the bracket drawn against Y
-            near, far, swap = i + 3, i, (i + 1, i + 2)
-        else:  # X (Y: the bracket drawn against X
-            near, far, swap = i, i + 3, (i + 1, i + 2)
-        bracket = swap[0] if chars[swap[0]] != " " else swap[1]
-        if apart(bracket, near) < 0.1 * size and apart(far, bracket) > 0.15 * size:
-            p, q = swap
-            chars[p], chars[q] = chars[q], chars[p]
-    return "".join(chars)
-
-
-# A Latin line of a right-to-left paragraph (a table cell, a term) that ends in a full
-# stop is drawn with the stop on its left, where the paragraph's direction puts it;
-# pdfium hands it over as drawn (``.Gen``). Latin text never starts with a lone stop.
-_LEFT_STOP = re.compile(r"^([.,:;!?])([A-Za-z](?:.*[A-Za-z0-9)\]])?)$")
 
 
 # Latin parts of a right-to-left page's line this many font sizes apart are a tab
@@ -861,7 +542,7 @@ _TAB_GAP = 1.5
 
 
 def _tab_cells(
-    r: _Reader, text: str, a: int, b: int, size: float
+    r: PageReader, text: str, a: int, b: int, size: float
 ) -> list[tuple[float, float, str]]:
     """The parts of ``text[a:b]`` a tab apart (x0, x1, text), or [] for a line of one part."""
     cells: list[tuple[float, float, str]] = []
@@ -882,7 +563,7 @@ def _tab_cells(
     return cells
 
 
-def _cell(r: _Reader, text: str, a: int, b: int) -> tuple[float, float, str]:
+def _cell(r: PageReader, text: str, a: int, b: int) -> tuple[float, float, str]:
     boxes = [r.box(i) for i in range(a, b) if not text[i].isspace()]
     return min(lo for lo, _ in boxes), max(hi for _, hi in boxes), text[a:b]
 
@@ -891,7 +572,7 @@ def _cell(r: _Reader, text: str, a: int, b: int) -> tuple[float, float, str]:
 _ORNAMENT_FONT = re.compile(r"ornament|ornement|dingbat|fleuron|wingding|webding", re.I)
 
 
-def _without_ornaments(r: _Reader, text: str, a: int, b: int) -> tuple[int, int]:
+def _without_ornaments(r: PageReader, text: str, a: int, b: int) -> tuple[int, int]:
     """``text[a:b]`` without the ornament glyphs that frame a Hebrew line.
 
     An ornament font maps its glyphs to whatever its glyph names say, often Latin
@@ -946,7 +627,7 @@ def _last_hebrew(line: str, end: int) -> int:
     return -1
 
 
-def _drop_hidden_spaces(r: _Reader, line: str, a: int, size: float) -> str:
+def _drop_hidden_spaces(r: PageReader, line: str, a: int, size: float) -> str:
     """``line`` without the stream's spaces that take no room on the page.
 
     A space character is a word space only where the glyphs on its two sides stand
@@ -984,7 +665,7 @@ def _drop_hidden_spaces(r: _Reader, line: str, a: int, size: float) -> str:
         # (XeTeX writes those after pointed letters and along rotated text) is
         # not the stream's claim that room was left.
         lo, hi = r.box(a + k)
-        if hi - lo > 0.1 * size and not r.raw.FPDFText_IsGenerated(r.tp, a + k):
+        if hi - lo > 0.1 * size and not r._calls.is_generated(a + k):
             if chars is None:
                 chars = list(line)
             chars[k] = ""
@@ -996,9 +677,12 @@ def _drop_hidden_spaces(r: _Reader, line: str, a: int, size: float) -> str:
 # In an OCR text layer, letters of one word abut; a gap this much wider (in font
 # sizes) than the line's usual one parts two words.
 _OCR_GAP = 0.06
+# A letter after a letter (no space between), not punctuation: where an OCR layer may
+# have lost a word space (``\S`` is ``not str.isspace()``).
+_OCR_PAIR = re.compile(r"(?<=\S)[^\s.,:;!?]")
 
 
-def _ocr_spaces(r: _Reader, line: str, a: int, size: float) -> str:
+def _ocr_spaces(r: PageReader, line: str, a: int, size: float) -> str:
     """``line`` with the word spaces an OCR text layer leaves out.
 
     An OCR engine lays each recognised word over its image, stretched to the word's
@@ -1011,21 +695,24 @@ def _ocr_spaces(r: _Reader, line: str, a: int, size: float) -> str:
     # Punctuation hugs the word before it: a gap before it is the OCR box's slack.
     # Lists by position, not dictionaries: an OCR book runs this on every line.
     count = len(line)
-    pairs = [
-        k
-        for k in range(1, count)
-        if not line[k].isspace() and not line[k - 1].isspace() and line[k] not in ".,:;!?"
-    ]
+    pairs = [m.start() for m in _OCR_PAIR.finditer(line)]
     if not pairs:
         return line
-    drawn = [k for k in range(count) if not line[k].isspace()]
-    flat = r.looses([a + k for k in drawn])
-    lefts = [0.0] * count
-    rights = [0.0] * count
-    for n, k in enumerate(drawn):
-        lefts[k] = flat[2 * n]
-        rights[k] = flat[2 * n + 1]
-    gaps = [max(lefts[k - 1], lefts[k]) - min(rights[k - 1], rights[k]) for k in pairs]
+    # The advance boxes of the pairs' letters only, each once; ``at[p]`` is where the
+    # second letter of pair ``p`` is in the batch (the first is just before it).
+    drawn: list[int] = []
+    at: list[int] = []
+    for k in pairs:
+        if not drawn or drawn[-1] != a + k - 1:
+            drawn.append(a + k - 1)
+        drawn.append(a + k)
+        at.append(2 * len(drawn) - 2)
+    flat = r.looses(drawn)
+    gaps: list[float] = []
+    for n in at:
+        # max(left, left) - min(right, right), in the builtins' order of ties.
+        lp, rp, lq, rq = flat[n - 2], flat[n - 1], flat[n], flat[n + 1]
+        gaps.append((lq if lq > lp else lp) - (rq if rq < rp else rp))
     ordered = sorted(gaps)
     usual = max(ordered[len(ordered) // 2], 0.0)
     limit = usual + _OCR_GAP * size
@@ -1059,7 +746,7 @@ def _ocr_spaces(r: _Reader, line: str, a: int, size: float) -> str:
 _NUMBER_PUNCT = re.compile(r"(?=.*\d)(?=.*[.,:;!?])[\d.,:;!?\-/ ]+")
 
 
-def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, b: int) -> bool:
+def _needs_geometry(r: PageReader, line: str, extent: tuple[float, float], a: int, b: int) -> bool:
     """Whether pdfium's order of this line cannot be trusted (see :mod:`._visual`).
 
     That is a line with surrogate halves, a Hebrew line with Latin letters or digits
@@ -1067,14 +754,14 @@ def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, 
     left of its last, where the text stream came from LuaTeX, or a Latin line read
     right to left.
     """
-    if _SURROGATE.search(line):
-        return True
     m = _HEBREW.search(line)
     if m is None:
+        if _SURROGATE.search(line):
+            return True
         if _NUMBER_PUNCT.fullmatch(line) and r.direction == "R":
             return True  # "2019." at a right-to-left paragraph's end: read as drawn
         return _LATIN.search(line) is not None and _runs_leftwards(r, line, a)
-    if _LTR_CHAR.search(line) or _MARKS.search(line):
+    if _UNTRUSTED.search(line):
         return True
     # The first and last letters: punctuation at an end ("(" or ".") says nothing.
     n = _HEBREW.search(line, m.start() + 1)
@@ -1086,21 +773,25 @@ def _needs_geometry(r: _Reader, line: str, extent: tuple[float, float], a: int, 
     if penult <= first:
         return False
 
-    def center(k: int) -> float:
-        lo, hi = r.box(a + k)
-        return lo + hi
-
     if second == first + 1 and last == penult + 1:
         # Within the first word and within the last, letters run left to right
         # (whatever order pdfium gave the words in: a table row's cells).
-        return center(first) < center(second) and center(penult) < center(last)
+        rising = _center(r, a + first) < _center(r, a + second)
+        return rising and _center(r, a + penult) < _center(r, a + last)
     # Both the line's ends and its first two letters run left to right: a line that
     # pdfium merely took in two halves (its second half first) is not visual.
-    c0 = center(first)
-    return c0 < center(last) and c0 < center(second)
+    c0 = _center(r, a + first)
+    return c0 < _center(r, a + last) and c0 < _center(r, a + second)
 
 
-def _runs_leftwards(r: _Reader, line: str, a: int) -> bool:
+def _center(r: PageReader, i: int) -> float:
+    """Twice the middle of character ``i``'s ink box (a function, not a closure: the
+    compiled twin would make the closure's frame on every call of its caller)."""
+    lo, hi = r.box(i)
+    return lo + hi
+
+
+def _runs_leftwards(r: PageReader, line: str, a: int) -> bool:
     """Whether a line without Hebrew was given right to left: its first letter right of
     its last. pdfium reads a Latin line of a right-to-left page (an English reference
     in a Hebrew book) in the page's direction when the producer drew its words from
@@ -1112,192 +803,6 @@ def _runs_leftwards(r: _Reader, line: str, a: int) -> bool:
         return False
     (l0, r0), (l1, r1) = r.box(a + first), r.box(a + last)
     return l0 + r0 > l1 + r1
-
-
-def ligatures_in_order(line: str, box: Callable[[int], tuple[float, float]]) -> str:
-    """Put back in order the letters of ligature glyphs that pdfium reversed.
-
-    A font maps a ligature glyph to its letters with a joiner between them (``א‍ל``,
-    alef ZWJ lamed). The letters share the glyph's box, and when pdfium turns a
-    right-to-left line drawn left to right into logical order it reverses them with
-    the glyphs (``ל‍א``); the mapping's own order is the logical one. ``box(k)`` is
-    the box of ``line[k]``.
-    """
-    if line_direction(line) != "R":
-        return line
-    chars = list(line)
-    k = 0
-    while k < len(chars):
-        if chars[k] not in "\u200c\u200d":
-            k += 1
-            continue
-        own = box(k)
-        first, last = k, k
-        while first > 0 and box(first - 1) == own:
-            first -= 1
-        while last + 1 < len(chars) and box(last + 1) == own:
-            last += 1
-        glyph = chars[first : last + 1]
-        if last > first and any(_HEBREW.match(ch) for ch in glyph):
-            chars[first : last + 1] = glyph[::-1]
-        k = last + 1
-    return "".join(chars)
-
-
-def _fix_marks(r: _Boxes, text: str, idx: list[int], size: float) -> str:
-    """Put each mark after its letter and drop the spaces pdfium invents inside words."""
-    chars = [text[i] for i in idx]
-    boxes = [r.box(i) for i in idx]
-    _drop_unmapped_glyphs(r, idx, chars, boxes, size)
-    centers = [(lo + hi) / 2 for lo, hi in boxes]
-    owner = attach_marks(chars, centers, boxes, tolerance=0.15 * size)
-    marks: dict[int, list[str]] = {}
-    for k, o in enumerate(owner):
-        if o != k:
-            marks.setdefault(o, []).append(chars[k])
-    bases = [k for k in range(len(chars)) if owner[k] == k and not chars[k].isspace()]
-    out: list[str] = []
-    for n, run in enumerate(_runs(chars, boxes, bases, size)):
-        if n:
-            out.append(" ")
-        prev: int | None = None
-        for k in run:
-            if prev is not None and any(chars[j].isspace() for j in range(prev + 1, k)):
-                (lp, rp), (lq, rq) = boxes[prev], boxes[k]
-                gap = max(lp, lq) - min(rp, rq)
-                hebrew = "\u05d0" <= chars[prev] <= "\u05ea" and "\u05d0" <= chars[k] <= "\u05ea"
-                if not (hebrew and gap < _WORD_GAP * size):
-                    out.append(" ")
-            out.append(chars[k])
-            out.extend(marks.get(k, ()))
-            prev = k
-    return unicodedata.normalize("NFC", "".join(out))
-
-
-def _runs(
-    chars: list[str], boxes: list[tuple[float, float]], bases: list[int], size: float
-) -> list[list[int]]:
-    """The base letters in reading order, as runs.
-
-    On a right-to-left line each letter is left of the one before (or a little right
-    of it, inside a number or a Latin word). When pdfium loses its way, usually on a
-    justified line whose words are drawn one by one and carry points, the text jumps
-    back to the right: the runs are then ordered from right to left.
-    """
-    if not bases:
-        return []
-    runs = [[bases[0]]]
-    for prev, k in itertools.pairwise(bases):
-        if boxes[k][0] > boxes[prev][1] + 2 * size:
-            runs.append([])
-        runs[-1].append(k)
-    if len(runs) > 1 and line_direction("".join(chars)) == "R":
-        runs.sort(key=lambda run: -max(boxes[k][1] for k in run))
-    return runs
-
-
-def _drop_unmapped_glyphs(
-    r: _Boxes, idx: list[int], chars: list[str], boxes: list[tuple[float, float]], size: float
-) -> None:
-    """Drop the stray characters of precomposed pointed letters (in place).
-
-    Some fonts draw a pointed letter (``פְּ``) as one glyph; its text then comes out
-    as the letter and its marks with a sliver of a box, plus one more character for
-    the glyph itself: pdfium's guess when the glyph has no Unicode mapping (``0``),
-    or whatever a faulty mapping says (``&``). That character is dropped and its box,
-    the real extent of the letter, is lent to the letter it covers.
-    """
-    stray = [
-        k
-        for k in range(len(chars))
-        if not ("\u05d0" <= chars[k] <= "\u05ea" or is_mark(chars[k]) or chars[k].isspace())
-    ]
-    for k in reversed(stray):
-        lo, hi = boxes[k]
-        unmapped: bool | None = None
-        for j in range(max(0, k - 4), min(len(chars), k + 4)):
-            if j == k or not "\u05d0" <= chars[j] <= "\u05ea":
-                continue
-            blo, bhi = boxes[j]
-            if not (lo - 0.5 <= blo and bhi <= hi + 0.5):
-                # Some fonts (Miriam) draw the glyph beside the letter's sliver: an
-                # unmapped glyph touching a sliver takes its place too.
-                gap = max(lo, blo) - min(hi, bhi)
-                if gap > 0.25 * size or bhi - blo >= 0.15 * size:
-                    continue
-                if unmapped is None:
-                    unmapped = bool(r.raw.FPDFText_HasUnicodeMapError(r.tp, idx[k]))
-                if not unmapped:
-                    continue
-                boxes[j] = (min(lo, blo), max(hi, bhi))
-                del chars[k], boxes[k], idx[k]
-                break
-            # A letter drawn inside a precomposed glyph has a sliver of a box, the
-            # same box as its marks.
-            sliver = bhi - blo < 0.15 * size or any(
-                is_mark(chars[m]) and abs(boxes[m][0] - blo) + abs(boxes[m][1] - bhi) < 0.05
-                for m in (j - 1, j + 1, j - 2)
-                if 0 <= m < len(chars)
-            )
-            if not sliver:
-                if unmapped is None:
-                    unmapped = bool(r.raw.FPDFText_HasUnicodeMapError(r.tp, idx[k]))
-                if not unmapped:
-                    continue  # a real letter under real punctuation: keep both
-            boxes[j] = (lo, hi)
-            del chars[k], boxes[k], idx[k]
-            break
-
-
-def _order_punctuation(r: _Boxes, line: str, a: int) -> str:
-    """Put runs of punctuation between right-to-left text in right-to-left order.
-
-    pdfium can swap adjacent neutral marks after a parenthesis (``(א):.`` for
-    ``(א).:``); their positions on the page say the order.
-    """
-    chars = list(line)
-    for m in _PUNCT_RUN.finditer(line):
-        start, end = m.span()
-        if neutral_run_direction(line, start, end) != "R":
-            continue
-        centers = {k: sum(r.box(a + k)) / 2 for k in range(start, end)}
-        chars[start:end] = [line[k] for k in sorted(centers, key=lambda k: -centers[k])]
-    return "".join(chars)
-
-
-def _order_leading_number(r: _Reader, line: str, a: int) -> str:
-    """Put a right-to-left line's leading ``1.`` back in logical order.
-
-    pdfium gives a note number followed by a full stop at the start of a Hebrew line
-    as ``.1``; the glyphs' positions say which comes first (on a right-to-left line,
-    the one on the right).
-    """
-    m = _LEAD_NUMBER.match(line)
-    if m is None or line_direction(line) != "R":
-        return line
-    punct, digits = m.group(1), m.group(2)
-    p_center = sum(r.box(a)) / 2
-    d_center = sum(r.box(a + len(punct))) / 2
-    if p_center < d_center:  # the mark is on the left: it follows the number
-        return digits + punct + line[m.end() :]
-    return line
-
-
-def _rtl_from_geometry(r: _Reader, text: str, a: int, b: int) -> str | None:
-    """Re-read a mixed line that pdfium ordered left to right although it is Hebrew.
-
-    pdfium picks a line's direction from its own guess; a Hebrew line starting with a
-    Latin name comes out in visual order. When the rightmost glyph is Hebrew, the
-    line is right-to-left: sort the glyphs by position, reverse, and turn the
-    left-to-right runs (Latin, digits) back.
-    """
-    boxes = [r.box(i) for i in range(a, b)]
-    order = sorted(range(b - a), key=lambda k: (boxes[k][0] + boxes[k][1]) / 2)
-    rightmost = next((text[a + k] for k in reversed(order) if not text[a + k].isspace()), "")
-    if not _HEBREW.match(rightmost):
-        return None
-    logical = "".join(text[a + k] for k in order)[::-1]
-    return " ".join(_LTR_RUN.sub(lambda m: m.group(0)[::-1], logical).split())
 
 
 def reading_order(lines: list[RawLine]) -> list[RawLine]:

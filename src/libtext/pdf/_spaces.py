@@ -53,14 +53,16 @@ def lost_spaces(
     if not runs:
         return line
     indices = [a + k for lo, hi in runs for k in range(lo, hi)]
-    ink = dict(zip(indices, boxes(indices), strict=True))
+    ink = boxes(indices)
     limit = _INK_GAP * size
     cuts: list[int] = []
+    start = 0  # where the run's boxes begin in ``ink``
     for lo, hi in runs:
-        for k in range(lo + 1, hi):
-            (lp, rp), (lq, rq) = ink[a + k - 1], ink[a + k]
-            if max(lp, lq) - min(rp, rq) <= limit:
+        for n in range(start + 1, start + hi - lo):
+            (lp, rp), (lq, rq) = ink[n - 1], ink[n]
+            if (lq if lq > lp else lp) - (rq if rq < rp else rp) <= limit:  # max - min
                 continue
+            k = lo + n - start
             x0, x1, y0, y1 = looses([a + k - 1, a + k])
             if (
                 max(x0, y0) - min(x1, y1) < -_LEAN * size
@@ -69,6 +71,7 @@ def lost_spaces(
                 or slanted(a + k)
             ):
                 cuts.append(k)
+        start += hi - lo
     if not cuts:
         return line
     out: list[str] = []
