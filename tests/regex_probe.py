@@ -52,8 +52,13 @@ BUILDERS: dict[str, str] = {
 escaped literal and a bounded digit run, used with ``fullmatch`` on stored slugs; it is
 probed through :func:`slug_suffix` below."""
 
-EXEMPT_SITES = {"libtext.store._slugs:next_slug", "libtext.providers.llm:redact"}
-"""Non-literal ``re.compile`` sites probed by a stand-in (see :data:`BUILDERS`)."""
+EXEMPT_SITES = {
+    "libtext.store._slugs:next_slug",
+    "libtext.providers.llm:redact",
+    "libtext.pdf._visual:_plain_class",
+}
+"""Non-literal ``re.compile`` sites probed by a stand-in (see :data:`BUILDERS`), or
+through the module-level patterns they build at import (``_visual._PLAIN_R``/``_L``)."""
 
 _METHODS = (
     "compile",
@@ -262,8 +267,22 @@ _REPEATS = tuple(
 _ATOMIC = getattr(sre_constants, "ATOMIC_GROUP", object())
 
 
-def _sample(tree: Any, rng: random.Random, pump: int, out: list[str], budget: list[int]) -> None:
+# A character class's sorted alphabet, by the class's parse node: a class of a thousand
+# characters inside a repeat is sampled tens of thousands of times.
+_Classes = dict[int, tuple[list[str], bool]]
+
+
+def _sample(
+    tree: Any,
+    rng: random.Random,
+    pump: int,
+    out: list[str],
+    budget: list[int],
+    classes: _Classes | None = None,
+) -> None:
     """Append to ``out`` a string the parse ``tree`` (nearly) matches; repeats run long."""
+    if classes is None:
+        classes = {}
     for op, av in tree:
         if budget[0] <= 0:
             return
@@ -274,21 +293,25 @@ def _sample(tree: Any, rng: random.Random, pump: int, out: list[str], budget: li
         elif op is sre_constants.ANY:
             out.append("z")
         elif op is sre_constants.IN:
-            chars: set[str] = set()
-            _alphabet([(op, av)], chars)
-            negate = any(iop is sre_constants.NEGATE for iop, _ in av)
-            out.append("z" if negate or not chars else rng.choice(sorted(chars)))
+            known = classes.get(id(av))
+            if known is None:
+                chars: set[str] = set()
+                _alphabet([(op, av)], chars)
+                negate = any(iop is sre_constants.NEGATE for iop, _ in av)
+                known = classes[id(av)] = (sorted(chars), negate)
+            alphabet, negate = known
+            out.append("z" if negate or not alphabet else rng.choice(alphabet))
         elif op is sre_constants.BRANCH:
-            _sample(rng.choice(av[1]), rng, pump, out, budget)
+            _sample(rng.choice(av[1]), rng, pump, out, budget, classes)
         elif op is sre_constants.SUBPATTERN:
-            _sample(av[-1], rng, pump, out, budget)
+            _sample(av[-1], rng, pump, out, budget, classes)
         elif op in _REPEATS:
             low, high = av[0], av[1]
             count = max(low, min(high, pump if high > pump else rng.randint(low, high)))
             for _ in range(min(count, 10_000)):
-                _sample(av[2], rng, pump, out, budget)
+                _sample(av[2], rng, pump, out, budget, classes)
         elif op is _ATOMIC:
-            _sample(av, rng, pump, out, budget)
+            _sample(av, rng, pump, out, budget, classes)
         budget[0] -= 1
 
 

@@ -34,7 +34,7 @@ __all__ = [
 _HEBREW = re.compile("[\u05d0-\u05ea]")
 PUNCT_RUN = re.compile(r"[^\w\s]{2,}")
 """Two or more punctuation marks in a row (their order may be pdfium's guess)."""
-LEAD_NUMBER = re.compile(r"([.,:;]+)(\d{1,4})(?=\s)")
+LEAD_NUMBER = re.compile(r"(?<![.,:;])([.,:;]++)(\d{1,4})(?=\s)")
 """A line's leading note number as pdfium gives it on a right-to-left line (``.1``)."""
 _LTR_RUN = re.compile(r"[A-Za-z0-9\u00c0-\u024f](?:[^\u0590-\u05ff]*[A-Za-z0-9\u00c0-\u024f])?")
 # Under nikud, pdfium inserts spaces inside words; a real space is wider than this.
