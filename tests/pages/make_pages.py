@@ -216,8 +216,8 @@ def _chromium(name: str, body: str, css: str) -> Path:
     return out
 
 
-def haggadah_grid() -> list[Page]:
-    """Hebrew and its English side by side (a CSS grid), small instructions in each."""
+def _haggadah_parts() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The haggadah's paragraphs, Hebrew and English, each under its instruction."""
     he = [
         ("מגביה את הקערה ואומר:", HA_LACHMA),
         ("מוזגין כוס שני וכאן הבן שואל:", MA_NISHTANA),
@@ -228,6 +228,12 @@ def haggadah_grid() -> list[Page]:
         ("Pour the second cup; here the child asks:", MA_NISHTANA_EN),
         ("Put the plate back and say:", AVADIM_EN),
     ]
+    return he, en
+
+
+def haggadah_grid() -> list[Page]:
+    """Hebrew and its English side by side (a CSS grid), small instructions in each."""
+    he, en = _haggadah_parts()
     css = _CSS % {"header": "הגדה של פסח"} + (
         ".grid { display: grid; grid-template-columns: 1fr 1fr; column-gap: 7mm }"
         "h2 { font-size: 15pt; margin: 0 0 4pt 0 } .en h2 { font-size: 11pt }"
@@ -608,16 +614,7 @@ def rtl_table() -> list[Page]:
 def haggadah_table() -> list[Page]:
     """Hebrew and English side by side in an unruled two-cell table (a word processor's
     parallel text), small instructions above each paragraph; the page number below."""
-    he = [
-        ("מגביה את הקערה ואומר:", HA_LACHMA),
-        ("מוזגין כוס שני וכאן הבן שואל:", MA_NISHTANA),
-        ("מחזיר את הקערה ואומר:", AVADIM),
-    ]
-    en = [
-        ("Lift the plate and say:", HA_LACHMA_EN),
-        ("Pour the second cup; here the child asks:", MA_NISHTANA_EN),
-        ("Put the plate back and say:", AVADIM_EN),
-    ]
+    he, en = _haggadah_parts()
     he_cell = _p("Head2", "מגיד") + "".join(_p("Do", d) + _p("Body", t) for d, t in he)
     en_cell = _p("EnHead2", "Maggid") + "".join(_p("EnDo", d) + _p("En", t) for d, t in en)
     body = (
