@@ -725,3 +725,22 @@ def test_a_point_is_never_a_digits() -> None:
     bases = [Glyph("א", 100.0, 106.0, 103.0), Glyph("4", 106.0, 109.0, 107.5)]
     patah = Glyph("\u05b7", 105.0, 108.0, 106.5)
     assert _owners(bases, [patah], 9.0) == [0]
+
+
+def _placed(display: str, stream: list[int]) -> list[Glyph]:
+    """Glyphs of ``display`` (left to right, 6 pt a character), in ``stream`` order."""
+    return [Glyph(display[i], 6.0 * i, 6.0 * i + 6, 6.0 * i + 3) for i in stream]
+
+
+def test_a_hebrew_paragraphs_line_that_ends_in_two_scripts_is_right_to_left() -> None:
+    # "Pesach שנדפסה בפראג." as a right-to-left paragraph shows it: the Latin word at
+    # the right end, the Hebrew at the left. Its stream, in logical order, starts at the
+    # right: right to left, whatever the page's direction (a page of English).
+    display = ".גארפב הספדנש Pesach"
+    logical = [*range(14, 20), 13, *range(12, 6, -1), 6, *range(5, -1, -1)]
+    assert "".join(display[i] for i in logical) == "Pesach שנדפסה בפראג."
+    assert visual_direction(_placed(display, logical), "L") == "R"
+    # A stream that runs left to right (a visual one, a table's row read across) does
+    # not say: the page's direction decides.
+    assert visual_direction(_placed(display, list(range(len(display)))), "L") == "L"
+    assert visual_direction(_placed(display, list(range(len(display)))), "R") == "R"

@@ -8,7 +8,9 @@ margin beside a refrain set large, a booklet's running header, bold titles and r
 footnotes (on its own, rotated by ``/Rotate``, inside a crop box with a slug line in
 the bleed, as a spread, and as a scan with Tesseract's text layer), a booklet on mirrored
 pages with notes called in mid-line, pointed verses, two columns under a centred title,
-a contents page, a table on a right-to-left page, a header's corners and verse set large. Scored like ``realpdf_pages_score.py``: the main text
+a contents page, a table on a right-to-left page, a header's corners and verse set large,
+a refrain tab-set at the far end of a verse, a Hebrew paragraph with Latin italics on a
+page of English, and a title page after an abstract (``*.title.json``). Scored like ``realpdf_pages_score.py``: the main text
 (body and heading lines in order) against the truth's blocks, with edit distance.
 """
 
@@ -24,6 +26,7 @@ from typing import Any
 import pytest
 from rapidfuzz.distance import Levenshtein
 
+from libtext.headings import offline_outline
 from libtext.models import ExtractedDocument
 from libtext.pdf import extract_pdf
 
@@ -40,9 +43,16 @@ _KNOWN = {
     ("main", "pointed_chromium"): "a one-word pointed line whose letters' advance boxes "
     "stand 0.12 em apart (Chromium shares a cluster's advance among its characters) is "
     "cut by a made-up space: a line without stream spaces is judged like LuaTeX's",
+    ("main", "haggadah_preface"): "a Hebrew line whose two ends are of two scripts, on a "
+    "page of more Latin letters, which pdfium hands over in visual order: its direction is "
+    "the page's (left to right); the paragraph's other lines would tell",
     ("roles", "chabad_ocr"): "an OCR layer keeps no weight: a bold body-size title is "
     "told by nothing but its place; and the header's OCR line holds its page number",
 }
+
+
+def _truth_text(name: str) -> str:
+    return (PAGES / f"{name}.pages.json").read_text("utf-8")
 
 
 def _cases(test: str) -> list[Any]:
@@ -85,6 +95,8 @@ def test_the_cases_are_there() -> None:
     assert {"chabad_notes", "chabad_rotated", "chabad_cropped", "chabad_spread"} <= set(NAMES)
     assert {"contents_page", "rtl_table", "sefer_sections", "siddur_corners"} <= set(NAMES)
     assert {"chabad_booklet", "chabad_ocr", "pointed_writer", "pointed_chromium"} <= set(NAMES)
+    assert {"siddur_refrain", "haggadah_preface"} <= set(NAMES)
+    assert "title_second" in TITLES
 
 
 @pytest.mark.parametrize("name", _cases("main"))
@@ -126,6 +138,30 @@ def test_every_line_in_its_role(name: str) -> None:
 
 
 _KINDS = ("footnote", "page_number", "header", "heading", "margin")
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if '"lines"' in _truth_text(n)])
+def test_a_line_set_in_tab_apart_parts_is_one_line(name: str) -> None:
+    # A refrain tab-set at the far end of a verse: one printed line, one line.
+    for page, truth in _pages(name):
+        got = [_norm(ln.text) for ln in page.lines]
+        for line in truth["lines"]:
+            assert _norm(line) in got, (truth["page"], line, got)
+
+
+TITLES = sorted(p.name.removesuffix(".title.json") for p in PAGES.glob("*.title.json"))
+
+
+@pytest.mark.parametrize("name", TITLES)
+def test_title_and_author_of_a_title_page(name: str) -> None:
+    # The title page after an abstract page, a genre word set largest above the title
+    # (neither title nor author), the title letter-spaced (closed up, its words apart).
+    truth: dict[str, Any] = json.loads((PAGES / f"{name}.title.json").read_text("utf-8"))
+    doc = extract_pdf(PAGES / truth["file"], max_pages=None, max_bytes=None)
+    outline = offline_outline(doc)
+    meta = outline.source_metadata
+    assert (meta.work_title, meta.author_name) == (truth["title"], truth["author"])
+    assert [s.chapter_title for s in outline.outline_segments] == truth["chapters"]
 
 
 def test_a_page_turned_for_the_reader_keeps_its_upright_text(tmp_path: Path) -> None:

@@ -59,6 +59,7 @@ class Page:
     extra_numbers: list[str] = field(default_factory=list)  # a spread's second folio
     headings: list[str] = field(default_factory=list)  # body lines that are titles
     absent: list[str] = field(default_factory=list)  # drawn but not shown: read nowhere
+    lines: list[str] = field(default_factory=list)  # printed lines, each one line whole
 
     def truth(self, index: int) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -73,6 +74,8 @@ class Page:
         out["headings"] = [_nfc(x) for x in self.headings]
         if self.absent:
             out["absent"] = self.absent
+        if self.lines:
+            out["lines"] = [_nfc(x) for x in self.lines]
         if self.extra_numbers:
             out["page_numbers"] = [self.page_number, *self.extra_numbers]
         if self.notes:
@@ -400,6 +403,15 @@ _FODT_HEAD = """<?xml version="1.0" encoding="UTF-8"?>
  <style:style style:name="Cell" style:family="paragraph">
   <style:paragraph-properties fo:margin-bottom="0pt"/>
  </style:style>
+ <style:style style:name="Verse" style:family="paragraph">
+  <style:paragraph-properties style:writing-mode="rl-tb" fo:text-align="end"
+   fo:margin-bottom="2pt">
+   <style:tab-stops><style:tab-stop style:position="%(tab)s" style:type="right"/></style:tab-stops>
+  </style:paragraph-properties>
+ </style:style>
+ <style:style style:name="Latin" style:family="paragraph">
+  <style:paragraph-properties style:writing-mode="lr-tb" fo:text-align="justify"/>
+ </style:style>
 </office:styles>
 <office:automatic-styles>
  <style:page-layout style:name="pm1">
@@ -419,6 +431,9 @@ _FODT_HEAD = """<?xml version="1.0" encoding="UTF-8"?>
  </style:style>
  <style:style style:name="BrkSection" style:family="paragraph" style:parent-style-name="Section">
   <style:paragraph-properties fo:break-before="page"/>
+ </style:style>
+ <style:style style:name="I" style:family="text">
+  <style:text-properties fo:font-style="italic" style:font-style-complex="italic"/>
  </style:style>
  <style:style style:name="B" style:family="text">
   <style:text-properties fo:font-weight="bold" style:font-weight-complex="bold"/>
@@ -813,6 +828,105 @@ def siddur_corners() -> list[Page]:
     return pages
 
 
+REFRAIN = "לכה דודי"
+
+
+def siddur_refrain() -> list[Page]:
+    """Lecha Dodi set a half-verse a line, each stanza's last half with the refrain
+    tab-set at the far end of its line (Writer's right tab stop at the left margin)."""
+    body, lines = [], []
+    for stanza in STANZAS:
+        halves = stanza.split(", ")
+        body += [_p("Verse", x) for x in halves[:-1]]
+        body.append(
+            f'<text:p text:style-name="Verse">{_esc(halves[-1])}<text:tab/>'
+            f"{_esc(REFRAIN)}</text:p>\n"
+        )
+        lines.append(f"{halves[-1]} {REFRAIN}")
+    xml = _p("Body", LECHA_DODI) + "".join(body)
+    _writer("siddur_refrain", xml, master=_header("קבלת שבת"))
+    verse = [h for stanza in STANZAS for h in stanza.split(", ")]
+    for k in range(len(verse) // 4):
+        verse[4 * k + 3] += " " + REFRAIN
+    return [
+        Page(
+            [[LECHA_DODI, *verse]],
+            header=["קבלת שבת"],
+            page_number="1",
+            lines=lines,
+            notes="the refrain tab-set at the far end of a stanza's last line: one line",
+        )
+    ]
+
+
+def _italic(text: str) -> str:
+    return f'<text:span text:style-name="I">{_esc(text)}</text:span>'
+
+
+def haggadah_preface() -> list[Page]:
+    """An English preface (Latin words in italic, no space character at the font
+    changes of the source but the space before) over a Hebrew paragraph that names
+    books in Latin italics: a page of more Latin than Hebrew letters."""
+    en = [
+        ("This is the bread of affliction: the ", "Haggadah", " opens with "),
+        ("these words over the ", "matzah", ", read from the "),
+        ("edition of ", "Prague", " in 1526 and the later one of "),
+        ("", "Amsterdam", ", which added a map of the journey."),
+    ]
+    en_xml = "".join(f"{_esc(a)}{_italic(b)}{_esc(c)}" for a, b, c in en)
+    en_text = "".join(a + b + c for a, b, c in en)
+    he_parts = [
+        ("ראה בספר ", "Sefer HaChinuch", " מצוה כא, ובהגדה "),
+        ("", "Haggadah shel Pesach", ' שנדפסה בפראג בשנת שפ"ז.'),
+    ]
+    he_xml = "".join(f"{_esc(a)}{_italic(b)}{_esc(c)}" for a, b, c in he_parts)
+    he_text = "".join(a + b + c for a, b, c in he_parts)
+    xml = (
+        f'<text:p text:style-name="Latin">{en_xml}</text:p>\n'
+        + _p("Latin", HA_LACHMA_EN)
+        + _p("Latin", AVADIM_EN)
+        + f'<text:p text:style-name="Body">{he_xml}</text:p>\n'
+        + _p("Body", HA_LACHMA)
+    )
+    _writer("haggadah_preface", xml, master="", size="10pt")
+    return [
+        Page(
+            [[en_text, HA_LACHMA_EN, AVADIM_EN], [he_text, HA_LACHMA]],
+            notes="a Hebrew paragraph with Latin titles on a page of more Latin letters",
+        )
+    ]
+
+
+def title_second() -> dict[str, Any]:
+    """An abstract page, then the title page (a genre word set largest above a
+    letter-spaced title, a by-line, the place and year), then chapter 1 (Chromium).
+    Returns the title truth: title, author, chapter titles."""
+    title, author, subtitle = "אור הגנוז", "משה יעקב כהן", "דרכי העיון והלימוד"
+    css = _CSS % {"header": ""} + (
+        "@page { @top-center { content: none } }"
+        ".c { text-align: center } .genre { font-size: 30pt; text-align: center;"
+        " margin-top: 18mm } .t { font-size: 24pt; letter-spacing: 0.4em; font-weight: bold;"
+        " text-align: center; margin-top: 8mm } .s { font-size: 14pt; text-align: center }"
+        "h2 { font-size: 16pt }"
+    )
+    body = (
+        f'<p class="c">{_esc("תקציר")}</p><p>{_esc(AVOT[0])} {_esc(AVOT[1])}</p>'
+        f'<p class="genre brk">{_esc("קונטרס")}</p><p class="t">{_esc(title)}</p>'
+        f'<p class="s">{_esc(subtitle)}</p><p class="c" style="margin-top: 14mm">מאת</p>'
+        f'<p class="s">{_esc(author)}</p>'
+        f'<p class="c" style="margin-top: 30mm">{_esc("ירושלים תשפ״ד")}</p>'
+        f'<h2 class="brk">{_esc("פרק א")}</h2><p>{_esc(AVOT[2])}</p><p>{_esc(AVOT[3])}</p>'
+    )
+    _chromium("title_second", body, css)
+    return {
+        "file": "title_second.pdf",
+        "title": title,
+        "author": author,
+        "chapters": ["פרק א"],
+        "notes": "the title page is page 2; the genre word is set largest; letter-spaced",
+    }
+
+
 # --- pdfium: spreads, rotation, crop ----------------------------------------------------
 
 
@@ -970,10 +1084,17 @@ def main(names: list[str]) -> None:
         "pointed_chromium": pointed_chromium,
         "sefer_notes_columns": sefer_notes_columns,
         "siddur_corners": siddur_corners,
+        "siddur_refrain": siddur_refrain,
+        "haggadah_preface": haggadah_preface,
     }
     for name, make in simple.items():
         if not names or name in names:
             _write(name, make())
+    if not names or "title_second" in names:
+        meta = title_second()
+        (HERE / "title_second.title.json").write_text(
+            json.dumps(meta, ensure_ascii=False, indent=1) + "\n", "utf-8"
+        )
     if not names or {"chabad_notes", "chabad_spread", "chabad_rotated", "chabad_cropped"} & set(
         names
     ):

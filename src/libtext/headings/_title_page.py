@@ -12,6 +12,7 @@ Pure helpers over extracted lines, used by :mod:`libtext.headings`:
   title's line (``הגדה של פסח (תשפ"ד)``, ``Report, 2023``); letter-spaced words
   (``ת ה י ל י ם``) are closed up;
 * a smaller line set well apart under the title is its subtitle, not a title line;
+* a genre word (``קונטרס``) is no title line, even set largest above the title;
 * a name set largest above the title (the author, with an honorific or as the PDF's
   Info author gives it) is not the title;
 * the author is named by a by-line (``מאת``, ``ע"י``, ``מסודר ע"י``, ``לרבנו``, ``by``)
@@ -328,7 +329,10 @@ def title_run(lines: Sequence[ExtractedLine]) -> list[int]:
     usable = [
         i
         for i, ln in enumerate(lines)
-        if ln.text.strip() and not is_invocation(ln.text) and strip_ornaments(ln.text)
+        if ln.text.strip()
+        and not is_invocation(ln.text)
+        and not is_genre(ln.text)
+        and strip_ornaments(ln.text)
     ]
     if not usable:
         return []

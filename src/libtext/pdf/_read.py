@@ -41,7 +41,7 @@ from libtext.pdf._repairs import (
 )
 from libtext.pdf._rows import join_rows
 from libtext.pdf._shown import upright, visible
-from libtext.pdf._spaces import lost_spaces
+from libtext.pdf._spaces import closed_letters, lost_spaces
 from libtext.pdf._text import is_mark, line_direction
 from libtext.pdf._visual import TOUCH, turns_at, visual_direction, visual_parts
 
@@ -519,6 +519,8 @@ def _make_line(
         else:
             if " " in line_text:
                 line_text = _drop_hidden_spaces(r, line_text, a, size)
+                if len(line_text) == b - a:
+                    line_text = closed_letters(line_text, a, r.box)
             if len(line_text) == b - a:
                 line_text = lost_spaces(line_text, a, size, r.boxes, r.looses, r.font_of, r.slanted)
     if line_text == drawn and " " in drawn and BRACKET_SPACE.search(drawn):

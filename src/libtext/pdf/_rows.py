@@ -3,11 +3,12 @@
 * A table's rows: cells whose edges line up over several rows (a column of cells
   runs down the page) are read across, one line a row, the cells in the table's
   direction (from the right in a right-to-left table, its Latin cells included).
-* Tab-set parts: a contents row's page number at the far margin, a label a tab
-  before its text (a running header's title and page number, on the page's first
-  or last baseline, stay apart: they are two of the page's fields; but a page number
-  that pdfium gave in the title's own run, in a row apart from the text, stays with
-  its header: one line, a header).
+* Tab-set parts: a contents row's page number at the far margin, a refrain at the
+  far end of a verse (the text frame's, which a page of short verse lines shows by its
+  running header), a label a tab before its text (a running header's title and page
+  number, on the page's first or last baseline, stay apart: they are two of the
+  page's fields; but a page number that pdfium gave in the title's own run, in a row
+  apart from the text, stays with its header: one line, a header).
   A part that stands alone (no line just above or below it in its own column) is
   not a column's line: it is joined to the part beside it, in the line's direction.
 
@@ -79,6 +80,7 @@ def join_rows(lines: list[RawLine], direction: Direction, gutter: float | None) 
     body = _body_extent(lines)
     gone: set[int] = set()
     _join_tables(lines, groups, direction, gutter, body, gone)
+    frame = _frame(lines, groups, body)
     # A running header's or footer's parts (the page's first or last baseline) are
     # left to the page's roles (its fields apart), but for a page number that pdfium
     # gave in the title's own run (read aside, as a margin number at the run's end) in
@@ -91,9 +93,9 @@ def join_rows(lines: list[RawLine], direction: Direction, gutter: float | None) 
         if len(group) < 2:
             continue
         if n not in (0, len(groups) - 1) or _last_in_text(lines, group, groups, n):
-            _join_parts(lines, group, direction, gutter, body, gone)
+            _join_parts(lines, group, direction, gutter, (body, frame), gone)
         elif _apart(lines, group, groups, n):
-            _join_parts(lines, group, direction, gutter, body, gone, band=True)
+            _join_parts(lines, group, direction, gutter, (body, frame), gone, band=True)
     return [ln for k, ln in enumerate(lines) if k not in gone]
 
 
@@ -136,6 +138,20 @@ def _body_extent(lines: list[RawLine]) -> tuple[float, float]:
     a note or a number beyond it stands in the margin."""
     wide = [ln for ln in lines if len(ln.text.split()) > 3] or lines
     return min(ln.x0 for ln in wide), max(ln.x1 for ln in wide)
+
+
+def _frame(
+    lines: list[RawLine], groups: list[list[int]], body: tuple[float, float]
+) -> tuple[float, float]:
+    """The width of the page's text frame: its running text's, or its running header's
+    or footer's (a band apart on the first or last baseline), whichever is wider: a
+    page of short verse lines is as wide as its header."""
+    lo, hi = body
+    for n in {0, len(groups) - 1}:
+        if _apart(lines, groups[n], groups, n):
+            lo = min(lo, *(lines[k].x0 for k in groups[n]))
+            hi = max(hi, *(lines[k].x1 for k in groups[n]))
+    return lo, hi
 
 
 def _inside(ln: RawLine, body: tuple[float, float]) -> bool:
@@ -333,7 +349,7 @@ def _join_parts(
     group: list[int],
     direction: Direction,
     gutter: float | None,
-    body: tuple[float, float],
+    extents: tuple[tuple[float, float], tuple[float, float]],
     gone: set[int],
     *,
     band: bool = False,
@@ -347,7 +363,7 @@ def _join_parts(
     for k in order[1:]:
         p, q = lines[run[-1]], lines[k]
         gap = (q.x1, p.x0) if row_dir == "R" else (p.x1, q.x0)
-        if _parts(lines, run[-1], k, group, gap, gutter, body, band=band):
+        if _parts(lines, run[-1], k, group, gap, gutter, extents, band=band, far=row_dir):
             run.append(k)
             continue
         _join_run(lines, run, gone)
@@ -362,10 +378,13 @@ def _parts(
     group: list[int],
     gap: tuple[float, float],
     gutter: float | None,
-    body: tuple[float, float],
+    extents: tuple[tuple[float, float], tuple[float, float]],
     *,
     band: bool = False,
+    far: Direction = "R",
 ) -> bool:
+    """Whether lines ``a`` and ``b`` (``b`` after ``a`` in reading order, ``far`` its
+    direction) are tab-set parts of one printed line."""
     p, q = lines[a], lines[b]
     if gap[1] <= gap[0] or _crosses_gutter(gap[0], gap[1], gutter):
         return False
@@ -374,17 +393,31 @@ def _parts(
         return False
     if {_script(p.text), _script(q.text)} == {"R", "L"}:
         return False  # a parallel text's two languages
-    if not (_inside(p, body) and _inside(q, body)):
+    body, frame = extents
+    far_end = not band and _at_far_end(p, q, frame, far)
+    if not (far_end or (_inside(p, body) and _inside(q, body))):
         return False
     if gap[1] - gap[0] < _TAB * max(min(p.size, q.size), 1.0):
         return False  # a formula's pieces, or words a little apart
     return any(
-        _tab_item(lines[k].text)
+        (_tab_item(lines[k].text) or (k == b and far_end))
         and lines[k].aside == band
         and len(_WORD_CHARS.findall(lines[other].text)) >= 2
         and not _in_column(lines, k, group, gap)
         for k, other in ((a, b), (b, a))
     )
+
+
+def _at_far_end(p: RawLine, q: RawLine, frame: tuple[float, float], far: Direction) -> bool:
+    """Whether ``q``, a few words, is tab-set at the far end of the text frame's width
+    and ``p`` starts at its near end (a refrain at the end of a verse): one line spread
+    across the width, when no line above or below stands beside ``q``."""
+    em = max(min(p.size, q.size), 1.0)
+    if len(q.text.split()) > _CELL_WORDS:
+        return False
+    if far == "R":
+        return p.x1 >= frame[1] - em and q.x0 <= frame[0] + em
+    return p.x0 <= frame[0] + em and q.x1 >= frame[1] - em
 
 
 def _join_run(lines: list[RawLine], run: list[int], gone: set[int]) -> None:

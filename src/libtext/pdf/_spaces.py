@@ -6,6 +6,10 @@ change of font (roman to italic) with no space character, where the italic's fir
 advance box starts inside the gap. The ink boxes still stand apart: a gap of an eighth
 of an em between two letters' ink, where the advance boxes overlap, the font changes
 or the letters are slanted, is a word space.
+
+The other way round, a letter-spaced word (a title page's ``א ו ר  ה ג נ ו ז``) comes
+with a space between every two letters: its words are closed up, and a gap well wider
+than its letters' is the word space.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["lost_spaces"]
+__all__ = ["closed_letters", "lost_spaces"]
 
 # A run of letters this long may hold two words run together (shorter ones are read
 # as they are: the check costs a batch of boxes).
@@ -81,3 +85,38 @@ def lost_spaces(
         last = k
     out.append(line[last:])
     return " ".join(out)
+
+
+# Three or more single letters, each a space apart: letter-spaced words.
+_SPACED = re.compile(r"(?<!\S)[^\W\d_](?: [^\W\d_]){2,}(?!\S)")
+# A gap this many times the letters' usual gap parts two letter-spaced words.
+_WORD_GAP = 1.6
+
+
+def closed_letters(line: str, a: int, box: Callable[[int], tuple[float, float]]) -> str:
+    """``line`` (character ``k`` is character ``a + k`` of the page) with its
+    letter-spaced words closed up; ``box`` gives a character's advance box."""
+    if " " not in line:
+        return line
+    found = list(_SPACED.finditer(line))
+    if not found:
+        return line
+    out: list[str] = []
+    last = 0
+    for m in found:
+        lo, hi = m.start(), m.end()
+        gaps = []
+        for k in range(lo + 2, hi, 2):
+            (lp, rp), (lq, rq) = box(a + k - 2), box(a + k)
+            gaps.append(max(lp, lq) - min(rp, rq))
+        usual = sorted(gaps)[(len(gaps) - 1) // 2]
+        word = [line[lo]]
+        for n, k in enumerate(range(lo + 2, hi, 2)):
+            if usual > 0 and gaps[n] > _WORD_GAP * usual:
+                word.append(" ")
+            word.append(line[k])
+        out.append(line[last:lo])
+        out.append("".join(word))
+        last = hi
+    out.append(line[last:])
+    return "".join(out)

@@ -210,7 +210,9 @@ def visual_direction(glyphs: list[Glyph], default: Direction) -> Direction:
 
     A right-to-left line starts at the right: when the rightmost and the leftmost
     strong letters agree, that is the direction; when they differ (a Hebrew line that
-    starts or ends with a Latin word) the page's direction decides.
+    starts or ends with a Latin word) a stream in logical order that starts at the
+    right says right-to-left (a Hebrew paragraph on a page of English), else the
+    page's direction decides.
     """
     # The (centre, direction) pairs' min and max, as tuples compare (a tie on the
     # centre goes to "L" on the left, "R" on the right), in one pass.
@@ -232,11 +234,44 @@ def visual_direction(glyphs: list[Glyph], default: Direction) -> Direction:
     if left is None or right is None:
         return default
     if left != right:
-        return default
+        return _stream_start(glyphs, lo, hi) or default
     if left == "L" and default == "R":
         visual = "".join(g.ch for g in sorted(glyphs, key=lambda g: g.center))
         return _ends_leftwards(visual)
     return left
+
+
+def _stream_start(glyphs: list[Glyph], lo: float, hi: float) -> Direction | None:
+    """``"R"`` when the line's first run of one direction stands at its right end and
+    the stream is in logical order (its Hebrew letters mostly follow each other
+    leftwards; a visual stream starts at the left): a right-to-left paragraph's line.
+    Else None: a stream that starts at the left may be a table's row read across."""
+    back = ahead = 0
+    prev: Glyph | None = None
+    for g in glyphs:
+        if _HEBREW_LETTER.match(g.ch):
+            if prev is not None:
+                if g.center < prev.center:
+                    back += 1
+                else:
+                    ahead += 1
+            prev = g
+        elif g.ch != " " and _strong(g.ch) is not None:
+            prev = None
+    if back <= ahead:
+        return None
+    first: Direction | None = None
+    for g in glyphs:
+        d = _strong(g.ch)
+        if d is None:
+            continue
+        if first is None:
+            first = d
+        elif d != first:
+            break
+        if g.center >= hi:
+            return "R"
+    return None
 
 
 _HEBREW_LETTER = re.compile("[\u05d0-\u05ea]")
