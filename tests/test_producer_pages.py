@@ -9,7 +9,7 @@ footnotes (on its own, rotated by ``/Rotate``, inside a crop box with a slug lin
 the bleed, as a spread, and as a scan with Tesseract's text layer), a booklet on mirrored
 pages with notes called in mid-line, pointed verses, two columns under a centred title,
 a contents page, a table on a right-to-left page, a header's corners and verse set large,
-a refrain tab-set at the far end of a verse, a Hebrew paragraph with Latin italics on a
+a refrain tab-set at the far end of a verse, a contents page of flex rows, a Hebrew paragraph with Latin italics on a
 page of English, and a title page after an abstract (``*.title.json``). Scored like ``realpdf_pages_score.py``: the main text
 (body and heading lines in order) against the truth's blocks, with edit distance.
 """
@@ -95,8 +95,8 @@ def test_the_cases_are_there() -> None:
     assert {"chabad_notes", "chabad_rotated", "chabad_cropped", "chabad_spread"} <= set(NAMES)
     assert {"contents_page", "rtl_table", "sefer_sections", "siddur_corners"} <= set(NAMES)
     assert {"chabad_booklet", "chabad_ocr", "pointed_writer", "pointed_chromium"} <= set(NAMES)
-    assert {"siddur_refrain", "haggadah_preface"} <= set(NAMES)
-    assert "title_second" in TITLES
+    assert {"siddur_refrain", "haggadah_preface", "contents_flex"} <= set(NAMES)
+    assert {"title_second", "haggadah_title"} <= set(TITLES)
 
 
 @pytest.mark.parametrize("name", _cases("main"))
@@ -142,7 +142,8 @@ _KINDS = ("footnote", "page_number", "header", "heading", "margin")
 
 @pytest.mark.parametrize("name", [n for n in NAMES if '"lines"' in _truth_text(n)])
 def test_a_line_set_in_tab_apart_parts_is_one_line(name: str) -> None:
-    # A refrain tab-set at the far end of a verse: one printed line, one line.
+    # A refrain tab-set at the far end of a verse, a contents row's page number at the
+    # far margin: one printed line, one line.
     for page, truth in _pages(name):
         got = [_norm(ln.text) for ln in page.lines]
         for line in truth["lines"]:
@@ -155,13 +156,17 @@ TITLES = sorted(p.name.removesuffix(".title.json") for p in PAGES.glob("*.title.
 @pytest.mark.parametrize("name", TITLES)
 def test_title_and_author_of_a_title_page(name: str) -> None:
     # The title page after an abstract page, a genre word set largest above the title
-    # (neither title nor author), the title letter-spaced (closed up, its words apart).
+    # (neither title nor author), the title letter-spaced (closed up, its words apart);
+    # an author set largest above a title with its year, Info's author an account name.
     truth: dict[str, Any] = json.loads((PAGES / f"{name}.title.json").read_text("utf-8"))
     doc = extract_pdf(PAGES / truth["file"], max_pages=None, max_bytes=None)
     outline = offline_outline(doc)
     meta = outline.source_metadata
     assert (meta.work_title, meta.author_name) == (truth["title"], truth["author"])
     assert [s.chapter_title for s in outline.outline_segments] == truth["chapters"]
+    if "segments" in truth:
+        # An epigraph set large under a numbered title is no part of the title.
+        assert [s.segment_title for s in outline.outline_segments] == truth["segments"]
 
 
 def test_a_page_turned_for_the_reader_keeps_its_upright_text(tmp_path: Path) -> None:

@@ -349,6 +349,8 @@ _FODT_HEAD = """<?xml version="1.0" encoding="UTF-8"?>
  xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"
  xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"
  xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"
+ xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0"
+ xmlns:dc="http://purl.org/dc/elements/1.1/"
  office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text">
 <office:font-face-decls>
  <style:font-face style:name="Frank Ruehl CLM" svg:font-family="'Frank Ruehl CLM'"/>
@@ -408,6 +410,21 @@ _FODT_HEAD = """<?xml version="1.0" encoding="UTF-8"?>
    fo:margin-bottom="2pt">
    <style:tab-stops><style:tab-stop style:position="%(tab)s" style:type="right"/></style:tab-stops>
   </style:paragraph-properties>
+ </style:style>
+ <style:style style:name="Display" style:family="paragraph" style:parent-style-name="Title">
+  <style:text-properties fo:font-size="28pt" style:font-size-complex="28pt"/>
+ </style:style>
+ <style:style style:name="Display2" style:family="paragraph" style:parent-style-name="Title">
+  <style:text-properties fo:font-size="22pt" style:font-size-complex="22pt"/>
+ </style:style>
+ <style:style style:name="Centred" style:family="paragraph">
+  <style:paragraph-properties fo:text-align="center"/>
+  <style:text-properties fo:font-size="14pt" style:font-size-complex="14pt"/>
+ </style:style>
+ <style:style style:name="Epigraph" style:family="paragraph">
+  <style:paragraph-properties fo:text-align="center" fo:margin-bottom="10pt"/>
+  <style:text-properties fo:font-size="15pt" style:font-size-complex="15pt"
+   fo:font-style="italic" style:font-style-complex="italic"/>
  </style:style>
  <style:style style:name="Latin" style:family="paragraph">
   <style:paragraph-properties style:writing-mode="lr-tb" fo:text-align="justify"/>
@@ -483,7 +500,7 @@ _FODT_HEAD = """<?xml version="1.0" encoding="UTF-8"?>
 <office:master-styles>
  <style:master-page style:name="Standard" style:page-layout-name="pm1">%(master)s</style:master-page>
 </office:master-styles>
-<office:body><office:text>
+%(meta)s<office:body><office:text>
 """
 _FODT_TAIL = "</office:text></office:body></office:document>\n"
 _PAGE_FIELD = '<text:page-number text:select-page="current">1</text:page-number>'
@@ -497,6 +514,7 @@ def _writer(
     font: str = "Frank Ruehl CLM",
     size: str = "12pt",
     mirrored: bool = False,
+    author: str = "",
 ) -> Path:
     src = SOURCES / f"{name}.fodt"
     usage = 'style:page-usage="mirrored"' if mirrored else ""
@@ -506,6 +524,9 @@ def _writer(
         "tab": "116mm",
         "master": master,
         "usage": usage,
+        "meta": f"<office:meta><dc:creator>{_esc(author)}</dc:creator></office:meta>\n"
+        if author
+        else "",
     }
     src.write_text(head + body + _FODT_TAIL, "utf-8")
     with tempfile.TemporaryDirectory() as tmp:
@@ -593,6 +614,31 @@ def contents_page() -> list[Page]:
             notes="contents rows: title, dot leaders, page number (leaders not in the truth)",
         ),
         Page([[AVOT[0], AVOT[1]]]),
+    ]
+
+
+def contents_flex() -> list[Page]:
+    """A contents page in Chromium: each row a flex box, the title at the right and its
+    page number at the far (left) margin, no leaders; two-digit numbers (Chromium
+    draws the glyphs of such a row one by one)."""
+    css = (
+        "@page { size: A5; margin: 18mm 14mm }"
+        "body { font-family: 'Frank Ruehl CLM'; font-size: 12pt; margin: 0 }"
+        "h1 { text-align: center; font-size: 18pt }"
+        ".row { display: flex; margin: 0 0 6pt 0 } .row .t { flex: 1 }"
+    )
+    rows = "".join(
+        f'<div class="row"><span class="t">{_esc(t)}</span><span>{n}</span></div>'
+        for t, n in CONTENTS
+    )
+    _chromium("contents_flex", f"<h1>{_esc('תוכן העניינים')}</h1>{rows}", css)
+    return [
+        Page(
+            [["תוכן העניינים"], [f"{t} {n}" for t, n in CONTENTS]],
+            headings=["תוכן העניינים"],
+            lines=[f"{t} {n}" for t, n in CONTENTS],
+            notes="contents rows: the page number at the far margin, one line a row",
+        )
     ]
 
 
@@ -859,6 +905,34 @@ def siddur_refrain() -> list[Page]:
     ]
 
 
+def haggadah_title() -> dict[str, Any]:
+    """A title page whose author's name (with its honorific) is set largest above the
+    title, the title with its year on its line, and a PDF Info author that is an
+    account name; then chapters whose numbered titles stand over an epigraph set
+    large (Writer). Returns the title truth: title, author, chapter and segment titles."""
+    author, title, year = "הרב משה יעקב כהן", "הגדה של פסח", '(תשפ"ד)'
+    epigraphs = [
+        "והגדת לבנך ביום ההוא לאמר, בעבור זה עשה ה' לי בצאתי ממצרים.",
+        "בכל דור ודור חייב אדם לראות את עצמו כאילו הוא יצא ממצרים.",
+    ]
+    xml = _p("Display", author) + _p("Display2", f"{title} {year}")
+    xml += _p("Centred", "עם פירוש דרכי העיון") + _p("Centred", "ירושלים")
+    chapters = ["פרק א", "פרק ב"]
+    for k, (chapter, epigraph) in enumerate(zip(chapters, epigraphs, strict=True)):
+        xml += _p("BrkTitle", chapter) + _p("Epigraph", epigraph)
+        xml += "".join(_p("Body", x) for x in AVOT[2 * k : 2 * k + 2])
+    _writer("haggadah_title", xml, master="", author="yossi.k")
+    return {
+        "file": "haggadah_title.pdf",
+        "title": title,
+        "author": author,
+        "chapters": chapters,
+        "segments": chapters,
+        "notes": "the author set largest above the title; Info's author an account name; "
+        "each chapter's title over an epigraph set large (not part of the title)",
+    }
+
+
 def _italic(text: str) -> str:
     return f'<text:span text:style-name="I">{_esc(text)}</text:span>'
 
@@ -1086,15 +1160,20 @@ def main(names: list[str]) -> None:
         "siddur_corners": siddur_corners,
         "siddur_refrain": siddur_refrain,
         "haggadah_preface": haggadah_preface,
+        "contents_flex": contents_flex,
     }
     for name, make in simple.items():
         if not names or name in names:
             _write(name, make())
-    if not names or "title_second" in names:
-        meta = title_second()
-        (HERE / "title_second.title.json").write_text(
-            json.dumps(meta, ensure_ascii=False, indent=1) + "\n", "utf-8"
-        )
+    for name, make_title in {
+        "title_second": title_second,
+        "haggadah_title": haggadah_title,
+    }.items():
+        if not names or name in names:
+            meta = make_title()
+            (HERE / f"{name}.title.json").write_text(
+                json.dumps(meta, ensure_ascii=False, indent=1) + "\n", "utf-8"
+            )
     if not names or {"chabad_notes", "chabad_spread", "chabad_rotated", "chabad_cropped"} & set(
         names
     ):

@@ -22,7 +22,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -89,6 +89,8 @@ _NOISY_PER_PAGE = 1.5  # more chapters a page than this: the sizes are noise
 _LIST_ITEM = re.compile(r"^(?:[א-ת]|\d{1,3}|[a-zA-Z])[.)]\s")
 _CONTINUED = ("המשך ", "(המשך")
 _SMALLER = 0.95  # a line this much smaller than a title is set apart from it
+_SAME_SIZE = 0.05  # lines of one size, a point either way
+_PITCH = 1.6  # the next line of a paragraph stands this many sizes below, at most
 _TEXT_ENDS = (".", ",", ":", ";", "!", "?", "׃", "…")  # "׃": a verse's sof pasuq
 _QUOTES = ('"', "״", "“", "„", "'", "‘", "«")
 _BULLETS = ("•", "▪", "◦", "·", "●", "■", "►", "➢", "✓")
@@ -417,6 +419,13 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
                     i = end
                     continue
                 texts = texts[:1]  # the title alone; the lines under it are text
+            elif (
+                parsed is not None
+                and len(texts) > 1
+                and _title_over_text(lines[i : i + len(texts)], texts)
+                and _text_under(lines, i + 1, i + len(texts), heading)
+            ):
+                texts = texts[:1]  # a numbered title over an epigraph set large: text
             blocks.append(
                 Heading(
                     text=" ".join(texts),
@@ -496,6 +505,25 @@ def _reads_as_text(text: str) -> bool:
     if t.startswith(_BULLETS):
         return True  # a bulleted list item, however it is set
     return t.endswith(_TEXT_ENDS) or len(text.split()) > _MAX_HEADING_WORDS
+
+
+def _text_under(
+    lines: list[ExtractedLine], start: int, end: int, heading: Callable[[int], bool]
+) -> bool:
+    """Whether the large lines ``start:end`` under a title, with the lines of their
+    size that follow them at a line's pitch (an epigraph's last line, which the block
+    left out), read as text."""
+    texts = [" ".join(ln.text.split()) for ln in lines[start:end]]
+    k = end
+    while (
+        k < len(lines)
+        and heading(k)
+        and abs(lines[k].size - lines[k - 1].size) <= _SAME_SIZE * lines[k - 1].size
+        and 0 < lines[k].y - lines[k - 1].y <= _PITCH * max(lines[k - 1].size, 1.0)
+    ):
+        texts.append(" ".join(lines[k].text.split()))
+        k += 1
+    return _reads_as_text(" ".join(texts)) or any(_ends_sentence(t) for t in texts)
 
 
 def _title_over_text(block: list[ExtractedLine], texts: list[str]) -> bool:

@@ -284,13 +284,13 @@ def _ocr_joined(pieces: list[RawLine]) -> RawLine:
 def _joined_line(r: PageReader, text: str, group: list[tuple[int, int]]) -> RawLine:
     """One line from segments pdfium split, its text re-read from the glyphs' boxes."""
     idx: list[int] = []
-    for a, b in group:
-        if idx:
-            idx.append(a - 1)  # the line break between: a space
-        idx.extend(range(a, b))
     mid = group[len(group) // 2][0]
     mid = _solid(text, mid, mid, group[len(group) // 2][1])
     size = round(max(r.size(mid), 1.0), 1)
+    for a, b in group:
+        if idx and _apart(r, idx[-1], a, size):
+            idx.append(a - 1)  # the line break between: a space
+        idx.extend(range(a, b))
     boxes = [r.box(i) for i in idx if not text[i].isspace()]
     x0, x1 = min(lo for lo, _ in boxes), max(hi for _, hi in boxes)
     if _visual_pieces(r, text, group):
@@ -309,6 +309,17 @@ def _joined_line(r: PageReader, text: str, group: list[tuple[int, int]]) -> RawL
             )
     line_text = fix_marks(r, text, idx, size)
     return RawLine(line_text, size, r.bold(mid), round(r.baseline(mid), 2), x0, x1)
+
+
+# Pieces of a line whose ink stands this many font sizes apart, at least, are words.
+_PIECE_GAP = 0.1
+
+
+def _apart(r: PageReader, i: int, j: int, size: float) -> bool:
+    """Whether characters ``i`` and ``j`` (the ends of two pieces of a line) stand
+    apart: a word space; pieces that touch (a number drawn a digit at a time) are one."""
+    (lp, rp), (lq, rq) = r.box(i), r.box(j)
+    return max(lp, lq) - min(rp, rq) > _PIECE_GAP * size
 
 
 def _visual_pieces(r: PageReader, text: str, group: list[tuple[int, int]]) -> bool:

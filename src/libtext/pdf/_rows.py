@@ -41,6 +41,8 @@ _ROW_PITCH = 2.6
 _ALIGN = 1.0
 # Of a table's columns, all but one hold cells of this many words at most.
 _CELL_WORDS = 4
+# A contents row's title has this many words at most (a line of running text more).
+_ENTRY_WORDS = 8
 # A table's cells differ in size by this factor at most (an OCR layer's sizes vary),
 # and the parts of one line by this one.
 _SIZE_RATIO = 1.3
@@ -281,8 +283,12 @@ def _table(
     if len(rows) < 2:
         return
     members = [lines[k] for group, _ in rows for k in group]
-    if not all(_inside(ln, body) for ln in members):
-        return  # notes or numbers in the margin beside a column
+    if not all(_inside(ln, body) for ln in members) and any(
+        len(ln.text.split()) > _ENTRY_WORDS for ln in members
+    ):
+        # Notes or numbers in the margin beside a column of running text; but the
+        # rows of a contents page reach the far margin, beyond its titles' width.
+        return
     sizes = [ln.size for ln in members]
     if max(sizes) > _SIZE_RATIO * max(min(sizes), 1.0):
         return  # a parallel text in two sizes
