@@ -43,9 +43,6 @@ _KNOWN = {
     ("main", "pointed_chromium"): "a one-word pointed line whose letters' advance boxes "
     "stand 0.12 em apart (Chromium shares a cluster's advance among its characters) is "
     "cut by a made-up space: a line without stream spaces is judged like LuaTeX's",
-    ("main", "haggadah_preface"): "a Hebrew line whose two ends are of two scripts, on a "
-    "page of more Latin letters, which pdfium hands over in visual order: its direction is "
-    "the page's (left to right); the paragraph's other lines would tell",
     ("roles", "chabad_ocr"): "an OCR layer keeps no weight: a bold body-size title is "
     "told by nothing but its place; and the header's OCR line holds its page number",
 }

@@ -43,7 +43,7 @@ from libtext.pdf._rows import join_rows
 from libtext.pdf._shown import upright, visible
 from libtext.pdf._spaces import closed_letters, lost_spaces
 from libtext.pdf._text import is_mark, line_direction
-from libtext.pdf._visual import TOUCH, turns_at, visual_direction, visual_parts
+from libtext.pdf._visual import TOUCH, Direction, turns_at, visual_direction, visual_parts
 
 __all__ = ["RawLine", "RawPage", "ligatures_in_order", "read_page", "reading_order"]
 
@@ -494,7 +494,8 @@ def _make_line(
     line_text = text[a:b]
     if geometry or (a, b) != framed or _needs_geometry(r, line_text, extent, a, b):
         glyphs = r.glyphs(text, a, b)
-        parts = visual_parts(glyphs, size, visual_direction(glyphs, r.direction), r.metrics)
+        direction = _near_direction(text, a, b) if _mixed(line_text) else r.direction
+        parts = visual_parts(glyphs, size, visual_direction(glyphs, direction), r.metrics)
         y = round(r.baseline(mid), 2)
         return [
             RawLine(
@@ -842,6 +843,25 @@ def reading_order(lines: list[RawLine]) -> list[RawLine]:
     for group in groups:
         out.extend(sorted(group, key=lambda g: -g.x1 if rtl else g.x0))
     return out
+
+
+# The text after (or before) a line that tells its paragraph's direction (a line or two).
+_NEAR = 160
+
+
+def _mixed(line: str) -> bool:
+    return _HEBREW.search(line) is not None and _LATIN.search(line) is not None
+
+
+def _near_direction(text: str, a: int, b: int) -> Direction:
+    """The direction of the text that follows ``text[a:b]`` in the stream (its
+    paragraph goes on there), else of the text before it: a line of two scripts whose
+    ends do not tell its direction takes its paragraph's, not the page's (a Hebrew
+    paragraph on a page of English)."""
+    hebrew, latin = _script_letters(text[b : b + _NEAR])
+    if hebrew == latin:
+        hebrew, latin = _script_letters(text[max(0, a - _NEAR) : a])
+    return "R" if hebrew >= latin else "L"
 
 
 def _script_letters(text: str) -> tuple[int, int]:
