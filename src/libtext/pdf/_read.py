@@ -494,7 +494,7 @@ def _make_line(
     line_text = text[a:b]
     if geometry or (a, b) != framed or _needs_geometry(r, line_text, extent, a, b):
         glyphs = r.glyphs(text, a, b)
-        direction = _near_direction(text, a, b) if _mixed(line_text) else r.direction
+        direction = _near_direction(text, b, r.direction) if _mixed(line_text) else r.direction
         parts = visual_parts(glyphs, size, visual_direction(glyphs, direction), r.metrics)
         y = round(r.baseline(mid), 2)
         return [
@@ -845,7 +845,7 @@ def reading_order(lines: list[RawLine]) -> list[RawLine]:
     return out
 
 
-# The text after (or before) a line that tells its paragraph's direction (a line or two).
+# The text after a line that tells its paragraph's direction (a line or two).
 _NEAR = 160
 
 
@@ -853,15 +853,23 @@ def _mixed(line: str) -> bool:
     return _HEBREW.search(line) is not None and _LATIN.search(line) is not None
 
 
-def _near_direction(text: str, a: int, b: int) -> Direction:
-    """The direction of the text that follows ``text[a:b]`` in the stream (its
-    paragraph goes on there), else of the text before it: a line of two scripts whose
-    ends do not tell its direction takes its paragraph's, not the page's (a Hebrew
-    paragraph on a page of English)."""
-    hebrew, latin = _script_letters(text[b : b + _NEAR])
-    if hebrew == latin:
-        hebrew, latin = _script_letters(text[max(0, a - _NEAR) : a])
-    return "R" if hebrew >= latin else "L"
+def _near_direction(text: str, b: int, page: Direction) -> Direction:
+    """The direction for a line of two scripts on a page of more Latin letters whose
+    ends do not tell its own (a Hebrew paragraph on a page of English): right to left
+    when the first line of one script that follows it closely in the stream (its
+    paragraph goes on there) is Hebrew, else the page's. Lines of two scripts (Hebrew
+    items with their web addresses) tell nothing: letter counts would follow the
+    addresses. A Hebrew page keeps its direction: there a Latin line after a mixed one
+    is as often a list's next item (a LuaTeX stream is in visual order)."""
+    if page == "R":
+        return page
+    for line in text[b : b + _NEAR].splitlines()[1:-1]:  # the last may be cut short
+        hebrew, latin = _script_letters(line)
+        if hebrew and not latin:
+            return "R"
+        if latin and not hebrew:
+            return page
+    return page
 
 
 def _script_letters(text: str) -> tuple[int, int]:
