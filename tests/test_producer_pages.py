@@ -93,7 +93,7 @@ def test_the_cases_are_there() -> None:
     assert {"contents_page", "rtl_table", "sefer_sections", "siddur_corners"} <= set(NAMES)
     assert {"chabad_booklet", "chabad_ocr", "pointed_writer", "pointed_chromium"} <= set(NAMES)
     assert {"siddur_refrain", "haggadah_preface", "contents_flex"} <= set(NAMES)
-    assert {"title_second", "haggadah_title"} <= set(TITLES)
+    assert {"title_second", "haggadah_title", "haggadah_facing"} <= set(TITLES)
 
 
 @pytest.mark.parametrize("name", _cases("main"))
@@ -154,7 +154,8 @@ TITLES = sorted(p.name.removesuffix(".title.json") for p in PAGES.glob("*.title.
 def test_title_and_author_of_a_title_page(name: str) -> None:
     # The title page after an abstract page, a genre word set largest above the title
     # (neither title nor author), the title letter-spaced (closed up, its words apart);
-    # an author set largest above a title with its year, Info's author an account name.
+    # an author set largest above a title with its year, Info's author an account name;
+    # page 1 opened by a first section titled as all the others (no title page).
     truth: dict[str, Any] = json.loads((PAGES / f"{name}.title.json").read_text("utf-8"))
     doc = extract_pdf(PAGES / truth["file"], max_pages=None, max_bytes=None)
     outline = offline_outline(doc)

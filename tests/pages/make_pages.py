@@ -426,6 +426,10 @@ _FODT_HEAD = """<?xml version="1.0" encoding="UTF-8"?>
   <style:text-properties fo:font-size="15pt" style:font-size-complex="15pt"
    fo:font-style="italic" style:font-style-complex="italic"/>
  </style:style>
+ <style:style style:name="EnTitle" style:family="paragraph" style:parent-style-name="Title">
+  <style:paragraph-properties fo:break-before="page" style:writing-mode="lr-tb"/>
+  <style:text-properties fo:font-size="13pt"/>
+ </style:style>
  <style:style style:name="Latin" style:family="paragraph">
   <style:paragraph-properties style:writing-mode="lr-tb" fo:text-align="justify"/>
  </style:style>
@@ -933,6 +937,31 @@ def haggadah_title() -> dict[str, Any]:
     }
 
 
+def haggadah_facing() -> dict[str, Any]:
+    """A haggadah on facing pages: each section's Hebrew page under its title, then
+    its English page under the English title set smaller; the first section opens
+    page 1 (no title page), the book's name in the running header (Writer). Returns
+    the title truth: the book's name, no author, the sections' (Hebrew) titles."""
+    he, en = _haggadah_parts()
+    sections = [("קדש", "Kadesh"), ("מגיד", "Maggid"), ("הלל", "Hallel")]
+    xml = ""
+    for k, ((he_title, en_title), (_, he_text), (_, en_text)) in enumerate(
+        zip(sections, he, en, strict=True)
+    ):
+        xml += _p("BrkTitle" if k else "Title", he_title) + _p("Body", he_text)
+        xml += _p("Body", AVOT[k]) + _p("EnTitle", en_title) + _p("En", en_text)
+        xml += _p("En", HA_LACHMA_EN)
+    _writer("haggadah_facing", xml, master=_header("הגדה של פסח"))
+    return {
+        "file": "haggadah_facing.pdf",
+        "title": "הגדה של פסח",
+        "author": "",
+        "chapters": [he_title for he_title, _ in sections],
+        "notes": "page 1 opens the first section under a title set as every section's: "
+        "not a title page; each English title (smaller, facing) is no chapter of its own",
+    }
+
+
 def _italic(text: str) -> str:
     return f'<text:span text:style-name="I">{_esc(text)}</text:span>'
 
@@ -1168,6 +1197,7 @@ def main(names: list[str]) -> None:
     for name, make_title in {
         "title_second": title_second,
         "haggadah_title": haggadah_title,
+        "haggadah_facing": haggadah_facing,
     }.items():
         if not names or name in names:
             meta = make_title()

@@ -100,6 +100,8 @@ _SUMMARY_WORDS = 40
 _OWN_CHAPTER_LINES = 4  # heading lines above a book's first chapter numeral on its page
 _TITLE_SIZE = 1.25  # a title is set at least this much larger than the text
 _DWARFS = 1.6  # a title this many times the next largest line on its page
+_SAME_POINT = 0.5  # headings set in one size, to this many points
+_ALIKE_PAGES = 2  # later pages opened by headings set as page 1's title: its chapters
 
 
 @dataclass(slots=True)
@@ -150,7 +152,28 @@ def text_page(
 def _is_title_page(doc: ExtractedDocument) -> bool:
     if not doc.pages or doc.pages[0].number != 1:
         return False
-    return _looks_like_title_page(doc.pages[0], doc.body_size or 0.0, 1.15)
+    page = doc.pages[0]
+    return _looks_like_title_page(page, doc.body_size or 0.0, 1.15) and not _opens_a_chapter(doc)
+
+
+def _opens_a_chapter(doc: ExtractedDocument) -> bool:
+    """Whether page 1's largest line is set as headings of later pages (their size
+    and weight, on two pages or more): a short first chapter under its title (a
+    haggadah's קדש, each section a page), not a title page."""
+    lines = [ln for ln in doc.pages[0].lines if ln.kind in ("body", "heading") and ln.text.strip()]
+    if not lines:
+        return False
+    top = max(lines, key=lambda ln: ln.size)
+    alike = 0
+    for page in doc.pages[1:]:
+        if any(
+            ln.kind == "heading" and abs(ln.size - top.size) <= _SAME_POINT and ln.bold == top.bold
+            for ln in page.lines
+        ):
+            alike += 1
+            if alike >= _ALIKE_PAGES:
+                return True
+    return False
 
 
 def _looks_like_title_page(page: ExtractedPage, body: float, larger: float) -> bool:
@@ -198,7 +221,12 @@ def _title_block(doc: ExtractedDocument) -> bool:
     # Lower on the page, only a title that dwarfs everything (a scanned title page
     # whose credits and imprint lines come first in the text layer).
     opens = k < 3 or biggest >= _DWARFS * max(ln.size for ln in lines if ln.size < 0.8 * biggest)
-    return opens and biggest >= 1.25 * doc.body_size and not (parsed and parsed[0])
+    return (
+        opens
+        and biggest >= 1.25 * doc.body_size
+        and not (parsed and parsed[0])
+        and not _opens_a_chapter(doc)
+    )
 
 
 def _title_metadata(doc: ExtractedDocument, at: int | None) -> SourceMetadata:
@@ -256,11 +284,13 @@ def _title_metadata(doc: ExtractedDocument, at: int | None) -> SourceMetadata:
                 # publication (a course, a series) and the whole the work.
                 publication = clean_title(lines[run[0]].text)
     elif doc.pages and doc.pages[0].number == 1 and not doc.title:
-        # No title page and no metadata: a heading atop page 1 that is not a chapter,
-        # and the "מאת …" line under it.
+        # No title page and no metadata: a heading atop page 1 that is not a chapter
+        # (numbered, or set as the headings that open later pages), and the "מאת …"
+        # line under it.
+        chapter = _opens_a_chapter(doc)
         opening = doc.pages[0].lines[:6]
         for k, ln in enumerate(opening):
-            if ln.kind == "heading" and parse_heading(ln.text) is None:
+            if ln.kind == "heading" and parse_heading(ln.text) is None and not chapter:
                 work = clean_title(ln.text)
                 author = by_line(opening[k + 1 : k + 3])
                 break
