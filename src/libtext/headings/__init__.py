@@ -102,6 +102,8 @@ _TITLE_SIZE = 1.25  # a title is set at least this much larger than the text
 _DWARFS = 1.6  # a title this many times the next largest line on its page
 _SAME_POINT = 0.5  # headings set in one size, to this many points
 _ALIKE_PAGES = 2  # later pages opened by headings set as page 1's title: its chapters
+_LONG_LINE = 6  # words of a line of running text, more than
+_RUNNING_LINES = 3  # such lines under a first chapter's title on page 1, at least
 
 
 @dataclass(slots=True)
@@ -157,13 +159,20 @@ def _is_title_page(doc: ExtractedDocument) -> bool:
 
 
 def _opens_a_chapter(doc: ExtractedDocument) -> bool:
-    """Whether page 1's largest line is set as headings of later pages (their size
-    and weight, on two pages or more): a short first chapter under its title (a
-    haggadah's קדש, each section a page), not a title page."""
+    """Whether page 1's largest line, set larger than the text over running text (a
+    few lines of many words), is set as headings of later pages (their size and
+    weight, on two pages or more): a short first chapter under its title (a
+    haggadah's קדש, each section a page), not a title page (whose title may be set as
+    the chapters' are, but over no running text)."""
     lines = [ln for ln in doc.pages[0].lines if ln.kind in ("body", "heading") and ln.text.strip()]
     if not lines:
         return False
     top = max(lines, key=lambda ln: ln.size)
+    if top.size < _TITLE_SIZE * (doc.body_size or top.size):
+        return False
+    running = sum(1 for ln in lines if ln.size < top.size and len(ln.text.split()) > _LONG_LINE)
+    if running < _RUNNING_LINES:
+        return False
     alike = 0
     for page in doc.pages[1:]:
         if any(
