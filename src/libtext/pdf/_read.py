@@ -483,7 +483,13 @@ def _make_line(
     line_text = text[a:b]
     if geometry or (a, b) != framed or _needs_geometry(r, line_text, extent, a, b):
         glyphs = r.glyphs(text, a, b)
-        parts = visual_parts(glyphs, size, visual_direction(glyphs, r.direction), r.metrics)
+        parts = visual_parts(
+            glyphs,
+            size,
+            visual_direction(glyphs, r.direction),
+            r.metrics,
+            ocr=r.invisible(mid),
+        )
         y = round(r.baseline(mid), 2)
         return [
             RawLine(
