@@ -830,3 +830,18 @@ def test_a_hebrew_title_pages_by_words_name_the_author(by: list[str]) -> None:
     lines += [(t, 14) for t in by] + [("פה ירושלים", 10)]
     meta = offline_outline(_title_doc(lines)).source_metadata
     assert meta.author_name == "משה יעקב כהן"
+
+
+@pytest.mark.parametrize(
+    ("by", "author"), [([], ""), ([("מאת", 12), ("אברהם יצחק לוי", 16)], "אברהם יצחק לוי")]
+)
+def test_a_copyright_line_names_no_author(by: list[tuple[str, float]], author: str) -> None:
+    # The rights holder (a publisher, an institute, the heirs) is not the author,
+    # whether or not the title page prints one (docs/outline.md: which field holds what).
+    lines = [
+        ("מדריך לעבודת הצוות", 40),
+        *by,
+        ("© כל הזכויות שמורות למכון אור המערב", 8),
+        ("© 2021 Or Hamaarav Institute", 8),
+    ]
+    assert offline_outline(_title_doc(lines)).source_metadata.author_name == author

@@ -393,6 +393,19 @@ def test_text_lines_set_small_above_the_notes_stay_text() -> None:
     assert kinds[-4:-1] == ["body", "footnote", "footnote"]
 
 
+def test_notes_begin_at_the_first_note_that_stands_apart_below_the_text() -> None:
+    # An OCR layer sizes the text's last line as small as the notes; the first note
+    # stands apart below it, and a later note stands further apart still (a wide
+    # space between two notes): the notes begin at the first, not at the widest gap.
+    page = _page(1, 10, header="כותרת", footer="7")
+    y = page.lines[-2].y
+    page.lines.insert(-1, RawLine("סוף הפסקה בשורה קטנה", 9, False, y + 18, 200, 380))
+    page.lines.insert(-1, RawLine("1) הערה קטנה בתחתית העמוד", 9, False, y + 46, 200, 380))
+    page.lines.insert(-1, RawLine("2) הערה שנייה רחוקה ממנה", 9, False, y + 80, 200, 380))
+    kinds = classify([page], dominant_size([page]))[0]
+    assert kinds[-4:-1] == ["body", "footnote", "footnote"]
+
+
 def test_page_number_values() -> None:
     assert page_number_value("12") == 12
     assert page_number_value("- 12 -") == 12

@@ -105,3 +105,44 @@ def test_page_fields_stay_out_of_the_main_text(gold_path: Path) -> None:
         fields += [page_gold["page_number"]] if page_gold.get("page_number") else []
         for field in fields:
             assert _times(field, main) <= _times(field, expected), (number, field)
+
+
+OCR_LAYERS = sorted(REALDATA.glob("*ocrlayer*.pdf")) if REALDATA.is_dir() else []
+
+
+def _layer_word_pairs(pdf: Path, number: int) -> set[tuple[str, str]]:
+    """The pairs of words the OCR layer of page ``number`` writes apart: a space
+    character of its own stream (not one pdfium inferred) between a word and a letter."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        page = doc[number - 1]
+        textpage = page.get_textpage()
+        text = textpage.get_text_range(0, textpage.count_chars())
+        pairs = set()
+        for i, ch in enumerate(text[:-1]):
+            if ch != " " or not i or raw.FPDFText_IsGenerated(textpage, i):
+                continue
+            before, after = text[:i].split()[-1:], text[i + 1 :].split()[:1]
+            if before and after and text[i - 1] in before[0] and text[i + 1].isalpha():
+                pairs.add((before[0], after[0]))
+        return pairs
+    finally:
+        doc.close()
+
+
+@pytest.mark.skipif(not OCR_LAYERS, reason=f"no OCR-layer PDFs at {REALDATA}")
+@pytest.mark.parametrize("pdf", OCR_LAYERS, ids=[p.name for p in OCR_LAYERS])
+def test_an_ocr_layers_own_word_spaces_are_kept(pdf: Path) -> None:
+    # The layer's positions come from the scan: a space it writes parts two words even
+    # where their boxes abut (a one-letter word boxed tight against the next, Yiddish
+    # "אַ"). The truth is the layer's own stream, not libtext's output.
+    gold = REALDATA / pdf.name.replace(".pdf", ".pages.json")
+    numbers = sorted(p["page"] for p in json.loads(gold.read_text("utf-8"))["pages"])
+    for page in (extract_pdf(pdf, pages=range(n - 1, n), max_bytes=None).pages[0] for n in numbers):
+        text = "\n".join(line.text for line in page.lines)
+        layer = _layer_word_pairs(pdf, page.number)
+        joined = {(a, b) for a, b in layer if a + b in text and f"{a} {b}" not in text}
+        assert not joined, (page.number, sorted(joined)[:5])

@@ -115,3 +115,24 @@ def test_precomposed_stray_is_dropped_only_over_its_letter() -> None:
 def test_bracket_directions_cover_every_bracket(text: str) -> None:
     got = bracket_directions(text)
     assert sorted(got) == [i for i, ch in enumerate(text) if ch in MIRROR]
+
+
+def test_an_ocr_layers_space_between_abutting_word_boxes_parts_the_words() -> None:
+    # An OCR layer writes a space of no width between two words whose boxes abut
+    # (a one-letter word boxed large against the next): its space is the engine's
+    # word boundary. XeTeX's zero-width spaces after pointed letters are not.
+    glyphs = [
+        Glyph("א", 100.0, 110.0, 105.0, index=0),
+        Glyph("\u05b7", 100.0, 103.0, 101.5, index=1),
+        Glyph(" ", 99.0, 99.0, 99.0, index=2),
+        Glyph("מ", 91.0, 98.5, 94.75, index=3),
+        Glyph("ל", 85.0, 91.0, 88.0, index=4),
+        Glyph("ך", 80.0, 85.0, 82.5, index=5),
+    ]
+    texts = [
+        unicodedata.normalize(
+            "NFC", " ".join(p.text for p in visual_parts(glyphs, 16.0, "R", ocr=ocr))
+        )
+        for ocr in (False, True)
+    ]
+    assert texts == ["אַמלך", "אַ מלך"]

@@ -620,7 +620,7 @@ def _mark_footnotes(pages: list[RawPage], kinds: list[list[LineKind]], body: flo
             if small and (
                 previous_had_notes or any(_NOTE_MARKER.match(lines[i].text) for i in block)
             ):
-                for i in _without_lead(lines, block, last_body):
+                for i in block:
                     kinds[p][i] = "footnote"
                 has_notes = True
         previous_had_notes = has_notes
@@ -631,29 +631,31 @@ _NOTES_GAP = 2.5
 
 
 def _notes_start(lines: list[RawLine], last_body: int, block: list[int], body: float) -> int:
-    """Where the notes begin in ``block`` (the lines below the last body-size line):
-    after a wide gap inside it, the lines above the gap ending the text (an OCR
-    layer's sizes vary by a tenth, so the text's last lines may be set smaller)."""
-    widest, at = _NOTES_GAP * body, 0
+    """Where the notes begin in ``block`` (the lines below the last body-size line).
+
+    An OCR layer sizes each word, so the text's last lines may come out as small as
+    the notes; but they follow the text at its pitch, and the notes stand apart below
+    them. The notes begin at the first line that stands apart: its gap above is wider
+    than every gap above it by :data:`_NOTE_APART`, and it opens the block's first note
+    marker or the gap is wide in itself (:data:`_NOTES_GAP` body sizes). Without one,
+    the whole block is notes (or text: the caller decides).
+    """
     y = lines[last_body].y
+    widest = 0.0
+    marked = False
     for n, i in enumerate(block):
-        if lines[i].y - y > widest:
-            widest, at = lines[i].y - y, n
+        gap = lines[i].y - y
+        marker = _NOTE_MARKER.match(lines[i].text) is not None
+        if (
+            n
+            and gap > _NOTE_APART * widest
+            and (gap > _NOTES_GAP * body or (marker and not marked))
+        ):
+            return n
+        marked = marked or marker
+        widest = max(widest, gap)
         y = lines[i].y
-    return at
-
-
-def _without_lead(lines: list[RawLine], block: list[int], last_body: int) -> list[int]:
-    """The notes of ``block`` without the text lines that lead it: an OCR layer gives
-    the text's last lines sizes as small as the notes', but they follow the text at
-    its pitch, and the first note stands apart below them."""
-    first = next((n for n, i in enumerate(block) if _NOTE_MARKER.match(lines[i].text)), 0)
-    if not first:
-        return block
-    lead = [last_body, *block[:first]]
-    steps = [lines[b].y - lines[a].y for a, b in itertools.pairwise(lead)]
-    gap = lines[block[first]].y - lines[lead[-1]].y
-    return block[first:] if gap > _NOTE_APART * max(steps) else block
+    return 0
 
 
 def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: float) -> None:

@@ -495,7 +495,13 @@ def _make_line(
     if geometry or (a, b) != framed or _needs_geometry(r, line_text, extent, a, b):
         glyphs = r.glyphs(text, a, b)
         direction = _near_direction(text, b, r.direction) if _mixed(line_text) else r.direction
-        parts = visual_parts(glyphs, size, visual_direction(glyphs, direction), r.metrics)
+        parts = visual_parts(
+            glyphs,
+            size,
+            visual_direction(glyphs, direction),
+            r.metrics,
+            ocr=r.invisible(mid),
+        )
         y = round(r.baseline(mid), 2)
         return [
             RawLine(

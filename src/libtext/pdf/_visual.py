@@ -449,6 +449,8 @@ def visual_parts(
     size: float,
     direction: Direction,
     metrics: Callable[[int], tuple[float, float]] | None = None,
+    *,
+    ocr: bool = False,
 ) -> list[Part]:
     """The logical lines of one baseline's glyphs (any order), in reading order.
 
@@ -458,7 +460,8 @@ def visual_parts(
     with words on both sides of a gap wider than a column gutter are separate parts,
     and so are two texts side by side that are not one line (the Hebrew and the
     English cell of a bilingual table row): ``metrics`` gives the font size and
-    baseline of a glyph's :attr:`Glyph.index`.
+    baseline of a glyph's :attr:`Glyph.index`. ``ocr``: the line is an OCR text layer,
+    whose own space characters are word spaces wherever they stand.
     """
     glyphs = join_surrogates(glyphs)
     # Glyphs are named by their index in ``glyphs`` ("positions") from here on.
@@ -562,13 +565,14 @@ def visual_parts(
         # counts where it has a width, or where the letters stand apart. One with a
         # width between letters that touch takes no room on the page (Word draws
         # some over a letter): not a space, unless the direction turns there (its
-        # boundary, which Word draws without room).
+        # boundary, which Word draws without room). An OCR layer's (``ocr``) spaces
+        # are its engine's word boundaries, set where the scan shows them: kept.
         pair = base_pos[k - 1] * n + base_pos[k]
         back = base_pos[k] * n + base_pos[k - 1]
         stream_space = max(real.get(pair, -1.0), real.get(back, -1.0)) if real else -1.0
         if (
             (stream_space > 0.1 * em and (gap >= touch or turns_at(bases[k - 1].ch, bases[k].ch)))
-            or (stream_space >= 0 and gap > space_gap)
+            or (stream_space >= 0 and (gap > space_gap or ocr))
             or (spaces and gap > 0.03 * em and _space_between(spaces, hi[k - 1], lo[k]))
             or (inferred and gap > 0.5 * SPACE_GAP * em and (pair in inferred or back in inferred))
             or (gap > space_gap and _turns(strong[k - 1], strong[k]))
