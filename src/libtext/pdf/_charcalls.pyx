@@ -12,6 +12,8 @@ into the same reused buffers, so a failed call leaves the previous values, as th
 
 import ctypes
 
+from cpython.unicode cimport Py_UNICODE_ISSPACE
+
 ctypedef struct FS_RECTF:
     float left
     float top
@@ -183,6 +185,32 @@ cdef class CharCalls:
             out.append(self.buf[0])
             out.append(self.buf[1])
         return out
+
+    def pair_gaps(self, str line, int a) -> tuple:
+        cdef list pairs = []
+        cdef list gaps = []
+        cdef double lp = 0.0, rp = 0.0, lq, rq
+        cdef Py_ssize_t k, n = len(line)
+        cdef Py_ssize_t loaded = -1
+        cdef Py_UCS4 ch
+        for k in range(1, n):
+            ch = line[k]
+            if (
+                Py_UNICODE_ISSPACE(ch)
+                or ch == u"." or ch == u"," or ch == u":" or ch == u";" or ch == u"!" or ch == u"?"
+                or Py_UNICODE_ISSPACE(line[k - 1])
+            ):
+                continue
+            if loaded != k - 1:
+                self._loose_box(self.tp, <int>(a + k - 1), &self.rect)
+                lp, rp = self.rect.left, self.rect.right
+            self._loose_box(self.tp, <int>(a + k), &self.rect)
+            lq, rq = self.rect.left, self.rect.right
+            loaded = k
+            pairs.append(k)
+            gaps.append((lq if lq > lp else lp) - (rq if rq < rp else rp))
+            lp, rp = lq, rq
+        return pairs, gaps
 
     def is_generated(self, int i) -> bool:
         return self._is_generated(self.tp, i) != 0

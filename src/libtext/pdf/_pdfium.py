@@ -23,6 +23,8 @@ from libtext.pdf._compiled import cython_module
 __all__ = ["CharCalls", "PageChars", "char_calls", "char_calls_twin"]
 
 _UNCHECKED: dict[tuple[int, Any], Any] = {}
+# Punctuation that does not start a pair of abutting letters (:meth:`CharCalls.pair_gaps`).
+_PAIR_STOPS = frozenset(".,:;!?")
 
 
 def _unchecked(fn: Any, restype: Any) -> Any:
@@ -116,6 +118,36 @@ class CharCalls:
             char_box(tp, i, q0, q1, q2, q3)
             extend((rect.left, rect.right, buf[0], buf[1]))
         return out
+
+    def pair_gaps(self, line: str, a: int) -> tuple[list[int], list[float]]:
+        """Where two letters abut in ``line`` (``line[k]`` is character ``a + k``) and
+        the gap between their advance boxes, in one tight loop (an OCR layer's lines).
+
+        A pair is an index ``k`` whose character is neither a space nor one of
+        ``.,:;!?`` and follows one that is no space (the pattern ``(?<=\\S)[^\\s.,:;!?]``);
+        its gap is ``max(left, left) - min(right, right)`` of characters ``a + k - 1``
+        and ``a + k`` (ties as the builtins break them). Each character's box is asked
+        once, in the line's order.
+        """
+        call, tp, ref, rect = self._loose_box, self.tp, self._rect_ref, self._rect
+        pairs: list[int] = []
+        gaps: list[float] = []
+        lp = rp = 0.0
+        loaded = -1
+        for k in range(1, len(line)):
+            ch = line[k]
+            if ch.isspace() or ch in _PAIR_STOPS or line[k - 1].isspace():
+                continue
+            if loaded != k - 1:
+                call(tp, a + k - 1, ref)
+                lp, rp = rect.left, rect.right
+            call(tp, a + k, ref)
+            lq, rq = rect.left, rect.right
+            loaded = k
+            pairs.append(k)
+            gaps.append((lq if lq > lp else lp) - (rq if rq < rp else rp))
+            lp, rp = lq, rq
+        return pairs, gaps
 
     def is_generated(self, i: int) -> bool:
         """Whether character ``i`` is one pdfium inferred (a space from a gap)."""
@@ -211,6 +243,8 @@ class PageChars(Protocol):
     def looses(self, indices: list[int]) -> list[float]: ...
 
     def glyph_boxes(self, a: int, b: int) -> list[float]: ...
+
+    def pair_gaps(self, line: str, a: int) -> tuple[list[int], list[float]]: ...
 
     def is_generated(self, i: int) -> bool: ...
 

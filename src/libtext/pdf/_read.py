@@ -677,9 +677,8 @@ def _drop_hidden_spaces(r: PageReader, line: str, a: int, size: float) -> str:
 # In an OCR text layer, letters of one word abut; a gap this much wider (in font
 # sizes) than the line's usual one parts two words.
 _OCR_GAP = 0.06
-# A letter after a letter (no space between), not punctuation: where an OCR layer may
-# have lost a word space (``\S`` is ``not str.isspace()``).
-_OCR_PAIR = re.compile(r"(?<=\S)[^\s.,:;!?]")
+# Where an OCR layer may have lost a word space: a letter after a letter (no space
+# between), not punctuation (:meth:`PageReader.pair_gaps` finds them).
 
 
 def _ocr_spaces(r: PageReader, line: str, a: int, size: float) -> str:
@@ -693,49 +692,28 @@ def _ocr_spaces(r: PageReader, line: str, a: int, size: float) -> str:
     ``line[k]`` is character ``a + k`` of the page.
     """
     # Punctuation hugs the word before it: a gap before it is the OCR box's slack.
-    # Lists by position, not dictionaries: an OCR book runs this on every line.
-    count = len(line)
-    pairs = [m.start() for m in _OCR_PAIR.finditer(line)]
+    # The pairs and their gaps come from one C loop: an OCR book runs this on every line.
+    pairs, gaps = r.pair_gaps(line, a)
     if not pairs:
         return line
-    # The advance boxes of the pairs' letters only, each once; ``at[p]`` is where the
-    # second letter of pair ``p`` is in the batch (the first is just before it).
-    drawn: list[int] = []
-    at: list[int] = []
-    for k in pairs:
-        if not drawn or drawn[-1] != a + k - 1:
-            drawn.append(a + k - 1)
-        drawn.append(a + k)
-        at.append(2 * len(drawn) - 2)
-    flat = r.looses(drawn)
-    gaps: list[float] = []
-    for n in at:
-        # max(left, left) - min(right, right), in the builtins' order of ties.
-        lp, rp, lq, rq = flat[n - 2], flat[n - 1], flat[n], flat[n + 1]
-        gaps.append((lq if lq > lp else lp) - (rq if rq < rp else rp))
     ordered = sorted(gaps)
     usual = max(ordered[len(ordered) // 2], 0.0)
     limit = usual + _OCR_GAP * size
-    cut = [False] * count
-    for k, gap in zip(pairs, gaps, strict=True):
-        if gap > limit:
-            cut[k] = True
     # Hebrew has no one-letter words: a lone letter (a prefix the engine boxed on its
     # own) belongs to the word after it (in order: a cut dropped here is gone for the
     # next letter's test).
-    for k in pairs:
-        if (
-            cut[k]
-            and _HEBREW.match(line[k - 1])
-            and (k == 1 or line[k - 2].isspace() or cut[k - 1])
-        ):
-            cut[k] = False
     out: list[str] = []
     last = 0
-    for k in pairs:
-        if cut[k]:
-            out.append(line[last:k])
-            last = k
+    kept = -2
+    for n in range(len(gaps)):
+        if gaps[n] <= limit:
+            continue
+        k = pairs[n]
+        if _HEBREW.match(line[k - 1]) and (k == 1 or line[k - 2].isspace() or kept == k - 1):
+            continue
+        kept = k
+        out.append(line[last:k])
+        last = k
     if not out:
         return line
     out.append(line[last:])

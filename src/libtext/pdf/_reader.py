@@ -74,6 +74,11 @@ class PageReader:
         from one batch, flat: left, right of the first, left, right of the second, ..."""
         return self._calls.looses(indices)
 
+    def pair_gaps(self, line: str, a: int) -> tuple[list[int], list[float]]:
+        """Where letters abut in ``line`` (character ``a`` of the page first) and the gaps
+        between their advance boxes, from one batch (see :meth:`CharCalls.pair_gaps`)."""
+        return self._calls.pair_gaps(line, a)
+
     def invisible(self, i: int) -> bool:
         """Whether character ``i`` is drawn invisibly: an OCR engine's text over a scan."""
         obj = self._text_object(i)
