@@ -172,6 +172,38 @@ def test_c_char_calls_match_the_python_class() -> None:
         assert spans > 0
 
 
+def test_c_script_letters_match_the_counts() -> None:
+    """The C twin's one-pass count of Hebrew and Latin letters gives
+    ``_pdfium._script_letters``'s (``str.count`` per letter) on every page text of a
+    few PDFs and on strings at the ranges' edges (U+05CF, U+05EB, ``@[`{``, finals,
+    accented Latin, astral characters)."""
+    _require_twin()
+    import pypdfium2
+
+    from libtext.pdf._compiled import cython_module
+    from libtext.pdf._pdfium import _script_letters
+
+    module = cython_module("_charcalls")
+    assert module is not None
+    edges = ["", "\u05cf\u05d0\u05ea\u05eb", "@AZ[`az{", "\u05da\u05dd\u05ea é ß", "𝔸ab\U0001f600א"]
+    for text in edges:
+        assert module.script_letters(text) == _script_letters(text)
+    real = [p for p in _pdfs() if "realdata" in p]
+    counted = 0
+    for name in real[:8]:
+        doc = pypdfium2.PdfDocument(name)
+        try:
+            for k in range(min(2, len(doc))):
+                textpage = doc[k].get_textpage()
+                text = textpage.get_text_range()
+                assert module.script_letters(text) == _script_letters(text)
+                counted += sum(_script_letters(text))
+                textpage.close()
+        finally:
+            doc.close()
+    assert counted > 1000
+
+
 def test_pair_gaps_are_the_pattern_and_the_advance_boxes() -> None:
     """``CharCalls.pair_gaps`` finds the pairs of ``(?<=\\S)[^\\s.,:;!?]`` (a letter after
     a letter, no space, not punctuation) and their gaps from the advance boxes, as

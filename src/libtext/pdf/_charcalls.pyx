@@ -291,6 +291,19 @@ cdef class CharCalls:
         return None
 
 
+def script_letters(str text) -> tuple:
+    """How many Hebrew letters (U+05D0 to U+05EA) and ASCII Latin letters ``text``
+    holds, in one pass: the C twin of :func:`libtext.pdf._pdfium._script_letters`."""
+    cdef Py_ssize_t hebrew = 0, latin = 0
+    cdef Py_UCS4 ch
+    for ch in text:
+        if 0x05D0 <= ch <= 0x05EA:
+            hebrew += 1
+        elif (0x41 <= ch <= 0x5A) or (0x61 <= ch <= 0x7A):
+            latin += 1
+    return hebrew, latin
+
+
 def heading_elements(object raw, object tree, dict types, int limit) -> list:
     """(level, element address) of every element of a page's structure tree whose type
     is one of ``types`` (type name to level), in order: the C twin of the walk in

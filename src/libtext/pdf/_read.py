@@ -26,6 +26,7 @@ from libtext.pdf._blocks import attach_markers, order_lines
 from libtext.pdf._columns import find_gutter, split_at_gutter
 from libtext.pdf._dropped import LOST_LABEL, restore_dropped
 from libtext.pdf._lines import RawLine, join_items, margin_note, margin_number
+from libtext.pdf._pdfium import script_letters
 from libtext.pdf._reader import PageReader
 from libtext.pdf._repairs import (
     BRACKET_SPACE,
@@ -37,12 +38,11 @@ from libtext.pdf._repairs import (
     ligatures_in_order,
     order_leading_number,
     order_punctuation,
-    rtl_from_geometry,
 )
 from libtext.pdf._rows import join_rows
 from libtext.pdf._shown import upright, visible
 from libtext.pdf._spaces import lost_spaces
-from libtext.pdf._text import is_mark, line_direction
+from libtext.pdf._text import is_mark
 from libtext.pdf._visual import TOUCH, turns_at, visual_direction, visual_parts
 
 __all__ = ["RawLine", "RawPage", "ligatures_in_order", "read_page", "reading_order"]
@@ -50,8 +50,6 @@ __all__ = ["RawLine", "RawPage", "ligatures_in_order", "read_page", "reading_ord
 _MARKS = re.compile("[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]")
 _HEBREW = re.compile("[\u05d0-\u05ea]")
 _LATIN = re.compile("[A-Za-z]")
-_HEBREW_LETTERS = tuple(map(chr, range(0x05D0, 0x05EB)))
-_LATIN_LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 # A surrogate half, a left-to-right letter or digit, or a mark: one search for the three.
 _UNTRUSTED = re.compile(
@@ -124,7 +122,7 @@ def _read_shown(raw: Any, page: Any, number: int) -> RawPage:
             # pdfium's mark for a hyphen that ends a line (a word broken there): the
             # page shows a hyphen.
             text = text.replace("\ufffe", "-")
-        hebrew, latin = _script_letters(text)
+        hebrew, latin = script_letters(text)
         # y is measured from the top of the visible page (the crop box, which need not
         # start at 0), so that header and footer bands mean the same on every page.
         bbox = raw.FS_RECTF()
@@ -266,7 +264,7 @@ def _ocr_joined(pieces: list[RawLine]) -> RawLine:
     """One line of an OCR layer's pieces (whole words, each read with its spaces), in
     the line's direction on the page: the layer may give a line's last words first,
     a little off its baseline."""
-    hebrew, latin = _script_letters("".join(p.text for p in pieces))
+    hebrew, latin = script_letters("".join(p.text for p in pieces))
     sign = -1.0 if hebrew >= latin else 1.0
     ordered = sorted(pieces, key=lambda p: sign * (p.x0 + p.x1))
     main = max(pieces, key=lambda p: len(p.text))
@@ -481,7 +479,8 @@ def _make_line(
         (l0, r0), (l1, r1) = r.box(a), r.box(b - 1)
         extent = (min(l0, l1), max(r0, r1))
     line_text = text[a:b]
-    if geometry or (a, b) != framed or _needs_geometry(r, line_text, extent, a, b):
+    first_hebrew = _HEBREW.search(line_text)
+    if geometry or (a, b) != framed or _needs_geometry(r, line_text, extent, a, b, first_hebrew):
         glyphs = r.glyphs(text, a, b)
         parts = visual_parts(glyphs, size, visual_direction(glyphs, r.direction), r.metrics)
         y = round(r.baseline(mid), 2)
@@ -499,14 +498,14 @@ def _make_line(
             for p in parts
         ]
     drawn = line_text
+    # Read as pdfium gave it, a Hebrew line holds no mark, Latin letter or digit
+    # (:func:`_needs_geometry` sends those to the glyphs), and a line without Hebrew
+    # gains none from the repairs below: one search answers for the whole line.
+    hebrew = first_hebrew is not None
     if "\u200d" in line_text or "\u200c" in line_text:
         line_text = ligatures_in_order(line_text, lambda k: r.box(a + k))
-    if _MARKS.search(line_text):
+    if not hebrew and _MARKS.search(line_text):
         line_text = fix_marks(r, text, list(range(a, b)), size)
-    elif (
-        _LATIN.search(line_text) and _HEBREW.search(line_text) and line_direction(line_text) == "L"
-    ):
-        line_text = rtl_from_geometry(r, text, a, b) or line_text
     else:
         # These repairs move characters within runs without spaces: a space's place
         # in the line stays that of its character on the page.
@@ -521,17 +520,21 @@ def _make_line(
                 line_text = _drop_hidden_spaces(r, line_text, a, size)
             if len(line_text) == b - a:
                 line_text = lost_spaces(line_text, a, size, r.boxes, r.looses, r.font_of, r.slanted)
-    if line_text == drawn and " " in drawn and BRACKET_SPACE.search(drawn):
+    if (
+        line_text == drawn
+        and " " in drawn
+        and ("(" in drawn or ")" in drawn or "[" in drawn or "]" in drawn)
+        and BRACKET_SPACE.search(drawn)
+    ):
         line_text = bracket_spaces(r, line_text, a, size)
     line = RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])
+    if r.direction == "R" and not hebrew and line_text == drawn and " " in drawn:
+        line.cells = _tab_cells(r, text, a, b, size)
     if (
         r.direction == "R"
-        and " " in line_text
-        and not _HEBREW.search(line_text)
-        and line_text == text[a:b]
+        and not line.cells
+        and not (hebrew if line_text == drawn else _HEBREW.search(line_text))
     ):
-        line.cells = _tab_cells(r, text, a, b, size)
-    if r.direction == "R" and not line.cells and not _HEBREW.search(line.text):
         line.text = LEFT_STOP.sub(r"\2\1", line.text)
     return [line]
 
@@ -724,15 +727,22 @@ def _ocr_spaces(r: PageReader, line: str, a: int, size: float) -> str:
 _NUMBER_PUNCT = re.compile(r"(?=.*\d)(?=.*[.,:;!?])[\d.,:;!?\-/ ]+")
 
 
-def _needs_geometry(r: PageReader, line: str, extent: tuple[float, float], a: int, b: int) -> bool:
-    """Whether pdfium's order of this line cannot be trusted (see :mod:`._visual`).
+def _needs_geometry(
+    r: PageReader,
+    line: str,
+    extent: tuple[float, float],
+    a: int,
+    b: int,
+    m: re.Match[str] | None,
+) -> bool:
+    """Whether pdfium's order of this line cannot be trusted (see :mod:`._visual`);
+    ``m`` is the line's first Hebrew letter (``_HEBREW.search(line)``).
 
     That is a line with surrogate halves, a Hebrew line with Latin letters or digits
     (pdfium guesses their order), a Hebrew line in visual order: its first letter
     left of its last, where the text stream came from LuaTeX, or a Latin line read
     right to left.
     """
-    m = _HEBREW.search(line)
     if m is None:
         if _SURROGATE.search(line):
             return True
@@ -792,7 +802,7 @@ def reading_order(lines: list[RawLine]) -> list[RawLine]:
     if len(lines) < 2:
         return lines
     sample = "".join(ln.text[:20] for ln in lines[:40])
-    hebrew, latin = _script_letters(sample)
+    hebrew, latin = script_letters(sample)
     rtl = hebrew >= latin
     ordered = sorted(lines, key=lambda ln: ln.y)
     groups: list[list[RawLine]] = [[ordered[0]]]
@@ -807,12 +817,6 @@ def reading_order(lines: list[RawLine]) -> list[RawLine]:
     for group in groups:
         out.extend(sorted(group, key=lambda g: -g.x1 if rtl else g.x0))
     return out
-
-
-def _script_letters(text: str) -> tuple[int, int]:
-    """How many Hebrew and how many Latin letters ``text`` holds (the page's and the
-    reading order's direction vote): ``str.count`` per letter, twice findall's speed."""
-    return sum(map(text.count, _HEBREW_LETTERS)), sum(map(text.count, _LATIN_LETTERS))
 
 
 def _in_columns(groups: list[list[RawLine]], lines: list[RawLine]) -> bool:
