@@ -725,3 +725,25 @@ def test_a_point_is_never_a_digits() -> None:
     bases = [Glyph("א", 100.0, 106.0, 103.0), Glyph("4", 106.0, 109.0, 107.5)]
     patah = Glyph("\u05b7", 105.0, 108.0, 106.5)
     assert _owners(bases, [patah], 9.0) == [0]
+
+
+@given(st.text(alphabet=".)]:[( \n\r1aא", max_size=12))
+@settings(max_examples=400, deadline=None)
+def test_lost_label_finds_what_the_pattern_finds(text: str) -> None:
+    """``lost_label`` (a start check and a search from line break to line break) says
+    what a search of ``LOST_LABEL`` says, at the text's start, after a break, nowhere."""
+    from libtext.pdf._dropped import LOST_LABEL, lost_label
+
+    assert lost_label(text) == (LOST_LABEL.search(text) is not None)
+    assert lost_label("א\r\n" + text) == (LOST_LABEL.search("א\r\n" + text) is not None)
+
+
+@given(st.text(alphabet=".,:;!?()[]-־׳ \n_a1אé\u05b8", max_size=12))
+@settings(max_examples=400, deadline=None)
+def test_punctuation_pair_finds_the_runs_the_repair_orders(text: str) -> None:
+    """The line reader's quick test for two punctuation marks in a row finds a line
+    exactly when ``PUNCT_RUN`` (whose runs ``order_punctuation`` re-orders) does."""
+    from libtext.pdf._read import _PUNCT_PAIR
+    from libtext.pdf._repairs import PUNCT_RUN
+
+    assert (_PUNCT_PAIR.search(text) is None) == (PUNCT_RUN.search(text) is None)
