@@ -141,6 +141,10 @@ def test_c_char_calls_match_the_python_class() -> None:
                 assert c.glyph_boxes(0, n + 1) == py.glyph_boxes(0, n + 1)
                 assert c.looses(every) == py.looses(every)
                 assert c.boxes(every) == py.boxes(every)
+                text = textpage.get_text_range()
+                for a in (0, 1, len(text) // 2):
+                    assert c.pair_gaps(text[a:], a) == py.pair_gaps(text[a:], a)
+                    assert c.pair_gaps(text[a:] + "xy", a) == py.pair_gaps(text[a:] + "xy", a)
                 for i in [*every, -1]:
                     assert c.box(i) == py.box(i)
                     assert c.box_middle(i) == py.box_middle(i)
@@ -166,6 +170,80 @@ def test_c_char_calls_match_the_python_class() -> None:
     assert checked > 100
     if any("haggadah_word365" in p for p in pdfs):
         assert spans > 0
+
+
+def test_c_script_letters_match_the_counts() -> None:
+    """The C twin's one-pass count of Hebrew and Latin letters gives
+    ``_pdfium._script_letters``'s (``str.count`` per letter) on every page text of a
+    few PDFs and on strings at the ranges' edges (U+05CF, U+05EB, ``@[`{``, finals,
+    accented Latin, astral characters)."""
+    _require_twin()
+    import pypdfium2
+
+    from libtext.pdf._compiled import cython_module
+    from libtext.pdf._pdfium import _script_letters
+
+    module = cython_module("_charcalls")
+    assert module is not None
+    edges = ["", "\u05cf\u05d0\u05ea\u05eb", "@AZ[`az{", "\u05da\u05dd\u05ea é ß", "𝔸ab\U0001f600א"]
+    for text in edges:
+        assert module.script_letters(text) == _script_letters(text)
+    real = [p for p in _pdfs() if "realdata" in p]
+    counted = 0
+    for name in real[:8]:
+        doc = pypdfium2.PdfDocument(name)
+        try:
+            for k in range(min(2, len(doc))):
+                textpage = doc[k].get_textpage()
+                text = textpage.get_text_range()
+                assert module.script_letters(text) == _script_letters(text)
+                counted += sum(_script_letters(text))
+                textpage.close()
+        finally:
+            doc.close()
+    assert counted > 1000
+
+
+def test_pair_gaps_are_the_pattern_and_the_advance_boxes() -> None:
+    """``CharCalls.pair_gaps`` finds the pairs of ``(?<=\\S)[^\\s.,:;!?]`` (a letter after
+    a letter, no space, not punctuation) and their gaps from the advance boxes, as
+    the OCR reader once computed them with a regex and a batch of ``looses``; an OCR
+    layer's pages (Hebrew, no spaces after some words) and a LaTeX book's."""
+    import re
+
+    import pypdfium2
+    import pypdfium2.raw as raw
+
+    from libtext.pdf._pdfium import CharCalls
+
+    pattern = re.compile(r"(?<=\S)[^\s.,:;!?]")
+    real = [p for p in _pdfs() if "realdata" in p]
+    pdfs = [p for p in real if "ocrlayer" in p][:2] + [p for p in real if "latex" in p][:1]
+    if not pdfs:
+        pytest.skip("no OCR layer PDF found")
+    pairs_seen = 0
+    for name in pdfs:
+        doc = pypdfium2.PdfDocument(name)
+        try:
+            page = doc[min(3, len(doc) - 1)]
+            textpage = page.get_textpage()
+            calls = CharCalls(raw, textpage.raw, raw.FS_MATRIX(), page.raw)
+            text = textpage.get_text_range()
+            for line_start in range(0, len(text), 97):
+                line = text[line_start : line_start + 60] + " a.b,c d\u05d0"
+                pairs, gaps = calls.pair_gaps(line, line_start)
+                assert pairs == [m.start() for m in pattern.finditer(line)]
+                want = []
+                for k in pairs:
+                    lp, rp, lq, rq = calls.looses([line_start + k - 1, line_start + k])
+                    want.append(max(lp, lq) - min(rp, rq))
+                assert gaps == want
+                pairs_seen += len(pairs)
+            textpage.close()
+            page.close()
+        finally:
+            doc.close()
+    assert pairs_seen > 100
 
 
 def test_c_heading_walk_matches_the_python_walk() -> None:

@@ -757,3 +757,25 @@ def test_a_hebrew_paragraphs_line_that_ends_in_two_scripts_is_right_to_left() ->
     # not say: the page's direction decides.
     assert visual_direction(_placed(display, list(range(len(display)))), "L") == "L"
     assert visual_direction(_placed(display, list(range(len(display)))), "R") == "R"
+
+
+@given(st.text(alphabet=".)]:[( \n\r1aא", max_size=12))
+@settings(max_examples=400, deadline=None)
+def test_lost_label_finds_what_the_pattern_finds(text: str) -> None:
+    """``lost_label`` (a start check and a search from line break to line break) says
+    what a search of ``LOST_LABEL`` says, at the text's start, after a break, nowhere."""
+    from libtext.pdf._dropped import LOST_LABEL, lost_label
+
+    assert lost_label(text) == (LOST_LABEL.search(text) is not None)
+    assert lost_label("א\r\n" + text) == (LOST_LABEL.search("א\r\n" + text) is not None)
+
+
+@given(st.text(alphabet=".,:;!?()[]-־׳ \n_a1אé\u05b8", max_size=12))
+@settings(max_examples=400, deadline=None)
+def test_punctuation_pair_finds_the_runs_the_repair_orders(text: str) -> None:
+    """The line reader's quick test for two punctuation marks in a row finds a line
+    exactly when ``PUNCT_RUN`` (whose runs ``order_punctuation`` re-orders) does."""
+    from libtext.pdf._read import _PUNCT_PAIR
+    from libtext.pdf._repairs import PUNCT_RUN
+
+    assert (_PUNCT_PAIR.search(text) is None) == (PUNCT_RUN.search(text) is None)

@@ -12,6 +12,8 @@ into the same reused buffers, so a failed call leaves the previous values, as th
 
 import ctypes
 
+from cpython.unicode cimport Py_UNICODE_ISSPACE
+
 ctypedef struct FS_RECTF:
     float left
     float top
@@ -184,6 +186,32 @@ cdef class CharCalls:
             out.append(self.buf[1])
         return out
 
+    def pair_gaps(self, str line, int a) -> tuple:
+        cdef list pairs = []
+        cdef list gaps = []
+        cdef double lp = 0.0, rp = 0.0, lq, rq
+        cdef Py_ssize_t k, n = len(line)
+        cdef Py_ssize_t loaded = -1
+        cdef Py_UCS4 ch
+        for k in range(1, n):
+            ch = line[k]
+            if (
+                Py_UNICODE_ISSPACE(ch)
+                or ch == u"." or ch == u"," or ch == u":" or ch == u";" or ch == u"!" or ch == u"?"
+                or Py_UNICODE_ISSPACE(line[k - 1])
+            ):
+                continue
+            if loaded != k - 1:
+                self._loose_box(self.tp, <int>(a + k - 1), &self.rect)
+                lp, rp = self.rect.left, self.rect.right
+            self._loose_box(self.tp, <int>(a + k), &self.rect)
+            lq, rq = self.rect.left, self.rect.right
+            loaded = k
+            pairs.append(k)
+            gaps.append((lq if lq > lp else lp) - (rq if rq < rp else rp))
+            lp, rp = lq, rq
+        return pairs, gaps
+
     def is_generated(self, int i) -> bool:
         return self._is_generated(self.tp, i) != 0
 
@@ -261,6 +289,19 @@ cdef class CharCalls:
         if hi > lo:
             return (lo, hi)
         return None
+
+
+def script_letters(str text) -> tuple:
+    """How many Hebrew letters (U+05D0 to U+05EA) and ASCII Latin letters ``text``
+    holds, in one pass: the C twin of :func:`libtext.pdf._pdfium._script_letters`."""
+    cdef Py_ssize_t hebrew = 0, latin = 0
+    cdef Py_UCS4 ch
+    for ch in text:
+        if 0x05D0 <= ch <= 0x05EA:
+            hebrew += 1
+        elif (0x41 <= ch <= 0x5A) or (0x61 <= ch <= 0x7A):
+            latin += 1
+    return hebrew, latin
 
 
 def heading_elements(object raw, object tree, dict types, int limit) -> list:

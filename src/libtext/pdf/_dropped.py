@@ -13,10 +13,20 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["LOST_LABEL", "restore_dropped"]
+__all__ = ["LOST_LABEL", "lost_label", "restore_dropped"]
 
 # A line that starts with a list number's punctuation alone: its number is missing.
 LOST_LABEL = re.compile(r"(?:^|\n)[.)\]:] ")
+# The same after a line break: a pattern that starts with a literal lets the regex
+# engine jump from break to break (``(?:^|\n)`` is tried at every character).
+_LOST_AFTER_BREAK = re.compile(r"\n[.)\]:] ")
+_LOST_AT_START = frozenset((". ", ") ", "] ", ": "))
+
+
+def lost_label(text: str) -> bool:
+    """Whether a line of ``text`` starts as :data:`LOST_LABEL` says (its search, a
+    page's text at a time, cost a few percent of the fast engine's time)."""
+    return text[:2] in _LOST_AT_START or _LOST_AFTER_BREAK.search(text) is not None
 
 
 def restore_dropped(raw: Any, page: Any, textpage: Any) -> bool:

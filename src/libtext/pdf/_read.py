@@ -24,25 +24,24 @@ from typing import Any
 
 from libtext.pdf._blocks import attach_markers, order_lines
 from libtext.pdf._columns import find_gutter, split_at_gutter
-from libtext.pdf._dropped import LOST_LABEL, restore_dropped
+from libtext.pdf._dropped import lost_label, restore_dropped
 from libtext.pdf._lines import RawLine, join_items, margin_note, margin_number
+from libtext.pdf._pdfium import script_letters
 from libtext.pdf._reader import PageReader
 from libtext.pdf._repairs import (
     BRACKET_SPACE,
     LEAD_NUMBER,
     LEFT_STOP,
-    PUNCT_RUN,
     bracket_spaces,
     fix_marks,
     ligatures_in_order,
     order_leading_number,
     order_punctuation,
-    rtl_from_geometry,
 )
 from libtext.pdf._rows import join_rows
 from libtext.pdf._shown import upright, visible
 from libtext.pdf._spaces import closed_letters, lost_spaces
-from libtext.pdf._text import is_mark, line_direction
+from libtext.pdf._text import is_mark
 from libtext.pdf._visual import TOUCH, Direction, turns_at, visual_direction, visual_parts
 
 __all__ = ["RawLine", "RawPage", "ligatures_in_order", "read_page", "reading_order"]
@@ -50,13 +49,14 @@ __all__ = ["RawLine", "RawPage", "ligatures_in_order", "read_page", "reading_ord
 _MARKS = re.compile("[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]")
 _HEBREW = re.compile("[\u05d0-\u05ea]")
 _LATIN = re.compile("[A-Za-z]")
-_HEBREW_LETTERS = tuple(map(chr, range(0x05D0, 0x05EB)))
-_LATIN_LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 # A surrogate half, a left-to-right letter or digit, or a mark: one search for the three.
 _UNTRUSTED = re.compile(
     r"[\ud800-\udfffA-Za-z0-9\u00c0-\u024f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]"
 )
+# Whether a line holds a :data:`PUNCT_RUN`: two punctuation marks in a row, found
+# without trying the greedy run at each mark (about twice as fast on a line).
+_PUNCT_PAIR = re.compile(r"[^\w\s][^\w\s]")
 # A gap wider than this many font sizes separates two items on one baseline.
 _SPLIT_GAP = 2.0
 
@@ -112,7 +112,7 @@ def _read_shown(raw: Any, page: Any, number: int) -> RawPage:
             has_images = any(True for _ in page.get_objects(filter=[raw.FPDF_PAGEOBJ_IMAGE]))
             return RawPage(number, width, height, [], 0, has_images)
         text = textpage.get_text_range()
-        if LOST_LABEL.search(text) and restore_dropped(raw, page.raw, tp):
+        if lost_label(text) and restore_dropped(raw, page.raw, tp):
             textpage.close()
             textpage = page.get_textpage()
             tp = textpage.raw
@@ -124,7 +124,7 @@ def _read_shown(raw: Any, page: Any, number: int) -> RawPage:
             # pdfium's mark for a hyphen that ends a line (a word broken there): the
             # page shows a hyphen.
             text = text.replace("\ufffe", "-")
-        hebrew, latin = _script_letters(text)
+        hebrew, latin = script_letters(text)
         # y is measured from the top of the visible page (the crop box, which need not
         # start at 0), so that header and footer bands mean the same on every page.
         bbox = raw.FS_RECTF()
@@ -266,7 +266,7 @@ def _ocr_joined(pieces: list[RawLine]) -> RawLine:
     """One line of an OCR layer's pieces (whole words, each read with its spaces), in
     the line's direction on the page: the layer may give a line's last words first,
     a little off its baseline."""
-    hebrew, latin = _script_letters("".join(p.text for p in pieces))
+    hebrew, latin = script_letters("".join(p.text for p in pieces))
     sign = -1.0 if hebrew >= latin else 1.0
     ordered = sorted(pieces, key=lambda p: sign * (p.x0 + p.x1))
     main = max(pieces, key=lambda p: len(p.text))
@@ -492,7 +492,8 @@ def _make_line(
         (l0, r0), (l1, r1) = r.box(a), r.box(b - 1)
         extent = (min(l0, l1), max(r0, r1))
     line_text = text[a:b]
-    if geometry or (a, b) != framed or _needs_geometry(r, line_text, extent, a, b):
+    first_hebrew = _HEBREW.search(line_text)
+    if geometry or (a, b) != framed or _needs_geometry(r, line_text, extent, a, b, first_hebrew):
         glyphs = r.glyphs(text, a, b)
         direction = _near_direction(text, b, r.direction) if _mixed(line_text) else r.direction
         parts = visual_parts(
@@ -517,18 +518,18 @@ def _make_line(
             for p in parts
         ]
     drawn = line_text
+    # Read as pdfium gave it, a Hebrew line holds no mark, Latin letter or digit
+    # (:func:`_needs_geometry` sends those to the glyphs), and a line without Hebrew
+    # gains none from the repairs below: one search answers for the whole line.
+    hebrew = first_hebrew is not None
     if "\u200d" in line_text or "\u200c" in line_text:
         line_text = ligatures_in_order(line_text, lambda k: r.box(a + k))
-    if _MARKS.search(line_text):
+    if not hebrew and _MARKS.search(line_text):
         line_text = fix_marks(r, text, list(range(a, b)), size)
-    elif (
-        _LATIN.search(line_text) and _HEBREW.search(line_text) and line_direction(line_text) == "L"
-    ):
-        line_text = rtl_from_geometry(r, text, a, b) or line_text
     else:
         # These repairs move characters within runs without spaces: a space's place
         # in the line stays that of its character on the page.
-        if PUNCT_RUN.search(line_text):
+        if _PUNCT_PAIR.search(line_text):
             line_text = order_punctuation(r, line_text, a)
         if LEAD_NUMBER.match(line_text):
             line_text = order_leading_number(r, line_text, a)
@@ -541,17 +542,21 @@ def _make_line(
                     line_text = closed_letters(line_text, a, r.box)
             if len(line_text) == b - a:
                 line_text = lost_spaces(line_text, a, size, r.boxes, r.looses, r.font_of, r.slanted)
-    if line_text == drawn and " " in drawn and BRACKET_SPACE.search(drawn):
+    if (
+        line_text == drawn
+        and " " in drawn
+        and ("(" in drawn or ")" in drawn or "[" in drawn or "]" in drawn)
+        and BRACKET_SPACE.search(drawn)
+    ):
         line_text = bracket_spaces(r, line_text, a, size)
     line = RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])
+    if r.direction == "R" and not hebrew and line_text == drawn and " " in drawn:
+        line.cells = _tab_cells(r, text, a, b, size)
     if (
         r.direction == "R"
-        and " " in line_text
-        and not _HEBREW.search(line_text)
-        and line_text == text[a:b]
+        and not line.cells
+        and not (hebrew if line_text == drawn else _HEBREW.search(line_text))
     ):
-        line.cells = _tab_cells(r, text, a, b, size)
-    if r.direction == "R" and not line.cells and not _HEBREW.search(line.text):
         line.text = LEFT_STOP.sub(r"\2\1", line.text)
     return [line]
 
@@ -697,9 +702,8 @@ def _drop_hidden_spaces(r: PageReader, line: str, a: int, size: float) -> str:
 # In an OCR text layer, letters of one word abut; a gap this much wider (in font
 # sizes) than the line's usual one parts two words.
 _OCR_GAP = 0.06
-# A letter after a letter (no space between), not punctuation: where an OCR layer may
-# have lost a word space (``\S`` is ``not str.isspace()``).
-_OCR_PAIR = re.compile(r"(?<=\S)[^\s.,:;!?]")
+# Where an OCR layer may have lost a word space: a letter after a letter (no space
+# between), not punctuation (:meth:`PageReader.pair_gaps` finds them).
 
 
 def _ocr_spaces(r: PageReader, line: str, a: int, size: float) -> str:
@@ -713,49 +717,28 @@ def _ocr_spaces(r: PageReader, line: str, a: int, size: float) -> str:
     ``line[k]`` is character ``a + k`` of the page.
     """
     # Punctuation hugs the word before it: a gap before it is the OCR box's slack.
-    # Lists by position, not dictionaries: an OCR book runs this on every line.
-    count = len(line)
-    pairs = [m.start() for m in _OCR_PAIR.finditer(line)]
+    # The pairs and their gaps come from one C loop: an OCR book runs this on every line.
+    pairs, gaps = r.pair_gaps(line, a)
     if not pairs:
         return line
-    # The advance boxes of the pairs' letters only, each once; ``at[p]`` is where the
-    # second letter of pair ``p`` is in the batch (the first is just before it).
-    drawn: list[int] = []
-    at: list[int] = []
-    for k in pairs:
-        if not drawn or drawn[-1] != a + k - 1:
-            drawn.append(a + k - 1)
-        drawn.append(a + k)
-        at.append(2 * len(drawn) - 2)
-    flat = r.looses(drawn)
-    gaps: list[float] = []
-    for n in at:
-        # max(left, left) - min(right, right), in the builtins' order of ties.
-        lp, rp, lq, rq = flat[n - 2], flat[n - 1], flat[n], flat[n + 1]
-        gaps.append((lq if lq > lp else lp) - (rq if rq < rp else rp))
     ordered = sorted(gaps)
     usual = max(ordered[len(ordered) // 2], 0.0)
     limit = usual + _OCR_GAP * size
-    cut = [False] * count
-    for k, gap in zip(pairs, gaps, strict=True):
-        if gap > limit:
-            cut[k] = True
     # Hebrew has no one-letter words: a lone letter (a prefix the engine boxed on its
     # own) belongs to the word after it (in order: a cut dropped here is gone for the
     # next letter's test).
-    for k in pairs:
-        if (
-            cut[k]
-            and _HEBREW.match(line[k - 1])
-            and (k == 1 or line[k - 2].isspace() or cut[k - 1])
-        ):
-            cut[k] = False
     out: list[str] = []
     last = 0
-    for k in pairs:
-        if cut[k]:
-            out.append(line[last:k])
-            last = k
+    kept = -2
+    for n in range(len(gaps)):
+        if gaps[n] <= limit:
+            continue
+        k = pairs[n]
+        if _HEBREW.match(line[k - 1]) and (k == 1 or line[k - 2].isspace() or kept == k - 1):
+            continue
+        kept = k
+        out.append(line[last:k])
+        last = k
     if not out:
         return line
     out.append(line[last:])
@@ -766,15 +749,22 @@ def _ocr_spaces(r: PageReader, line: str, a: int, size: float) -> str:
 _NUMBER_PUNCT = re.compile(r"(?=.*\d)(?=.*[.,:;!?])[\d.,:;!?\-/ ]+")
 
 
-def _needs_geometry(r: PageReader, line: str, extent: tuple[float, float], a: int, b: int) -> bool:
-    """Whether pdfium's order of this line cannot be trusted (see :mod:`._visual`).
+def _needs_geometry(
+    r: PageReader,
+    line: str,
+    extent: tuple[float, float],
+    a: int,
+    b: int,
+    m: re.Match[str] | None,
+) -> bool:
+    """Whether pdfium's order of this line cannot be trusted (see :mod:`._visual`);
+    ``m`` is the line's first Hebrew letter (``_HEBREW.search(line)``).
 
     That is a line with surrogate halves, a Hebrew line with Latin letters or digits
     (pdfium guesses their order), a Hebrew line in visual order: its first letter
     left of its last, where the text stream came from LuaTeX, or a Latin line read
     right to left.
     """
-    m = _HEBREW.search(line)
     if m is None:
         if _SURROGATE.search(line):
             return True
@@ -834,7 +824,7 @@ def reading_order(lines: list[RawLine]) -> list[RawLine]:
     if len(lines) < 2:
         return lines
     sample = "".join(ln.text[:20] for ln in lines[:40])
-    hebrew, latin = _script_letters(sample)
+    hebrew, latin = script_letters(sample)
     rtl = hebrew >= latin
     ordered = sorted(lines, key=lambda ln: ln.y)
     groups: list[list[RawLine]] = [[ordered[0]]]
@@ -870,18 +860,12 @@ def _near_direction(text: str, b: int, page: Direction) -> Direction:
     if page == "R":
         return page
     for line in text[b : b + _NEAR].splitlines()[1:-1]:  # the last may be cut short
-        hebrew, latin = _script_letters(line)
+        hebrew, latin = script_letters(line)
         if hebrew and not latin:
             return "R"
         if latin and not hebrew:
             return page
     return page
-
-
-def _script_letters(text: str) -> tuple[int, int]:
-    """How many Hebrew and how many Latin letters ``text`` holds (the page's and the
-    reading order's direction vote): ``str.count`` per letter, twice findall's speed."""
-    return sum(map(text.count, _HEBREW_LETTERS)), sum(map(text.count, _LATIN_LETTERS))
 
 
 def _in_columns(groups: list[list[RawLine]], lines: list[RawLine]) -> bool:

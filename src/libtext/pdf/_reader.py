@@ -68,18 +68,26 @@ class PageReader:
         self._bold_fonts: dict[int, bool] = {}
         self._char_objects: dict[int, int | None] = {}
         self._modes: dict[int, int] = {}
+        # Read once: a module attribute costs a lookup on every line's two questions.
+        self._invisible_mode = int(raw.FPDF_TEXTRENDERMODE_INVISIBLE)
+        self._fill_stroke_mode = int(raw.FPDF_TEXTRENDERMODE_FILL_STROKE)
 
     def looses(self, indices: list[int]) -> list[float]:
         """The advance boxes (where each sits among its neighbours) of many characters,
         from one batch, flat: left, right of the first, left, right of the second, ..."""
         return self._calls.looses(indices)
 
+    def pair_gaps(self, line: str, a: int) -> tuple[list[int], list[float]]:
+        """Where letters abut in ``line`` (character ``a`` of the page first) and the gaps
+        between their advance boxes, from one batch (see :meth:`CharCalls.pair_gaps`)."""
+        return self._calls.pair_gaps(line, a)
+
     def invisible(self, i: int) -> bool:
         """Whether character ``i`` is drawn invisibly: an OCR engine's text over a scan."""
         obj = self._text_object(i)
         if not obj:
             return False
-        return bool(self._render_mode(obj) == self.raw.FPDF_TEXTRENDERMODE_INVISIBLE)
+        return self._render_mode(obj) == self._invisible_mode
 
     def _text_object(self, i: int) -> int | None:
         # A line's weight and its visibility are asked of the same character.
@@ -260,7 +268,7 @@ class PageReader:
 
     def _stroked(self, obj: int) -> bool:
         # Word and others fake bold by stroking the glyph outline as well as filling it.
-        return bool(self._render_mode(obj) == self.raw.FPDF_TEXTRENDERMODE_FILL_STROKE)
+        return self._render_mode(obj) == self._fill_stroke_mode
 
 
 # Words in a font's name that say its weight: bold ones, and light ones.
