@@ -58,6 +58,7 @@ from libtext.pdf._guard import (  # noqa: E402
 from libtext.pdf._layout import classify, dominant_size  # noqa: E402
 from libtext.pdf._meta import info_author, info_text  # noqa: E402
 from libtext.pdf._outline import StructureHeadings, read_headings, structure_wanted  # noqa: E402
+from libtext.pdf._pages import Page  # noqa: E402
 from libtext.pdf._read import RawPage, read_page  # noqa: E402
 from libtext.pdf._spreads import split_spreads  # noqa: E402
 from libtext.pdf._text import (  # noqa: E402
@@ -543,7 +544,7 @@ def _read_fast(
             if outline is None and structure_wanted(pdfium_c, doc, chosen):
                 tagged = StructureHeadings(pdfium_c)
             for i in chosen:
-                page = doc[i]
+                page = Page(pdfium_c, doc.raw, i)
                 try:
                     raw_pages.append(read_page(pdfium_c, page, i + 1))
                     if tagged is not None:
