@@ -69,10 +69,11 @@ def page_text(pdfium: Any, textpage: Any, count: int) -> str:
     else:
         return ""
     size = t_end + 2 - t_start  # with the terminating NUL
-    buffer = (ctypes.c_ushort * size)()
+    # A buffer of a power of two: ctypes makes (and keeps) a type per array length.
+    buffer = (ctypes.c_ushort * (1 << max(size - 1, 1).bit_length()))()
     written = pdfium.FPDFText_GetText(textpage, start, end - start + 1, buffer)
     assert size >= written, f"Buffer too small: {size} vs {written}"
-    return memoryview(buffer)[: written - 1].tobytes().decode("utf-16-le", "ignore")
+    return memoryview(buffer)[:size][: written - 1].tobytes().decode("utf-16-le", "ignore")
 
 
 def has_images(pdfium: Any, page: Any) -> bool:

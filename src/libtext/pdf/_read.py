@@ -51,8 +51,6 @@ __all__ = ["RawLine", "RawPage", "ligatures_in_order", "read_page", "reading_ord
 _MARKS = re.compile("[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]")
 _HEBREW = re.compile("[\u05d0-\u05ea]")
 _LATIN = re.compile("[A-Za-z]")
-_HEBREW_LETTERS = tuple(map(chr, range(0x05D0, 0x05EB)))
-_LATIN_LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 # A surrogate half, a left-to-right letter or digit, or a mark: one search for the three.
 _UNTRUSTED = re.compile(
@@ -834,8 +832,19 @@ def reading_order(lines: list[RawLine]) -> list[RawLine]:
 
 def _script_letters(text: str) -> tuple[int, int]:
     """How many Hebrew and how many Latin letters ``text`` holds (the page's and the
-    reading order's direction vote): ``str.count`` per letter, twice findall's speed."""
-    return sum(map(text.count, _HEBREW_LETTERS)), sum(map(text.count, _LATIN_LETTERS))
+    reading order's direction vote).
+
+    Counted in bytes, four times ``str.count`` per letter's speed: Windows-1255 gives
+    exactly the Hebrew letters (U+05D0-U+05EA) the bytes 0xE0-0xFA and Latin-1 the
+    ASCII letters theirs; every other character is dropped or kept apart.
+    """
+    hebrew = text.encode("cp1255", "ignore").translate(None, _NOT_HEBREW_BYTES)
+    latin = text.encode("latin-1", "ignore").translate(None, _NOT_LATIN_BYTES)
+    return len(hebrew), len(latin)
+
+
+_NOT_HEBREW_BYTES = bytes(b for b in range(256) if not 0xE0 <= b <= 0xFA)
+_NOT_LATIN_BYTES = bytes(b for b in range(256) if not (0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A))
 
 
 def _in_columns(groups: list[list[RawLine]], lines: list[RawLine]) -> bool:
