@@ -432,9 +432,13 @@ def _call_end(lines: list[RawLine], k: int, gone: set[int]) -> tuple[float, int]
         return None
     best: tuple[float, int] | None = None
     for j, ln in enumerate(lines):
-        if j == k or j in gone or len(_LETTERS.findall(ln.text)) < 2 or mark.size > 0.8 * ln.size:
+        if j == k or j in gone or mark.size > 0.8 * ln.size:
             continue
-        if not 0.1 * ln.size <= ln.y - mark.y <= 0.6 * ln.size:
+        # The position first: the letters are counted on the few lines it leaves.
+        if (
+            not 0.1 * ln.size <= ln.y - mark.y <= 0.6 * ln.size
+            or len(_LETTERS.findall(ln.text)) < 2
+        ):
             continue
         script = _script(lines, [j])
         if not script:
