@@ -473,7 +473,8 @@ def _mark_side_notes(pages: list[RawPage], kinds: list[list[LineKind]], body: fl
     """
     for p, page in enumerate(pages):
         lines = page.lines
-        words = [len(ln.text.split()) for ln in lines]
+        # Words counted up to one past _NOTE_WORDS (as many as the tests below tell).
+        words = [len(ln.text.split(None, _NOTE_WORDS)) for ln in lines]
         text = [i for i in range(len(lines)) if kinds[p][i] == "body" and words[i] >= 4]
         if len(text) < 3:
             continue
