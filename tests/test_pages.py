@@ -1,6 +1,6 @@
 """Pages read with pdfium's own calls (``libtext.pdf._pages``) give what pypdfium2's
 wrappers give: the same text, the same answer about images; and the page's letter
-count (``_read._script_letters``) counts what ``str.count`` counts."""
+count (``_letters.script_letters``) counts what ``str.count`` counts."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pypdfium2
 import pypdfium2.raw as pdfium_c
 import pytest
 
+from libtext.pdf._letters import script_letters
 from libtext.pdf._pages import Page, has_images, page_text, text_page
-from libtext.pdf._read import _script_letters
 
 ROOT = Path(__file__).resolve().parents[1]
 PDFS = sorted(
@@ -70,4 +70,4 @@ def test_script_letters_count_as_str_count() -> None:
     everything = "".join(chr(c) for c in range(0x20000))
     for text in (everything, "שלום world, (12) אבג xyz\u05b0\u05c3 ﬠ Ａ", ""):
         expected = sum(text.count(ch) for ch in hebrew), sum(text.count(ch) for ch in latin)
-        assert _script_letters(text) == expected
+        assert script_letters(text) == expected

@@ -25,6 +25,7 @@ from typing import Any
 from libtext.pdf._blocks import attach_markers, order_lines
 from libtext.pdf._columns import find_gutter, split_at_gutter
 from libtext.pdf._dropped import LOST_LABEL, restore_dropped
+from libtext.pdf._letters import script_letters
 from libtext.pdf._lines import RawLine, join_items, margin_note, margin_number
 from libtext.pdf._pages import Page, has_images, page_text, text_page
 from libtext.pdf._reader import PageReader
@@ -832,19 +833,8 @@ def reading_order(lines: list[RawLine]) -> list[RawLine]:
 
 def _script_letters(text: str) -> tuple[int, int]:
     """How many Hebrew and how many Latin letters ``text`` holds (the page's and the
-    reading order's direction vote).
-
-    Counted in bytes, four times ``str.count`` per letter's speed: Windows-1255 gives
-    exactly the Hebrew letters (U+05D0-U+05EA) the bytes 0xE0-0xFA and Latin-1 the
-    ASCII letters theirs; every other character is dropped or kept apart.
-    """
-    hebrew = text.encode("cp1255", "ignore").translate(None, _NOT_HEBREW_BYTES)
-    latin = text.encode("latin-1", "ignore").translate(None, _NOT_LATIN_BYTES)
-    return len(hebrew), len(latin)
-
-
-_NOT_HEBREW_BYTES = bytes(b for b in range(256) if not 0xE0 <= b <= 0xFA)
-_NOT_LATIN_BYTES = bytes(b for b in range(256) if not (0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A))
+    reading order's direction vote)."""
+    return script_letters(text)
 
 
 def _in_columns(groups: list[list[RawLine]], lines: list[RawLine]) -> bool:
