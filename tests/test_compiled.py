@@ -174,14 +174,14 @@ def test_c_char_calls_match_the_python_class() -> None:
 
 def test_c_script_letters_match_the_counts() -> None:
     """The C twin's one-pass count of Hebrew and Latin letters gives
-    ``_pdfium._script_letters``'s (``str.count`` per letter) on every page text of a
+    ``_letters.letters_in_bytes``'s (the pure-Python reference) on every page text of a
     few PDFs and on strings at the ranges' edges (U+05CF, U+05EB, ``@[`{``, finals,
     accented Latin, astral characters)."""
     _require_twin()
     import pypdfium2
 
     from libtext.pdf._compiled import cython_module
-    from libtext.pdf._pdfium import _script_letters
+    from libtext.pdf._letters import letters_in_bytes as _script_letters
 
     module = cython_module("_charcalls")
     assert module is not None

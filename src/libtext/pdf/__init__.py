@@ -15,11 +15,13 @@ Bad input never leaks a pdfium or pdfminer exception: it raises the
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import stat
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Literal
 
@@ -58,6 +60,7 @@ from libtext.pdf._guard import (  # noqa: E402
 from libtext.pdf._layout import classify, dominant_size  # noqa: E402
 from libtext.pdf._meta import info_author, info_text  # noqa: E402
 from libtext.pdf._outline import StructureHeadings, read_headings, structure_wanted  # noqa: E402
+from libtext.pdf._pages import Page  # noqa: E402
 from libtext.pdf._read import RawPage, read_page  # noqa: E402
 from libtext.pdf._spreads import split_spreads  # noqa: E402
 from libtext.pdf._text import (  # noqa: E402
@@ -269,9 +272,29 @@ def _extract_data(
         for page in raw_pages:
             total += page.chars
             limits.check_page(page.number, page.chars, total)
-    else:
+        return _assemble(raw_pages, meta, name, mirror=False, headings=headings)
+    with _no_collection():
         raw_pages, meta, headings, _ = _read_fast(data, name, password, pages, max_pages, limits)
-    return _assemble(raw_pages, meta, name, mirror=mode == "fast", headings=headings)
+        return _assemble(raw_pages, meta, name, mirror=True, headings=headings)
+
+
+@contextmanager
+def _no_collection() -> Iterator[None]:
+    """The cyclic garbage collector kept out of a document's read and assembly.
+
+    A book makes hundreds of thousands of objects that live until the end (its
+    lines) or die by their counts; a full collection walks all the living ones, and
+    a book's read leaves about a hundred objects in cycles. As in
+    :func:`~libtext.pdf._read.read_page`, the collection is left to the caller's
+    next allocations.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _extract_json(**request: Any) -> bytes:
@@ -331,7 +354,8 @@ class _Parts:
         for page in raw_pages:  # the document's character limit, over all the parts
             total += page.chars
             limits.check_page(page.number, page.chars, total)
-        return _assemble(raw_pages, meta, request["name"], mirror=True, headings=headings)
+        with _no_collection():
+            return _assemble(raw_pages, meta, request["name"], mirror=True, headings=headings)
 
 
 class _JsonParts(_Parts):
@@ -361,7 +385,10 @@ def _extract_part(
     metadata, the headings of ``outline``'s pages (one part reads them) and
     pdfium's page count, which the caller checks against the page tree's."""
     prescan(data, limits, max_pages=max_pages, whole=False)
-    return _read_fast(data, name, password, pages, max_pages, limits, outline=outline or range(0))
+    with _no_collection():
+        return _read_fast(
+            data, name, password, pages, max_pages, limits, outline=outline or range(0)
+        )
 
 
 # --- input ------------------------------------------------------------------------
@@ -543,7 +570,7 @@ def _read_fast(
             if outline is None and structure_wanted(pdfium_c, doc, chosen):
                 tagged = StructureHeadings(pdfium_c)
             for i in chosen:
-                page = doc[i]
+                page = Page(pdfium_c, doc.raw, i)
                 try:
                     raw_pages.append(read_page(pdfium_c, page, i + 1))
                     if tagged is not None:
@@ -659,9 +686,9 @@ def _fix_brackets(pages: list[RawPage]) -> None:
     sample = "".join(ln.text for p in pages[:30] for ln in p.lines)
     if not _RTL_LETTER.search(sample):
         return
-    candidates = [
-        ln for p in pages for ln in p.lines if not ln.brackets_fixed and _BRACKET.search(ln.text)
-    ]
+    # Mirroring swaps brackets for brackets: the lines that hold one stay those.
+    bracketed = [ln for p in pages for ln in p.lines if _BRACKET.search(ln.text)]
+    candidates = [ln for ln in bracketed if not ln.brackets_fixed]
     mirrored = logical = 0
     for ln in candidates:
         m, lg = bracket_votes(ln.text)
@@ -677,7 +704,5 @@ def _fix_brackets(pages: list[RawPage]) -> None:
         default: Literal["L", "R"] = "R" if 2 * rtl >= letters else "L"
         for ln in candidates:
             ln.text = mirror_rtl_brackets(ln.text, default)
-    for p in pages:
-        for ln in p.lines:
-            if _BRACKET.search(ln.text):
-                ln.text = brackets_outside_numbers(ln.text)
+    for ln in bracketed:
+        ln.text = brackets_outside_numbers(ln.text)

@@ -26,6 +26,8 @@ import re
 from statistics import median
 from typing import TYPE_CHECKING
 
+from libtext.pdf._letters import script_letters
+
 if TYPE_CHECKING:
     from libtext.pdf._lines import RawLine
     from libtext.pdf._visual import Direction
@@ -36,8 +38,6 @@ __all__ = ["order_lines"]
 _RIVER = 0.5
 # A band boundary: a gap between rows wider than the usual one by this many font sizes.
 _BAND = 0.6
-_HEBREW_RUN = re.compile("[\u05d0-\u05ea]+")
-_LATIN_RUN = re.compile("[A-Za-z]+")
 
 _Row = list[int]
 
@@ -145,10 +145,7 @@ def _gaps(spans: list[tuple[float, float]], least: float) -> list[tuple[float, f
 
 
 def _script(lines: list[RawLine], part: list[int]) -> str:
-    text = "".join(lines[k].text for k in part)
-    # Letters counted by their runs' lengths: a list of words, not of letters.
-    hebrew = len("".join(_HEBREW_RUN.findall(text)))
-    latin = len("".join(_LATIN_RUN.findall(text)))
+    hebrew, latin = script_letters("".join(lines[k].text for k in part))
     return "R" if hebrew > 2 * latin else "L" if latin > 2 * hebrew else ""
 
 
@@ -432,9 +429,13 @@ def _call_end(lines: list[RawLine], k: int, gone: set[int]) -> tuple[float, int]
         return None
     best: tuple[float, int] | None = None
     for j, ln in enumerate(lines):
-        if j == k or j in gone or len(_LETTERS.findall(ln.text)) < 2 or mark.size > 0.8 * ln.size:
+        if j == k or j in gone or mark.size > 0.8 * ln.size:
             continue
-        if not 0.1 * ln.size <= ln.y - mark.y <= 0.6 * ln.size:
+        # The position first: the letters are counted on the few lines it leaves.
+        if (
+            not 0.1 * ln.size <= ln.y - mark.y <= 0.6 * ln.size
+            or len(_LETTERS.findall(ln.text)) < 2
+        ):
             continue
         script = _script(lines, [j])
         if not script:

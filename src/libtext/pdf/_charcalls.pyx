@@ -293,7 +293,7 @@ cdef class CharCalls:
 
 def script_letters(str text) -> tuple:
     """How many Hebrew letters (U+05D0 to U+05EA) and ASCII Latin letters ``text``
-    holds, in one pass: the C twin of :func:`libtext.pdf._pdfium._script_letters`."""
+    holds, in one pass: the C twin of :func:`libtext.pdf._letters.letters_in_bytes`."""
     cdef Py_ssize_t hebrew = 0, latin = 0
     cdef Py_UCS4 ch
     for ch in text:

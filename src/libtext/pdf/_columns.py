@@ -96,9 +96,11 @@ def find_gutter(
     if len(best) < max(3, len(longest) // 3) and len(best) + beside < len(longest) // 2:
         return None
     # A gutter is empty: on a page of one justified column, some line has a letter there.
+    # Each line's boxes in one batch: reading them one by one, up to the first that
+    # crosses, cost more (most lines cross halfway).
     allowed, crossed = len(longest) // 6, 0
     for a, b in longest:
-        crossed += any(lo < x < hi for lo, hi in (box(i) for i in range(a, b)))
+        crossed += any(lo < x < hi for lo, hi in boxes(list(range(a, b))))
         if crossed > allowed:
             return None  # stop at once: this is what most one-column pages end with
     # Nor do the shorter lines run across it: a list whose items continue after a tab
@@ -107,7 +109,7 @@ def find_gutter(
     rest = [s for s in segments if s not in longest and _spans(s, x, box)]
     allowed, crossed = max(1, len(rest) // 3), 0
     for a, b in rest:
-        crossed += any(lo < x < hi for lo, hi in (box(i) for i in range(a, b)))
+        crossed += any(lo < x < hi for lo, hi in boxes(list(range(a, b))))
         if crossed > allowed:
             return None
     return x

@@ -46,6 +46,7 @@ MODULES = (
     "_spaces",
     "_spreads",
     "_extracted",
+    "_letters",
 )
 """The per-character path's modules (``libtext.pdf.<name>``) that have a compiled twin."""
 

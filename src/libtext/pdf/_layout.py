@@ -124,8 +124,16 @@ def _style_key(ln: RawLine) -> tuple[str, float, bool]:
     # A running header looks the same on every page; a chapter heading atop a page
     # that the running header repeats usually does not (it is larger or bold).
     # Numbered headings keep their digits: "פרק 1" and "פרק 2" are not one header.
-    text = " ".join(ln.text.split())
-    return (text if _heading_line().match(text) else _key(text)), round(ln.size), ln.bold
+    key = _STYLE_TEXTS.get(ln.text)
+    if key is None:
+        text = " ".join(ln.text.split())
+        key = _STYLE_TEXTS[ln.text] = text if _heading_line().match(text) else _key(text)
+    return key, round(ln.size), ln.bold
+
+
+# _style_key's text of a line's text: a running header's comes again on every page
+# (and is asked for again by each rule). Emptied after each classify().
+_STYLE_TEXTS: dict[str, str] = {}
 
 
 _ROMAN = re.compile(
@@ -170,9 +178,12 @@ def classify(pages: list[RawPage], body: float) -> list[list[LineKind]]:
     if not body:
         return kinds
     groups = [_groups(p.lines) for p in pages]
-    _mark_margins(pages, groups, kinds, body)
-    _mark_numbers_in_place(pages, groups, kinds)
-    _mark_stacked(pages, groups, kinds, body)
+    try:
+        _mark_margins(pages, groups, kinds, body)
+        _mark_numbers_in_place(pages, groups, kinds)
+        _mark_stacked(pages, groups, kinds, body)
+    finally:
+        _STYLE_TEXTS.clear()
     _mark_catchwords(pages, groups, kinds)
     _mark_side_notes(pages, kinds, body)
     _mark_panels(pages, kinds, body)
@@ -462,9 +473,9 @@ def _mark_side_notes(pages: list[RawPage], kinds: list[list[LineKind]], body: fl
     """
     for p, page in enumerate(pages):
         lines = page.lines
-        text = [
-            i for i, ln in enumerate(lines) if kinds[p][i] == "body" and len(ln.text.split()) >= 4
-        ]
+        # Words counted up to one past _NOTE_WORDS (as many as the tests below tell).
+        words = [len(ln.text.split(None, _NOTE_WORDS)) for ln in lines]
+        text = [i for i in range(len(lines)) if kinds[p][i] == "body" and words[i] >= 4]
         if len(text) < 3:
             continue
         span = max(lines[i].x1 for i in text) - min(lines[i].x0 for i in text)
@@ -476,7 +487,7 @@ def _mark_side_notes(pages: list[RawPage], kinds: list[list[LineKind]], body: fl
         reach = _MARGIN_REACH * page.width
         found: list[int] = []
         for i, ln in enumerate(lines):
-            if kinds[p][i] != "body" or len(ln.text.split()) > _NOTE_WORDS:
+            if kinds[p][i] != "body" or words[i] > _NOTE_WORDS:
                 continue
             em = max(ln.size, 1.0)
             # In the margin: outside the column, narrow, and near it (not a panel or a
@@ -689,7 +700,7 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
                 (ln.block, round(ln.size)) in runs or round(ln.size * 2) / 2 in text_sizes
             ):
                 continue  # large type over many lines: text set large
-            if " ".join(ln.text.split()) in refrains:
+            if refrains and " ".join(ln.text.split()) in refrains:
                 continue
             words = len(ln.text.split())
             width = ln.x1 - ln.x0

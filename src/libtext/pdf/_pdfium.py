@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from libtext.pdf._compiled import cython_module
 
-__all__ = ["CharCalls", "PageChars", "char_calls", "char_calls_twin", "script_letters"]
+__all__ = ["CharCalls", "PageChars", "char_calls", "char_calls_twin"]
 
 _UNCHECKED: dict[tuple[int, Any], Any] = {}
 # Punctuation that does not start a pair of abutting letters (:meth:`CharCalls.pair_gaps`).
@@ -231,27 +231,6 @@ class CharCalls:
         return (lo, hi) if hi > lo else None
 
 
-_HEBREW_LETTERS = tuple(map(chr, range(0x05D0, 0x05EB)))
-_LATIN_LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-
-
-def _script_letters(text: str) -> tuple[int, int]:
-    """How many Hebrew letters (U+05D0 to U+05EA) and how many ASCII Latin letters
-    ``text`` holds: ``str.count`` per letter, twice findall's speed."""
-    return sum(map(text.count, _HEBREW_LETTERS)), sum(map(text.count, _LATIN_LETTERS))
-
-
-def script_letters(text: str) -> tuple[int, int]:
-    """How many Hebrew and how many Latin letters ``text`` holds: one pass of the C
-    twin's loop where built (a page's text is counted once, each OCR line again),
-    else :func:`_script_letters`'s 79 passes of ``str.count``."""
-    twin = _script_twin()
-    if twin is not None:
-        got: tuple[int, int] = twin(text)
-        return got
-    return _script_letters(text)
-
-
 class PageChars(Protocol):
     """What the page reader asks of :class:`CharCalls` or of its C twin."""
 
@@ -298,17 +277,6 @@ def char_calls_twin() -> Any:
         module = cython_module("_charcalls")
         _TWIN.append(None if module is None else module.CharCalls)
     return _TWIN[0]
-
-
-_SCRIPT_TWIN: list[Any] = []
-
-
-def _script_twin() -> Any:
-    """The C twin of :func:`_script_letters` (``_charcalls.script_letters``), or None."""
-    if not _SCRIPT_TWIN:
-        module = cython_module("_charcalls")
-        _SCRIPT_TWIN.append(None if module is None else module.script_letters)
-    return _SCRIPT_TWIN[0]
 
 
 def char_calls(raw: Any, textpage: Any, matrix: Any, page: Any = None) -> PageChars:

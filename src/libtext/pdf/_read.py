@@ -25,8 +25,9 @@ from typing import Any
 from libtext.pdf._blocks import attach_markers, order_lines
 from libtext.pdf._columns import find_gutter, split_at_gutter
 from libtext.pdf._dropped import lost_label, restore_dropped
+from libtext.pdf._letters import script_letters
 from libtext.pdf._lines import RawLine, join_items, margin_note, margin_number
-from libtext.pdf._pdfium import script_letters
+from libtext.pdf._pages import Page, has_images, page_text, text_page
 from libtext.pdf._reader import PageReader
 from libtext.pdf._repairs import (
     BRACKET_SPACE,
@@ -73,8 +74,8 @@ class RawPage:
     has_images: bool = False
 
 
-def read_page(raw: Any, page: Any, number: int) -> RawPage:
-    """Read one pypdfium2 page into raw lines (logical order, marks fixed).
+def read_page(raw: Any, page: Page, number: int) -> RawPage:
+    """Read one open page into raw lines (logical order, marks fixed).
 
     A page turned by its ``/Rotate`` whose text is drawn turned the other way (a
     scan, an imposed sheet) holds its text sideways in its own coordinates; it is
@@ -88,12 +89,12 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
     enabled = gc.isenabled()
     gc.disable()
     try:
-        copy = upright(raw, page, number - 1)
+        copy = upright(raw, page)
         if copy is None:
-            return _read_shown(raw, page, number)
+            return _read_shown(raw, page.raw, number)
         doc, shown = copy
         try:
-            return _read_shown(raw, shown, number)
+            return _read_shown(raw, shown.raw, number)
         finally:
             shown.close()
             doc.close()
@@ -103,21 +104,20 @@ def read_page(raw: Any, page: Any, number: int) -> RawPage:
 
 
 def _read_shown(raw: Any, page: Any, number: int) -> RawPage:
-    width, height = (float(v) for v in page.get_size())
-    textpage = page.get_textpage()
+    """Read the page of pdfium's handle ``page``."""
+    width, height = float(raw.FPDF_GetPageWidthF(page)), float(raw.FPDF_GetPageHeightF(page))
+    tp = text_page(raw, page)
     try:
-        tp = textpage.raw
         n = int(raw.FPDFText_CountChars(tp))
         if n <= 0:
-            has_images = any(True for _ in page.get_objects(filter=[raw.FPDF_PAGEOBJ_IMAGE]))
-            return RawPage(number, width, height, [], 0, has_images)
-        text = textpage.get_text_range()
-        if lost_label(text) and restore_dropped(raw, page.raw, tp):
-            textpage.close()
-            textpage = page.get_textpage()
-            tp = textpage.raw
+            return RawPage(number, width, height, [], 0, has_images(raw, page))
+        text = page_text(raw, tp, n)
+        if lost_label(text) and restore_dropped(raw, page, tp):
+            raw.FPDFText_ClosePage(tp)
+            tp = None
+            tp = text_page(raw, page)
             n = int(raw.FPDFText_CountChars(tp))
-            text = textpage.get_text_range()
+            text = page_text(raw, tp, n)
         if len(text) != n:  # pdfium skipped or inserted characters: go one by one
             text = "".join(chr(raw.FPDFText_GetUnicode(tp, i) or 0xFFFD) for i in range(n))
         if "\ufffe" in text:
@@ -128,12 +128,12 @@ def _read_shown(raw: Any, page: Any, number: int) -> RawPage:
         # y is measured from the top of the visible page (the crop box, which need not
         # start at 0), so that header and footer bands mean the same on every page.
         bbox = raw.FS_RECTF()
-        boxed = raw.FPDF_GetPageBoundingBox(page.raw, bbox)
+        boxed = raw.FPDF_GetPageBoundingBox(page, bbox)
         top = float(bbox.top) if boxed else height
         left = float(bbox.left) if boxed else 0.0
         # The crop box as drawn (a page turned by /Rotate is shown with its sides swapped).
         box = (float(bbox.right) - left, top - float(bbox.bottom)) if boxed else (width, height)
-        reader = PageReader(raw, tp, top, "R" if hebrew >= latin else "L", page.raw)
+        reader = PageReader(raw, tp, top, "R" if hebrew >= latin else "L", page)
         segments: list[tuple[int, int]] = []
         start = 0
         while start < n:
@@ -155,7 +155,8 @@ def _read_shown(raw: Any, page: Any, number: int) -> RawPage:
         lines = visible(lines, left, *box)
         return RawPage(number, width, height, order_lines(lines, reader.direction), n)
     finally:
-        textpage.close()
+        if tp is not None:
+            raw.FPDFText_ClosePage(tp)
 
 
 def _solid(text: str, i: int, lo: int, hi: int) -> int:

@@ -138,7 +138,8 @@ def _last_in_text(lines: list[RawLine], group: list[int], groups: list[list[int]
 def _body_extent(lines: list[RawLine]) -> tuple[float, float]:
     """The width the page's running text takes (lines of more than a few words):
     a note or a number beyond it stands in the margin."""
-    wide = [ln for ln in lines if len(ln.text.split()) > 3] or lines
+    # At most four words split off: enough to tell, not every word of every line.
+    wide = [ln for ln in lines if len(ln.text.split(None, 3)) > 3] or lines
     return min(ln.x0 for ln in wide), max(ln.x1 for ln in wide)
 
 
