@@ -6,9 +6,10 @@ a Hebrew line come out in pdfium's guess of an order ("txt.students"); character
 outside the BMP come out as UTF-16 halves, reversed on right-to-left lines. This
 module ignores that order: it sorts the glyphs left to right by their advance boxes,
 restores word spaces from the gaps between boxes, hangs each mark on the letter whose
-box it sits over, and lets python-bidi turn the visual line into logical order with
-the line's paragraph direction. Brackets are left as drawn, like pdfium's text, so the
-document-wide mirror vote of :mod:`libtext.pdf` treats both alike.
+box it sits over, and lets the bidi algorithm (:mod:`._bidi`, python-bidi beyond its
+characters) turn the visual line into logical order with the line's paragraph
+direction. Brackets are left as drawn, like pdfium's text, so the document-wide mirror
+vote of :mod:`libtext.pdf` treats both alike.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Literal
 
 from libtext.hebrew import NOT_TEXT as _NOT_TEXT
 from libtext.hebrew import unicode_problem
+from libtext.pdf._bidi import display
 
 __all__ = [
     "TOUCH",
@@ -920,8 +922,13 @@ _BIDI: list[Callable[..., object]] = []  # python-bidi's get_display, imported o
 
 
 def _display(visual: str, direction: Direction) -> str:
-    """python-bidi's display order of ``visual`` (imported once, when first needed: the
-    import takes a tenth of a second, and a statement per call costs a lookup)."""
+    """The bidi algorithm's display order of ``visual``: libtext's own for the
+    characters it covers (:mod:`._bidi`), else python-bidi's (imported once, when first
+    needed: the import takes a tenth of a second, and a statement per call costs a
+    lookup)."""
+    own = display(visual, direction)
+    if own is not None:
+        return own
     if not _BIDI:
         from bidi import get_display
 
