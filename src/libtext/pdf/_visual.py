@@ -63,11 +63,24 @@ _DROP = frozenset("\u034f")
 _LEFT_MARKS = frozenset("\u05b9\u05ba\u05c2")
 
 
+def _no_attrs(*args: object, **kwargs: object) -> Callable[[type], type]:
+    return lambda cls: cls
+
+
+try:  # mypyc's class options (mypy_extensions ships with mypy, not with libtext)
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pragma: no cover - read by mypyc alone: a no-op without it
+    mypyc_attr = _no_attrs  # type: ignore[assignment]
+
+
+@mypyc_attr(acyclic=True)
 class Glyph:
     """One character of a line: its advance box (x0, x1) and its ink centre.
 
     A plain class, not a dataclass: compiled, a dataclass's ``__init__`` stays the
     interpreted one the dataclasses module writes, and a book makes 200,000 glyphs.
+    Compiled, acyclic (it holds a string, numbers and a flag): the garbage collector
+    neither tracks nor traverses the glyphs, nor do they count towards its next run.
     """
 
     __slots__ = ("center", "ch", "generated", "index", "x0", "x1")
@@ -190,8 +203,10 @@ def _kind(ch: str) -> int:
 
 
 # A glyph's kind and strong direction in one lookup, for the per-glyph loop: the
-# kind in the low two bits, above them 0 (no strong direction), 1 ("L") or 2 ("R").
+# kind in the low two bits, above them 0 (no strong direction), 1 ("L") or 2 ("R");
+# _HALF_CODE alone for a UTF-16 half.
 _CODES: dict[str, int] = {}
+_HALF_CODE = 16
 _DIRECTIONS: tuple[Direction | None, Direction | None, Direction | None] = (None, "L", "R")
 
 
@@ -202,6 +217,8 @@ def _code(ch: str) -> int:
         pass
     strong = _strong(ch)
     code = _kind(ch) | (0 if strong is None else 4 if strong == "L" else 8)
+    if 0xD800 <= ord(ch[0]) <= 0xDFFF:
+        code = _HALF_CODE
     if len(_CODES) < _TABLE_LIMIT:
         _CODES[ch] = code
     return code
@@ -427,7 +444,6 @@ def visual_parts(
     English cell of a bilingual table row): ``metrics`` gives the font size and
     baseline of a glyph's :attr:`Glyph.index`.
     """
-    glyphs = join_surrogates(glyphs)
     # Glyphs are named by their index in ``glyphs`` ("positions") from here on.
     marks: list[Glyph] = []
     mark_of = [-1] * len(glyphs)  # position -> index in marks
@@ -444,6 +460,10 @@ def visual_parts(
     dirs: list[Direction | None] = [None] * n  # position -> a base's strong direction
     for pos, g in enumerate(glyphs):
         code = _code(g.ch)
+        if code == _HALF_CODE:
+            # A UTF-16 half: read the line again with the halves joined (no line has
+            # one but in a few books: no search of every line's text for them).
+            return visual_parts(join_surrogates(glyphs), size, direction, metrics)
         kind = code & 3
         if kind == _SPACE:
             if stream and (pending is None or pending.generated):
