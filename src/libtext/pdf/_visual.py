@@ -154,10 +154,15 @@ def valid_text(text: str) -> str:
     return text if unicode_problem(text) is None else _NOT_TEXT.sub("", text)
 
 
+# Every character _NOT_TEXT matches and a few more, in four ranges: a search tests a
+# character against each of a character set's items, and _NOT_TEXT has 36.
+_MAYBE_NOT_TEXT = re.compile(r"[\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff\U0001fffe-\U0010ffff]")
+
+
 def valid_texts(texts: list[str]) -> list[str]:
     """:func:`valid_text` of each of ``texts``: one search of them all first, as nearly
     every page is valid throughout (a book's lines cost a search each otherwise)."""
-    if _NOT_TEXT.search("".join(texts)) is None:  # _NOT_TEXT holds the halves too
+    if _MAYBE_NOT_TEXT.search("".join(texts)) is None:  # _NOT_TEXT holds the halves too
         return texts
     return [valid_text(text) for text in texts]
 
@@ -643,13 +648,27 @@ def visual_parts(
         # Bracket characters say little (pdfium mirrors some itself, producers map
         # mirrored glyphs either way) but on the page a pair always reads "(" then ")"
         # left to right: so set them before the bidi algorithm pairs them, and after.
+        # A group without brackets has none before the bidi algorithm or after it: no
+        # search of each item for them, twice.
+        brackets = _ANY_BRACKET.search(visual) is not None
         texts = [
-            _item_text(_trailing_marks(pair_brackets("".join(items[k]))[0], own_dir), own_dir)
+            _item_text(
+                _trailing_marks(
+                    pair_brackets("".join(items[k]))[0] if brackets else "".join(items[k]),
+                    own_dir,
+                ),
+                own_dir,
+            )
             for k in group
         ]
         if own_dir == "R":
             texts.reverse()
-        paired = [pair_brackets(t.replace(_RLM, ""), lone=True) for t in texts]
+        paired = [
+            pair_brackets(t.replace(_RLM, ""), lone=True)
+            if brackets
+            else (t.replace(_RLM, ""), True)
+            for t in texts
+        ]
         text = unicodedata.normalize("NFC", " ".join(t for t, _ in paired))
         part = Part(text, all(ok for _, ok in paired), spans[group[0]][0], spans[group[-1]][1])
         if own_dir == "L" and direction == "R" and len(group) > 1:
