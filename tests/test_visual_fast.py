@@ -115,3 +115,15 @@ def test_precomposed_stray_is_dropped_only_over_its_letter() -> None:
 def test_bracket_directions_cover_every_bracket(text: str) -> None:
     got = bracket_directions(text)
     assert sorted(got) == [i for i, ch in enumerate(text) if ch in MIRROR]
+
+
+def test_part_is_equal_field_by_field_and_unhashable() -> None:
+    from libtext.pdf._visual import Part
+
+    part = Part("אב", True, 1.0, 2.0)
+    assert part == Part("אב", True, 1.0, 2.0)
+    assert part != Part("אב", True, 1.0, 2.0, cells=[(1.0, 2.0, "אב")])
+    assert part.cells == [] and part.size is None and part.baseline is None
+    assert Part("a", True, 0.0, 1.0).cells is not Part("a", True, 0.0, 1.0).cells
+    with pytest.raises(TypeError):
+        hash(part)

@@ -19,7 +19,6 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Literal
 
 from libtext.hebrew import NOT_TEXT as _NOT_TEXT
@@ -418,19 +417,58 @@ def _next_letter(
     return None
 
 
-@dataclass(slots=True)
 class Part:
-    """One line's worth of text (a column's, when one baseline held two)."""
+    """One line's worth of text (a column's, when one baseline held two).
 
-    text: str
-    brackets_fixed: bool
-    x0: float
-    x1: float
-    size: float | None = None  # a text of its own on the line: its size and baseline
-    baseline: float | None = None
-    # A left-to-right part of a right-to-left line read across a tab: its pieces
-    # (x0, x1, text), maybe a table's cells (see :mod:`._rows`).
-    cells: list[tuple[float, float, str]] = field(default_factory=list)
+    A plain class, not a dataclass, as :class:`Glyph` (one a line); equal as a
+    dataclass would be, field by field.
+    """
+
+    __slots__ = ("baseline", "brackets_fixed", "cells", "size", "text", "x0", "x1")
+
+    def __init__(
+        self,
+        text: str,
+        brackets_fixed: bool,
+        x0: float,
+        x1: float,
+        size: float | None = None,
+        baseline: float | None = None,
+        cells: list[tuple[float, float, str]] | None = None,
+    ) -> None:
+        self.text = text
+        self.brackets_fixed = brackets_fixed
+        self.x0 = x0
+        self.x1 = x1
+        self.size = size  # a text of its own on the line: its size and baseline
+        self.baseline = baseline
+        # A left-to-right part of a right-to-left line read across a tab: its pieces
+        # (x0, x1, text), maybe a table's cells (see :mod:`._rows`).
+        self.cells: list[tuple[float, float, str]] = [] if cells is None else cells
+
+    def _fields(self) -> tuple[object, ...]:
+        return (
+            self.text,
+            self.brackets_fixed,
+            self.x0,
+            self.x1,
+            self.size,
+            self.baseline,
+            self.cells,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Part):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"Part(text={self.text!r}, brackets_fixed={self.brackets_fixed}, x0={self.x0}, "
+            f"x1={self.x1}, size={self.size}, baseline={self.baseline}, cells={self.cells})"
+        )
 
 
 def visual_parts(
@@ -651,15 +689,14 @@ def visual_parts(
         # A group without brackets has none before the bidi algorithm or after it: no
         # search of each item for them, twice.
         brackets = _ANY_BRACKET.search(visual) is not None
+        # A group of one item (nearly every line) is its visual text.
+        raw = [visual] if len(group) == 1 else ["".join(items[k]) for k in group]
         texts = [
             _item_text(
-                _trailing_marks(
-                    pair_brackets("".join(items[k]))[0] if brackets else "".join(items[k]),
-                    own_dir,
-                ),
+                _trailing_marks(pair_brackets(item)[0] if brackets else item, own_dir),
                 own_dir,
             )
-            for k in group
+            for item in raw
         ]
         if own_dir == "R":
             texts.reverse()
@@ -877,7 +914,8 @@ def _drop_precomposed(
         if not near[k]:
             continue
         g = glyphs[stream[k]]
-        if not "\u05d0" <= g.ch <= "\u05ea" or g.x1 - g.x0 >= 0.4 * size:
+        # The width first: a number compared, where most letters fail.
+        if g.x1 - g.x0 >= 0.4 * size or not "\u05d0" <= g.ch <= "\u05ea":
             continue
         for step in _NEAREST:
             j = k + step
