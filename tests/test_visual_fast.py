@@ -136,3 +136,15 @@ def test_an_ocr_layers_space_between_abutting_word_boxes_parts_the_words() -> No
         for ocr in (False, True)
     ]
     assert texts == ["אַמלך", "אַ מלך"]
+
+
+def test_part_is_equal_field_by_field_and_unhashable() -> None:
+    from libtext.pdf._visual import Part
+
+    part = Part("אב", True, 1.0, 2.0)
+    assert part == Part("אב", True, 1.0, 2.0)
+    assert part != Part("אב", True, 1.0, 2.0, cells=[(1.0, 2.0, "אב")])
+    assert part.cells == [] and part.size is None and part.baseline is None
+    assert Part("a", True, 0.0, 1.0).cells is not Part("a", True, 0.0, 1.0).cells
+    with pytest.raises(TypeError):
+        hash(part)

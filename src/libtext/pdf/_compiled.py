@@ -34,6 +34,7 @@ __all__ = [
 MODULES = (
     "_pdfium",
     "_text",
+    "_bidi",
     "_visual",
     "_columns",
     "_lines",

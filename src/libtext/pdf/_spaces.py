@@ -59,23 +59,29 @@ def lost_spaces(
     indices = [a + k for lo, hi in runs for k in range(lo, hi)]
     ink = boxes(indices)
     limit = _INK_GAP * size
-    cuts: list[int] = []
+    # The gaps wide enough in ink first; then their advance boxes, in one batch.
+    wide: list[int] = []
     start = 0  # where the run's boxes begin in ``ink``
     for lo, hi in runs:
         for n in range(start + 1, start + hi - lo):
             (lp, rp), (lq, rq) = ink[n - 1], ink[n]
-            if (lq if lq > lp else lp) - (rq if rq < rp else rp) <= limit:  # max - min
-                continue
-            k = lo + n - start
-            x0, x1, y0, y1 = looses([a + k - 1, a + k])
-            if (
-                max(x0, y0) - min(x1, y1) < -_LEAN * size
-                or font(a + k - 1) != font(a + k)
-                or slanted(a + k - 1)
-                or slanted(a + k)
-            ):
-                cuts.append(k)
+            if (lq if lq > lp else lp) - (rq if rq < rp else rp) > limit:  # max - min
+                wide.append(lo + n - start)
         start += hi - lo
+    if not wide:
+        return line
+    loose = looses([i for k in wide for i in (a + k - 1, a + k)])
+    cuts: list[int] = []
+    for j in range(len(wide)):
+        k = wide[j]
+        x0, x1, y0, y1 = loose[4 * j], loose[4 * j + 1], loose[4 * j + 2], loose[4 * j + 3]
+        if (
+            max(x0, y0) - min(x1, y1) < -_LEAN * size
+            or font(a + k - 1) != font(a + k)
+            or slanted(a + k - 1)
+            or slanted(a + k)
+        ):
+            cuts.append(k)
     if not cuts:
         return line
     out: list[str] = []

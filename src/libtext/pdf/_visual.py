@@ -6,9 +6,10 @@ a Hebrew line come out in pdfium's guess of an order ("txt.students"); character
 outside the BMP come out as UTF-16 halves, reversed on right-to-left lines. This
 module ignores that order: it sorts the glyphs left to right by their advance boxes,
 restores word spaces from the gaps between boxes, hangs each mark on the letter whose
-box it sits over, and lets python-bidi turn the visual line into logical order with
-the line's paragraph direction. Brackets are left as drawn, like pdfium's text, so the
-document-wide mirror vote of :mod:`libtext.pdf` treats both alike.
+box it sits over, and lets the bidi algorithm (:mod:`._bidi`, python-bidi beyond its
+characters) turn the visual line into logical order with the line's paragraph
+direction. Brackets are left as drawn, like pdfium's text, so the document-wide mirror
+vote of :mod:`libtext.pdf` treats both alike.
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Literal
 
 from libtext.hebrew import NOT_TEXT as _NOT_TEXT
 from libtext.hebrew import unicode_problem
+from libtext.pdf._bidi import display
 
 __all__ = [
     "TOUCH",
@@ -61,11 +62,24 @@ _DROP = frozenset("\u034f")
 _LEFT_MARKS = frozenset("\u05b9\u05ba\u05c2")
 
 
+def _no_attrs(*args: object, **kwargs: object) -> Callable[[type], type]:
+    return lambda cls: cls
+
+
+try:  # mypyc's class options (mypy_extensions ships with mypy, not with libtext)
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pragma: no cover - read by mypyc alone: a no-op without it
+    mypyc_attr = _no_attrs  # type: ignore[assignment]
+
+
+@mypyc_attr(acyclic=True)
 class Glyph:
     """One character of a line: its advance box (x0, x1) and its ink centre.
 
     A plain class, not a dataclass: compiled, a dataclass's ``__init__`` stays the
     interpreted one the dataclasses module writes, and a book makes 200,000 glyphs.
+    Compiled, acyclic (it holds a string, numbers and a flag): the garbage collector
+    neither tracks nor traverses the glyphs, nor do they count towards its next run.
     """
 
     __slots__ = ("center", "ch", "generated", "index", "x0", "x1")
@@ -139,10 +153,15 @@ def valid_text(text: str) -> str:
     return text if unicode_problem(text) is None else _NOT_TEXT.sub("", text)
 
 
+# Every character _NOT_TEXT matches and a few more, in four ranges: a search tests a
+# character against each of a character set's items, and _NOT_TEXT has 36.
+_MAYBE_NOT_TEXT = re.compile(r"[\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff\U0001fffe-\U0010ffff]")
+
+
 def valid_texts(texts: list[str]) -> list[str]:
     """:func:`valid_text` of each of ``texts``: one search of them all first, as nearly
     every page is valid throughout (a book's lines cost a search each otherwise)."""
-    if _NOT_TEXT.search("".join(texts)) is None:  # _NOT_TEXT holds the halves too
+    if _MAYBE_NOT_TEXT.search("".join(texts)) is None:  # _NOT_TEXT holds the halves too
         return texts
     return [valid_text(text) for text in texts]
 
@@ -188,8 +207,10 @@ def _kind(ch: str) -> int:
 
 
 # A glyph's kind and strong direction in one lookup, for the per-glyph loop: the
-# kind in the low two bits, above them 0 (no strong direction), 1 ("L") or 2 ("R").
+# kind in the low two bits, above them 0 (no strong direction), 1 ("L") or 2 ("R");
+# _HALF_CODE alone for a UTF-16 half.
 _CODES: dict[str, int] = {}
+_HALF_CODE = 16
 _DIRECTIONS: tuple[Direction | None, Direction | None, Direction | None] = (None, "L", "R")
 
 
@@ -200,6 +221,8 @@ def _code(ch: str) -> int:
         pass
     strong = _strong(ch)
     code = _kind(ch) | (0 if strong is None else 4 if strong == "L" else 8)
+    if 0xD800 <= ord(ch[0]) <= 0xDFFF:
+        code = _HALF_CODE
     if len(_CODES) < _TABLE_LIMIT:
         _CODES[ch] = code
     return code
@@ -429,19 +452,58 @@ def _next_letter(
     return None
 
 
-@dataclass(slots=True)
 class Part:
-    """One line's worth of text (a column's, when one baseline held two)."""
+    """One line's worth of text (a column's, when one baseline held two).
 
-    text: str
-    brackets_fixed: bool
-    x0: float
-    x1: float
-    size: float | None = None  # a text of its own on the line: its size and baseline
-    baseline: float | None = None
-    # A left-to-right part of a right-to-left line read across a tab: its pieces
-    # (x0, x1, text), maybe a table's cells (see :mod:`._rows`).
-    cells: list[tuple[float, float, str]] = field(default_factory=list)
+    A plain class, not a dataclass, as :class:`Glyph` (one a line); equal as a
+    dataclass would be, field by field.
+    """
+
+    __slots__ = ("baseline", "brackets_fixed", "cells", "size", "text", "x0", "x1")
+
+    def __init__(
+        self,
+        text: str,
+        brackets_fixed: bool,
+        x0: float,
+        x1: float,
+        size: float | None = None,
+        baseline: float | None = None,
+        cells: list[tuple[float, float, str]] | None = None,
+    ) -> None:
+        self.text = text
+        self.brackets_fixed = brackets_fixed
+        self.x0 = x0
+        self.x1 = x1
+        self.size = size  # a text of its own on the line: its size and baseline
+        self.baseline = baseline
+        # A left-to-right part of a right-to-left line read across a tab: its pieces
+        # (x0, x1, text), maybe a table's cells (see :mod:`._rows`).
+        self.cells: list[tuple[float, float, str]] = [] if cells is None else cells
+
+    def _fields(self) -> tuple[object, ...]:
+        return (
+            self.text,
+            self.brackets_fixed,
+            self.x0,
+            self.x1,
+            self.size,
+            self.baseline,
+            self.cells,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Part):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"Part(text={self.text!r}, brackets_fixed={self.brackets_fixed}, x0={self.x0}, "
+            f"x1={self.x1}, size={self.size}, baseline={self.baseline}, cells={self.cells})"
+        )
 
 
 def visual_parts(
@@ -463,7 +525,6 @@ def visual_parts(
     baseline of a glyph's :attr:`Glyph.index`. ``ocr``: the line is an OCR text layer,
     whose own space characters are word spaces wherever they stand.
     """
-    glyphs = join_surrogates(glyphs)
     # Glyphs are named by their index in ``glyphs`` ("positions") from here on.
     marks: list[Glyph] = []
     mark_of = [-1] * len(glyphs)  # position -> index in marks
@@ -480,6 +541,10 @@ def visual_parts(
     dirs: list[Direction | None] = [None] * n  # position -> a base's strong direction
     for pos, g in enumerate(glyphs):
         code = _code(g.ch)
+        if code == _HALF_CODE:
+            # A UTF-16 half: read the line again with the halves joined (no line has
+            # one but in a few books: no search of every line's text for them).
+            return visual_parts(join_surrogates(glyphs), size, direction, metrics)
         kind = code & 3
         if kind == _SPACE:
             if stream and (pending is None or pending.generated):
@@ -660,13 +725,26 @@ def visual_parts(
         # Bracket characters say little (pdfium mirrors some itself, producers map
         # mirrored glyphs either way) but on the page a pair always reads "(" then ")"
         # left to right: so set them before the bidi algorithm pairs them, and after.
+        # A group without brackets has none before the bidi algorithm or after it: no
+        # search of each item for them, twice.
+        brackets = _ANY_BRACKET.search(visual) is not None
+        # A group of one item (nearly every line) is its visual text.
+        raw = [visual] if len(group) == 1 else ["".join(items[k]) for k in group]
         texts = [
-            _item_text(_trailing_marks(pair_brackets("".join(items[k]))[0], own_dir), own_dir)
-            for k in group
+            _item_text(
+                _trailing_marks(pair_brackets(item)[0] if brackets else item, own_dir),
+                own_dir,
+            )
+            for item in raw
         ]
         if own_dir == "R":
             texts.reverse()
-        paired = [pair_brackets(t.replace(_RLM, ""), lone=True) for t in texts]
+        paired = [
+            pair_brackets(t.replace(_RLM, ""), lone=True)
+            if brackets
+            else (t.replace(_RLM, ""), True)
+            for t in texts
+        ]
         text = unicodedata.normalize("NFC", " ".join(t for t, _ in paired))
         part = Part(text, all(ok for _, ok in paired), spans[group[0]][0], spans[group[-1]][1])
         if own_dir == "L" and direction == "R" and len(group) > 1:
@@ -875,7 +953,8 @@ def _drop_precomposed(
         if not near[k]:
             continue
         g = glyphs[stream[k]]
-        if not "\u05d0" <= g.ch <= "\u05ea" or g.x1 - g.x0 >= 0.4 * size:
+        # The width first: a number compared, where most letters fail.
+        if g.x1 - g.x0 >= 0.4 * size or not "\u05d0" <= g.ch <= "\u05ea":
             continue
         for step in _NEAREST:
             j = k + step
@@ -959,8 +1038,13 @@ _BIDI: list[Callable[..., object]] = []  # python-bidi's get_display, imported o
 
 
 def _display(visual: str, direction: Direction) -> str:
-    """python-bidi's display order of ``visual`` (imported once, when first needed: the
-    import takes a tenth of a second, and a statement per call costs a lookup)."""
+    """The bidi algorithm's display order of ``visual``: libtext's own for the
+    characters it covers (:mod:`._bidi`), else python-bidi's (imported once, when first
+    needed: the import takes a tenth of a second, and a statement per call costs a
+    lookup)."""
+    own = display(visual, direction)
+    if own is not None:
+        return own
     if not _BIDI:
         from bidi import get_display
 
