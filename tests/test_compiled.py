@@ -172,6 +172,49 @@ def test_c_char_calls_match_the_python_class() -> None:
         assert spans > 0
 
 
+def test_c_line_size_matches_the_python_class() -> None:
+    """The C twin's one-call median of a line's letter sizes (an OCR layer's line size)
+    is the class's, bit for bit, on every line of a few pages of the OCR-layer files
+    (a size per word, scaled by the matrix) and of other files, and on strings without
+    letters, past the page's last character and with spaces and marks."""
+    _require_twin()
+    import pypdfium2
+    import pypdfium2.raw as raw
+
+    from libtext.pdf._pdfium import CharCalls, char_calls_twin
+
+    twin = char_calls_twin()
+    assert twin is not None
+    real = [p for p in _pdfs() if "realdata" in p]
+    pdfs = [p for p in real if "ocrlayer" in p][:3] + real[:2]
+    if not pdfs:
+        pytest.skip("the open set is missing")
+    lines = sized = 0
+    for name in pdfs:
+        doc = pypdfium2.PdfDocument(name)
+        try:
+            for k in range(min(3, len(doc))):
+                page = doc[k]
+                textpage = page.get_textpage()
+                m_py, m_c = raw.FS_MATRIX(), raw.FS_MATRIX()
+                py = CharCalls(raw, textpage.raw, m_py, page.raw)
+                c = twin(raw, textpage.raw, m_c, page.raw)
+                text = textpage.get_text_range()
+                a = 0
+                for line in [*text.split("\n"), "", " 12 ", "\u05d0\u05b7 x", text]:
+                    got = c.line_size(line, a)
+                    assert got == py.line_size(line, a)
+                    lines += 1
+                    sized += got > 0
+                    a = min(a + len(line) + 1, len(text))
+                assert c.line_size("ab", len(text) + 5) == py.line_size("ab", len(text) + 5)
+                textpage.close()
+                page.close()
+        finally:
+            doc.close()
+    assert lines > 50 and sized > 20
+
+
 def test_c_script_letters_match_the_counts() -> None:
     """The C twin's one-pass count of Hebrew and Latin letters gives
     ``_letters.letters_in_bytes``'s (the pure-Python reference) on every page text of a

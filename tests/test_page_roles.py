@@ -295,3 +295,21 @@ def test_a_last_baseline_with_a_page_number_or_apart_stays_in_fields() -> None:
     # Place and year in a footer band well below the text.
     band = [_raw("ירושלים", 260.0, 330.0, 392.0), _raw('תשכ"ב.', 260.0, 27.0, 60.0)]
     assert len(join_rows([*text, *band], "R", None)) == 8
+
+
+def test_an_ocr_layers_running_header_set_large_in_changing_word_orders_is_a_header() -> None:
+    # An OCR layer reads a running header's words in a different order on each page,
+    # sizes it larger than the text, and its chapter letter and page number change:
+    # the same words atop five pages are its header, not a heading on each page.
+    chapters = ["א׳", "א׳", "ב׳", "ב׳", "ג׳"]
+    numbers = ["קג", "קד", "קה", "קו", "קז"]
+    words = ["אור", "עבודה", "לציון"]
+    pages = []
+    for n in range(5):
+        shown = [*words[n % 3 :], *words[: n % 3]]
+        header = " ".join([numbers[n], *shown[:2], "\u00ad", chapters[n], shown[2]])
+        lines = [_raw(header, 40.0, 200.0, 400.0, size=16.5), *_text(80.0, 25, 40.0, 520.0)]
+        pages.append(RawPage(n + 1, 595.0, 842.0, lines, 1000))
+    for page_kinds in classify(pages, 11.5):
+        assert page_kinds[0] == "header"
+        assert set(page_kinds[1:]) == {"body"}

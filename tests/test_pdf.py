@@ -779,3 +779,27 @@ def test_punctuation_pair_finds_the_runs_the_repair_orders(text: str) -> None:
     from libtext.pdf._repairs import PUNCT_RUN
 
     assert (_PUNCT_PAIR.search(text) is None) == (PUNCT_RUN.search(text) is None)
+
+
+def test_an_ocr_lines_size_is_its_letters_not_a_large_one_letter_word() -> None:
+    """An OCR layer (invisible text) sizes each word to its box: a one-letter word boxed
+    at twice the line's size, in the middle of a line whose words the OCR sized a little
+    apart (10, 10.4, 9.6 pt), is no heading and does not set the line's size. Truth from
+    the content stream: most letters are set at 10 pt."""
+
+    def ocr_line(y: int, words: list[tuple[float, str]]) -> str:
+        shown = " ".join(
+            f"/F1 {size} Tf ({word}{' ' if k < len(words) - 1 else ''}) Tj"
+            for k, (size, word) in enumerate(words)
+        )
+        return f"BT 3 Tr 20 {y} Td {shown} ET "
+
+    body = [(10, "body"), (10, "text"), (10, "runs"), (10, "here")]
+    content = "".join(ocr_line(180 - 14 * k, body) for k in range(6))
+    content += ocr_line(80, [(10, "one"), (10, "two"), (20, "a"), (10.4, "six"), (9.6, "ten")])
+    content += "".join(ocr_line(66 - 14 * k, body) for k in range(3))
+    doc = extract_pdf(_minimal_pdf(1, content))
+    lines = {ln.text: ln for ln in doc.pages[0].lines}
+    line = lines["one two a six ten"]
+    assert line.size == 10
+    assert line.kind != "heading"

@@ -12,13 +12,22 @@ into the same reused buffers, so a failed call leaves the previous values, as th
 
 import ctypes
 
-from cpython.unicode cimport Py_UNICODE_ISSPACE
+from cpython.unicode cimport Py_UNICODE_ISALPHA, Py_UNICODE_ISSPACE
+from libc.math cimport fabs, sqrt
 
 ctypedef struct FS_RECTF:
     float left
     float top
     float right
     float bottom
+
+ctypedef struct FS_MATRIX:
+    float a
+    float b
+    float c
+    float d
+    float e
+    float f
 
 ctypedef int (*char_box_f)(void*, int, double*, double*, double*, double*) noexcept nogil
 ctypedef int (*loose_box_f)(void*, int, FS_RECTF*) noexcept nogil
@@ -224,6 +233,25 @@ cdef class CharCalls:
 
     def matrix(self, int i) -> bool:
         return self._get_matrix(self.tp, i, self._matrix) != 0
+
+    def line_size(self, str line, int a) -> float:
+        cdef list sizes = []
+        cdef Py_ssize_t k, n = len(line)
+        cdef double size, scale
+        cdef FS_MATRIX* m = <FS_MATRIX*>self._matrix
+        for k in range(n):
+            if not Py_UNICODE_ISALPHA(line[k]):
+                continue
+            size = self._font_size(self.tp, <int>(a + k))
+            if self._get_matrix(self.tp, <int>(a + k), self._matrix) != 0:
+                scale = sqrt(fabs(<double>m.a * <double>m.d - <double>m.b * <double>m.c))
+                if scale > 0:
+                    size = size * scale
+            sizes.append(size)
+        if not sizes:
+            return 0.0
+        sizes.sort()
+        return sizes[(len(sizes) - 1) // 2]
 
     def text_object(self, int i) -> object:
         cdef void* got = self._text_object(self.tp, i)

@@ -120,6 +120,19 @@ def _bare_key(text: str) -> str:
     return _key(" ".join(words))
 
 
+def _word_key(text: str) -> str:
+    """A running header's words in any order, without numbers and one- or two-letter
+    words: an OCR layer's header reads its words in varying orders and its chapter
+    letter (``ב׳``) and page number change from page to page. Empty unless two words stay.
+    """
+    words = sorted(
+        w
+        for w in text.split()
+        if sum(ch.isalpha() for ch in w) >= 3 and page_number_value(w) is None
+    )
+    return " ".join(words) if len(words) >= 2 else ""
+
+
 def _style_key(ln: RawLine) -> tuple[str, float, bool]:
     # A running header looks the same on every page; a chapter heading atop a page
     # that the running header repeats usually does not (it is larger or bold).
@@ -198,6 +211,7 @@ def _mark_margins(
     top_keys: Counter[tuple[str, float, bool]] = Counter()
     bottom_keys: Counter[tuple[str, float, bool]] = Counter()
     top_texts: Counter[str] = Counter()
+    top_words: Counter[str] = Counter()
     bottom_texts: Counter[str] = Counter()
     offsets: Counter[int] = Counter()
     for page, grp in zip(pages, groups, strict=True):
@@ -208,6 +222,7 @@ def _mark_margins(
         for i in grp[-1]:
             bottom_keys[_style_key(page.lines[i])] += 1
         top_texts.update({_bare_key(page.lines[i].text) for i in grp[0]})
+        top_words.update({_word_key(page.lines[i].text) for i in grp[0]})
         bottom_texts.update({_bare_key(page.lines[i].text) for i in grp[-1]})
         for g in {0, len(grp) - 1}:
             for i in grp[g]:
@@ -269,6 +284,14 @@ def _mark_margins(
                         _bare_key(ln.text)
                     ] >= max(3, repeated):
                         kinds[p][i] = "header" if at_top else "footer"
+                    elif (
+                        at_top
+                        and value is None
+                        and len(ln.text.split()) <= _HEADER_WORDS
+                        and (key := _word_key(ln.text))
+                        and top_words[key] >= max(3, repeated)
+                    ):
+                        kinds[p][i] = "header"  # an OCR layer's header, its words reordered
                     continue
                 if value is not None and (
                     (value - page.number == common_offset and support >= 2) or gap > 1.25 * pitch

@@ -59,6 +59,7 @@ class CharCalls:
         base = ctypes.addressof(self._buf)
         self._quad = tuple(ctypes.c_void_p(base + 8 * k) for k in range(4))
         self._matrix = ctypes.c_void_p(ctypes.addressof(matrix))
+        self._m = matrix
         self._char_box = _unchecked(raw.FPDFText_GetCharBox, ctypes.c_int)
         self._rect = raw.FS_RECTF()
         self._rect_ref = ctypes.c_void_p(ctypes.addressof(self._rect))
@@ -167,6 +168,29 @@ class CharCalls:
         """Fill the matrix given at construction with character ``i``'s; False if none."""
         return bool(self._get_matrix(self.tp, i, self._matrix))
 
+    def line_size(self, line: str, a: int) -> float:
+        """The low median of the sizes of ``line``'s letters (``line[k]`` is character
+        ``a + k``; a letter is what ``str.isalpha`` says), each as ``PageReader.size``
+        reads it (the ``Tf`` size times the square root of the matrix's determinant);
+        0.0 without a letter. An OCR layer sizes each word to its box: a one-letter
+        word boxed large must not set its line's size, as a sample of three letters let it.
+        """
+        size_of, get_matrix = self._font_size, self._get_matrix
+        tp, ref, m = self.tp, self._matrix, self._m
+        sizes: list[float] = []
+        for k, ch in enumerate(line):
+            if not ch.isalpha():
+                continue
+            size = size_of(tp, a + k)
+            if get_matrix(tp, a + k, ref):
+                scale = math.sqrt(abs(m.a * m.d - m.b * m.c))
+                size = size * scale if scale > 0 else size
+            sizes.append(size)
+        if not sizes:
+            return 0.0
+        sizes.sort()
+        return sizes[(len(sizes) - 1) // 2]
+
     def text_object(self, i: int) -> int | None:
         """The address of character ``i``'s text object (None for an inferred space)."""
         got: int | None = self._text_object(self.tp, i)
@@ -253,6 +277,8 @@ class PageChars(Protocol):
     def font_size(self, i: int) -> float: ...
 
     def matrix(self, i: int) -> bool: ...
+
+    def line_size(self, line: str, a: int) -> float: ...
 
     def text_object(self, i: int) -> int | None: ...
 

@@ -480,14 +480,20 @@ def _make_line(
         extent = None
     if mid is None or not a <= mid < b:
         mid = _letter(text, (a + b) // 2, a, b)
-    # Dominant size from three samples (a note marker at one end does not decide).
-    s_mid = r.size(mid)
-    s_first = r.size(_solid(text, a, a, b))
-    if s_first == s_mid:
-        size = round(s_mid, 1)
+    # An OCR layer sizes each word to its box (a one-letter word boxed large is no
+    # heading): the median of all its letters. Set text has one size per run: the
+    # dominant one from three samples (a note marker at one end does not decide).
+    ocr_size = r.line_size(text, a, b) if r.invisible(mid) else 0.0
+    if ocr_size > 0:
+        size = round(ocr_size, 1)
     else:
-        s_last = r.size(_solid(text, b - 1, a, b))
-        size = round(s_first if s_first == s_last else s_mid, 1)
+        s_mid = r.size(mid)
+        s_first = r.size(_solid(text, a, a, b))
+        if s_first == s_mid:
+            size = round(s_mid, 1)
+        else:
+            s_last = r.size(_solid(text, b - 1, a, b))
+            size = round(s_first if s_first == s_last else s_mid, 1)
     bold = r.bold(mid)
     if extent is None:
         (l0, r0), (l1, r1) = r.box(a), r.box(b - 1)

@@ -215,6 +215,11 @@ class PageReader:
         self._sizes[i] = size
         return size
 
+    def line_size(self, text: str, a: int, b: int) -> float:
+        """The low median of the sizes of ``text[a:b]``'s letters (0.0 without one), in one
+        call: an OCR layer sizes each word to its box, so a few samples may hit an outlier."""
+        return self._calls.line_size(text[a:b], a)
+
     def metrics(self, i: int) -> tuple[float, float]:
         """Character ``i``'s size and baseline."""
         return self.size(i), self.baseline(i)
