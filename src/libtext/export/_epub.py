@@ -101,16 +101,22 @@ def write_epub(
     # The same text, revision and time give the same identifier.
     ident = uuid.uuid5(uuid.NAMESPACE_URL, f"libtext:{m.heading}:{m.revision}:{modified}")
     body_class = "interleaved" if layout == "interleaved" else "side-by-side"
+    # Every entry carries the export's time, not the clock's: the same input gives the
+    # same bytes, also when writing it straddles a second (zipfile stamps a bare name
+    # with the current time).
+    stamp = (max(m.exported_at.year, 1980), *m.exported_at.timetuple()[1:6])
+
+    def put(name: str, data: str, kind: int = zipfile.ZIP_DEFLATED) -> None:
+        z.writestr(zipfile.ZipInfo(name, date_time=stamp), data, kind)
+
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as z:
         # The mimetype first and stored: readers find the kind of file at a fixed offset.
-        z.writestr(zipfile.ZipInfo("mimetype"), "application/epub+zip", zipfile.ZIP_STORED)
-        z.writestr("META-INF/container.xml", _CONTAINER)
-        z.writestr(
-            "OEBPS/content.opf", _opf(document, str(ident), m.heading, m.author, modified, m.date)
-        )
-        z.writestr("OEBPS/style.css", STYLE)
-        z.writestr("OEBPS/nav.xhtml", _nav(document))
-        z.writestr("OEBPS/title.xhtml", _page(m.heading, meta_html(m)))
+        put("mimetype", "application/epub+zip", zipfile.ZIP_STORED)
+        put("META-INF/container.xml", _CONTAINER)
+        put("OEBPS/content.opf", _opf(document, str(ident), m.heading, m.author, modified, m.date))
+        put("OEBPS/style.css", STYLE)
+        put("OEBPS/nav.xhtml", _nav(document))
+        put("OEBPS/title.xhtml", _page(m.heading, meta_html(m)))
         for view in sections(document):
             page = _page(view.heading, section_html(view, epub=True), body_class=body_class)
-            z.writestr(f"OEBPS/{view.anchor}.xhtml", page)
+            put(f"OEBPS/{view.anchor}.xhtml", page)
