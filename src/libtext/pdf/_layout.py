@@ -745,6 +745,8 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
 _GREY = 48
 _TITLE_WORDS = 10
 _LEAD_IN = (".", ",", ":", ";", "!", "?")
+_ADDRESS = re.compile(r"\S*(?:[/@]|www\.)\S*$")
+_GAP = 1.3  # space above a title, in the page's usual line steps
 
 
 def _colour_title(
@@ -762,9 +764,15 @@ def _colour_title(
     text = ln.text.strip()
     if len(text.split()) > _TITLE_WORDS or text.rstrip(")]\"'״”’").endswith(_LEAD_IN):
         return False
+    if _ADDRESS.match(text):
+        return False  # a web or mail address on a line of its own: a link
     if i + 1 >= len(lines) or kinds[i + 1] != "body" or lines[i + 1].colour == colour:
         return False
-    return i == 0 or lines[i - 1].colour != colour
+    if i == 0:
+        return True
+    # Alone: more space above it than between a paragraph's lines, as a title has.
+    steps = [b.y - a.y for a, b in itertools.pairwise(lines) if b.y - a.y > 0]
+    return lines[i - 1].colour != colour and ln.y - lines[i - 1].y >= _GAP * median(steps)
 
 
 # Body lines whose sizes (tenth to ninetieth percentile) differ by this ratio are sized
