@@ -13,7 +13,7 @@ import math
 import re
 from typing import Any, Protocol
 
-from libtext.pdf._pdfium import PageChars, char_calls
+from libtext.pdf._pdfium import PageChars, _unchecked, char_calls
 from libtext.pdf._text import is_mark
 from libtext.pdf._visual import Direction, Glyph
 
@@ -57,6 +57,8 @@ class PageReader:
         self._name = ctypes.create_string_buffer(128)
         self._flags = ctypes.c_int()
         self._rgba = (ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint())
+        self._fill_call: Any = None
+        self._fill_refs: tuple[Any, ...] = ()
         # The gutter search, the line reader and the glyph reader ask for the same
         # characters' boxes and sizes: one ctypes call each per page (but for the
         # gutter search's batches, see boxes()).
@@ -244,16 +246,18 @@ class PageReader:
 
     def fill(self, i: int) -> tuple[int, int, int] | None:
         """Character ``i``'s fill colour (red, green, blue; None when pdfium has none):
-        asked only of a short line's ends and middle, whose colour may make it a title."""
+        asked of each line's middle (the text's colour) and a short line's ends (a title's)."""
         obj = self._text_object(i)
         if not obj:
             return None
         if obj in self._fills:
             return self._fills[obj]
         c = self._rgba
-        ok = self.raw.FPDFPageObj_GetFillColor(
-            ctypes.cast(obj, self.raw.FPDF_PAGEOBJECT), *map(ctypes.byref, c)
-        )
+        if self._fill_call is None:
+            # Unchecked and with its references made once: asked on every line.
+            self._fill_call = _unchecked(self.raw.FPDFPageObj_GetFillColor, ctypes.c_int)
+            self._fill_refs = tuple(ctypes.byref(x) for x in c)
+        ok = self._fill_call(ctypes.c_void_p(obj), *self._fill_refs)
         got = (c[0].value, c[1].value, c[2].value) if ok else None
         self._fills[obj] = got
         return got
