@@ -273,6 +273,45 @@ def haggadah_grid() -> list[Page]:
     return pages
 
 
+def colour_titles() -> list[Page]:
+    """Section titles at the body's size and weight, told from it only by their colour;
+    words of the text in a link's colour (text still); a running header in colour."""
+    css = _CSS.replace("font-size: 9pt }", "font-size: 9pt; color: #1f4e9c }", 1) % {
+        "header": "פרקי אבות"
+    } + (
+        ".t { color: #b0251b; margin: 12pt 0 3pt 0; text-align: right }"
+        ".a { color: #1a5fd0; text-decoration: underline }"
+    )
+    titles = ["משנה ראשונה", "משנה שנייה", "משנה שלישית", "משנה רביעית"]
+
+    def linked(text: str, at: int) -> str:
+        # Two words of the paragraph in a link's colour, from word ``at`` on.
+        words = text.split(" ")
+        return " ".join(
+            [
+                *map(_esc, words[:at]),
+                f'<span class="a">{_esc(" ".join(words[at : at + 2]))}</span>',
+                *map(_esc, words[at + 2 :]),
+            ]
+        )
+
+    blocks = []
+    for n, (title, text) in enumerate(zip(titles, AVOT[:4], strict=True)):
+        brk = " brk" if n == 2 else ""
+        blocks.append(f'<p class="t{brk}">{_esc(title)}</p><p>{linked(text, n % 2 * 3)}</p>')
+    _chromium("colour_titles", "\n".join(blocks), css)
+    return [
+        Page(
+            [[t, x] for t, x in zip(titles[i : i + 2], AVOT[i : i + 2], strict=True)],
+            header=["פרקי אבות"],
+            page_number=str(i // 2 + 1),
+            headings=titles[i : i + 2],
+            notes="titles differ from the text by colour alone; link words stay text",
+        )
+        for i in (0, 2)
+    ]
+
+
 def siddur_margin() -> list[Page]:
     """Psalms with their sources in the outer margin; a refrain set larger, recurring."""
     css = _CSS % {"header": "קבלת שבת"} + (
@@ -1190,6 +1229,7 @@ def main(names: list[str]) -> None:
         "siddur_refrain": siddur_refrain,
         "haggadah_preface": haggadah_preface,
         "contents_flex": contents_flex,
+        "colour_titles": colour_titles,
     }
     for name, make in simple.items():
         if not names or name in names:

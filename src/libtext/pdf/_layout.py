@@ -707,6 +707,8 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
     )
     left = _percentile([ln.x0 for ln in body_lines], 0.05)
     right = _percentile([ln.x1 for ln in body_lines], 0.95)
+    usual = Counter(ln.colour for ln in body_lines if ln.colour is not None).most_common(1)
+    text_colour = usual[0][0] if usual else None
     center, column = (left + right) / 2, max(right - left, 1.0)
     text_sizes = _text_sizes(pages, body)
     refrains = _refrains(pages, kinds, body)
@@ -733,9 +735,44 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
                 ln.size >= body * _LARGE
                 or (ln.size >= body * slightly and short)
                 or (ln.bold and bold_share < 0.3 and short and (centered or words <= 6))
+                or (short and _colour_title(page.lines, kinds[p], i, text_colour))
                 or (centered and heading_line.match(ln.text.strip()) is not None)
             ):
                 kinds[p][i] = "heading"
+
+
+# A colour whose channels differ by less than this is black or grey: the text's own.
+_GREY = 48
+_TITLE_WORDS = 10
+_LEAD_IN = (".", ",", ":", ";", "!", "?")
+_ADDRESS = re.compile(r"\S*(?:[/@]|www\.)\S*$")
+_GAP = 1.3  # space above a title, in the page's usual line steps
+
+
+def _colour_title(
+    lines: list[RawLine], kinds: list[LineKind], i: int, text_colour: tuple[int, int, int] | None
+) -> bool:
+    """A line in a colour of its own throughout (not black or grey, not the text's), as
+    short as a title, no lead-in, standing alone: the lines on either side are not in
+    its colour, and the next is text. A bold body-size title's twin told by colour; a
+    link word in a line of text leaves the line's colour mixed (:func:`._read._line_colour`).
+    """
+    ln = lines[i]
+    colour = ln.colour
+    if colour is None or colour == text_colour or max(colour) - min(colour) < _GREY:
+        return False
+    text = ln.text.strip()
+    if len(text.split()) > _TITLE_WORDS or text.rstrip(")]\"'״”’").endswith(_LEAD_IN):
+        return False
+    if _ADDRESS.match(text):
+        return False  # a web or mail address on a line of its own: a link
+    if i + 1 >= len(lines) or kinds[i + 1] != "body" or lines[i + 1].colour == colour:
+        return False
+    if i == 0:
+        return True
+    # Alone: more space above it than between a paragraph's lines, as a title has.
+    steps = [b.y - a.y for a, b in itertools.pairwise(lines) if b.y - a.y > 0]
+    return lines[i - 1].colour != colour and ln.y - lines[i - 1].y >= _GAP * median(steps)
 
 
 # Body lines whose sizes (tenth to ninetieth percentile) differ by this ratio are sized

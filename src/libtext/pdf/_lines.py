@@ -45,6 +45,9 @@ class RawLine:
     # may be a table's cells (see ``libtext.pdf._rows``); else empty.
     cells: list[tuple[float, float, str]] = field(default_factory=list)
     aside: bool = False  # a number or a note in the margin, cut from the line beside it
+    # Fill colour (red, green, blue) of the middle letter; a short line's only if its
+    # ends share it, else None (a link word in it): see ``libtext.pdf._read._line_colour``.
+    colour: tuple[int, int, int] | None = None
 
 
 # A list number or letter with its punctuation: "1.", "(3)", "א.", "b)" (and the

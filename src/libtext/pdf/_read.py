@@ -495,6 +495,7 @@ def _make_line(
             s_last = r.size(_solid(text, b - 1, a, b))
             size = round(s_first if s_first == s_last else s_mid, 1)
     bold = r.bold(mid)
+    colour = _line_colour(r, text, a, b, mid) if ocr_size == 0 else None
     if extent is None:
         (l0, r0), (l1, r1) = r.box(a), r.box(b - 1)
         extent = (min(l0, l1), max(r0, r1))
@@ -521,6 +522,7 @@ def _make_line(
                 p.x1,
                 p.brackets_fixed,
                 cells=p.cells,
+                colour=colour,
             )
             for p in parts
         ]
@@ -556,7 +558,9 @@ def _make_line(
         and BRACKET_SPACE.search(drawn)
     ):
         line_text = bracket_spaces(r, line_text, a, size)
-    line = RawLine(line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1])
+    line = RawLine(
+        line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1], colour=colour
+    )
     if r.direction == "R" and not hebrew and line_text == drawn and " " in drawn:
         line.cells = _tab_cells(r, text, a, b, size)
     if (
@@ -566,6 +570,22 @@ def _make_line(
     ):
         line.text = LEFT_STOP.sub(r"\2\1", line.text)
     return [line]
+
+
+# A line of more words than this is no title: its ends' colour is not asked.
+_TITLE_WORDS = 10
+
+
+def _line_colour(r: PageReader, text: str, a: int, b: int, mid: int) -> tuple[int, int, int] | None:
+    """The fill colour of the line's middle letter (a long line's: the text's colour);
+    a short line's only if its first and last letters share it, else None: a title set
+    in colour is coloured throughout, a line with a link word in it is not."""
+    got = r.fill(mid)
+    if got is None or text.count(" ", a, b) >= _TITLE_WORDS:
+        return got
+    if r.fill(_solid(text, a, a, b)) != got:
+        return None
+    return got if r.fill(_solid(text, b - 1, a, b)) == got else None
 
 
 # Latin parts of a right-to-left page's line this many font sizes apart are a tab

@@ -13,7 +13,7 @@ import math
 import re
 from typing import Any, Protocol
 
-from libtext.pdf._pdfium import PageChars, char_calls
+from libtext.pdf._pdfium import PageChars, _unchecked, char_calls
 from libtext.pdf._text import is_mark
 from libtext.pdf._visual import Direction, Glyph
 
@@ -56,6 +56,9 @@ class PageReader:
         self._calls: PageChars = char_calls(raw, textpage, self._matrix, page)
         self._name = ctypes.create_string_buffer(128)
         self._flags = ctypes.c_int()
+        self._rgba = (ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint())
+        self._fill_call: Any = None
+        self._fill_refs: tuple[Any, ...] = ()
         # The gutter search, the line reader and the glyph reader ask for the same
         # characters' boxes and sizes: one ctypes call each per page (but for the
         # gutter search's batches, see boxes()).
@@ -68,6 +71,7 @@ class PageReader:
         self._bold_fonts: dict[int, bool] = {}
         self._char_objects: dict[int, int | None] = {}
         self._modes: dict[int, int] = {}
+        self._fills: dict[int, tuple[int, int, int] | None] = {}
         # Read once: a module attribute costs a lookup on every line's two questions.
         self._invisible_mode = int(raw.FPDF_TEXTRENDERMODE_INVISIBLE)
         self._fill_stroke_mode = int(raw.FPDF_TEXTRENDERMODE_FILL_STROKE)
@@ -239,6 +243,24 @@ class PageReader:
         if by_font is None:
             by_font = self._bold_fonts[font] = self._font_bold(i)
         return by_font or self._stroked(obj)
+
+    def fill(self, i: int) -> tuple[int, int, int] | None:
+        """Character ``i``'s fill colour (red, green, blue; None when pdfium has none):
+        asked of each line's middle (the text's colour) and a short line's ends (a title's)."""
+        obj = self._text_object(i)
+        if not obj:
+            return None
+        if obj in self._fills:
+            return self._fills[obj]
+        c = self._rgba
+        if self._fill_call is None:
+            # Unchecked and with its references made once: asked on every line.
+            self._fill_call = _unchecked(self.raw.FPDFPageObj_GetFillColor, ctypes.c_int)
+            self._fill_refs = tuple(ctypes.byref(x) for x in c)
+        ok = self._fill_call(ctypes.c_void_p(obj), *self._fill_refs)
+        got = (c[0].value, c[1].value, c[2].value) if ok else None
+        self._fills[obj] = got
+        return got
 
     def font_of(self, i: int) -> int | None:
         """Character ``i``'s font (a handle: equal for one font of the page)."""

@@ -136,7 +136,15 @@ def _moved(ln: RawLine, shift: float) -> RawLine:
     """A copy of ``ln`` moved ``shift`` points left (a compiled ``RawLine`` takes no
     ``dataclasses.replace``)."""
     return RawLine(
-        ln.text, ln.size, ln.bold, ln.y, ln.x0 - shift, ln.x1 - shift, ln.brackets_fixed, ln.block
+        ln.text,
+        ln.size,
+        ln.bold,
+        ln.y,
+        ln.x0 - shift,
+        ln.x1 - shift,
+        ln.brackets_fixed,
+        ln.block,
+        colour=ln.colour,
     )
 
 
