@@ -20,14 +20,14 @@ from typing import Any, Protocol
 
 from libtext.pdf._compiled import cython_module
 
-__all__ = ["CharCalls", "PageChars", "char_calls", "char_calls_twin"]
+__all__ = ["CharCalls", "PageChars", "char_calls", "char_calls_twin", "unchecked"]
 
 _UNCHECKED: dict[tuple[int, Any], Any] = {}
 # Punctuation that does not start a pair of abutting letters (:meth:`CharCalls.pair_gaps`).
 _PAIR_STOPS = frozenset(".,:;!?")
 
 
-def _unchecked(fn: Any, restype: Any) -> Any:
+def unchecked(fn: Any, restype: Any) -> Any:
     """``fn`` (a pypdfium2 binding) as a prototype that passes its arguments as given."""
     address = ctypes.cast(fn, ctypes.c_void_p).value or 0
     key = (address, restype)
@@ -46,31 +46,31 @@ class CharCalls:
         address = ctypes.cast(page, ctypes.c_void_p).value if page is not None else None
         self._page = ctypes.c_void_p(address) if address else None
         self._objects: dict[int, int] | None = None
-        self._count_chars = _unchecked(raw.FPDFText_CountChars, ctypes.c_int)
-        self._unicode = _unchecked(raw.FPDFText_GetUnicode, ctypes.c_uint)
-        self._count_objects = _unchecked(raw.FPDFPage_CountObjects, ctypes.c_int)
-        self._get_object = _unchecked(raw.FPDFPage_GetObject, ctypes.c_void_p)
-        self._count_marks = _unchecked(raw.FPDFPageObj_CountMarks, ctypes.c_int)
-        self._get_mark = _unchecked(raw.FPDFPageObj_GetMark, ctypes.c_void_p)
-        self._value_type = _unchecked(raw.FPDFPageObjMark_GetParamValueType, ctypes.c_int)
-        self._bounds = _unchecked(raw.FPDFPageObj_GetBounds, ctypes.c_int)
+        self._count_chars = unchecked(raw.FPDFText_CountChars, ctypes.c_int)
+        self._unicode = unchecked(raw.FPDFText_GetUnicode, ctypes.c_uint)
+        self._count_objects = unchecked(raw.FPDFPage_CountObjects, ctypes.c_int)
+        self._get_object = unchecked(raw.FPDFPage_GetObject, ctypes.c_void_p)
+        self._count_marks = unchecked(raw.FPDFPageObj_CountMarks, ctypes.c_int)
+        self._get_mark = unchecked(raw.FPDFPageObj_GetMark, ctypes.c_void_p)
+        self._value_type = unchecked(raw.FPDFPageObjMark_GetParamValueType, ctypes.c_int)
+        self._bounds = unchecked(raw.FPDFPageObj_GetBounds, ctypes.c_int)
         self._string_type = int(raw.FPDF_OBJECT_STRING)
         self._buf = (ctypes.c_double * 4)()
         base = ctypes.addressof(self._buf)
         self._quad = tuple(ctypes.c_void_p(base + 8 * k) for k in range(4))
         self._matrix = ctypes.c_void_p(ctypes.addressof(matrix))
         self._m = matrix
-        self._char_box = _unchecked(raw.FPDFText_GetCharBox, ctypes.c_int)
+        self._char_box = unchecked(raw.FPDFText_GetCharBox, ctypes.c_int)
         self._rect = raw.FS_RECTF()
         self._rect_ref = ctypes.c_void_p(ctypes.addressof(self._rect))
-        self._loose_box = _unchecked(raw.FPDFText_GetLooseCharBox, ctypes.c_int)
-        self._char_origin = _unchecked(raw.FPDFText_GetCharOrigin, ctypes.c_int)
-        self._font_size = _unchecked(raw.FPDFText_GetFontSize, ctypes.c_double)
-        self._get_matrix = _unchecked(raw.FPDFText_GetMatrix, ctypes.c_int)
-        self._text_object = _unchecked(raw.FPDFText_GetTextObject, ctypes.c_void_p)
-        self._font = _unchecked(raw.FPDFTextObj_GetFont, ctypes.c_void_p)
-        self._render_mode = _unchecked(raw.FPDFTextObj_GetTextRenderMode, ctypes.c_int)
-        self._is_generated = _unchecked(raw.FPDFText_IsGenerated, ctypes.c_int)
+        self._loose_box = unchecked(raw.FPDFText_GetLooseCharBox, ctypes.c_int)
+        self._char_origin = unchecked(raw.FPDFText_GetCharOrigin, ctypes.c_int)
+        self._font_size = unchecked(raw.FPDFText_GetFontSize, ctypes.c_double)
+        self._get_matrix = unchecked(raw.FPDFText_GetMatrix, ctypes.c_int)
+        self._text_object = unchecked(raw.FPDFText_GetTextObject, ctypes.c_void_p)
+        self._font = unchecked(raw.FPDFTextObj_GetFont, ctypes.c_void_p)
+        self._render_mode = unchecked(raw.FPDFTextObj_GetTextRenderMode, ctypes.c_int)
+        self._is_generated = unchecked(raw.FPDFText_IsGenerated, ctypes.c_int)
 
     def box(self, i: int) -> tuple[float, float]:
         """Left and right of character ``i``'s ink box (``FPDFText_GetCharBox``)."""

@@ -13,7 +13,7 @@ import math
 import re
 from typing import Any, Protocol
 
-from libtext.pdf._pdfium import PageChars, _unchecked, char_calls
+from libtext.pdf._pdfium import PageChars, unchecked, char_calls
 from libtext.pdf._text import is_mark
 from libtext.pdf._visual import Direction, Glyph
 
@@ -255,7 +255,7 @@ class PageReader:
         c = self._rgba
         if self._fill_call is None:
             # Unchecked and with its references made once: asked on every line.
-            self._fill_call = _unchecked(self.raw.FPDFPageObj_GetFillColor, ctypes.c_int)
+            self._fill_call = unchecked(self.raw.FPDFPageObj_GetFillColor, ctypes.c_int)
             self._fill_refs = tuple(ctypes.byref(x) for x in c)
         ok = self._fill_call(ctypes.c_void_p(obj), *self._fill_refs)
         got = (c[0].value, c[1].value, c[2].value) if ok else None
