@@ -13,7 +13,7 @@ import math
 import re
 from typing import Any, Protocol
 
-from libtext.pdf._pdfium import PageChars, unchecked, char_calls
+from libtext.pdf._pdfium import PageChars, char_calls, unchecked
 from libtext.pdf._text import is_mark
 from libtext.pdf._visual import Direction, Glyph
 
