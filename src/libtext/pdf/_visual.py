@@ -544,7 +544,7 @@ def visual_parts(
         if code == _HALF_CODE:
             # A UTF-16 half: read the line again with the halves joined (no line has
             # one but in a few books: no search of every line's text for them).
-            return visual_parts(join_surrogates(glyphs), size, direction, metrics)
+            return visual_parts(join_surrogates(glyphs), size, direction, metrics, ocr=ocr)
         kind = code & 3
         if kind == _SPACE:
             if stream and (pending is None or pending.generated):
