@@ -3,8 +3,8 @@
 Each repair reads the boxes of a few characters of one line (through
 :class:`~libtext.pdf._reader.Boxes`): marks put after their letters and the spaces
 pdfium invents inside pointed words dropped (:func:`fix_marks`), runs of punctuation
-and a leading note number put in right-to-left order, a Hebrew line pdfium read left
-to right re-read by position, and ligature letters pdfium reversed put back. The
+and a leading note number put in right-to-left order, brackets put on the side of the
+space where they are drawn, and ligature letters pdfium reversed put back. The
 reader (:mod:`._read`) decides which line needs which.
 """
 
@@ -28,7 +28,6 @@ __all__ = [
     "ligatures_in_order",
     "order_leading_number",
     "order_punctuation",
-    "rtl_from_geometry",
 ]
 
 _HEBREW = re.compile("[\u05d0-\u05ea]")
@@ -36,7 +35,6 @@ PUNCT_RUN = re.compile(r"[^\w\s]{2,}")
 """Two or more punctuation marks in a row (their order may be pdfium's guess)."""
 LEAD_NUMBER = re.compile(r"(?<![.,:;])([.,:;]++)(\d{1,4})(?=\s)")
 """A line's leading note number as pdfium gives it on a right-to-left line (``.1``)."""
-_LTR_RUN = re.compile(r"[A-Za-z0-9\u00c0-\u024f](?:[^\u0590-\u05ff]*[A-Za-z0-9\u00c0-\u024f])?")
 # Under nikud, pdfium inserts spaces inside words; a real space is wider than this.
 _WORD_GAP = 0.2
 
@@ -208,23 +206,6 @@ def order_leading_number(r: Boxes, line: str, a: int) -> str:
     if p_center < d_center:  # the mark is on the left: it follows the number
         return digits + punct + line[m.end() :]
     return line
-
-
-def rtl_from_geometry(r: Boxes, text: str, a: int, b: int) -> str | None:
-    """Re-read a mixed line that pdfium ordered left to right although it is Hebrew.
-
-    pdfium picks a line's direction from its own guess; a Hebrew line starting with a
-    Latin name comes out in visual order. When the rightmost glyph is Hebrew, the
-    line is right-to-left: sort the glyphs by position, reverse, and turn the
-    left-to-right runs (Latin, digits) back.
-    """
-    boxes = [r.box(i) for i in range(a, b)]
-    order = sorted(range(b - a), key=lambda k: (boxes[k][0] + boxes[k][1]) / 2)
-    rightmost = next((text[a + k] for k in reversed(order) if not text[a + k].isspace()), "")
-    if not _HEBREW.match(rightmost):
-        return None
-    logical = "".join(text[a + k] for k in order)[::-1]
-    return " ".join(_LTR_RUN.sub(lambda m: m.group(0)[::-1], logical).split())
 
 
 # A bracket between a letter and a space, a letter after the space: ``X) Y``, ``X (Y``.
