@@ -34,6 +34,7 @@ from statistics import median
 
 from libtext.hebrew import parse_numeral
 from libtext.models import LineKind
+from libtext.pdf._lines import TITLE_WORDS
 from libtext.pdf._read import RawLine, RawPage
 
 __all__ = ["classify", "dominant_size", "side_notes_in_place"]
@@ -743,7 +744,6 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
 
 # A colour whose channels differ by less than this is black or grey: the text's own.
 _GREY = 48
-_TITLE_WORDS = 10
 _LEAD_IN = (".", ",", ":", ";", "!", "?")
 _ADDRESS = re.compile(r"\S*(?:[/@]|www\.)\S*$")
 _GAP = 1.3  # space above a title, in the page's usual line steps
@@ -762,7 +762,7 @@ def _colour_title(
     if colour is None or colour == text_colour or max(colour) - min(colour) < _GREY:
         return False
     text = ln.text.strip()
-    if len(text.split()) > _TITLE_WORDS or text.rstrip(")]\"'״”’").endswith(_LEAD_IN):
+    if len(text.split()) > TITLE_WORDS or text.rstrip(")]\"'״”’").endswith(_LEAD_IN):
         return False
     if _ADDRESS.match(text):
         return False  # a web or mail address on a line of its own: a link

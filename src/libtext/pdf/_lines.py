@@ -50,6 +50,11 @@ class RawLine:
     colour: tuple[int, int, int] | None = None
 
 
+# A line of more words than this is no title: its ends' colour is not asked
+# (``libtext.pdf._read``), nor is it a title set in colour (``libtext.pdf._layout``).
+TITLE_WORDS = 10
+
+
 # A list number or letter with its punctuation: "1.", "(3)", "א.", "b)" (and the
 # punctuation first, as pdfium gives a right-to-left line's number: ".1").
 _NUMBER = re.compile(
