@@ -15,7 +15,7 @@ from typing import Any
 
 from pypdfium2 import PdfiumError
 
-__all__ = ["Page", "has_images", "page_text", "text_page"]
+__all__ = ["Page", "has_images", "page_size", "page_text", "text_page"]
 
 # pypdfium2's limit on descending into form objects (``PdfPage.get_objects``).
 _FORM_DEPTH = 15
@@ -39,6 +39,11 @@ class Page:
         if self.raw is not None:
             self._pdfium.FPDF_ClosePage(self.raw)
             self.raw = None
+
+
+def page_size(pdfium: Any, page: Any) -> tuple[float, float]:
+    """Width and height of ``page`` (a handle), in points (``PdfPage.get_size``)."""
+    return float(pdfium.FPDF_GetPageWidthF(page)), float(pdfium.FPDF_GetPageHeightF(page))
 
 
 def text_page(pdfium: Any, page: Any) -> Any:

@@ -14,7 +14,7 @@ from typing import Any
 import pypdfium2
 
 from libtext.pdf._lines import RawLine
-from libtext.pdf._pages import Page, text_page
+from libtext.pdf._pages import Page, page_size, text_page
 
 __all__ = ["text_angle", "upright", "visible"]
 
@@ -31,8 +31,7 @@ def upright(raw: Any, page: Page) -> tuple[Any, Any] | None:
     if not xobj:
         doc.close()
         return None
-    size = float(raw.FPDF_GetPageWidthF(page.raw)), float(raw.FPDF_GetPageHeightF(page.raw))
-    shown = doc.new_page(*size)
+    shown = doc.new_page(*page_size(raw, page.raw))
     form = raw.FPDF_NewFormObjectFromXObject(xobj)
     raw.FPDF_CloseXObject(xobj)
     raw.FPDFPage_InsertObject(shown.raw, form)
