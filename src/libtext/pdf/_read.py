@@ -16,7 +16,6 @@ the box. Per-character work is done only where a line needs it:
 
 from __future__ import annotations
 
-import gc
 import itertools
 import re
 from dataclasses import dataclass
@@ -26,8 +25,8 @@ from libtext.pdf._blocks import attach_markers, order_lines
 from libtext.pdf._columns import find_gutter, split_at_gutter
 from libtext.pdf._dropped import lost_label, restore_dropped
 from libtext.pdf._letters import script_letters
-from libtext.pdf._lines import RawLine, join_items, margin_note, margin_number
-from libtext.pdf._pages import Page, has_images, page_text, text_page
+from libtext.pdf._lines import TITLE_WORDS, RawLine, join_items, margin_note, margin_number
+from libtext.pdf._pages import Page, has_images, page_size, page_text, text_page
 from libtext.pdf._reader import PageReader
 from libtext.pdf._repairs import (
     BRACKET_SPACE,
@@ -81,31 +80,24 @@ def read_page(raw: Any, page: Page, number: int) -> RawPage:
     scan, an imposed sheet) holds its text sideways in its own coordinates; it is
     read from an upright copy, as it is shown.
 
-    The cyclic garbage collector is kept out of the read: a page makes tens of
-    thousands of short-lived objects (boxes, glyphs, parts), freed by their counts;
-    collecting the young ones every few hundred allocations is work for nothing (the
-    next allocation after the read collects whatever cycle it left).
+    The caller keeps the cyclic garbage collector out of a document's read
+    (``libtext.pdf._no_collection``): a page makes tens of thousands of short-lived
+    objects (boxes, glyphs, parts), freed by their counts.
     """
-    enabled = gc.isenabled()
-    gc.disable()
+    copy = upright(raw, page)
+    if copy is None:
+        return _read_shown(raw, page.raw, number)
+    doc, shown = copy
     try:
-        copy = upright(raw, page)
-        if copy is None:
-            return _read_shown(raw, page.raw, number)
-        doc, shown = copy
-        try:
-            return _read_shown(raw, shown.raw, number)
-        finally:
-            shown.close()
-            doc.close()
+        return _read_shown(raw, shown.raw, number)
     finally:
-        if enabled:
-            gc.enable()
+        shown.close()
+        doc.close()
 
 
 def _read_shown(raw: Any, page: Any, number: int) -> RawPage:
     """Read the page of pdfium's handle ``page``."""
-    width, height = float(raw.FPDF_GetPageWidthF(page)), float(raw.FPDF_GetPageHeightF(page))
+    width, height = page_size(raw, page)
     tp = text_page(raw, page)
     try:
         n = int(raw.FPDFText_CountChars(tp))
@@ -483,7 +475,8 @@ def _make_line(
     # An OCR layer sizes each word to its box (a one-letter word boxed large is no
     # heading): the median of all its letters. Set text has one size per run: the
     # dominant one from three samples (a note marker at one end does not decide).
-    ocr_size = r.line_size(text, a, b) if r.invisible(mid) else 0.0
+    ocr = r.invisible(mid)
+    ocr_size = r.line_size(text, a, b) if ocr else 0.0
     if ocr_size > 0:
         size = round(ocr_size, 1)
     else:
@@ -509,7 +502,7 @@ def _make_line(
             size,
             visual_direction(glyphs, direction),
             r.metrics,
-            ocr=r.invisible(mid),
+            ocr=ocr,
         )
         y = round(r.baseline(mid), 2)
         return [
@@ -542,7 +535,7 @@ def _make_line(
             line_text = order_punctuation(r, line_text, a)
         if LEAD_NUMBER.match(line_text):
             line_text = order_leading_number(r, line_text, a)
-        if r.invisible(mid):
+        if ocr:
             line_text = _ocr_spaces(r, line_text, a, size)
         else:
             if " " in line_text:
@@ -572,16 +565,12 @@ def _make_line(
     return [line]
 
 
-# A line of more words than this is no title: its ends' colour is not asked.
-_TITLE_WORDS = 10
-
-
 def _line_colour(r: PageReader, text: str, a: int, b: int, mid: int) -> tuple[int, int, int] | None:
     """The fill colour of the line's middle letter (a long line's: the text's colour);
     a short line's only if its first and last letters share it, else None: a title set
     in colour is coloured throughout, a line with a link word in it is not."""
     got = r.fill(mid)
-    if got is None or text.count(" ", a, b) >= _TITLE_WORDS:
+    if got is None or text.count(" ", a, b) >= TITLE_WORDS:
         return got
     if r.fill(_solid(text, a, a, b)) != got:
         return None
@@ -729,8 +718,6 @@ def _drop_hidden_spaces(r: PageReader, line: str, a: int, size: float) -> str:
 # In an OCR text layer, letters of one word abut; a gap this much wider (in font
 # sizes) than the line's usual one parts two words.
 _OCR_GAP = 0.06
-# Where an OCR layer may have lost a word space: a letter after a letter (no space
-# between), not punctuation (:meth:`PageReader.pair_gaps` finds them).
 
 
 def _ocr_spaces(r: PageReader, line: str, a: int, size: float) -> str:
