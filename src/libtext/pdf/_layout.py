@@ -123,15 +123,35 @@ def _bare_key(text: str) -> str:
 
 def _word_key(text: str) -> str:
     """A running header's words in any order, without numbers and one- or two-letter
-    words: an OCR layer's header reads its words in varying orders and its chapter
-    letter (``ב׳``) and page number change from page to page. Empty unless two words stay.
+    words, each once: an OCR layer's header reads its words in varying orders (a word
+    now and then twice) and its chapter letter (``ב׳``) and page number change from
+    page to page. Empty unless two words stay.
     """
     words = sorted(
-        w
-        for w in text.split()
-        if sum(ch.isalpha() for ch in w) >= 3 and page_number_value(w) is None
+        {
+            w
+            for w in text.split()
+            if sum(ch.isalpha() for ch in w) >= 3 and page_number_value(w) is None
+        }
     )
     return " ".join(words) if len(words) >= 2 else ""
+
+
+def _recurring_words(key: str, top_words: Counter[str], least: int) -> bool:
+    """Whether a top line's word key is a running header's that recurs ``least`` times,
+    give or take one word: an OCR layer misreads a word of it now and then (a second,
+    misspelt copy of a word, a page number read as a word) or splits the header in two
+    around its page number. Two words of the recurring key, at least, are shared.
+    """
+    if top_words[key] >= least:
+        return True
+    words = set(key.split())
+    for other, times in top_words.items():
+        if times >= least and other:
+            theirs = set(other.split())
+            if len(words & theirs) >= 2 and len(words ^ theirs) <= 1:
+                return True
+    return False
 
 
 def _style_key(ln: RawLine) -> tuple[str, float, bool]:
@@ -290,7 +310,7 @@ def _mark_margins(
                         and value is None
                         and len(ln.text.split()) <= _HEADER_WORDS
                         and (key := _word_key(ln.text))
-                        and top_words[key] >= max(3, repeated)
+                        and _recurring_words(key, top_words, max(3, repeated))
                     ):
                         kinds[p][i] = "header"  # an OCR layer's header, its words reordered
                     continue
@@ -716,9 +736,9 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
     # Sizes read from an OCR layer vary line by line: slightly larger says nothing.
     near = sorted(ln.size for ln in _near_body(pages, kinds, body))
     noisy = len(near) >= 10 and near[9 * len(near) // 10] > _NOISY * near[len(near) // 10]
-    slightly = _LARGE if noisy else _SLIGHTLY
     for p, page in enumerate(pages):
         runs = _set_as_text(page)
+        sized = _ocr_sized(page, kinds[p], body) if noisy else None
         for i, ln in enumerate(page.lines):
             if kinds[p][i] != "body":
                 continue
@@ -733,13 +753,109 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
             centered = abs((ln.x0 + ln.x1) / 2 - center) < 0.06 * column and width < 0.8 * column
             short = words <= 12 and width < 0.85 * column
             if (
-                ln.size >= body * _LARGE
-                or (ln.size >= body * slightly and short)
+                (
+                    i in sized
+                    if sized is not None
+                    else ln.size >= body * _LARGE or (ln.size >= body * _SLIGHTLY and short)
+                )
                 or (ln.bold and bold_share < 0.3 and short and (centered or words <= 6))
                 or (short and _colour_title(page.lines, kinds[p], i, text_colour))
                 or (centered and heading_line.match(ln.text.strip()) is not None)
             ):
                 kinds[p][i] = "heading"
+
+
+# An OCR layer's heading is this much larger than its page's text, when it stands
+# apart (more space above it than the page's line step, :data:`_GAP`) or is short.
+_OCR_STANDOUT = 1.3
+
+
+def _ocr_sized(page: RawPage, kinds: list[LineKind], body: float) -> set[int]:
+    """The lines of an OCR layer's page large enough to be headings.
+
+    An OCR engine sizes each line from its own letters: a page's text lines spread
+    over a fifth of their size and more, and whole pages come out larger or smaller
+    than the book's usual size. So a heading is measured against its own page's text
+    (the size that carries the page's middle letter), not the book's body size, and
+    a line larger than that by :data:`_LARGE` only must also stand apart (space
+    above it, or the heading line above it: a title over two lines) and be short,
+    or open a title over two lines. A line larger by :data:`_OCR_STANDOUT` and short
+    is a heading wherever it stands.
+    """
+    lines = page.lines
+    text = _text_size(lines, kinds) or body
+    rows = _groups(lines)
+    steps = [lines[b[0]].y - lines[a[0]].y for a, b in itertools.pairwise(rows)]
+    pitch = median(steps) if steps else body
+    large = text * _LARGE
+    tops = [
+        max(
+            (lines[i].size for i in row if kinds[i] == "body" and lines[i].size >= large),
+            default=0.0,
+        )
+        for row in rows
+    ]
+    quoted = _set_large(tops)
+    out: set[int] = set()
+    above: list[int] = []
+    for r, row in enumerate(rows):
+        gap = lines[row[0]].y - lines[above[0]].y if above else 0.0
+        apart = not above or gap >= _GAP * pitch or any(k in out for k in above)
+        below = rows[r + 1] if r + 1 < len(rows) else []
+        for i in row:
+            ln = lines[i]
+            if kinds[i] != "body" or ln.size < large or r in quoted:
+                continue
+            short = len(ln.text.split()) <= _OCR_WORDS
+            opens = any(lines[k].size >= large and kinds[k] == "body" for k in below)
+            if (short and (apart or ln.size >= text * _OCR_STANDOUT)) or (apart and opens):
+                out.add(i)
+        if any(kinds[i] not in ("header", "page_number") for i in row):
+            above = row
+    return out
+
+
+# Rows whose large lines differ in size by less than this share are one block of type.
+_SAME_SIZE = 0.12
+
+
+def _set_large(tops: list[float]) -> set[int]:
+    """The rows in runs of :data:`_TEXT_LINES` - 1 rows or more, one after the other,
+    whose largest lines (``tops``, 0: none large) are of one size: a quotation or a
+    verse set in larger type, not a title, which takes a line or two (a chapter's
+    label, name and first subtitle follow each other in sizes of their own)."""
+    out: set[int] = set()
+    start = 0
+    for r in range(1, len(tops) + 1):
+        same = (
+            r < len(tops)
+            and tops[r]
+            and tops[r - 1]
+            and abs(tops[r] - tops[r - 1]) <= _SAME_SIZE * tops[r - 1]
+        )
+        if not same:
+            if tops[start] and r - start >= _TEXT_LINES - 1:
+                out.update(range(start, r))
+            start = r
+    return out
+
+
+# An OCR layer's short heading line is this many words at most.
+_OCR_WORDS = 10
+
+
+def _text_size(lines: list[RawLine], kinds: list[LineKind]) -> float:
+    """The size that carries the middle letter of a page's body lines (0: none)."""
+    sized = sorted(
+        (ln.size, len(ln.text)) for ln, kind in zip(lines, kinds, strict=True) if kind == "body"
+    )
+    half = sum(n for _, n in sized) / 2
+    seen = 0
+    for size, n in sized:
+        seen += n
+        if seen >= half:
+            return size
+    return 0.0
 
 
 # A colour whose channels differ by less than this is black or grey: the text's own.
