@@ -765,9 +765,14 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
                 kinds[p][i] = "heading"
 
 
-# An OCR layer's heading is this much larger than its page's text, when it stands
-# apart (more space above it than the page's line step, :data:`_GAP`) or is short.
+# An OCR layer's heading is this much larger than its page's text, when it is short.
 _OCR_STANDOUT = 1.3
+# An OCR layer's short heading line is this many words at most, and narrower than
+# this share of its page's text.
+_OCR_WORDS = 10
+_OCR_NARROW = 0.8
+# Lines whose sizes differ by less than this share are set in one size.
+_SAME_SIZE = 0.12
 
 
 def _ocr_sized(page: RawPage, kinds: list[LineKind], body: float) -> set[int]:
@@ -776,72 +781,72 @@ def _ocr_sized(page: RawPage, kinds: list[LineKind], body: float) -> set[int]:
     An OCR engine sizes each line from its own letters: a page's text lines spread
     over a fifth of their size and more, and whole pages come out larger or smaller
     than the book's usual size. So a heading is measured against its own page's text
-    (the size that carries the page's middle letter), not the book's body size, and
-    a line larger than that by :data:`_LARGE` only must also stand apart (space
-    above it, or the heading line above it: a title over two lines) and be short,
-    or open a title over two lines. A line larger by :data:`_OCR_STANDOUT` and short
-    is a heading wherever it stands.
+    (the size that carries the page's middle letter), not the book's body size. A
+    line larger than that by :data:`_LARGE` is a heading when it is short and stands
+    apart (more space above it than the page's line step, :data:`_GAP`, or a title
+    line of its size above it), or when it stands apart and opens a title over two
+    lines; larger by :data:`_OCR_STANDOUT` and short, wherever it stands. Three
+    large lines of one size one under the other are a quotation or verse set large.
+    Above and below are within the line's own column (a line above that it overlaps).
     """
     lines = page.lines
     text = _text_size(lines, kinds) or body
-    rows = _groups(lines)
-    steps = [lines[b[0]].y - lines[a[0]].y for a, b in itertools.pairwise(rows)]
-    pitch = median(steps) if steps else body
     large = text * _LARGE
-    tops = [
-        max(
-            (lines[i].size for i in row if kinds[i] == "body" and lines[i].size >= large),
-            default=0.0,
-        )
-        for row in rows
-    ]
-    quoted = _set_large(tops)
+    texts = [i for i, kind in enumerate(kinds) if kind == "body"]
+    widths = [lines[i].x1 - lines[i].x0 for i in texts]
+    wide = _percentile(widths, 0.9) if widths else 0.0
+    up, down = _neighbours(lines, kinds)
+    steps = [lines[i].y - lines[k].y for i, k in enumerate(up) if k >= 0]
+    pitch = median(steps) if steps else body
+
+    def big(k: int) -> bool:
+        return k >= 0 and kinds[k] == "body" and lines[k].size >= large
+
+    def akin(k: int, i: int) -> bool:
+        return abs(lines[k].size - lines[i].size) <= _SAME_SIZE * max(lines[k].size, lines[i].size)
+
+    def short(k: int) -> bool:
+        # A title does not fill the column as a line of text does (an OCR line's box
+        # may come out too narrow, never too wide).
+        ln = lines[k]
+        return len(ln.text.split()) <= _OCR_WORDS and ln.x1 - ln.x0 < _OCR_NARROW * wide
+
+    def run(k: int, step: list[int]) -> bool:
+        n = step[k]
+        return big(n) and akin(n, k) and big(step[n]) and akin(step[n], n)
+
     out: set[int] = set()
-    above: list[int] = []
-    for r, row in enumerate(rows):
-        gap = lines[row[0]].y - lines[above[0]].y if above else 0.0
-        apart = not above or gap >= _GAP * pitch or any(k in out for k in above)
-        below = rows[r + 1] if r + 1 < len(rows) else []
-        for i in row:
-            ln = lines[i]
-            if kinds[i] != "body" or ln.size < large or r in quoted:
-                continue
-            short = len(ln.text.split()) <= _OCR_WORDS
-            opens = any(lines[k].size >= large and kinds[k] == "body" for k in below)
-            if (short and (apart or ln.size >= text * _OCR_STANDOUT)) or (apart and opens):
-                out.add(i)
-        if any(kinds[i] not in ("header", "page_number") for i in row):
-            above = row
+    for i in sorted(texts, key=lambda k: lines[k].y):
+        if not big(i) or run(i, up) or run(i, down):
+            continue
+        if big(up[i]) and big(down[i]) and akin(up[i], i) and akin(down[i], i):
+            continue
+        k = up[i]
+        apart = k < 0 or lines[i].y - lines[k].y >= _GAP * pitch or (k in out and akin(k, i))
+        opens = big(down[i]) and short(down[i]) and akin(down[i], i)
+        if (short(i) and (apart or lines[i].size >= text * _OCR_STANDOUT)) or (apart and opens):
+            out.add(i)
     return out
 
 
-# Rows whose large lines differ in size by less than this share are one block of type.
-_SAME_SIZE = 0.12
-
-
-def _set_large(tops: list[float]) -> set[int]:
-    """The rows in runs of :data:`_TEXT_LINES` - 1 rows or more, one after the other,
-    whose largest lines (``tops``, 0: none large) are of one size: a quotation or a
-    verse set in larger type, not a title, which takes a line or two (a chapter's
-    label, name and first subtitle follow each other in sizes of their own)."""
-    out: set[int] = set()
-    start = 0
-    for r in range(1, len(tops) + 1):
-        same = (
-            r < len(tops)
-            and tops[r]
-            and tops[r - 1]
-            and abs(tops[r] - tops[r - 1]) <= _SAME_SIZE * tops[r - 1]
-        )
-        if not same:
-            if tops[start] and r - start >= _TEXT_LINES - 1:
-                out.update(range(start, r))
-            start = r
-    return out
-
-
-# An OCR layer's short heading line is this many words at most.
-_OCR_WORDS = 10
+def _neighbours(lines: list[RawLine], kinds: list[LineKind]) -> tuple[list[int], list[int]]:
+    """For each line, the nearest line above and below it in its column (one it
+    overlaps across, on another baseline; -1: none), running headers and page numbers
+    left out."""
+    up = [-1] * len(lines)
+    down = [-1] * len(lines)
+    order = sorted(
+        (i for i, kind in enumerate(kinds) if kind not in ("header", "page_number")),
+        key=lambda k: lines[k].y,
+    )
+    for n, i in enumerate(order):
+        ln = lines[i]
+        for k in reversed(order[:n]):
+            other = lines[k]
+            if other.x0 < ln.x1 and ln.x0 < other.x1 and ln.y - other.y > 0.3 * ln.size:
+                up[i], down[k] = k, (i if down[k] < 0 else down[k])
+                break
+    return up, down
 
 
 def _text_size(lines: list[RawLine], kinds: list[LineKind]) -> float:
