@@ -469,8 +469,13 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
                 Heading(
                     text=" ".join(texts),
                     page=page.number,
-                    # A body-size title's size is the body's, whatever a point either way.
-                    size=doc.body_size if i in bold.get(page.number, ()) else lines[i].size,
+                    # A body-size title's size is the body's, whatever a point either way;
+                    # a bare label's, its name's (the larger line under it).
+                    size=doc.body_size
+                    if i in bold.get(page.number, ())
+                    else max(ln.size for ln in lines[i : i + len(texts)])
+                    if _bare_label(texts[0])
+                    else lines[i].size,
                     line_index=i,
                     lines=texts,
                     number=parsed[1] if parsed else None,
@@ -584,10 +589,13 @@ def _ends_sentence(text: str) -> bool:
 
 
 def _same_block(first: ExtractedLine, other: ExtractedLine) -> bool:
-    # A heading's second line (its title) is close below it and not much larger; a
-    # line written as a numbered heading of its own (a part title, then "פרק א")
-    # starts a new block.
-    if other.size > first.size * 1.05 or other.y - first.y >= 2.5 * max(first.size, 1.0):
+    # A heading's second line (its title) is close below it and not much larger,
+    # unless the first is a bare label ("מאמר ב׳") over its name set larger; a line
+    # written as a numbered heading of its own (a part title, then "פרק א") starts a
+    # new block.
+    label = _bare_label(first.text)
+    reach = max(first.size, other.size) if label else first.size
+    if (other.size > first.size * 1.05 and not label) or other.y - first.y >= 2.5 * max(reach, 1.0):
         return False
     if first.text.rstrip().endswith((".", ":", ";", "!", "?")) or _LIST_ITEM.match(other.text):
         return False  # the end of a sentence set in bold, or a list item, then a heading
@@ -595,6 +603,17 @@ def _same_block(first: ExtractedLine, other: ExtractedLine) -> bool:
         return False  # a bold lead-in to a list ("הגדרות:") under a title is not its line
     parsed = parse_heading(other.text)
     return parsed is None or not parsed[0]
+
+
+def _bare_label(text: str) -> bool:
+    """A numbered heading word alone (``מאמר ב׳``, ``פרק 3``): a label whose name, if
+    any, follows on the next line."""
+    parsed = parse_heading(text)
+    return parsed is not None and bool(parsed[0]) and len(text.split()) <= _LABEL_WORDS
+
+
+# A bare label is its heading word and number: two words, three with a split numeral.
+_LABEL_WORDS = 3
 
 
 def _assign_levels(blocks: list[Heading]) -> None:
@@ -614,10 +633,16 @@ def _assign_levels(blocks: list[Heading]) -> None:
         sizes = Counter(round(b.size) for b in candidates)
         recurring = [s for s, n in sizes.items() if n >= 2]
         chapter_size = float(max(recurring or sizes))
+    # One series of numbered headings (``מאמר א׳`` .. ``מאמר י״ב``) is one level, the
+    # chapters', however an OCR layer sizes each of them.
+    words = Counter(b.word for b in candidates if b.word not in ("?", "") and b.number)
+    series = words.most_common(1)[0][0] if words else None
     for b in blocks:
         if b.level == "part" and b.size >= chapter_size * 1.04:
             continue  # alone on its page and larger: a part title
-        if b.size > chapter_size * 1.08 and patterned:
+        if series is not None and b.word == series and b.number:
+            b.level = "chapter"
+        elif b.size > chapter_size * 1.08 and patterned:
             b.level = "part"
         elif b.size >= chapter_size * 0.94 and not _SUB_NUMBER.match(b.text):
             b.level = "chapter"

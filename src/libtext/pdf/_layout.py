@@ -807,9 +807,11 @@ def _ocr_sized(page: RawPage, kinds: list[LineKind], body: float) -> set[int]:
 
     def short(k: int) -> bool:
         # A title does not fill the column as a line of text does (an OCR line's box
-        # may come out too narrow, never too wide).
+        # may come out too narrow, never too wide), unless set much larger.
         ln = lines[k]
-        return len(ln.text.split()) <= _OCR_WORDS and ln.x1 - ln.x0 < _OCR_NARROW * wide
+        return len(ln.text.split()) <= _OCR_WORDS and (
+            ln.x1 - ln.x0 < _OCR_NARROW * wide or ln.size >= text * _OCR_STANDOUT
+        )
 
     def run(k: int, step: list[int]) -> bool:
         n = step[k]
@@ -824,7 +826,8 @@ def _ocr_sized(page: RawPage, kinds: list[LineKind], body: float) -> set[int]:
         k = up[i]
         apart = k < 0 or lines[i].y - lines[k].y >= _GAP * pitch or (k in out and akin(k, i))
         opens = big(down[i]) and short(down[i]) and akin(down[i], i)
-        if (short(i) and (apart or lines[i].size >= text * _OCR_STANDOUT)) or (apart and opens):
+        standout = lines[i].size >= text * _OCR_STANDOUT
+        if (short(i) and (apart or standout)) or (apart and opens):
             out.add(i)
     return out
 
