@@ -813,15 +813,25 @@ def _ocr_sized(page: RawPage, kinds: list[LineKind], body: float) -> set[int]:
             ln.x1 - ln.x0 < _OCR_NARROW * wide or ln.size >= text * _OCR_STANDOUT
         )
 
-    def run(k: int, step: list[int]) -> bool:
-        n = step[k]
-        return big(n) and akin(n, k) and big(step[n]) and akin(step[n], n)
+    def block(a: int, b: int, c: int) -> bool:
+        # Three large lines of one size one under the other, two of them as wide as
+        # the text's: a quotation set large (a title's lines are short, stacked or not).
+        return (
+            big(a)
+            and big(b)
+            and big(c)
+            and akin(a, b)
+            and akin(b, c)
+            and sum(lines[k].x1 - lines[k].x0 >= _OCR_NARROW * wide for k in (a, b, c)) >= 2
+        )
 
     out: set[int] = set()
     for i in sorted(texts, key=lambda k: lines[k].y):
-        if not big(i) or run(i, up) or run(i, down):
-            continue
-        if big(up[i]) and big(down[i]) and akin(up[i], i) and akin(down[i], i):
+        if not big(i) or any(
+            block(*three)
+            for three in ((up[up[i]], up[i], i), (up[i], i, down[i]), (i, down[i], down[down[i]]))
+            if min(three) >= 0
+        ):
             continue
         k = up[i]
         apart = k < 0 or lines[i].y - lines[k].y >= _GAP * pitch or (k in out and akin(k, i))
