@@ -1,0 +1,66 @@
+"""Headings of whole OCR-layer books, against a truth judged by eye.
+
+An OCR engine sizes each line from its own letters, so an OCR layer's body lines
+spread over a fifth of their size and whole pages come out larger than the book's
+usual size; and its running header may hold a word twice. The truth (which lines of
+sample pages are titles, which running headers repeat a word, and a bound on a
+book's heading lines per page) is in ``tests/data/ocr_headings.json``, written by eye
+from the pages drawn; the books are the open set's, read from ``../shared``.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import pytest
+from tests.conftest import SHARED
+
+from libtext.models import ExtractedDocument
+from libtext.pdf import extract_pdf
+
+REALDATA = SHARED / "realdata" / "pdfs"
+TRUTH = json.loads((Path(__file__).parent / "data" / "ocr_headings.json").read_text("utf-8"))
+FILES = {entry["file"]: entry for entry in TRUTH["files"]}
+
+
+@cache
+def _doc(name: str) -> ExtractedDocument:
+    path = REALDATA / name
+    if not path.is_file():
+        pytest.skip(f"{path} not found (set LIBTEXT_SHARED)")
+    return extract_pdf(path, max_pages=None, max_bytes=None)
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_heading_lines_per_page_bounded(name: str) -> None:
+    doc = _doc(name)
+    headings = sum(ln.kind == "heading" for page in doc.pages for ln in page.lines)
+    assert headings <= FILES[name]["max_per_page"] * len(doc.pages)
+
+
+@pytest.mark.parametrize(
+    ("name", "page"), [(name, page) for name in sorted(FILES) for page in FILES[name]["pages"]]
+)
+def test_sample_page_headings(name: str, page: str) -> None:
+    truth = FILES[name]["pages"][page]
+    lines = _doc(name).pages[int(page) - 1].lines
+    found = [_norm(ln.text) for ln in lines if ln.kind == "heading"]
+    assert [t for t in truth["headings"] if _norm(t) not in found] == []
+    assert [t for t in truth["not_headings"] if _norm(t) in found] == []
+    # A line the truth leaves undecided may be a title; more than one is body text.
+    assert len(found) <= len(truth["headings"]) + 1
+
+
+@pytest.mark.parametrize(
+    ("name", "page"), [(name, page) for name in sorted(FILES) for page in FILES[name]["headers"]]
+)
+def test_header_with_a_doubled_word(name: str, page: str) -> None:
+    text = _norm(FILES[name]["headers"][page])
+    kinds = [ln.kind for ln in _doc(name).pages[int(page) - 1].lines if _norm(ln.text) == text]
+    assert kinds == ["header"]
