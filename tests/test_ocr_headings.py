@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from tests.conftest import SHARED
 
+from libtext.headings import find_headings
 from libtext.models import ExtractedDocument
 from libtext.pdf import extract_pdf
 
@@ -64,3 +65,28 @@ def test_header_with_a_doubled_word(name: str, page: str) -> None:
     text = _norm(FILES[name]["headers"][page])
     kinds = [ln.kind for ln in _doc(name).pages[int(page) - 1].lines if _norm(ln.text) == text]
     assert kinds == ["header"]
+
+
+LEVELS = [
+    (name, level, page, title)
+    for name, entry in sorted(FILES.items())
+    for level, titles in entry.get("levels", {}).items()
+    for page, title in titles.items()
+]
+
+
+@pytest.mark.parametrize(("name", "level", "page", "title"), LEVELS)
+def test_heading_levels(name: str, level: str, page: str, title: str) -> None:
+    found = [
+        h.level
+        for h in find_headings(_doc(name))
+        if h.page == int(page) and _norm(h.text) == _norm(title)
+    ]
+    assert found == [level]
+
+
+def test_chapters_are_one_series() -> None:
+    """The chapters of a book whose chapters are numbered labels are those labels."""
+    name = "hebrewbooks_19976_ocrlayer.pdf"
+    chapters = [h for h in find_headings(_doc(name)) if h.level == "chapter"]
+    assert chapters and all(h.word == "מאמר" for h in chapters)
