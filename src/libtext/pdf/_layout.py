@@ -736,9 +736,14 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
     # Sizes read from an OCR layer vary line by line: slightly larger says nothing.
     near = sorted(ln.size for ln in _near_body(pages, kinds, body))
     noisy = len(near) >= 10 and near[9 * len(near) // 10] > _NOISY * near[len(near) // 10]
+    slightly = _LARGE if noisy else _SLIGHTLY
+    # An OCR layer's text (most of the body's letters): its sizes are measured page by page.
+    ocr = 2 * sum(len(ln.text) for ln in body_lines if ln.ocr) > sum(
+        len(ln.text) for ln in body_lines
+    )
     for p, page in enumerate(pages):
         runs = _set_as_text(page)
-        sized = _ocr_sized(page, kinds[p], body) if noisy else None
+        sized = _ocr_sized(page, kinds[p], body) if ocr else None
         for i, ln in enumerate(page.lines):
             if kinds[p][i] != "body":
                 continue
@@ -756,7 +761,7 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
                 (
                     i in sized
                     if sized is not None
-                    else ln.size >= body * _LARGE or (ln.size >= body * _SLIGHTLY and short)
+                    else ln.size >= body * _LARGE or (ln.size >= body * slightly and short)
                 )
                 or (ln.bold and bold_share < 0.3 and short and (centered or words <= 6))
                 or (short and _colour_title(page.lines, kinds[p], i, text_colour))

@@ -48,6 +48,7 @@ class RawLine:
     # Fill colour (red, green, blue) of the middle letter; a short line's only if its
     # ends share it, else None (a link word in it): see ``libtext.pdf._read._line_colour``.
     colour: tuple[int, int, int] | None = None
+    ocr: bool = False  # read from an OCR layer (invisible text): its size is its own
 
 
 # A line of more words than this is no title: its ends' colour is not asked

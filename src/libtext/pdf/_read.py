@@ -271,6 +271,7 @@ def _ocr_joined(pieces: list[RawLine]) -> RawLine:
         min(p.x0 for p in pieces),
         max(p.x1 for p in pieces),
         all(p.brackets_fixed for p in pieces),
+        ocr=main.ocr,
     )
 
 
@@ -516,6 +517,7 @@ def _make_line(
                 p.brackets_fixed,
                 cells=p.cells,
                 colour=colour,
+                ocr=ocr,
             )
             for p in parts
         ]
@@ -552,7 +554,14 @@ def _make_line(
     ):
         line_text = bracket_spaces(r, line_text, a, size)
     line = RawLine(
-        line_text, size, bold, round(r.baseline(mid), 2), extent[0], extent[1], colour=colour
+        line_text,
+        size,
+        bold,
+        round(r.baseline(mid), 2),
+        extent[0],
+        extent[1],
+        colour=colour,
+        ocr=ocr,
     )
     if r.direction == "R" and not hebrew and line_text == drawn and " " in drawn:
         line.cells = _tab_cells(r, text, a, b, size)

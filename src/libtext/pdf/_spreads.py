@@ -145,6 +145,7 @@ def _moved(ln: RawLine, shift: float) -> RawLine:
         ln.brackets_fixed,
         ln.block,
         colour=ln.colour,
+        ocr=ln.ocr,
     )
 
 
