@@ -22,7 +22,9 @@ and layouts:
 * footnote: the block of smaller lines below the last body-size line, when it starts
   with a note marker (or continues the previous page's notes);
 * heading: larger than body text, or bold (when body text is not) and short and
-  centered, or a lone centered heading word with a number (``פרק ג``).
+  centered, or a lone centered heading word with a number (``פרק ג``); in an OCR
+  layer, whose engine sizes each line from its own letters, larger than its own
+  page's text and short, standing apart from the lines above it in its column.
 """
 
 from __future__ import annotations
