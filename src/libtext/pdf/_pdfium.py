@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import ctypes
 import math
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
 from libtext.pdf._compiled import cython_module
 
 __all__ = ["CharCalls", "PageChars", "char_calls", "char_calls_twin", "unchecked"]
+
+G = TypeVar("G")
 
 _UNCHECKED: dict[tuple[int, Any], Any] = {}
 # Punctuation that does not start a pair of abutting letters (:meth:`CharCalls.pair_gaps`).
@@ -71,6 +74,9 @@ class CharCalls:
         self._font = unchecked(raw.FPDFTextObj_GetFont, ctypes.c_void_p)
         self._render_mode = unchecked(raw.FPDFTextObj_GetTextRenderMode, ctypes.c_int)
         self._is_generated = unchecked(raw.FPDFText_IsGenerated, ctypes.c_int)
+        self._fill_color = unchecked(raw.FPDFPageObj_GetFillColor, ctypes.c_int)
+        self._rgba = (ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint())
+        self._rgba_refs = tuple(ctypes.byref(x) for x in self._rgba)
 
     def box(self, i: int) -> tuple[float, float]:
         """Left and right of character ``i``'s ink box (``FPDFText_GetCharBox``)."""
@@ -120,6 +126,40 @@ class CharCalls:
             extend((rect.left, rect.right, buf[0], buf[1]))
         return out
 
+    def glyphs(
+        self,
+        text: str,
+        a: int,
+        b: int,
+        make: Callable[[str, float, float, float, bool, int], G],
+    ) -> tuple[list[G], list[int]]:
+        """Characters ``a`` to ``b - 1`` of ``text`` (the page's) as ``make(ch, left,
+        right, centre, generated, i)``: the advance box's left and right, the ink box's
+        horizontal centre, whether pdfium inferred it (spaces alone are asked). Then the
+        offsets (from ``a``) of the characters not spaces whose advance and ink boxes
+        are equal (maybe a replacement text's, see ``PageReader.replacement_box``).
+        The glyph reader's path: one call per line, no flat list of boxes between.
+        """
+        if not 0 <= a <= b <= len(text):
+            raise IndexError("glyphs: characters out of range")
+        loose, char_box, tp = self._loose_box, self._char_box, self.tp
+        ref, rect, quad, buf = self._rect_ref, self._rect, self._quad, self._buf
+        q0, q1, q2, q3 = quad
+        out: list[G] = []
+        maybe: list[int] = []
+        for i in range(a, b):
+            loose(tp, i, ref)
+            char_box(tp, i, q0, q1, q2, q3)
+            left, right, lo, hi = rect.left, rect.right, buf[0], buf[1]
+            ch = text[i]
+            if ch.isspace():
+                out.append(make(ch, left, right, (lo + hi) / 2, self.is_generated(i), i))
+                continue
+            if left == lo and right == hi:
+                maybe.append(i - a)
+            out.append(make(ch, left, right, (lo + hi) / 2, False, i))
+        return out, maybe
+
     def pair_gaps(self, line: str, a: int) -> tuple[list[int], list[float]]:
         """Where two letters abut in ``line`` (``line[k]`` is character ``a + k``) and
         the gap between their advance boxes, in one tight loop (an OCR layer's lines).
@@ -167,6 +207,25 @@ class CharCalls:
     def matrix(self, i: int) -> bool:
         """Fill the matrix given at construction with character ``i``'s; False if none."""
         return bool(self._get_matrix(self.tp, i, self._matrix))
+
+    def size(self, i: int) -> float:
+        """Character ``i``'s size as a reader sees it: the ``Tf`` operand times the
+        square root of its matrix's determinant (the matrix given at construction is
+        filled, as by :meth:`matrix`), in one call (``PageReader.size``)."""
+        size = float(self._font_size(self.tp, i))
+        if self._get_matrix(self.tp, i, self._matrix):
+            m = self._m
+            scale = math.sqrt(abs(m.a * m.d - m.b * m.c))
+            size = size * scale if scale > 0 else size
+        return size
+
+    def fill(self, obj: int) -> tuple[int, int, int] | None:
+        """A page object's fill colour (red, green, blue), None where pdfium has none
+        (``FPDFPageObj_GetFillColor``)."""
+        if not self._fill_color(ctypes.c_void_p(obj), *self._rgba_refs):
+            return None
+        c = self._rgba
+        return (c[0].value, c[1].value, c[2].value)
 
     def line_size(self, line: str, a: int) -> float:
         """The low median of the sizes of ``line``'s letters (``line[k]`` is character
@@ -268,6 +327,14 @@ class PageChars(Protocol):
 
     def glyph_boxes(self, a: int, b: int) -> list[float]: ...
 
+    def glyphs(
+        self,
+        text: str,
+        a: int,
+        b: int,
+        make: Callable[[str, float, float, float, bool, int], G],
+    ) -> tuple[list[G], list[int]]: ...
+
     def pair_gaps(self, line: str, a: int) -> tuple[list[int], list[float]]: ...
 
     def is_generated(self, i: int) -> bool: ...
@@ -277,6 +344,10 @@ class PageChars(Protocol):
     def font_size(self, i: int) -> float: ...
 
     def matrix(self, i: int) -> bool: ...
+
+    def size(self, i: int) -> float: ...
+
+    def fill(self, obj: int) -> tuple[int, int, int] | None: ...
 
     def line_size(self, line: str, a: int) -> float: ...
 

@@ -9,17 +9,16 @@ about the same characters. The rules that read lines stay in :mod:`._read`.
 from __future__ import annotations
 
 import ctypes
-import math
 import re
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
-from libtext.pdf._pdfium import PageChars, char_calls, unchecked
+from libtext.pdf._pdfium import PageChars, char_calls
 from libtext.pdf._text import is_mark
 from libtext.pdf._visual import Direction, Glyph
 
 __all__ = ["Boxes", "PageReader"]
 
-_HEBREW = re.compile("[\u05d0-\u05ea]")
+_HEBREW: Final = re.compile("[\u05d0-\u05ea]")
 
 
 class Boxes(Protocol):
@@ -56,9 +55,6 @@ class PageReader:
         self._calls: PageChars = char_calls(raw, textpage, self._matrix, page)
         self._name = ctypes.create_string_buffer(128)
         self._flags = ctypes.c_int()
-        self._rgba = (ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint())
-        self._fill_call: Any = None
-        self._fill_refs: tuple[Any, ...] = ()
         # The gutter search, the line reader and the glyph reader ask for the same
         # characters' boxes and sizes: one ctypes call each per page (but for the
         # gutter search's batches, see boxes()).
@@ -131,25 +127,15 @@ class PageReader:
     def glyphs(self, text: str, a: int, b: int) -> list[Glyph]:
         """Characters ``a`` to ``b - 1`` with their advance boxes and ink centres (for
         marks), the boxes read in one batch."""
-        flat = self._calls.glyph_boxes(a, b)
-        out: list[Glyph] = []
-        for k in range(b - a):
+        out, maybe = self._calls.glyphs(text, a, b, Glyph)
+        # pdfium gives the characters of a replacement text (/ActualText) equal slices
+        # of its first glyph's box; everywhere else the loose box (the advance) differs
+        # from the ink box. ``maybe``: the glyphs whose two boxes are equal.
+        for k in maybe:
             i = a + k
-            ch = text[i]
-            left, right, lo, hi = flat[4 * k], flat[4 * k + 1], flat[4 * k + 2], flat[4 * k + 3]
-            if ch.isspace():
-                generated = self._calls.is_generated(i)
-                out.append(Glyph(ch, left, right, (lo + hi) / 2, generated, i))
-                continue
-            if left == lo and right == hi:
-                # pdfium gives the characters of a replacement text (/ActualText) equal
-                # slices of its first glyph's box; everywhere else the loose box (the
-                # advance) differs from the ink box.
-                span = self.replacement_box(i)
-                if span is not None:
-                    out.append(Glyph(ch, span[0], span[1], (span[0] + span[1]) / 2, index=i))
-                    continue
-            out.append(Glyph(ch, left, right, (lo + hi) / 2, False, i))
+            span = self.replacement_box(i)
+            if span is not None:
+                out[k] = Glyph(text[i], span[0], span[1], (span[0] + span[1]) / 2, index=i)
         return out
 
     def replacement_box(self, i: int) -> tuple[float, float] | None:
@@ -211,12 +197,7 @@ class PageReader:
         got = self._sizes.get(i)
         if got is not None:
             return got
-        size = self._calls.font_size(i)
-        m = self._matrix
-        if self._calls.matrix(i):
-            scale = math.sqrt(abs(m.a * m.d - m.b * m.c))
-            size = size * scale if scale > 0 else size
-        self._sizes[i] = size
+        size = self._sizes[i] = self._calls.size(i)
         return size
 
     def line_size(self, text: str, a: int, b: int) -> float:
@@ -252,14 +233,7 @@ class PageReader:
             return None
         if obj in self._fills:
             return self._fills[obj]
-        c = self._rgba
-        if self._fill_call is None:
-            # Unchecked and with its references made once: asked on every line.
-            self._fill_call = unchecked(self.raw.FPDFPageObj_GetFillColor, ctypes.c_int)
-            self._fill_refs = tuple(ctypes.byref(x) for x in c)
-        ok = self._fill_call(ctypes.c_void_p(obj), *self._fill_refs)
-        got = (c[0].value, c[1].value, c[2].value) if ok else None
-        self._fills[obj] = got
+        got = self._fills[obj] = self._calls.fill(obj)
         return got
 
     def font_of(self, i: int) -> int | None:
@@ -299,5 +273,5 @@ class PageReader:
 
 
 # Words in a font's name that say its weight: bold ones, and light ones.
-_BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi")
-_LIGHT_NAMES = ("regular", "medium", "light", "thin")
+_BOLD_NAMES: Final = ("bold", "black", "heavy", "semibold", "demi")
+_LIGHT_NAMES: Final = ("regular", "medium", "light", "thin")
