@@ -110,6 +110,13 @@ def test_compiled_twin_is_byte_identical_to_the_reference() -> None:
     assert not differ, f"compiled and pure-Python output differ on {differ}"
 
 
+def _fields(
+    ch: str, left: float, right: float, center: float, generated: bool, i: int
+) -> tuple[str, float, float, float, bool, int]:
+    """A glyph as its fields, for comparing the two classes' glyphs."""
+    return (ch, left, right, center, generated, i)
+
+
 def test_c_char_calls_match_the_python_class() -> None:
     """The C twin of ``_pdfium.CharCalls`` answers every call as the class does, on
     every character of a few pages (and past the last one, where pdfium fails and
@@ -125,7 +132,7 @@ def test_c_char_calls_match_the_python_class() -> None:
     # The first real PDFs, and Word's pointed letters in /ActualText sequences.
     real = [p for p in _pdfs() if "realdata" in p]
     pdfs = real[:6] + [p for p in real if "haggadah_word365" in p] or _pdfs()[:6]
-    checked = spans = 0
+    checked = spans = fills = 0
     for name in pdfs:
         doc = pypdfium2.PdfDocument(name)
         try:
@@ -142,6 +149,12 @@ def test_c_char_calls_match_the_python_class() -> None:
                 assert c.looses(every) == py.looses(every)
                 assert c.boxes(every) == py.boxes(every)
                 text = textpage.get_text_range()
+                chars = "".join(chr(py.unicode(i)) for i in range(n))
+                for a, b in ((0, n), (1, n // 2), (n // 2, n), (n, n)):
+                    assert c.glyphs(chars, a, b, _fields) == py.glyphs(chars, a, b, _fields)
+                for calls in (c, py):
+                    with pytest.raises(IndexError):
+                        calls.glyphs(chars, 0, n + 1, _fields)
                 for a in (0, 1, len(text) // 2):
                     assert c.pair_gaps(text[a:], a) == py.pair_gaps(text[a:], a)
                     assert c.pair_gaps(text[a:] + "xy", a) == py.pair_gaps(text[a:] + "xy", a)
@@ -153,11 +166,15 @@ def test_c_char_calls_match_the_python_class() -> None:
                     assert c.is_generated(i) == py.is_generated(i)
                     assert c.matrix(i) == py.matrix(i)
                     assert bytes(m_c) == bytes(m_py)
+                    assert c.size(i) == py.size(i)
+                    assert bytes(m_c) == bytes(m_py)
                     obj = c.text_object(i)
                     assert obj == py.text_object(i)
                     if obj:
                         assert c.font(obj) == py.font(obj)
                         assert c.render_mode(obj) == py.render_mode(obj)
+                        assert c.fill(obj) == py.fill(obj)
+                        fills += c.fill(obj) is not None
                         assert c.span_union(obj) == py.span_union(obj)
                         spans += c.span_union(obj) is not None
                     if i < n:
@@ -168,6 +185,7 @@ def test_c_char_calls_match_the_python_class() -> None:
         finally:
             doc.close()
     assert checked > 100
+    assert fills > 0
     if any("haggadah_word365" in p for p in pdfs):
         assert spans > 0
 
