@@ -110,13 +110,6 @@ def test_compiled_twin_is_byte_identical_to_the_reference() -> None:
     assert not differ, f"compiled and pure-Python output differ on {differ}"
 
 
-def _fields(
-    ch: str, left: float, right: float, center: float, generated: bool, i: int
-) -> tuple[str, float, float, float, bool, int]:
-    """A glyph as its fields, for comparing the two classes' glyphs."""
-    return (ch, left, right, center, generated, i)
-
-
 def test_c_char_calls_match_the_python_class() -> None:
     """The C twin of ``_pdfium.CharCalls`` answers every call as the class does, on
     every character of a few pages (and past the last one, where pdfium fails and
@@ -149,12 +142,6 @@ def test_c_char_calls_match_the_python_class() -> None:
                 assert c.looses(every) == py.looses(every)
                 assert c.boxes(every) == py.boxes(every)
                 text = textpage.get_text_range()
-                chars = "".join(chr(py.unicode(i)) for i in range(n))
-                for a, b in ((0, n), (1, n // 2), (n // 2, n), (n, n)):
-                    assert c.glyphs(chars, a, b, _fields) == py.glyphs(chars, a, b, _fields)
-                for calls in (c, py):
-                    with pytest.raises(IndexError):
-                        calls.glyphs(chars, 0, n + 1, _fields)
                 for a in (0, 1, len(text) // 2):
                     assert c.pair_gaps(text[a:], a) == py.pair_gaps(text[a:], a)
                     assert c.pair_gaps(text[a:] + "xy", a) == py.pair_gaps(text[a:] + "xy", a)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Final
 
-__all__ = ["display"]
+__all__ = ["characters", "display"]
 
 # Bidi classes of the subset (the resolved types reuse _L, _R, _EN, _ON and _WS).
 _L: Final = 0
@@ -72,6 +72,13 @@ _CLASS: Final = _classes()
 _OUT: Final = 255
 _TABLE: Final = bytes([_CLASS.get(chr(c), _OUT) for c in range(max(ord(ch) for ch in _CLASS) + 1)])
 _SEPARATOR: Final = (_ES, _CS)
+
+
+def characters(classes: tuple[str, ...], below: int) -> str:
+    """The characters of the subset below code point ``below`` whose bidi class is one
+    of ``classes`` (names: ``"R"``, ``"NSM"``, ...), in code point order."""
+    wanted = {_NAMES[name] for name in classes}
+    return "".join([ch for ch, t in _CLASS.items() if ord(ch) < below and t in wanted])
 
 
 def display(text: str, direction: str) -> str | None:

@@ -201,29 +201,6 @@ cdef class CharCalls:
             out.append(self.buf[1])
         return out
 
-    def glyphs(self, str text, int a, int b, object make) -> tuple:
-        cdef list out = []
-        cdef list maybe = []
-        cdef int i
-        cdef double left, right, center
-        cdef object ch
-        if not (0 <= a <= b <= len(text)):
-            raise IndexError("glyphs: characters out of range")
-        for i in range(a, b):
-            self._loose_box(self.tp, i, &self.rect)
-            self._box(i)
-            left = self.rect.left
-            right = self.rect.right
-            center = (self.buf[0] + self.buf[1]) / 2
-            ch = text[i]
-            if Py_UNICODE_ISSPACE(text[i]):
-                out.append(make(ch, left, right, center, self._is_generated(self.tp, i) != 0, i))
-                continue
-            if left == self.buf[0] and right == self.buf[1]:
-                maybe.append(i - a)
-            out.append(make(ch, left, right, center, False, i))
-        return out, maybe
-
     def pair_gaps(self, str line, int a) -> tuple:
         cdef list pairs = []
         cdef list gaps = []

@@ -16,14 +16,11 @@ from __future__ import annotations
 
 import ctypes
 import math
-from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from libtext.pdf._compiled import cython_module
 
 __all__ = ["CharCalls", "PageChars", "char_calls", "char_calls_twin", "unchecked"]
-
-G = TypeVar("G")
 
 _UNCHECKED: dict[tuple[int, Any], Any] = {}
 # Punctuation that does not start a pair of abutting letters (:meth:`CharCalls.pair_gaps`).
@@ -125,40 +122,6 @@ class CharCalls:
             char_box(tp, i, q0, q1, q2, q3)
             extend((rect.left, rect.right, buf[0], buf[1]))
         return out
-
-    def glyphs(
-        self,
-        text: str,
-        a: int,
-        b: int,
-        make: Callable[[str, float, float, float, bool, int], G],
-    ) -> tuple[list[G], list[int]]:
-        """Characters ``a`` to ``b - 1`` of ``text`` (the page's) as ``make(ch, left,
-        right, centre, generated, i)``: the advance box's left and right, the ink box's
-        horizontal centre, whether pdfium inferred it (spaces alone are asked). Then the
-        offsets (from ``a``) of the characters not spaces whose advance and ink boxes
-        are equal (maybe a replacement text's, see ``PageReader.replacement_box``).
-        The glyph reader's path: one call per line, no flat list of boxes between.
-        """
-        if not 0 <= a <= b <= len(text):
-            raise IndexError("glyphs: characters out of range")
-        loose, char_box, tp = self._loose_box, self._char_box, self.tp
-        ref, rect, quad, buf = self._rect_ref, self._rect, self._quad, self._buf
-        q0, q1, q2, q3 = quad
-        out: list[G] = []
-        maybe: list[int] = []
-        for i in range(a, b):
-            loose(tp, i, ref)
-            char_box(tp, i, q0, q1, q2, q3)
-            left, right, lo, hi = rect.left, rect.right, buf[0], buf[1]
-            ch = text[i]
-            if ch.isspace():
-                out.append(make(ch, left, right, (lo + hi) / 2, self.is_generated(i), i))
-                continue
-            if left == lo and right == hi:
-                maybe.append(i - a)
-            out.append(make(ch, left, right, (lo + hi) / 2, False, i))
-        return out, maybe
 
     def pair_gaps(self, line: str, a: int) -> tuple[list[int], list[float]]:
         """Where two letters abut in ``line`` (``line[k]`` is character ``a + k``) and
@@ -326,14 +289,6 @@ class PageChars(Protocol):
     def looses(self, indices: list[int]) -> list[float]: ...
 
     def glyph_boxes(self, a: int, b: int) -> list[float]: ...
-
-    def glyphs(
-        self,
-        text: str,
-        a: int,
-        b: int,
-        make: Callable[[str, float, float, float, bool, int], G],
-    ) -> tuple[list[G], list[int]]: ...
 
     def pair_gaps(self, line: str, a: int) -> tuple[list[int], list[float]]: ...
 

@@ -23,7 +23,7 @@ from typing import Final, Literal
 
 from libtext.hebrew import NOT_TEXT as _NOT_TEXT
 from libtext.hebrew import unicode_problem
-from libtext.pdf._bidi import display
+from libtext.pdf._bidi import characters, display
 
 __all__ = [
     "TOUCH",
@@ -1022,7 +1022,7 @@ def _trailing_marks(visual: str, direction: Direction) -> str:
 def _plain_class(classes: tuple[str, ...]) -> re.Pattern[str]:
     """A pattern of strings of the characters below U+0800 in these bidi classes (the
     scripts whose classes no Unicode version has changed), built at import."""
-    chars = [chr(c) for c in range(0x800) if unicodedata.bidirectional(chr(c)) in classes]
+    chars = characters(classes, 0x800)  # the bidi subset's table (:mod:`._bidi`)
     return re.compile("[" + "".join(re.escape(ch) for ch in chars) + "]*")
 
 
