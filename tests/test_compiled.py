@@ -125,7 +125,7 @@ def test_c_char_calls_match_the_python_class() -> None:
     # The first real PDFs, and Word's pointed letters in /ActualText sequences.
     real = [p for p in _pdfs() if "realdata" in p]
     pdfs = real[:6] + [p for p in real if "haggadah_word365" in p] or _pdfs()[:6]
-    checked = spans = 0
+    checked = spans = fills = 0
     for name in pdfs:
         doc = pypdfium2.PdfDocument(name)
         try:
@@ -153,11 +153,15 @@ def test_c_char_calls_match_the_python_class() -> None:
                     assert c.is_generated(i) == py.is_generated(i)
                     assert c.matrix(i) == py.matrix(i)
                     assert bytes(m_c) == bytes(m_py)
+                    assert c.size(i) == py.size(i)
+                    assert bytes(m_c) == bytes(m_py)
                     obj = c.text_object(i)
                     assert obj == py.text_object(i)
                     if obj:
                         assert c.font(obj) == py.font(obj)
                         assert c.render_mode(obj) == py.render_mode(obj)
+                        assert c.fill(obj) == py.fill(obj)
+                        fills += c.fill(obj) is not None
                         assert c.span_union(obj) == py.span_union(obj)
                         spans += c.span_union(obj) is not None
                     if i < n:
@@ -168,6 +172,7 @@ def test_c_char_calls_match_the_python_class() -> None:
         finally:
             doc.close()
     assert checked > 100
+    assert fills > 0
     if any("haggadah_word365" in p for p in pdfs):
         assert spans > 0
 

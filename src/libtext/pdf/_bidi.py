@@ -18,7 +18,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Final
 
-__all__ = ["display"]
+__all__ = ["characters", "display"]
 
 # Bidi classes of the subset (the resolved types reuse _L, _R, _EN, _ON and _WS).
 _L: Final = 0
@@ -30,16 +30,16 @@ _CS: Final = 5
 _NSM: Final = 6
 _WS: Final = 7
 _ON: Final = 8
-_NAMES = {"L": _L, "R": _R, "EN": _EN, "ES": _ES, "ET": _ET, "CS": _CS, "NSM": _NSM}
+_NAMES: Final = {"L": _L, "R": _R, "EN": _EN, "ES": _ES, "ET": _ET, "CS": _CS, "NSM": _NSM}
 _NAMES.update({"WS": _WS, "ON": _ON})
 # The only paired brackets (rule N0) of the subset: the opening ones, and each closing
 # one's opening bracket.
-_OPENING = "([{"
-_CLOSING = {")": "(", "]": "[", "}": "{"}
+_OPENING: Final = "([{"
+_CLOSING: Final = {")": "(", "]": "[", "}": "{"}
 # Blocks above U+0800 whose classes have stayed as they are: general punctuation
 # (without the line and paragraph separators, the explicit formatting characters and
 # the paired brackets U+2045-U+2046), the Hebrew presentation forms.
-_EXTRA = (
+_EXTRA: Final = (
     (0x2010, 0x2027),
     (0x2030, 0x2044),
     (0x2047, 0x205E),
@@ -66,12 +66,19 @@ def _classes() -> dict[str, int]:
     return table
 
 
-_CLASS = _classes()
+_CLASS: Final = _classes()
 # The same by code point, for the per-character loop (``ord(text[i])`` compiled makes
 # no string): a class, or _OUT outside the subset.
 _OUT: Final = 255
-_TABLE = bytes([_CLASS.get(chr(c), _OUT) for c in range(max(ord(ch) for ch in _CLASS) + 1)])
-_SEPARATOR = (_ES, _CS)
+_TABLE: Final = bytes([_CLASS.get(chr(c), _OUT) for c in range(max(ord(ch) for ch in _CLASS) + 1)])
+_SEPARATOR: Final = (_ES, _CS)
+
+
+def characters(classes: tuple[str, ...], below: int) -> str:
+    """The characters of the subset below code point ``below`` whose bidi class is one
+    of ``classes`` (names: ``"R"``, ``"NSM"``, ...), in code point order."""
+    wanted = {_NAMES[name] for name in classes}
+    return "".join([ch for ch, t in _CLASS.items() if ord(ch) < below and t in wanted])
 
 
 def display(text: str, direction: str) -> str | None:

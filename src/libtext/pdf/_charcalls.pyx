@@ -46,6 +46,9 @@ ctypedef int (*value_type_f)(void*, const char*) noexcept nogil
 ctypedef int (*bounds_f)(void*, float*, float*, float*, float*) noexcept nogil
 ctypedef void* (*child_at_f)(void*, int) noexcept nogil
 ctypedef unsigned long (*get_type_f)(void*, void*, unsigned long) noexcept nogil
+ctypedef int (*fill_color_f)(
+    void*, unsigned int*, unsigned int*, unsigned int*, unsigned int*
+) noexcept nogil
 
 
 _NAMES = (
@@ -71,6 +74,7 @@ _NAMES = (
     "FPDF_StructElement_CountChildren",
     "FPDF_StructElement_GetChildAtIndex",
     "FPDF_StructElement_GetType",
+    "FPDFPageObj_GetFillColor",
 )
 # The bindings module the addresses were last read from, and the addresses (a page
 # is read in a few hundred microseconds: casting 17 functions each time showed).
@@ -119,6 +123,7 @@ cdef class CharCalls:
     cdef bounds_f _bounds
     cdef int _string_type
     cdef float _box4[4]
+    cdef fill_color_f _fill_color
 
     def __init__(
         self, raw: object, textpage: object, matrix: object, page: object = None
@@ -154,6 +159,7 @@ cdef class CharCalls:
         self._get_mark = <get_mark_f><size_t>fns[14]
         self._value_type = <value_type_f><size_t>fns[15]
         self._bounds = <bounds_f><size_t>fns[16]
+        self._fill_color = <fill_color_f><size_t>fns[22]
 
     cdef inline void _box(self, int i) noexcept:
         self._char_box(self.tp, i, &self.buf[0], &self.buf[1], &self.buf[2], &self.buf[3])
@@ -233,6 +239,22 @@ cdef class CharCalls:
 
     def matrix(self, int i) -> bool:
         return self._get_matrix(self.tp, i, self._matrix) != 0
+
+    def size(self, int i) -> float:
+        cdef double size = self._font_size(self.tp, i)
+        cdef double scale
+        cdef FS_MATRIX* m = <FS_MATRIX*>self._matrix
+        if self._get_matrix(self.tp, i, self._matrix) != 0:
+            scale = sqrt(fabs(<double>m.a * <double>m.d - <double>m.b * <double>m.c))
+            if scale > 0:
+                size = size * scale
+        return size
+
+    def fill(self, obj: int) -> object:
+        cdef unsigned int r = 0, g = 0, b = 0, alpha = 0
+        if not self._fill_color(<void*><size_t>obj, &r, &g, &b, &alpha):
+            return None
+        return (r, g, b)
 
     def line_size(self, str line, int a) -> float:
         cdef list sizes = []

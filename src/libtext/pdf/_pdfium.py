@@ -71,6 +71,9 @@ class CharCalls:
         self._font = unchecked(raw.FPDFTextObj_GetFont, ctypes.c_void_p)
         self._render_mode = unchecked(raw.FPDFTextObj_GetTextRenderMode, ctypes.c_int)
         self._is_generated = unchecked(raw.FPDFText_IsGenerated, ctypes.c_int)
+        self._fill_color = unchecked(raw.FPDFPageObj_GetFillColor, ctypes.c_int)
+        self._rgba = (ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint())
+        self._rgba_refs = tuple(ctypes.byref(x) for x in self._rgba)
 
     def box(self, i: int) -> tuple[float, float]:
         """Left and right of character ``i``'s ink box (``FPDFText_GetCharBox``)."""
@@ -167,6 +170,25 @@ class CharCalls:
     def matrix(self, i: int) -> bool:
         """Fill the matrix given at construction with character ``i``'s; False if none."""
         return bool(self._get_matrix(self.tp, i, self._matrix))
+
+    def size(self, i: int) -> float:
+        """Character ``i``'s size as a reader sees it: the ``Tf`` operand times the
+        square root of its matrix's determinant (the matrix given at construction is
+        filled, as by :meth:`matrix`), in one call (``PageReader.size``)."""
+        size = float(self._font_size(self.tp, i))
+        if self._get_matrix(self.tp, i, self._matrix):
+            m = self._m
+            scale = math.sqrt(abs(m.a * m.d - m.b * m.c))
+            size = size * scale if scale > 0 else size
+        return size
+
+    def fill(self, obj: int) -> tuple[int, int, int] | None:
+        """A page object's fill colour (red, green, blue), None where pdfium has none
+        (``FPDFPageObj_GetFillColor``)."""
+        if not self._fill_color(ctypes.c_void_p(obj), *self._rgba_refs):
+            return None
+        c = self._rgba
+        return (c[0].value, c[1].value, c[2].value)
 
     def line_size(self, line: str, a: int) -> float:
         """The low median of the sizes of ``line``'s letters (``line[k]`` is character
@@ -277,6 +299,10 @@ class PageChars(Protocol):
     def font_size(self, i: int) -> float: ...
 
     def matrix(self, i: int) -> bool: ...
+
+    def size(self, i: int) -> float: ...
+
+    def fill(self, obj: int) -> tuple[int, int, int] | None: ...
 
     def line_size(self, line: str, a: int) -> float: ...
 

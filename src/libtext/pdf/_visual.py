@@ -19,11 +19,11 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable
-from typing import Literal
+from typing import Final, Literal
 
 from libtext.hebrew import NOT_TEXT as _NOT_TEXT
 from libtext.hebrew import unicode_problem
-from libtext.pdf._bidi import display
+from libtext.pdf._bidi import characters, display
 
 __all__ = [
     "TOUCH",
@@ -42,24 +42,24 @@ Direction = Literal["L", "R"]
 # A gap between two glyphs' advance boxes wider than this many font sizes is a space.
 # Letters of one word abut (kerning moves them a few hundredths of an em); a word
 # space is at least a sixth of an em even on a tight justified line.
-SPACE_GAP = 0.12
+SPACE_GAP: Final = 0.12
 # Letters whose advance boxes are closer than this many font sizes touch: no word
 # space is drawn between them, whatever the text stream says.
-TOUCH = 0.05
+TOUCH: Final = 0.05
 # With the stream's spaces, a gap this wide is a space all the same; and one this
 # much wider than the line's usual gap between neighbours.
-_STREAM_GAP = 0.45
-_OVER_USUAL = 0.15
+_STREAM_GAP: Final = 0.45
+_OVER_USUAL: Final = 0.15
 # Wider than this many font sizes, with words on both sides: two columns.
-_COLUMN_GAP = 1.5
+_COLUMN_GAP: Final = 1.5
 # Wider than this many font sizes: two items on one line (a list number and its text).
-_TAB_GAP = 1.2
+_TAB_GAP: Final = 1.2
 # Punctuation that ends a sentence, after its last word.
-_SENTENCE_END = frozenset(".?!:;")
+_SENTENCE_END: Final = frozenset(".?!:;")
 # Invisible characters that are neither letters nor spaces (combining grapheme joiner).
-_DROP = frozenset("\u034f")
+_DROP: Final = frozenset("\u034f")
 # Marks drawn at the top left of their letter, over the gap to the letter after it.
-_LEFT_MARKS = frozenset("\u05b9\u05ba\u05c2")
+_LEFT_MARKS: Final = frozenset("\u05b9\u05ba\u05c2")
 
 
 def _no_attrs(*args: object, **kwargs: object) -> Callable[[type], type]:
@@ -136,8 +136,8 @@ def join_surrogates(glyphs: list[Glyph]) -> list[Glyph]:
     return out
 
 
-_PAIR = re.compile(r"([\ud800-\udbff])([\udc00-\udfff])|([\udc00-\udfff])([\ud800-\udbff])")
-_HALF = re.compile(r"[\ud800-\udfff]")
+_PAIR: Final = re.compile(r"([\ud800-\udbff])([\udc00-\udfff])|([\udc00-\udfff])([\ud800-\udbff])")
+_HALF: Final = re.compile(r"[\ud800-\udfff]")
 
 
 def _pair(m: re.Match[str]) -> str:
@@ -155,7 +155,9 @@ def valid_text(text: str) -> str:
 
 # Every character _NOT_TEXT matches and a few more, in four ranges: a search tests a
 # character against each of a character set's items, and _NOT_TEXT has 36.
-_MAYBE_NOT_TEXT = re.compile(r"[\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff\U0001fffe-\U0010ffff]")
+_MAYBE_NOT_TEXT: Final = re.compile(
+    r"[\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff\U0001fffe-\U0010ffff]"
+)
 
 
 def valid_texts(texts: list[str]) -> list[str]:
@@ -169,12 +171,15 @@ def valid_texts(texts: list[str]) -> list[str]:
 # Per-character tables, filled on first sight of a character: a book uses a few
 # hundred, and a dictionary hit costs a fraction of a unicodedata lookup. Bounded all
 # the same (a hostile file may use every code point): past the bound, computed.
-_TABLE_LIMIT = 8192
-_STRONG: dict[str, Direction | None] = {}
+_TABLE_LIMIT: Final = 8192
+_STRONG: Final[dict[str, Direction | None]] = {}
 # What a glyph is to a line: a base letter, a mark (over its letter), a space, or
 # skipped (an invisible joiner, a control character).
-_BASE, _MARK, _SPACE, _SKIP = 0, 1, 2, 3
-_KINDS: dict[str, int] = {}
+_BASE: Final = 0
+_MARK: Final = 1
+_SPACE: Final = 2
+_SKIP: Final = 3
+_KINDS: Final[dict[str, int]] = {}
 
 
 def _strong(ch: str) -> Direction | None:
@@ -209,9 +214,13 @@ def _kind(ch: str) -> int:
 # A glyph's kind and strong direction in one lookup, for the per-glyph loop: the
 # kind in the low two bits, above them 0 (no strong direction), 1 ("L") or 2 ("R");
 # _HALF_CODE alone for a UTF-16 half.
-_CODES: dict[str, int] = {}
-_HALF_CODE = 16
-_DIRECTIONS: tuple[Direction | None, Direction | None, Direction | None] = (None, "L", "R")
+_CODES: Final[dict[str, int]] = {}
+_HALF_CODE: Final = 16
+_DIRECTIONS: Final[tuple[Direction | None, Direction | None, Direction | None]] = (
+    None,
+    "L",
+    "R",
+)
 
 
 def _code(ch: str) -> int:
@@ -297,9 +306,9 @@ def _stream_start(glyphs: list[Glyph], lo: float, hi: float) -> Direction | None
     return None
 
 
-_HEBREW_LETTER = re.compile("[\u05d0-\u05ea]")
+_HEBREW_LETTER: Final = re.compile("[\u05d0-\u05ea]")
 # A list's bullet drawn as a letter (Word's second-level ``o``), alone at a line's end.
-_LETTER_BULLET = re.compile(r"\s[A-Za-z]\s*$")
+_LETTER_BULLET: Final = re.compile(r"\s[A-Za-z]\s*$")
 
 
 def _ends_leftwards(visual: str) -> Direction:
@@ -807,9 +816,9 @@ def _split_texts(
 
 
 # Sizes this far apart (largest / smallest) are two texts, not one line's words.
-_OTHER_SIZE = 1.25
+_OTHER_SIZE: Final = 1.25
 # A gap this wide (in the smaller size) is more than a word space.
-_OTHER_GAP = 0.5
+_OTHER_GAP: Final = 0.5
 
 
 def _other_text(
@@ -887,7 +896,7 @@ def _at_turn(bases: list[Glyph], after: list[str], a: int, b: int, direction: Di
     return False
 
 
-_RUN_DIRECTIONS: dict[str, Direction | None] = {}
+_RUN_DIRECTIONS: Final[dict[str, Direction | None]] = {}
 
 
 def _run_direction(ch: str) -> Direction | None:
@@ -922,7 +931,7 @@ def _punct(ch: str) -> bool:
     return ch in ".,:;!?\u05c3"
 
 
-_NEAREST = (1, -1, 2, -2, 3, -3)  # a letter's stream neighbours, nearest first
+_NEAREST: Final = (1, -1, 2, -2, 3, -3)  # a letter's stream neighbours, nearest first
 
 
 def _drop_precomposed(
@@ -976,16 +985,16 @@ def _space_between(spaces: list[float], lo: float, hi: float) -> bool:
     return k < len(spaces) and spaces[k] <= hi + 0.05
 
 
-_RLM = "\u200f"
+_RLM: Final = "\u200f"
 # Sentence punctuation at the left end of a word, with a space or nothing before it.
-_LEFT_PUNCT = re.compile(r"(?:(?<=\s)|^)([.,:;!?]+)(?=[^\W\d_])")
+_LEFT_PUNCT: Final = re.compile(r"(?:(?<=\s)|^)([.,:;!?]+)(?=[^\W\d_])")
 # What every match of it holds, found by a scan for its first character (the
 # pattern above, starting with a lookbehind, is tried at every position).
-_PUNCT_LETTER = re.compile(r"[.,:;!?][^\W\d_]")
+_PUNCT_LETTER: Final = re.compile(r"[.,:;!?][^\W\d_]")
 # A list label's number and its dash (``1-``, typed after Hebrew words) drawn between
 # a Latin run and those words: the label is the Hebrew text's, not the Latin run's end.
-_LABEL_NUMBER = re.compile(r"(?<=\S\s)-(?=\d{1,3}\s+[\u05d0-\u05ea])")
-_DASH_DIGIT = re.compile(r"-\d")  # in every match of it: a scan for "-" first
+_LABEL_NUMBER: Final = re.compile(r"(?<=\S\s)-(?=\d{1,3}\s+[\u05d0-\u05ea])")
+_DASH_DIGIT: Final = re.compile(r"-\d")  # in every match of it: a scan for "-" first
 
 
 def _trailing_marks(visual: str, direction: Direction) -> str:
@@ -1013,14 +1022,14 @@ def _trailing_marks(visual: str, direction: Direction) -> str:
 def _plain_class(classes: tuple[str, ...]) -> re.Pattern[str]:
     """A pattern of strings of the characters below U+0800 in these bidi classes (the
     scripts whose classes no Unicode version has changed), built at import."""
-    chars = [chr(c) for c in range(0x800) if unicodedata.bidirectional(chr(c)) in classes]
+    chars = characters(classes, 0x800)  # the bidi subset's table (:mod:`._bidi`)
     return re.compile("[" + "".join(re.escape(ch) for ch in chars) + "]*")
 
 
 # Strings the bidi algorithm lays out as a whole in one direction: strong letters
 # of that direction, marks and spaces.
-_PLAIN_R = _plain_class(("R", "NSM", "WS"))
-_PLAIN_L = _plain_class(("L", "NSM", "WS"))
+_PLAIN_R: Final = _plain_class(("R", "NSM", "WS"))
+_PLAIN_L: Final = _plain_class(("L", "NSM", "WS"))
 
 
 def _plain_text(visual: str, direction: Direction) -> str | None:
@@ -1034,7 +1043,7 @@ def _plain_text(visual: str, direction: Direction) -> str | None:
     return visual if _PLAIN_L.fullmatch(visual) else None
 
 
-_BIDI: list[Callable[..., object]] = []  # python-bidi's get_display, imported on first use
+_BIDI: Final[list[Callable[..., object]]] = []  # python-bidi's get_display, imported on first use
 
 
 def _display(visual: str, direction: Direction) -> str:
@@ -1062,9 +1071,9 @@ def _item_text(visual: str, direction: Direction) -> str:
     return _display(visual, direction)
 
 
-_OPEN = {"(": ")", "[": "]", "{": "}"}
-_CLOSE = {v: k for k, v in _OPEN.items()}
-_ANY_BRACKET = re.compile(r"[()\[\]{}]")  # most lines have none: one search says so
+_OPEN: Final = {"(": ")", "[": "]", "{": "}"}
+_CLOSE: Final = {v: k for k, v in _OPEN.items()}
+_ANY_BRACKET: Final = re.compile(r"[()\[\]{}]")  # most lines have none: one search says so
 
 
 def pair_brackets(text: str, lone: bool = False) -> tuple[str, bool]:
