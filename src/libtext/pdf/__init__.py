@@ -275,7 +275,11 @@ def _extract_data(
         return _assemble(raw_pages, meta, name, mirror=False, headings=headings)
     with _no_collection():
         raw_pages, meta, headings, _ = _read_fast(data, name, password, pages, max_pages, limits)
-        return _assemble(raw_pages, meta, name, mirror=True, headings=headings)
+        doc = _assemble(raw_pages, meta, name, mirror=True, headings=headings)
+        # The raw lines die by their counts here, not walked by the collection that
+        # follows the collector's return (it walks every object the read left alive).
+        del raw_pages
+        return doc
 
 
 @contextmanager
