@@ -92,6 +92,11 @@ class RawLine:
             self.colour,
         )
 
+    def __reduce__(self) -> tuple[type[RawLine], tuple[object, ...]]:
+        # A guard's worker sends its pages' lines pickled; the compiled class is made
+        # through its __init__ only.
+        return RawLine, self._fields()
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RawLine):
             return NotImplemented
