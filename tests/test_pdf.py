@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import io
-import pickle
 import json
+import pickle
 import re
 import unicodedata
 from pathlib import Path
