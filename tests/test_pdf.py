@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import pickle
 import re
 import unicodedata
 from pathlib import Path
@@ -803,3 +804,21 @@ def test_an_ocr_lines_size_is_its_letters_not_a_large_one_letter_word() -> None:
     line = lines["one two a six ten"]
     assert line.size == 10
     assert line.kind != "heading"
+
+
+def test_raw_line_survives_pickling() -> None:
+    """A guard's worker sends its pages' lines pickled: every field comes back, and the
+    compiled class (made through its ``__init__`` only) unpickles too."""
+    line = RawLine(
+        "שלום (1)", 11.5, True, 120.25, 40.0, 300.5, True, 3, [(40.0, 90.0, "a")], True, (200, 0, 0)
+    )
+    back = pickle.loads(pickle.dumps(line, protocol=pickle.HIGHEST_PROTOCOL))
+    assert back == line
+    assert back is not line
+    assert (back.block, back.aside, back.colour, back.cells) == (
+        3,
+        True,
+        (200, 0, 0),
+        [(40.0, 90.0, "a")],
+    )
+    assert back != RawLine("שלום (1)", 11.5, True, 120.25, 40.0, 300.5)

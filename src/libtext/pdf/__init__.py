@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import gc
 import os
-import re
 import stat
 import threading
 from collections.abc import Callable, Iterator
@@ -49,7 +48,7 @@ from libtext.pdf._compiled import prefer_source
 
 prefer_source()  # before the per-character modules: LIBTEXT_PURE_PYTHON=1 passes over their twin
 
-from libtext.pdf._extracted import extracted_lines  # noqa: E402
+from libtext.pdf._extracted import extracted_lines, fix_brackets  # noqa: E402
 from libtext.pdf._guard import (  # noqa: E402
     PdfGuard,
     PdfLimits,
@@ -63,11 +62,6 @@ from libtext.pdf._outline import StructureHeadings, read_headings, structure_wan
 from libtext.pdf._pages import Page  # noqa: E402
 from libtext.pdf._read import RawPage, read_page  # noqa: E402
 from libtext.pdf._spreads import split_spreads  # noqa: E402
-from libtext.pdf._text import (  # noqa: E402
-    bracket_votes,
-    brackets_outside_numbers,
-    mirror_rtl_brackets,
-)
 from libtext.pdf._visual import valid_text  # noqa: E402
 
 __all__ = [
@@ -275,7 +269,11 @@ def _extract_data(
         return _assemble(raw_pages, meta, name, mirror=False, headings=headings)
     with _no_collection():
         raw_pages, meta, headings, _ = _read_fast(data, name, password, pages, max_pages, limits)
-        return _assemble(raw_pages, meta, name, mirror=True, headings=headings)
+        doc = _assemble(raw_pages, meta, name, mirror=True, headings=headings)
+        # The raw lines die by their counts here, not walked by the collection that
+        # follows the collector's return (it walks every object the read left alive).
+        del raw_pages
+        return doc
 
 
 @contextmanager
@@ -625,7 +623,7 @@ def _assemble(
             details={"source": name},
         )
     if mirror:
-        _fix_brackets(raw_pages)
+        fix_brackets(raw_pages)
     body = dominant_size(raw_pages)
     units, spreads = split_spreads(raw_pages)
     kinds = iter(classify(units, body))
@@ -667,42 +665,3 @@ def _assemble(
         body_size=body,
         headings=headings or [],
     )
-
-
-_RTL_LETTER = re.compile("[\u05d0-\u05ea\u0620-\u064a\ufb1d-\ufefc]")
-_RTL_RUN = re.compile("[\u05d0-\u05ea\u0620-\u064a\ufb1d-\ufefc]+")
-_LETTER_RUN = re.compile(r"[^\W\d_]+")
-_BRACKET = re.compile("[()\\[\\]{}<>«»‹›]")  # a search: a fifth of a set's time on a line
-
-
-def _fix_brackets(pages: list[RawPage]) -> None:
-    """Mirror right-to-left brackets back, if the document's lines show the defect.
-
-    A document without Hebrew (or other right-to-left) letters is left alone; lines
-    without letters take the document's direction. The vote stops early once one
-    side clearly wins: a few dozen lines settle it. Then, on every line, a bracket on
-    the wrong side of a number (``)82``, as an OCR layer may box it) goes outside it.
-    """
-    sample = "".join(ln.text for p in pages[:30] for ln in p.lines)
-    if not _RTL_LETTER.search(sample):
-        return
-    # Mirroring swaps brackets for brackets: the lines that hold one stay those.
-    bracketed = [ln for p in pages for ln in p.lines if _BRACKET.search(ln.text)]
-    candidates = [ln for ln in bracketed if not ln.brackets_fixed]
-    mirrored = logical = 0
-    for ln in candidates:
-        m, lg = bracket_votes(ln.text)
-        mirrored += m
-        logical += lg
-        if abs(mirrored - logical) >= 25:
-            break
-    if logical <= mirrored and candidates:
-        # Counted only now (most documents stop above), by their runs' lengths: a list
-        # of words, not one of letters.
-        rtl = len("".join(_RTL_RUN.findall(sample)))
-        letters = len("".join(_LETTER_RUN.findall(sample)))
-        default: Literal["L", "R"] = "R" if 2 * rtl >= letters else "L"
-        for ln in candidates:
-            ln.text = mirror_rtl_brackets(ln.text, default)
-    for ln in bracketed:
-        ln.text = brackets_outside_numbers(ln.text)

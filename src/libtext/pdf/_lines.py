@@ -16,7 +16,6 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -25,30 +24,98 @@ if TYPE_CHECKING:
 __all__ = ["RawLine", "join_items", "margin_note", "margin_number"]
 
 
-@dataclass(slots=True)
 class RawLine:
     """A line as read, before classification (y: baseline distance from the top).
 
     Defined here, below the reader (``libtext.pdf._read`` imports it from here), so
-    the two never import each other.
+    the two never import each other. A plain class, not a dataclass (a book makes tens
+    of thousands: the compiled twin builds a plain class's ``__init__`` natively, a
+    dataclass's in Python); equal as a dataclass would be, field by field.
     """
 
-    text: str
-    size: float
-    bold: bool
-    y: float
-    x0: float
-    x1: float
-    brackets_fixed: bool = False  # read from glyph positions, brackets paired already
-    block: int = -1  # the text block it belongs to (see :mod:`._blocks`), -1: none found
-    # Parts a tab apart inside the line as pdfium gave it (x0, x1, text), when they
-    # may be a table's cells (see ``libtext.pdf._rows``); else empty.
-    cells: list[tuple[float, float, str]] = field(default_factory=list)
-    aside: bool = False  # a number or a note in the margin, cut from the line beside it
-    # Fill colour (red, green, blue) of the middle letter; a short line's only if its
-    # ends share it, else None (a link word in it): see ``libtext.pdf._read._line_colour``.
-    colour: tuple[int, int, int] | None = None
-    ocr: bool = False  # read from an OCR layer (invisible text): its size is its own
+    __slots__ = (
+        "aside",
+        "block",
+        "bold",
+        "brackets_fixed",
+        "cells",
+        "colour",
+        "size",
+        "text",
+        "x0",
+        "x1",
+        "ocr",
+        "y",
+    )
+
+    def __init__(
+        self,
+        text: str,
+        size: float,
+        bold: bool,
+        y: float,
+        x0: float,
+        x1: float,
+        brackets_fixed: bool = False,
+        block: int = -1,
+        cells: list[tuple[float, float, str]] | None = None,
+        aside: bool = False,
+        colour: tuple[int, int, int] | None = None,
+        ocr: bool = False,
+    ) -> None:
+        self.text = text
+        self.size = size
+        self.bold = bold
+        self.y = y
+        self.x0 = x0
+        self.x1 = x1
+        self.brackets_fixed = brackets_fixed  # read from glyph positions, brackets paired
+        self.block = block  # its text block (see :mod:`._blocks`), -1: none found
+        # Parts a tab apart inside the line as pdfium gave it (x0, x1, text), when they
+        # may be a table's cells (see ``libtext.pdf._rows``); else empty.
+        self.cells: list[tuple[float, float, str]] = [] if cells is None else cells
+        self.aside = aside  # a number or a note in the margin, cut from the line beside it
+        # Fill colour (red, green, blue) of the middle letter; a short line's only if its
+        # ends share it, else None (a link word in it): see ``libtext.pdf._read._line_colour``.
+        self.colour = colour
+        self.ocr = ocr  # read from an OCR layer (invisible text): its size is its own
+
+    def _fields(self) -> tuple[object, ...]:
+        return (
+            self.text,
+            self.size,
+            self.bold,
+            self.y,
+            self.x0,
+            self.x1,
+            self.brackets_fixed,
+            self.block,
+            self.cells,
+            self.aside,
+            self.colour,
+            self.ocr,
+        )
+
+    def __reduce__(self) -> tuple[type[RawLine], tuple[object, ...]]:
+        # A guard's worker sends its pages' lines pickled; the compiled class is made
+        # through its __init__ only.
+        return RawLine, self._fields()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RawLine):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"RawLine(text={self.text!r}, size={self.size!r}, bold={self.bold!r}, "
+            f"y={self.y!r}, x0={self.x0!r}, x1={self.x1!r}, "
+            f"brackets_fixed={self.brackets_fixed!r}, block={self.block!r}, "
+            f"cells={self.cells!r}, aside={self.aside!r}, colour={self.colour!r}, "
+            f"ocr={self.ocr!r})"
+        )
 
 
 # A line of more words than this is no title: its ends' colour is not asked

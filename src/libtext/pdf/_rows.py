@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -64,14 +63,35 @@ _WORD_CHARS = re.compile("[A-Za-z\u05d0-\u05ea]")
 _TAB = 2.0
 
 
-@dataclass(slots=True)
 class _Item:
-    """A part of a baseline: a line, or a cell of a line read with tab gaps inside."""
+    """A part of a baseline: a line, or a cell of a line read with tab gaps inside.
 
-    line: int  # index of its line
-    x0: float
-    x1: float
-    text: str
+    A plain class (built natively by the compiled twin, as :class:`._lines.RawLine`);
+    equal as a dataclass would be, field by field.
+    """
+
+    __slots__ = ("line", "text", "x0", "x1")
+
+    def __init__(self, line: int, x0: float, x1: float, text: str) -> None:
+        self.line = line  # index of its line
+        self.x0 = x0
+        self.x1 = x1
+        self.text = text
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Item):
+            return NotImplemented
+        return (self.line, self.x0, self.x1, self.text) == (
+            other.line,
+            other.x0,
+            other.x1,
+            other.text,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"_Item(line={self.line!r}, x0={self.x0!r}, x1={self.x1!r}, text={self.text!r})"
 
 
 def join_rows(lines: list[RawLine], direction: Direction, gutter: float | None) -> list[RawLine]:
