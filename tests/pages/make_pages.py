@@ -1197,6 +1197,226 @@ def make_ocr(src: Path, out: Path, pages: list[Page]) -> list[Page]:
     return truths
 
 
+# --- TeX (LuaLaTeX, XeLaTeX) ------------------------------------------------------------
+
+# The engines and packages real Hebrew books are set with: LuaLaTeX with babel
+# (``bidi=basic``: LuaTeX's own right-to-left, glyphs written in visual order) or with
+# polyglossia, and XeLaTeX with polyglossia over the ``bidi`` package (glyph runs in
+# logical order). Debian: ``texlive-luatex``, ``texlive-xetex``, ``texlive-lang-other``,
+# ``texlive-lang-arabic`` (``bidi``, ``luabidi``), ``texlive-latex-extra``.
+
+_TEX_HEAD = r"""\documentclass[%(size)s]{article}
+\usepackage[a5paper,top=20mm,bottom=20mm,left=16mm,right=16mm,headsep=6mm]{geometry}
+\usepackage{fancyhdr}
+%(packages)s
+%(lang)s
+\pagestyle{fancy}
+\fancyhf{}
+\renewcommand{\headrulewidth}{0.4pt}
+%(style)s
+\setlength{\parskip}{4pt}
+\begin{document}
+"""
+
+
+def _tex(
+    name: str,
+    engine: str,
+    lang: str,
+    body: str,
+    *,
+    style: str,
+    size: str = "11pt",
+    packages: str = "",
+) -> None:
+    """Write ``sources/NAME.tex`` and typeset it with ``engine`` (twice, for the page
+    references of its header); without the engine the committed PDF stays."""
+    src = SOURCES / f"{name}.tex"
+    # ``bidi`` (XeLaTeX) must come after the packages it patches: they go first.
+    head = _TEX_HEAD % {
+        "size": size,
+        "packages": packages,
+        "lang": lang.strip(),
+        "style": style.strip(),
+    }
+    src.write_text(head + body.strip() + "\n\\end{document}\n", "utf-8")
+    if shutil.which(engine) is None:
+        print(f"{name}: no {engine}, the committed PDF is kept", file=sys.stderr)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(2):
+            subprocess.run(
+                [engine, "-interaction=nonstopmode", "-halt-on-error", str(src)],
+                cwd=tmp,
+                check=True,
+                capture_output=True,
+                timeout=300,
+            )
+        shutil.copy(Path(tmp) / f"{name}.pdf", HERE / f"{name}.pdf")
+
+
+_BABEL = r"""
+\usepackage[bidi=basic]{babel}
+\babelprovide[main,import]{hebrew}
+\babelprovide[import]{english}
+\babelfont{rm}[Renderer=HarfBuzz]{Frank Ruehl CLM}
+\babelfont[english]{rm}{DejaVu Serif}
+"""
+
+_POLYGLOSSIA = r"""
+\usepackage{polyglossia}
+\setmainlanguage{hebrew}
+\setotherlanguage{english}
+\newfontfamily\hebrewfont[Script=Hebrew]{%(font)s}
+\newfontfamily\englishfont{DejaVu Serif}
+\setmainfont{%(font)s}
+"""
+
+# Mishnah Berakhot 1:1-2, typed from the Mishnah (public domain).
+BERAKHOT = [
+    "מאימתי קורין את שמע בערבית? משעה שהכהנים נכנסים לאכול בתרומתן, עד סוף האשמורה "
+    "הראשונה, דברי רבי אליעזר. וחכמים אומרים: עד חצות. רבן גמליאל אומר: עד שיעלה "
+    "עמוד השחר.",
+    "מעשה ובאו בניו מבית המשתה, אמרו לו: לא קרינו את שמע. אמר להם: אם לא עלה עמוד "
+    "השחר, חיבין אתם לקרות.",
+    "מאימתי קורין את שמע בשחרית? משיכיר בין תכלת ללבן. רבי אליעזר אומר: בין תכלת "
+    "לכרתי. וגומרה עד הנץ החמה. רבי יהושע אומר: עד שלש שעות, שכן דרך בני מלכים "
+    "לעמוד בשלש שעות.",
+]
+
+
+def tex_babel_notes() -> list[Page]:
+    """LuaLaTeX with babel (``bidi=basic``): a running header with the title at one
+    corner and the page number at the other, section titles, footnotes called at the
+    end of a sentence, Latin and digits in parentheses inside Hebrew paragraphs."""
+    latin = "(Danby, p. 2)"
+    paras = [
+        AVOT[0],
+        AVOT[1],
+        AVOT[2] + f" ראה בתרגום האנגלי {latin}.",
+    ]
+    notes = ["אבות א, א; ראה גם ברכות ב.", "אבות א, ב."]
+    page2 = [BERAKHOT[0], BERAKHOT[1], BERAKHOT[2] + " (משנה 2)."]
+    en = r"\foreignlanguage{english}{Danby, p. 2}"
+    body = rf"""
+\section*{{פרק ראשון}}
+{paras[0]}\footnote{{{notes[0]}}}
+
+{paras[1]}\footnote{{{notes[1]}}}
+
+{AVOT[2]} ראה בתרגום האנגלי ({en}).
+\newpage
+\section*{{ברכות, פרק ראשון}}
+{page2[0]}
+
+{page2[1]}
+
+{BERAKHOT[2]} (משנה 2).
+"""
+    style = r"\fancyhead[R]{פרקי אבות וברכות}\fancyhead[L]{\thepage}"
+    _tex("tex_babel_notes", "lualatex", _BABEL, body, style=style)
+    header = ["פרקי אבות וברכות"]
+    return [
+        Page(
+            [["פרק ראשון"], [paras[0] + "1", paras[1] + "2", paras[2]]],
+            footnotes=[f"1 {notes[0]}", f"2 {notes[1]}"],
+            header=header,
+            page_number="1",
+            headings=["פרק ראשון"],
+        ),
+        Page(
+            [["ברכות, פרק ראשון"], page2],
+            header=header,
+            page_number="2",
+            headings=["ברכות, פרק ראשון"],
+        ),
+    ]
+
+
+def _columns(title: str, right: list[str], left: list[str]) -> str:
+    """A centred bold title over two balanced columns, ``right`` in the first."""
+    return (
+        rf"\begin{{center}}{{\Large\bfseries {title}}}\end{{center}}"
+        + "\n\\begin{multicols}{2}\n"
+        + "\n\n".join(right)
+        + "\n\n\\columnbreak\n\n"
+        + "\n\n".join(left)
+        + "\n\\end{multicols}\n"
+    )
+
+
+def tex_poly_columns() -> list[Page]:
+    """LuaLaTeX with polyglossia: pointed verses (Ezra SIL, each mark its own glyph
+    run) in two columns (the right one first) under a centred title spanning both, then
+    a page of Mishnah so; the page number centred between two running titles."""
+    verses = [f"{_HEB_NUM[k]} {v}" for k, v in enumerate(GENESIS)]
+    body = (
+        _columns("בראשית א", verses[:4], verses[4:])
+        + "\n\\newpage\n"
+        + _columns("ברכות א", BERAKHOT[:2], BERAKHOT[2:])
+    )
+    lang = _POLYGLOSSIA % {"font": "Ezra SIL"}
+    style = r"\fancyhead[R]{מקרא ומשנה}\fancyhead[C]{\thepage}\fancyhead[L]{פרק א}"
+    _tex(
+        "tex_poly_columns",
+        "lualatex",
+        lang,
+        body,
+        style=style,
+        size="12pt",
+        packages=r"\usepackage{multicol}",
+    )
+    header = ["מקרא ומשנה", "פרק א"]
+    return [
+        Page(
+            [["בראשית א"], verses[:4], verses[4:]],
+            header=header,
+            page_number="1",
+            headings=["בראשית א"],
+        ),
+        Page(
+            [["ברכות א"], BERAKHOT[:2], BERAKHOT[2:]],
+            header=header,
+            page_number="2",
+            headings=["ברכות א"],
+        ),
+    ]
+
+
+def tex_xe_parallel() -> list[Page]:
+    """XeLaTeX with polyglossia (the ``bidi`` package): a title, a Hebrew paragraph
+    citing a Latin book with its year, then the Haggadah with its English beside it
+    (``paracol``: the Hebrew column at the right), the page number centred at the foot."""
+    intro = "נוסח ההגדה כפי שנדפס בפראג (Prague 1526), עם תרגום לאנגלית."
+    he = [HA_LACHMA, MA_NISHTANA]
+    en = [HA_LACHMA_EN, MA_NISHTANA_EN]
+    # The English unhyphenated: a word broken at a line's end is one word of the truth,
+    # which libtext does not join yet.
+    en_tex = [
+        r"\begin{english}\raggedright\hyphenpenalty=10000 " + x + r"\par\end{english}" for x in en
+    ]
+    body = (
+        r"\section*{הא לחמא עניא}"
+        + "\n"
+        + intro.replace("(Prague 1526)", r"(\textenglish{Prague 1526})")
+        + "\n\n\\begin{paracol}{2}\n"
+        + "\n\n".join(he)
+        + "\n\\switchcolumn\n"
+        + "\n\n".join(en_tex)
+        + "\n\\end{paracol}\n"
+    )
+    lang = _POLYGLOSSIA % {"font": "David CLM"}
+    style = r"\renewcommand{\headrulewidth}{0pt}\fancyfoot[C]{\thepage}"
+    _tex("tex_xe_parallel", "xelatex", lang, body, style=style, packages=r"\usepackage{paracol}")
+    return [
+        Page(
+            [["הא לחמא עניא"], [intro], he, en],
+            page_number="1",
+            headings=["הא לחמא עניא"],
+        )
+    ]
+
+
 # --- main ---------------------------------------------------------------------------------
 
 
@@ -1230,6 +1450,9 @@ def main(names: list[str]) -> None:
         "haggadah_preface": haggadah_preface,
         "contents_flex": contents_flex,
         "colour_titles": colour_titles,
+        "tex_babel_notes": tex_babel_notes,
+        "tex_poly_columns": tex_poly_columns,
+        "tex_xe_parallel": tex_xe_parallel,
     }
     for name, make in simple.items():
         if not names or name in names:
