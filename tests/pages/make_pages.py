@@ -1333,6 +1333,90 @@ def tex_babel_notes() -> list[Page]:
     ]
 
 
+# Mishnah Berakhot 2:1-2 (public domain); the verse pointed, its reference in Latin.
+SHEMA = "שְׁמַע יִשְׂרָאֵל ה׳ אֱלֹהֵינוּ ה׳ אֶחָד"
+BERAKHOT_2 = [
+    ("היה קורא", " בתורה והגיע זמן המקרא, אם כוון לבו יצא, ואם לאו לא יצא."),
+    (
+        "בפרקים",
+        " שואל מפני הכבוד ומשיב, ובאמצע שואל מפני היראה ומשיב, דברי רבי מאיר. רבי "
+        "יהודה אומר: באמצע שואל מפני היראה ומשיב מפני הכבוד, ובפרקים שואל מפני הכבוד "
+        "ומשיב שלום לכל אדם.",
+    ),
+    (
+        "אלו הן בין הפרקים:",
+        " בין ברכה ראשונה לשניה, בין שניה לשמע, בין שמע לוהיה אם שמוע, בין והיה אם "
+        "שמוע לויאמר, בין ויאמר לאמת ויציב. רבי יהודה אומר: בין ויאמר לאמת ויציב לא "
+        "יפסיק.",
+    ),
+    (
+        "אמר רבי יהושע בן קרחה:",
+        " למה קדמה שמע לוהיה אם שמוע? אלא כדי שיקבל עליו עול מלכות שמים תחלה, ואחר "
+        f"כך יקבל עליו עול מצות, שנאמר: {SHEMA} (Deut. 6:4).",
+    ),
+]
+
+
+def _noted(lead: str, text: str, at: str, note: str, k: int) -> tuple[str, str]:
+    """A paragraph opening with bold words and a footnote called after ``at``: its TeX
+    and its truth (the note's number after ``at``)."""
+    tex = rf"\textbf{{{lead}}}" + (
+        text.replace(at, at + rf"\footnote{{{note}}}", 1) if at else text
+    )
+    return tex, lead + (text.replace(at, f"{at}{k}", 1) if at else text)
+
+
+def tex_babel_columns() -> list[Page]:
+    """LuaLaTeX with babel (``bidi=basic``, ``layout=columns``): a section title over
+    two columns whose paragraphs open with bold words, footnotes called mid-line below
+    both columns, a pointed verse with its Latin reference in parentheses, the running
+    title and page number in the header's corners."""
+    notes = ["ראה ברכות יג, א.", "כלומר בין פרק לפרק של קריאת שמע.", "ברכות יד, ב."]
+    calls = [("יצא,", 1), ("", 0), ("לשמע,", 2), ("שמוע?", 3)]
+    first = [
+        _noted(lead, text, at, notes[k - 1], k)
+        for (lead, text), (at, k) in zip(BERAKHOT_2, calls, strict=True)
+    ]
+    # The notes are numbered through the document.
+    last = "ראה תוספתא ברכות א, א."
+    second = [(BERAKHOT[0], BERAKHOT[0]), _noted("", BERAKHOT[1], "לקרות.", last, 4)]
+    second.append((BERAKHOT[2], BERAKHOT[2]))
+    latin = (r"(Deut. 6:4)", r"(\foreignlanguage{english}{Deut. 6:4})")
+    first[3] = (first[3][0].replace(*latin), first[3][1])
+
+    def cols(title: str, paras: list[tuple[str, str]]) -> str:
+        return (
+            rf"\section*{{{title}}}"
+            + "\n\\begin{multicols}{2}\n"
+            + "\n\n".join(t for t, _ in paras)
+            + "\n\\end{multicols}\n"
+        )
+
+    titles = ["פרק שני: היה קורא", "פרק ראשון: מאימתי"]
+    body = cols(titles[0], first) + "\\newpage\n" + cols(titles[1], second)
+    lang = _BABEL.replace("[bidi=basic]", "[bidi=basic,layout=columns.footnotes]")
+    style = r"\fancyhead[R]{משנה ברכות}\fancyhead[L]{\thepage}"
+    _tex(
+        "tex_babel_columns", "lualatex", lang, body, style=style, packages=r"\usepackage{multicol}"
+    )
+    return [
+        Page(
+            [[titles[0]], [t for _, t in first]],
+            footnotes=[f"{k} {x}" for k, x in enumerate(notes, 1)],
+            header=["משנה ברכות"],
+            page_number="1",
+            headings=[titles[0]],
+        ),
+        Page(
+            [[titles[1]], [t for _, t in second]],
+            footnotes=[f"4 {last}"],
+            header=["משנה ברכות"],
+            page_number="2",
+            headings=[titles[1]],
+        ),
+    ]
+
+
 def _columns(title: str, right: list[str], left: list[str]) -> str:
     """A centred bold title over two balanced columns, ``right`` in the first."""
     return (
@@ -1451,6 +1535,7 @@ def main(names: list[str]) -> None:
         "contents_flex": contents_flex,
         "colour_titles": colour_titles,
         "tex_babel_notes": tex_babel_notes,
+        "tex_babel_columns": tex_babel_columns,
         "tex_poly_columns": tex_poly_columns,
         "tex_xe_parallel": tex_xe_parallel,
     }

@@ -611,13 +611,15 @@ def visual_parts(
     # placed already, and its box may lie anywhere (Word 365 puts a right-to-left
     # space's origin inside the next word); one letter apart (pdfium put a letter
     # of a replacement text after it), the gaps on either side of that letter do.
-    # A space of no width (pdfium's at the bounds of a replacement text, which LuaTeX
-    # writes for each pointed cluster it draws as one glyph) marks no place on the
-    # line: the gaps alone tell whether it is a word's.
+    # A space of no width between two Hebrew letters (pdfium's at the bounds of a
+    # replacement text, which LuaTeX writes for each pointed cluster it draws as one
+    # glyph) marks no place on the line: the gaps alone tell whether it is a word's.
     apart: dict[int, int] = {}
     for key in real:
         p, q = divmod(key, n)
-        if rank[p] >= 0 and rank[q] >= 0 and real[key] > _NO_WIDTH * em:
+        if rank[p] >= 0 and rank[q] >= 0:
+            if real[key] <= _NO_WIDTH * em and _hebrew(glyphs[p].ch) and _hebrew(glyphs[q].ch):
+                continue
             apart[key] = abs(rank[p] - rank[q])
     spaces = sorted(x for pair, x in where.items() if apart.get(pair, 0) > 2) if real else []
     # What follows each base: "" (same word), " " or a new item (a tab-wide gap).
@@ -973,6 +975,10 @@ def _drop_precomposed(
                 drop.add(j)
                 break
     return [g for k, g in enumerate(stream) if k not in drop] if drop else stream
+
+
+def _hebrew(ch: str) -> bool:
+    return "\u05d0" <= ch <= "\u05ea"
 
 
 def _space_between(spaces: list[float], lo: float, hi: float) -> bool:
