@@ -1,10 +1,12 @@
-"""Typeset whole pages with real producers (LibreOffice Writer, Chromium), with their truths.
+"""Typeset whole pages with real producers (LibreOffice Writer, Chromium, LuaLaTeX,
+XeLaTeX), with their truths.
 
 Dev-only: needs LibreOffice Writer and Chromium (Debian ``libreoffice-writer-nogui``,
-``chromium``), Tesseract (``tesseract-ocr``, ``tesseract-ocr-heb``) and poppler's
+``chromium``), for the ``tex_*`` pages LuaLaTeX and XeLaTeX (see the TeX section; without
+an engine its committed PDF is kept), Tesseract (``tesseract-ocr``, ``tesseract-ocr-heb``) and poppler's
 ``pdftoppm`` for the OCR layer, the fonts of Debian ``culmus``, ``fonts-sil-ezra`` and
 ``fonts-dejavu``, ``pypdfium2`` (the spread, the rotated and cropped pages) and Pillow. The sources
-(``sources/*.fodt``, ``sources/*.html``), the PDFs and the ``*.pages.json`` truths are
+(``sources/*.fodt``, ``sources/*.html``, ``sources/*.tex``), the PDFs and the ``*.pages.json`` truths are
 committed, so the tests need none of them. Run from the repository root::
 
     python tests/pages/make_pages.py [NAME ...]
@@ -20,8 +22,8 @@ does not matter), ``footnotes`` (one printed line each, their marker first), ``m
 A contents row's dot leaders are not in the truth (their count is the producer's); the
 test reads leaders as one space on both sides.
 
-Texts: the Haggadah, Kabbalat Shabbat (Psalms, Lecha Dodi), Pirkei Avot and Genesis
-(public domain; the English renderings are this script's own), Tanya (Wikisource, CC
+Texts: the Haggadah, Kabbalat Shabbat (Psalms, Lecha Dodi), Pirkei Avot, Mishnah
+Berakhot and Genesis (public domain; the English renderings are this script's own), Tanya (Wikisource, CC
 BY-SA) via ``tests/layouts/make_layouts.py``.
 """
 
