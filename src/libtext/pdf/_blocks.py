@@ -38,6 +38,8 @@ __all__ = ["order_lines"]
 _RIVER = 0.5
 # A band boundary: a gap between rows wider than the usual one by this many font sizes.
 _BAND = 0.6
+# Notes are set smaller than this share of the text's size.
+_NOTE_SIZE = 0.9
 
 _Row = list[int]
 
@@ -311,8 +313,9 @@ def _runs(lines: list[RawLine], rows: list[_Row], least: float, em: float) -> li
     """``rows`` as the longest run of consecutive rows that share a vertical river with
     text on both sides (two columns under a title that spans both), and the rows
     before and after it; one part when no two rows share one. A run ends at a band's
-    gap below which no row is parted: the notes set far below two columns, under one
-    of them alone, are no line of that column."""
+    gap below which no row is parted and a note begins (smaller type, opened by its
+    marker): the notes set far below two columns, under one of them alone, are no
+    line of that column."""
     # Columns side by side put two items on some rows, a river apart: without two
     # such rows (a page of one column) there is no run to look for.
     parted = [
@@ -321,8 +324,13 @@ def _runs(lines: list[RawLine], rows: list[_Row], least: float, em: float) -> li
     ]
     if sum(parted) < 2:
         return [rows]
-    # Whether a row from each on is parted.
+    # Whether a row from each on is parted; whether each row opens a note.
     later = list(itertools.accumulate(reversed(parted), lambda a, b: a or b))[::-1]
+    note = [
+        all(lines[k].size < _NOTE_SIZE * em for k in row)
+        and _MARKER.fullmatch(lines[row[0]].text.split(" ", 1)[0]) is not None
+        for row in rows
+    ]
     lo = min(lines[k].x0 for row in rows for k in row)
     hi = max(lines[k].x1 for row in rows for k in row)
     free = [_free(lines, row, lo, hi, least) for row in rows]
@@ -338,7 +346,7 @@ def _runs(lines: list[RawLine], rows: list[_Row], least: float, em: float) -> li
             break
         shared = free[i]
         j = i
-        while j + 1 < len(rows) and (gaps[j] <= limit or later[j + 1]):
+        while j + 1 < len(rows) and (gaps[j] <= limit or later[j + 1] or not note[j + 1]):
             nxt = _meet(shared, free[j + 1], least)
             if not nxt:
                 break
