@@ -325,7 +325,9 @@ def _runs(lines: list[RawLine], rows: list[_Row], least: float, em: float) -> li
     if sum(parted) < 2:
         return [rows]
     # Whether a row from each on is parted; whether each row opens a note.
-    later = list(itertools.accumulate(reversed(parted), lambda a, b: a or b))[::-1]
+    later = [False] * (len(rows) + 1)
+    for i in range(len(rows) - 1, -1, -1):
+        later[i] = parted[i] or later[i + 1]
     note = [
         all(lines[k].size < _NOTE_SIZE * em for k in row)
         and _MARKER.fullmatch(lines[row[0]].text.split(" ", 1)[0]) is not None
