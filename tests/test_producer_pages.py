@@ -12,7 +12,8 @@ a contents page, a table on a right-to-left page, a header's corners and verse s
 a refrain tab-set at the far end of a verse, a contents page of flex rows, a Hebrew paragraph with Latin italics on a
 page of English, a title page after an abstract (``*.title.json``), and books set with
 LuaLaTeX (babel, polyglossia: right-to-left text drawn in visual order, pointed clusters
-as replacement texts) and XeLaTeX: footnotes below two columns, a parallel text. Scored like ``realpdf_pages_score.py``: the main text
+as replacement texts, a line handed over in pieces) and XeLaTeX: footnotes below two
+columns, a parallel text. Scored like ``realpdf_pages_score.py``: the main text
 (body and heading lines in order) against the truth's blocks, with edit distance.
 """
 
@@ -100,9 +101,10 @@ def test_the_cases_are_there() -> None:
     assert {"contents_page", "rtl_table", "sefer_sections", "siddur_corners"} <= set(NAMES)
     assert {"chabad_booklet", "chabad_ocr", "pointed_writer", "pointed_chromium"} <= set(NAMES)
     assert {"siddur_refrain", "haggadah_preface", "contents_flex"} <= set(NAMES)
-    assert {"tex_babel_notes", "tex_babel_columns", "tex_poly_columns", "tex_xe_parallel"} <= set(
+    assert {"tex_babel_notes", "tex_babel_columns", "tex_poly_columns", "tex_poly_mixed"} <= set(
         NAMES
     )
+    assert "tex_xe_parallel" in NAMES
     assert {"title_second", "haggadah_title", "haggadah_facing"} <= set(TITLES)
 
 

@@ -1469,6 +1469,47 @@ def tex_poly_columns() -> list[Page]:
     ]
 
 
+# Psalm 23:1-2 (public domain), pointed; a footnote called between two pointed words.
+PSALM_23 = (
+    "מִזְמוֹר לְדָוִד ה׳ רֹעִי לֹא אֶחְסָר",
+    "בִּנְאוֹת דֶּשֶׁא יַרְבִּיצֵנִי",
+    "עַל מֵי מְנֻחוֹת יְנַהֲלֵנִי.",
+)
+
+
+def tex_poly_mixed() -> list[Page]:
+    """LuaLaTeX with polyglossia: Hebrew paragraphs with bold and italic words, Latin
+    references with their digits in parentheses, footnotes called mid-line, a pointed
+    verse whose line pdfium hands over in pieces (the note's raised number parts it);
+    the page number centred at the foot. (Digits outside a Latin run are not used:
+    polyglossia on LuaTeX prints them reversed.)"""
+    first = (
+        r"\textbf{אמר רבי} יהושע בן לוי\footnote{סנהדרין צח, א.} "
+        r"(\textenglish{Sanhedrin 98a}) \textit{מעשה} גדול היה, ועוד "
+        r"(\textenglish{ed. 2}) נאמר: " + SHEMA + "."
+    )
+    first_truth = (
+        "אמר רבי יהושע בן לוי1 (Sanhedrin 98a) מעשה גדול היה, ועוד (ed. 2) נאמר: " + SHEMA + "."
+    )
+    verse = (
+        f"{PSALM_23[0]} (\\textenglish{{Ps. 23:1}}) {PSALM_23[1]}"
+        f"\\footnote{{תהלים כג, ב.}} {PSALM_23[2]}"
+    )
+    verse_truth = f"{PSALM_23[0]} (Ps. 23:1) {PSALM_23[1]}2 {PSALM_23[2]}"
+    body = r"\section*{דברי חכמים}" + "\n" + first + "\n\n" + verse + "\n"
+    lang = _POLYGLOSSIA % {"font": "Frank Ruehl CLM"}
+    style = r"\renewcommand{\headrulewidth}{0pt}\fancyfoot[C]{\thepage}"
+    _tex("tex_poly_mixed", "lualatex", lang, body, style=style)
+    return [
+        Page(
+            [["דברי חכמים"], [first_truth, verse_truth]],
+            footnotes=["1 סנהדרין צח, א.", "2 תהלים כג, ב."],
+            page_number="1",
+            headings=["דברי חכמים"],
+        )
+    ]
+
+
 def tex_xe_parallel() -> list[Page]:
     """XeLaTeX with polyglossia (the ``bidi`` package): a title, a Hebrew paragraph
     citing a Latin book with its year, then the Haggadah with its English beside it
@@ -1539,6 +1580,7 @@ def main(names: list[str]) -> None:
         "tex_babel_notes": tex_babel_notes,
         "tex_babel_columns": tex_babel_columns,
         "tex_poly_columns": tex_poly_columns,
+        "tex_poly_mixed": tex_poly_mixed,
         "tex_xe_parallel": tex_xe_parallel,
     }
     for name, make in simple.items():
