@@ -1,6 +1,6 @@
 """Whole pages typeset by real producers: reading order and every line's role.
 
-The PDFs of ``tests/pages/`` were made by LibreOffice Writer and Chromium (and pdfium's
+The PDFs of ``tests/pages/`` were made by LibreOffice Writer, Chromium, LuaLaTeX and XeLaTeX (and pdfium's
 N-up import, rotation and crop box) from sources whose text is the truth
 (``tests/pages/make_pages.py`` writes each ``*.pages.json`` from its own input, never
 from libtext's output): parallel texts in a grid and in a table, sources in a siddur's
@@ -10,7 +10,10 @@ the bleed, as a spread, and as a scan with Tesseract's text layer), a booklet on
 pages with notes called in mid-line, pointed verses, two columns under a centred title,
 a contents page, a table on a right-to-left page, a header's corners and verse set large,
 a refrain tab-set at the far end of a verse, a contents page of flex rows, a Hebrew paragraph with Latin italics on a
-page of English, and a title page after an abstract (``*.title.json``). Scored like ``realpdf_pages_score.py``: the main text
+page of English, a title page after an abstract (``*.title.json``), and books set with
+LuaLaTeX (babel, polyglossia: right-to-left text drawn in visual order, pointed clusters
+as replacement texts, a line handed over in pieces) and XeLaTeX: footnotes below two
+columns, a parallel text. Scored like ``realpdf_pages_score.py``: the main text
 (body and heading lines in order) against the truth's blocks, with edit distance.
 """
 
@@ -45,6 +48,11 @@ _KNOWN = {
     "cut by a made-up space: a line without stream spaces is judged like LuaTeX's",
     ("roles", "chabad_ocr"): "an OCR layer keeps no weight: a bold body-size title is "
     "told by nothing but its place; and the header's OCR line holds its page number",
+    **{
+        ("roles", name): "LuaTeX draws the running header's title and page number as "
+        "one run that pdfium hands over whole: the header line holds its page number"
+        for name in ("tex_babel_notes", "tex_babel_columns", "tex_poly_columns")
+    },
 }
 
 
@@ -93,6 +101,10 @@ def test_the_cases_are_there() -> None:
     assert {"contents_page", "rtl_table", "sefer_sections", "siddur_corners"} <= set(NAMES)
     assert {"chabad_booklet", "chabad_ocr", "pointed_writer", "pointed_chromium"} <= set(NAMES)
     assert {"siddur_refrain", "haggadah_preface", "contents_flex"} <= set(NAMES)
+    assert {"tex_babel_notes", "tex_babel_columns", "tex_poly_columns", "tex_poly_mixed"} <= set(
+        NAMES
+    )
+    assert "tex_xe_parallel" in NAMES
     assert {"title_second", "haggadah_title", "haggadah_facing"} <= set(TITLES)
 
 

@@ -1,10 +1,12 @@
-"""Typeset whole pages with real producers (LibreOffice Writer, Chromium), with their truths.
+"""Typeset whole pages with real producers (LibreOffice Writer, Chromium, LuaLaTeX,
+XeLaTeX), with their truths.
 
 Dev-only: needs LibreOffice Writer and Chromium (Debian ``libreoffice-writer-nogui``,
-``chromium``), Tesseract (``tesseract-ocr``, ``tesseract-ocr-heb``) and poppler's
+``chromium``), for the ``tex_*`` pages LuaLaTeX and XeLaTeX (see the TeX section; without
+an engine its committed PDF is kept), Tesseract (``tesseract-ocr``, ``tesseract-ocr-heb``) and poppler's
 ``pdftoppm`` for the OCR layer, the fonts of Debian ``culmus``, ``fonts-sil-ezra`` and
 ``fonts-dejavu``, ``pypdfium2`` (the spread, the rotated and cropped pages) and Pillow. The sources
-(``sources/*.fodt``, ``sources/*.html``), the PDFs and the ``*.pages.json`` truths are
+(``sources/*.fodt``, ``sources/*.html``, ``sources/*.tex``), the PDFs and the ``*.pages.json`` truths are
 committed, so the tests need none of them. Run from the repository root::
 
     python tests/pages/make_pages.py [NAME ...]
@@ -20,8 +22,8 @@ does not matter), ``footnotes`` (one printed line each, their marker first), ``m
 A contents row's dot leaders are not in the truth (their count is the producer's); the
 test reads leaders as one space on both sides.
 
-Texts: the Haggadah, Kabbalat Shabbat (Psalms, Lecha Dodi), Pirkei Avot and Genesis
-(public domain; the English renderings are this script's own), Tanya (Wikisource, CC
+Texts: the Haggadah, Kabbalat Shabbat (Psalms, Lecha Dodi), Pirkei Avot, Mishnah
+Berakhot and Genesis (public domain; the English renderings are this script's own), Tanya (Wikisource, CC
 BY-SA) via ``tests/layouts/make_layouts.py``.
 """
 
@@ -1197,6 +1199,351 @@ def make_ocr(src: Path, out: Path, pages: list[Page]) -> list[Page]:
     return truths
 
 
+# --- TeX (LuaLaTeX, XeLaTeX) ------------------------------------------------------------
+
+# The engines and packages real Hebrew books are set with: LuaLaTeX with babel
+# (``bidi=basic``: LuaTeX's own right-to-left, glyphs written in visual order) or with
+# polyglossia, and XeLaTeX with polyglossia over the ``bidi`` package (glyph runs in
+# logical order). Debian: ``texlive-luatex``, ``texlive-xetex``, ``texlive-lang-other``,
+# ``texlive-lang-arabic`` (``bidi``, ``luabidi``), ``texlive-latex-extra``.
+
+_TEX_HEAD = r"""\documentclass[%(size)s]{article}
+\usepackage[a5paper,top=20mm,bottom=20mm,left=16mm,right=16mm,headsep=6mm]{geometry}
+\usepackage{fancyhdr}
+%(packages)s
+%(lang)s
+\pagestyle{fancy}
+\fancyhf{}
+\renewcommand{\headrulewidth}{0.4pt}
+%(style)s
+\setlength{\parskip}{4pt}
+\begin{document}
+"""
+
+
+def _tex(
+    name: str,
+    engine: str,
+    lang: str,
+    body: str,
+    *,
+    style: str,
+    size: str = "11pt",
+    packages: str = "",
+) -> None:
+    """Write ``sources/NAME.tex`` and typeset it with ``engine`` (twice, for the page
+    references of its header); without the engine the committed PDF stays."""
+    src = SOURCES / f"{name}.tex"
+    # ``bidi`` (XeLaTeX) must come after the packages it patches: they go first.
+    head = _TEX_HEAD % {
+        "size": size,
+        "packages": packages,
+        "lang": lang.strip(),
+        "style": style.strip(),
+    }
+    src.write_text(head + body.strip() + "\n\\end{document}\n", "utf-8")
+    if shutil.which(engine) is None:
+        print(f"{name}: no {engine}, the committed PDF is kept", file=sys.stderr)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(2):
+            subprocess.run(
+                [engine, "-interaction=nonstopmode", "-halt-on-error", str(src)],
+                cwd=tmp,
+                check=True,
+                capture_output=True,
+                timeout=300,
+            )
+        shutil.copy(Path(tmp) / f"{name}.pdf", HERE / f"{name}.pdf")
+
+
+_BABEL = r"""
+\usepackage[bidi=basic]{babel}
+\babelprovide[main,import]{hebrew}
+\babelprovide[import]{english}
+\babelfont{rm}[Renderer=HarfBuzz]{Frank Ruehl CLM}
+\babelfont[english]{rm}{DejaVu Serif}
+"""
+
+_POLYGLOSSIA = r"""
+\usepackage{polyglossia}
+\setmainlanguage{hebrew}
+\setotherlanguage{english}
+\newfontfamily\hebrewfont[Script=Hebrew]{%(font)s}
+\newfontfamily\englishfont{DejaVu Serif}
+\setmainfont{%(font)s}
+"""
+
+# Mishnah Berakhot 1:1-2, typed from the Mishnah (public domain).
+BERAKHOT = [
+    "מאימתי קורין את שמע בערבית? משעה שהכהנים נכנסים לאכול בתרומתן, עד סוף האשמורה "
+    "הראשונה, דברי רבי אליעזר. וחכמים אומרים: עד חצות. רבן גמליאל אומר: עד שיעלה "
+    "עמוד השחר.",
+    "מעשה ובאו בניו מבית המשתה, אמרו לו: לא קרינו את שמע. אמר להם: אם לא עלה עמוד "
+    "השחר, חיבין אתם לקרות.",
+    "מאימתי קורין את שמע בשחרית? משיכיר בין תכלת ללבן. רבי אליעזר אומר: בין תכלת "
+    "לכרתי. וגומרה עד הנץ החמה. רבי יהושע אומר: עד שלש שעות, שכן דרך בני מלכים "
+    "לעמוד בשלש שעות.",
+]
+
+
+def tex_babel_notes() -> list[Page]:
+    """LuaLaTeX with babel (``bidi=basic``): a running header with the title at one
+    corner and the page number at the other, section titles, footnotes called at the
+    end of a sentence, Latin and digits in parentheses inside Hebrew paragraphs."""
+    latin = "(Danby, p. 2)"
+    paras = [
+        AVOT[0],
+        AVOT[1],
+        AVOT[2] + f" ראה בתרגום האנגלי {latin}.",
+    ]
+    notes = ["אבות א, א; ראה גם ברכות ב.", "אבות א, ב."]
+    page2 = [BERAKHOT[0], BERAKHOT[1], BERAKHOT[2] + " (משנה 2)."]
+    en = r"\foreignlanguage{english}{Danby, p. 2}"
+    body = rf"""
+\section*{{פרק ראשון}}
+{paras[0]}\footnote{{{notes[0]}}}
+
+{paras[1]}\footnote{{{notes[1]}}}
+
+{AVOT[2]} ראה בתרגום האנגלי ({en}).
+\newpage
+\section*{{ברכות, פרק ראשון}}
+{page2[0]}
+
+{page2[1]}
+
+{BERAKHOT[2]} (משנה 2).
+"""
+    style = r"\fancyhead[R]{פרקי אבות וברכות}\fancyhead[L]{\thepage}"
+    _tex("tex_babel_notes", "lualatex", _BABEL, body, style=style)
+    header = ["פרקי אבות וברכות"]
+    return [
+        Page(
+            [["פרק ראשון"], [paras[0] + "1", paras[1] + "2", paras[2]]],
+            footnotes=[f"1 {notes[0]}", f"2 {notes[1]}"],
+            header=header,
+            page_number="1",
+            headings=["פרק ראשון"],
+        ),
+        Page(
+            [["ברכות, פרק ראשון"], page2],
+            header=header,
+            page_number="2",
+            headings=["ברכות, פרק ראשון"],
+        ),
+    ]
+
+
+# Mishnah Berakhot 2:1-2 (public domain); the verse pointed, its reference in Latin.
+SHEMA = "שְׁמַע יִשְׂרָאֵל ה׳ אֱלֹהֵינוּ ה׳ אֶחָד"
+BERAKHOT_2 = [
+    ("היה קורא", " בתורה והגיע זמן המקרא, אם כוון לבו יצא, ואם לאו לא יצא."),
+    (
+        "בפרקים",
+        " שואל מפני הכבוד ומשיב, ובאמצע שואל מפני היראה ומשיב, דברי רבי מאיר. רבי "
+        "יהודה אומר: באמצע שואל מפני היראה ומשיב מפני הכבוד, ובפרקים שואל מפני הכבוד "
+        "ומשיב שלום לכל אדם.",
+    ),
+    (
+        "אלו הן בין הפרקים:",
+        " בין ברכה ראשונה לשניה, בין שניה לשמע, בין שמע לוהיה אם שמוע, בין והיה אם "
+        "שמוע לויאמר, בין ויאמר לאמת ויציב. רבי יהודה אומר: בין ויאמר לאמת ויציב לא "
+        "יפסיק.",
+    ),
+    (
+        "אמר רבי יהושע בן קרחה:",
+        " למה קדמה שמע לוהיה אם שמוע? אלא כדי שיקבל עליו עול מלכות שמים תחלה, ואחר "
+        f"כך יקבל עליו עול מצות, שנאמר: {SHEMA} (Deut. 6:4).",
+    ),
+]
+
+
+def _noted(lead: str, text: str, at: str, note: str, k: int) -> tuple[str, str]:
+    """A paragraph opening with bold words and a footnote called after ``at``: its TeX
+    and its truth (the note's number after ``at``)."""
+    tex = rf"\textbf{{{lead}}}" + (
+        text.replace(at, at + rf"\footnote{{{note}}}", 1) if at else text
+    )
+    return tex, lead + (text.replace(at, f"{at}{k}", 1) if at else text)
+
+
+def tex_babel_columns() -> list[Page]:
+    """LuaLaTeX with babel (``bidi=basic``, ``layout=columns``): a section title over
+    two columns whose paragraphs open with bold words, footnotes called mid-line below
+    both columns, a pointed verse with its Latin reference in parentheses, the running
+    title and page number in the header's corners."""
+    notes = ["ראה ברכות יג, א.", "כלומר בין פרק לפרק של קריאת שמע.", "ברכות יד, ב."]
+    calls = [("יצא,", 1), ("", 0), ("לשמע,", 2), ("שמוע?", 3)]
+    first = [
+        _noted(lead, text, at, notes[k - 1], k)
+        for (lead, text), (at, k) in zip(BERAKHOT_2, calls, strict=True)
+    ]
+    # The notes are numbered through the document.
+    last = "ראה תוספתא ברכות א, א."
+    second = [(BERAKHOT[0], BERAKHOT[0]), _noted("", BERAKHOT[1], "לקרות.", last, 4)]
+    second.append((BERAKHOT[2], BERAKHOT[2]))
+    latin = (r"(Deut. 6:4)", r"(\foreignlanguage{english}{Deut. 6:4})")
+    first[3] = (first[3][0].replace(*latin), first[3][1])
+
+    def cols(title: str, paras: list[tuple[str, str]]) -> str:
+        return (
+            rf"\section*{{{title}}}"
+            + "\n\\begin{multicols}{2}\n"
+            + "\n\n".join(t for t, _ in paras)
+            + "\n\\end{multicols}\n"
+        )
+
+    titles = ["פרק שני: היה קורא", "פרק ראשון: מאימתי"]
+    body = cols(titles[0], first) + "\\newpage\n" + cols(titles[1], second)
+    lang = _BABEL.replace("[bidi=basic]", "[bidi=basic,layout=columns.footnotes]")
+    style = r"\fancyhead[R]{משנה ברכות}\fancyhead[L]{\thepage}"
+    _tex(
+        "tex_babel_columns", "lualatex", lang, body, style=style, packages=r"\usepackage{multicol}"
+    )
+    return [
+        Page(
+            [[titles[0]], [t for _, t in first]],
+            footnotes=[f"{k} {x}" for k, x in enumerate(notes, 1)],
+            header=["משנה ברכות"],
+            page_number="1",
+            headings=[titles[0]],
+        ),
+        Page(
+            [[titles[1]], [t for _, t in second]],
+            footnotes=[f"4 {last}"],
+            header=["משנה ברכות"],
+            page_number="2",
+            headings=[titles[1]],
+        ),
+    ]
+
+
+def _columns(title: str, right: list[str], left: list[str]) -> str:
+    """A centred bold title over two balanced columns, ``right`` in the first."""
+    return (
+        rf"\begin{{center}}{{\Large\bfseries {title}}}\end{{center}}"
+        + "\n\\begin{multicols}{2}\n"
+        + "\n\n".join(right)
+        + "\n\n\\columnbreak\n\n"
+        + "\n\n".join(left)
+        + "\n\\end{multicols}\n"
+    )
+
+
+def tex_poly_columns() -> list[Page]:
+    """LuaLaTeX with polyglossia: pointed verses (Ezra SIL, each mark its own glyph
+    run) in two columns (the right one first) under a centred title spanning both, then
+    a page of Mishnah so; the page number centred between two running titles."""
+    verses = [f"{_HEB_NUM[k]} {v}" for k, v in enumerate(GENESIS)]
+    body = (
+        _columns("בראשית א", verses[:4], verses[4:])
+        + "\n\\newpage\n"
+        + _columns("ברכות א", BERAKHOT[:2], BERAKHOT[2:])
+    )
+    lang = _POLYGLOSSIA % {"font": "Ezra SIL"}
+    style = r"\fancyhead[R]{מקרא ומשנה}\fancyhead[C]{\thepage}\fancyhead[L]{פרק א}"
+    _tex(
+        "tex_poly_columns",
+        "lualatex",
+        lang,
+        body,
+        style=style,
+        size="12pt",
+        packages=r"\usepackage{multicol}",
+    )
+    header = ["מקרא ומשנה", "פרק א"]
+    return [
+        Page(
+            [["בראשית א"], verses[:4], verses[4:]],
+            header=header,
+            page_number="1",
+            headings=["בראשית א"],
+        ),
+        Page(
+            [["ברכות א"], BERAKHOT[:2], BERAKHOT[2:]],
+            header=header,
+            page_number="2",
+            headings=["ברכות א"],
+        ),
+    ]
+
+
+# Psalm 23:1-2 (public domain), pointed; a footnote called between two pointed words.
+PSALM_23 = (
+    "מִזְמוֹר לְדָוִד ה׳ רֹעִי לֹא אֶחְסָר",
+    "בִּנְאוֹת דֶּשֶׁא יַרְבִּיצֵנִי",
+    "עַל מֵי מְנֻחוֹת יְנַהֲלֵנִי.",
+)
+
+
+def tex_poly_mixed() -> list[Page]:
+    """LuaLaTeX with polyglossia: Hebrew paragraphs with bold and italic words, Latin
+    references with their digits in parentheses, footnotes called mid-line, a pointed
+    verse whose line pdfium hands over in pieces (the note's raised number parts it);
+    the page number centred at the foot. (Digits outside a Latin run are not used:
+    polyglossia on LuaTeX prints them reversed.)"""
+    first = (
+        r"\textbf{אמר רבי} יהושע בן לוי\footnote{סנהדרין צח, א.} "
+        r"(\textenglish{Sanhedrin 98a}) \textit{מעשה} גדול היה, ועוד "
+        r"(\textenglish{ed. 2}) נאמר: " + SHEMA + "."
+    )
+    first_truth = (
+        "אמר רבי יהושע בן לוי1 (Sanhedrin 98a) מעשה גדול היה, ועוד (ed. 2) נאמר: " + SHEMA + "."
+    )
+    verse = (
+        f"{PSALM_23[0]} (\\textenglish{{Ps. 23:1}}) {PSALM_23[1]}"
+        f"\\footnote{{תהלים כג, ב.}} {PSALM_23[2]}"
+    )
+    verse_truth = f"{PSALM_23[0]} (Ps. 23:1) {PSALM_23[1]}2 {PSALM_23[2]}"
+    body = r"\section*{דברי חכמים}" + "\n" + first + "\n\n" + verse + "\n"
+    lang = _POLYGLOSSIA % {"font": "Frank Ruehl CLM"}
+    style = r"\renewcommand{\headrulewidth}{0pt}\fancyfoot[C]{\thepage}"
+    _tex("tex_poly_mixed", "lualatex", lang, body, style=style)
+    return [
+        Page(
+            [["דברי חכמים"], [first_truth, verse_truth]],
+            footnotes=["1 סנהדרין צח, א.", "2 תהלים כג, ב."],
+            page_number="1",
+            headings=["דברי חכמים"],
+        )
+    ]
+
+
+def tex_xe_parallel() -> list[Page]:
+    """XeLaTeX with polyglossia (the ``bidi`` package): a title, a Hebrew paragraph
+    citing a Latin book with its year, then the Haggadah with its English beside it
+    (``paracol``: the Hebrew column at the right), the page number centred at the foot."""
+    intro = "נוסח ההגדה כפי שנדפס בפראג (Prague 1526), עם תרגום לאנגלית."
+    he = [HA_LACHMA, MA_NISHTANA]
+    en = [HA_LACHMA_EN, MA_NISHTANA_EN]
+    # The English unhyphenated: a word broken at a line's end is one word of the truth,
+    # which libtext does not join yet.
+    en_tex = [
+        r"\begin{english}\raggedright\hyphenpenalty=10000 " + x + r"\par\end{english}" for x in en
+    ]
+    body = (
+        r"\section*{הא לחמא עניא}"
+        + "\n"
+        + intro.replace("(Prague 1526)", r"(\textenglish{Prague 1526})")
+        + "\n\n\\begin{paracol}{2}\n"
+        + "\n\n".join(he)
+        + "\n\\switchcolumn\n"
+        + "\n\n".join(en_tex)
+        + "\n\\end{paracol}\n"
+    )
+    lang = _POLYGLOSSIA % {"font": "David CLM"}
+    style = r"\renewcommand{\headrulewidth}{0pt}\fancyfoot[C]{\thepage}"
+    _tex("tex_xe_parallel", "xelatex", lang, body, style=style, packages=r"\usepackage{paracol}")
+    return [
+        Page(
+            [["הא לחמא עניא"], [intro], he, en],
+            page_number="1",
+            headings=["הא לחמא עניא"],
+        )
+    ]
+
+
 # --- main ---------------------------------------------------------------------------------
 
 
@@ -1230,6 +1577,11 @@ def main(names: list[str]) -> None:
         "haggadah_preface": haggadah_preface,
         "contents_flex": contents_flex,
         "colour_titles": colour_titles,
+        "tex_babel_notes": tex_babel_notes,
+        "tex_babel_columns": tex_babel_columns,
+        "tex_poly_columns": tex_poly_columns,
+        "tex_poly_mixed": tex_poly_mixed,
+        "tex_xe_parallel": tex_xe_parallel,
     }
     for name, make in simple.items():
         if not names or name in names:

@@ -38,6 +38,8 @@ __all__ = ["order_lines"]
 _RIVER = 0.5
 # A band boundary: a gap between rows wider than the usual one by this many font sizes.
 _BAND = 0.6
+# Notes are set smaller than this share of the text's size.
+_NOTE_SIZE = 0.9
 
 _Row = list[int]
 
@@ -85,7 +87,7 @@ def _cut(
         out.append(_across(lines, rows[0], direction))
         return
     if depth < 40:
-        runs = _runs(lines, rows, _least(lines, node))
+        runs = _runs(lines, rows, _least(lines, node), em)
         if len(runs) > 1:
             for run in runs:
                 _cut(lines, [k for row in run for k in row], direction, out, depth + 1)
@@ -248,6 +250,17 @@ def _justified(lines: list[RawLine], side: list[int]) -> bool:
 
 def _bands(lines: list[RawLine], rows: list[_Row], em: float) -> list[list[_Row]]:
     """``rows`` parted where the gap between two rows is clearly wider than usual."""
+    gaps, limit = _row_gaps(lines, rows, em)
+    bands: list[list[_Row]] = [[rows[0]]]
+    for i, gap in enumerate(gaps):
+        if gap > limit:
+            bands.append([])
+        bands[-1].append(rows[i + 1])
+    return bands
+
+
+def _row_gaps(lines: list[RawLine], rows: list[_Row], em: float) -> tuple[list[float], float]:
+    """The gaps between consecutive rows, and the width above which one parts bands."""
     # Plain loops for min() and max() of each row (ties kept as theirs): run at every
     # level of the cut.
     tops: list[float] = []
@@ -265,13 +278,7 @@ def _bands(lines: list[RawLine], rows: list[_Row], em: float) -> list[list[_Row]
         bottoms.append(bottom)
     gaps = [tops[i + 1] - bottoms[i] for i in range(len(rows) - 1)]
     usual = median(gaps)
-    limit = max(usual + _BAND * em, 1.8 * usual)
-    bands: list[list[_Row]] = [[rows[0]]]
-    for i, gap in enumerate(gaps):
-        if gap > limit:
-            bands.append([])
-        bands[-1].append(rows[i + 1])
-    return bands
+    return gaps, max(usual + _BAND * em, 1.8 * usual)
 
 
 def _free(
@@ -302,24 +309,34 @@ def _meet(
     return out
 
 
-def _runs(lines: list[RawLine], rows: list[_Row], least: float) -> list[list[_Row]]:
+def _runs(lines: list[RawLine], rows: list[_Row], least: float, em: float) -> list[list[_Row]]:
     """``rows`` as the longest run of consecutive rows that share a vertical river with
     text on both sides (two columns under a title that spans both), and the rows
-    before and after it; one part when no two rows share one."""
+    before and after it; one part when no two rows share one. A run ends at a band's
+    gap below which no row is parted and a note begins (smaller type, opened by its
+    marker): the notes set far below two columns, under one of them alone, are no
+    line of that column."""
     # Columns side by side put two items on some rows, a river apart: without two
     # such rows (a page of one column) there is no run to look for.
-    split = 0
-    for row in rows:
-        if len(row) > 1:
-            spans = sorted((lines[k].x0, lines[k].x1) for k in row)
-            split += bool(_gaps(spans, least))
-            if split >= 2:
-                break
-    if split < 2:
+    parted = [
+        len(row) > 1 and bool(_gaps(sorted((lines[k].x0, lines[k].x1) for k in row), least))
+        for row in rows
+    ]
+    if sum(parted) < 2:
         return [rows]
+    # Whether a row from each on is parted; whether each row opens a note.
+    later = [False] * (len(rows) + 1)
+    for i in range(len(rows) - 1, -1, -1):
+        later[i] = parted[i] or later[i + 1]
+    note = [
+        all(lines[k].size < _NOTE_SIZE * em for k in row)
+        and _MARKER.fullmatch(lines[row[0]].text.split(" ", 1)[0]) is not None
+        for row in rows
+    ]
     lo = min(lines[k].x0 for row in rows for k in row)
     hi = max(lines[k].x1 for row in rows for k in row)
     free = [_free(lines, row, lo, hi, least) for row in rows]
+    gaps, limit = _row_gaps(lines, rows, em)
     best: tuple[int, int, int] | None = None  # lines, first row, last row
     # The lines in the rows from each on: a run starting there holds no more. Once
     # that is no more than the best run's, no later run can replace it (runs are
@@ -331,7 +348,7 @@ def _runs(lines: list[RawLine], rows: list[_Row], least: float) -> list[list[_Ro
             break
         shared = free[i]
         j = i
-        while j + 1 < len(rows):
+        while j + 1 < len(rows) and (gaps[j] <= limit or later[j + 1] or not note[j + 1]):
             nxt = _meet(shared, free[j + 1], least)
             if not nxt:
                 break

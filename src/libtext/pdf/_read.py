@@ -287,8 +287,10 @@ def _joined_line(r: PageReader, text: str, group: list[tuple[int, int]]) -> RawL
         idx.extend(range(a, b))
     boxes = [r.box(i) for i in idx if not text[i].isspace()]
     x0, x1 = min(lo for lo, _ in boxes), max(hi for _, hi in boxes)
-    if _visual_pieces(r, text, group):
-        # Pieces of a line in visual order (LuaTeX): read from the glyphs, as one.
+    if _visual_pieces(r, text, group) or _untrusted_pieces(text, group):
+        # Pieces of a line in visual order (LuaTeX), or whose order pdfium guessed (a
+        # Hebrew piece with marks, Latin letters or digits, read from its glyphs
+        # alone): read from the glyphs, as one.
         glyphs = [g for a, b in group for g in r.glyphs(text, a, b)]
         parts = visual_parts(glyphs, size, visual_direction(glyphs, r.direction), r.metrics)
         if len(parts) == 1:
@@ -314,6 +316,16 @@ def _apart(r: PageReader, i: int, j: int, size: float) -> bool:
     apart: a word space; pieces that touch (a number drawn a digit at a time) are one."""
     (lp, rp), (lq, rq) = r.box(i), r.box(j)
     return max(lp, lq) - min(rp, rq) > _PIECE_GAP * size
+
+
+def _untrusted_pieces(text: str, group: list[tuple[int, int]]) -> bool:
+    """Whether a Hebrew piece of the line holds what pdfium orders by guess (a mark, a
+    Latin letter, a digit): alone, it would be read from its glyphs."""
+    for a, b in group:
+        piece = text[a:b]
+        if _HEBREW.search(piece) is not None and _UNTRUSTED.search(piece) is not None:
+            return True
+    return False
 
 
 def _visual_pieces(r: PageReader, text: str, group: list[tuple[int, int]]) -> bool:

@@ -50,6 +50,8 @@ TOUCH: Final = 0.05
 # much wider than the line's usual gap between neighbours.
 _STREAM_GAP: Final = 0.45
 _OVER_USUAL: Final = 0.15
+# A stream space narrower than this many font sizes has no width of its own.
+_NO_WIDTH: Final = 0.01
 # Wider than this many font sizes, with words on both sides: two columns.
 _COLUMN_GAP: Final = 1.5
 # Wider than this many font sizes: two items on one line (a list number and its text).
@@ -618,10 +620,15 @@ def visual_parts(
     # placed already, and its box may lie anywhere (Word 365 puts a right-to-left
     # space's origin inside the next word); one letter apart (pdfium put a letter
     # of a replacement text after it), the gaps on either side of that letter do.
+    # A space of no width between two Hebrew letters (pdfium's at the bounds of a
+    # replacement text, which LuaTeX writes for each pointed cluster it draws as one
+    # glyph) marks no place on the line: the gaps alone tell whether it is a word's.
     apart: dict[int, int] = {}
     for key in real:
         p, q = divmod(key, n)
         if rank[p] >= 0 and rank[q] >= 0:
+            if real[key] <= _NO_WIDTH * em and _hebrew(glyphs[p].ch) and _hebrew(glyphs[q].ch):
+                continue
             apart[key] = abs(rank[p] - rank[q])
     spaces = sorted(x for pair, x in where.items() if apart.get(pair, 0) > 2) if real else []
     # What follows each base: "" (same word), " " or a new item (a tab-wide gap).
@@ -977,6 +984,10 @@ def _drop_precomposed(
                 drop.add(j)
                 break
     return [g for k, g in enumerate(stream) if k not in drop] if drop else stream
+
+
+def _hebrew(ch: str) -> bool:
+    return "\u05d0" <= ch <= "\u05ea"
 
 
 def _space_between(spaces: list[float], lo: float, hi: float) -> bool:
