@@ -107,6 +107,7 @@ _LONG_LINE = 6  # words of a line of running text, more than
 _RUNNING_LINES = 3  # such lines under a first chapter's title on page 1, at least
 _LONG_PAGES = 3  # a chapter over this many pages or more is cut at its own titles
 _APART = 1.5  # a title has this many line steps of space above it, at least
+_NEAR_BODY = 0.1  # a line this close to the text's size (a share of it) is set as the text
 _LISTED = 3  # items of a part's list of its chapters, at least
 _LABEL_WORDS = 2  # a bare numbered label: its word and its numeral
 _LABEL_GAP = 3.0  # a chapter's name stands this many of its sizes under its label, at most
@@ -724,12 +725,20 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
             continue
         headings.append(h)
     # Body lines in reading order with their page numbers and positions.
+    # Lines marked as headings that no heading took and that run on at the text's size
+    # (an OCR layer's paragraph under a title, its words set a point larger) are text.
+    taken = {(h.page, h.line_index + k) for h in found for k in range(len(h.lines))}
     flow: list[tuple[int, int, str]] = []
     for p, page in enumerate(doc.pages):
         if p == title_page:
             continue
+        text_size = _text_size(page, doc.body_size)
         for i, ln in enumerate(page.lines):
-            if ln.kind == "body" and ln.text.strip():
+            if not ln.text.strip():
+                continue
+            if ln.kind == "body" or (
+                ln.kind == "heading" and (page.number, i) not in taken and _runs_on(ln, text_size)
+            ):
                 flow.append((page.number, i, ln.text.strip()))
     starts = [(h.page, h.line_index) for h in headings]
     positions = [(f[0], f[1]) for f in flow]
@@ -757,6 +766,17 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
             _segment(len(segments) + 1, h, without_gloss(h.lines[0]), body, part=within)
         )
     return DocumentOutline(source_metadata=metadata, outline_segments=segments)
+
+
+def _text_size(page: ExtractedPage, body: float) -> float:
+    """The size of the page's body lines (their median), else the document's."""
+    sizes = sorted(ln.size for ln in page.lines if ln.kind == "body" and ln.text.strip())
+    return sizes[len(sizes) // 2] if sizes else body
+
+
+def _runs_on(ln: ExtractedLine, body: float) -> bool:
+    """A line of running text: more than a title's few words, at about the text's size."""
+    return len(ln.text.split()) > _LONG_LINE and abs(ln.size - body) <= _NEAR_BODY * body
 
 
 def _facing_alternates(doc: ExtractedDocument, found: list[Heading]) -> None:
