@@ -22,7 +22,9 @@ Shabbat, daf 12):
   title that the running header then repeats; a title that stands each time over a
   new subtitle is a new section, and is kept); atop two pages in a row when it is
   set exactly as the lines atop many other pages (a running header that names each
-  short section: the header slot of the book, its text changing with the section).
+  short section: the header slot of the book, its text changing with the section);
+  and, on a page where extraction marked no running header, the top line (or two)
+  holding every word the book's marked running headers share.
 
 :func:`book_text` gives the document without them; the offline outline and the
 section cut both read that, so segments neither start nor end on them.
