@@ -364,6 +364,31 @@ def test_running_headers_extraction_left_unmarked_never_open_a_segment() -> None
     assert not [ln for ln in book_text(doc).text.splitlines() if "לציון" in ln]
 
 
+def test_bookmarks_sharing_one_destination_open_where_their_titles_are_printed() -> None:
+    # A producer anchored three sections at the first one's place: each opens at its
+    # printed title, none is left empty, the first does not hold the others' text.
+    titles = ["תפילת העמידה", "קידוש ליל שבת", "הבדלה"]
+    pages = []
+    for n in range(1, 7):
+        lines = []
+        if n in (1, 3, 5):
+            lines.append(ExtractedLine(text=titles[n // 2], kind="heading", size=16, y=60))
+        lines += [
+            ExtractedLine(text=f"עמוד {n} {AVOT[k % 3]}", kind="body", size=10, y=90 + 16 * k)
+            for k in range(12)
+        ]
+        pages.append(ExtractedPage(number=n, width=420, height=600, lines=lines))
+    marks = [DocumentHeading(title=t, page=1, level=1, y=50.0) for t in titles]
+    doc = ExtractedDocument(pages=pages, body_size=10.0, headings=marks)
+    sections = process_document(doc, cache=False).sections
+    opened = [(s.chapter_title, s.page_ref) for s in sections if s.sequence_id]
+    assert opened == [(t, str(n)) for t, n in zip(titles, (1, 3, 5), strict=True)]
+    for section, n in zip([s for s in sections if s.sequence_id], (1, 3, 5), strict=True):
+        block = section.original_hebrew_block
+        assert f"עמוד {n} {AVOT[0]}" in block and f"עמוד {n + 1} {AVOT[2]}" in block
+        assert f"עמוד {n + 2} " not in block
+
+
 # --- title and author, on title pages built line by line -------------------------------
 
 
