@@ -29,6 +29,7 @@ from itertools import pairwise
 from libtext.headings._bold import bold_titles
 from libtext.headings._declared import (
     declared_segments,
+    one_destination_each,
     structure_hints,
     unlisted_like_listed,
     usable_bookmarks,
@@ -329,13 +330,16 @@ def chapter_sections(doc: ExtractedDocument, outline: DocumentOutline) -> Docume
     the book's own bookmarks outline and lists fewer headings than there are numerals.
 
     The outline itself keeps the headings the book prints (a numeral is not a title),
-    but a section is a unit of translation: one per chapter, not one per book.
+    but a section is a unit of translation: one per chapter, not one per book. So
+    too, bookmarks that share one destination are cut where their titles are printed
+    (:func:`~libtext.headings._declared.one_destination_each`), not left empty.
     """
     listed = usable_bookmarks(doc)
     if not listed or not outline.outline_segments:
         return outline
     extra = _numbered_chapters(doc, listed)
-    if not extra:
+    placed = one_destination_each(doc, listed)
+    if not extra and placed == listed:
         return outline
     text = book_text(doc)
     own = unlisted_like_listed(text, listed, skip_first_page=_title_page_at(doc) == 0)
@@ -344,7 +348,8 @@ def chapter_sections(doc: ExtractedDocument, outline: DocumentOutline) -> Docume
         s.segment_title for s in outline.outline_segments
     ]:
         return outline  # another outline (a model's): its cuts stand
-    finer = sorted([*headings, *extra], key=lambda h: (h.page, h.y))
+    # Bookmarks that share one destination are cut where their titles are printed.
+    finer = sorted([*placed, *own, *extra], key=lambda h: (h.page, h.y))
     segments = declared_segments(text, finer, _summary)
     return outline.model_copy(update={"outline_segments": segments}) if segments else outline
 

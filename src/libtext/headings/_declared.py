@@ -23,6 +23,7 @@ from libtext.models import DocumentHeading, ExtractedDocument, ExtractedPage, Ou
 __all__ = [
     "MAX_LEVEL",
     "declared_segments",
+    "one_destination_each",
     "structure_hints",
     "unlisted_like_listed",
     "usable_bookmarks",
@@ -53,15 +54,14 @@ class _Placed:
 def usable_bookmarks(doc: ExtractedDocument) -> list[DocumentHeading]:
     """The document's bookmarks on pages it has, shallow enough to be segments."""
     numbers = {p.number for p in doc.pages}
-    listed = [
+    return [
         h
         for h in doc.headings
         if h.source == "bookmark" and h.page in numbers and h.level <= MAX_LEVEL
     ]
-    return _one_destination_each(doc, listed)
 
 
-def _one_destination_each(
+def one_destination_each(
     doc: ExtractedDocument, listed: list[DocumentHeading]
 ) -> list[DocumentHeading]:
     """Bookmarks that share one destination (a producer that anchored several sections
@@ -69,7 +69,8 @@ def _one_destination_each(
     destination and the next bookmark's; one whose title is found nowhere there stays.
 
     Left at one place, all but the first would be empty sections, and the first would
-    hold the text of them all.
+    hold the text of them all. The outline keeps the destinations the PDF declares;
+    the sections are cut where the titles are printed.
     """
     index_of = {p.number: k for k, p in enumerate(doc.pages)}
     out = list(listed)
