@@ -14,6 +14,8 @@ compared with the hand-written gold (``<name>.gold.json``, ``<name>.pages.json``
 * ``segs``: the outline's segments; ``secs``: the chapter sections (front matter
   left out); ``stray``: sections that open at no gold heading (files with a heading
   list only);
+* ``empty``: sections left with no text (their start could not be placed, or fell
+  where another section starts);
 * ``front``: ``F`` when a leading front-matter section holds what comes before the
   first chapter, ``-`` when there is none;
 * ``first``: whether the first chapter is the book's first gold heading (files with
@@ -148,6 +150,7 @@ def measure(pdf: Path, cache: Path | None = None) -> dict[str, Any]:
         "segs": len(outline.outline_segments),
         "secs": len(chapters),
         "stray": len(stray),
+        "empty": sum(1 for s in sections if not s.original_hebrew_block.strip()),
         "stray_titles": stray[:8],
         "missed": [h["title"] for h in heads if h not in opened][:8],
         "missed_lines": [ln["text"] for ln in hlines if ln not in hopen][:8],
@@ -212,7 +215,8 @@ def main() -> None:
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))
         return
-    cols = ["pages", "gold", "opened", "hlines", "hopen", "segs", "secs", "stray", "pgend", "leaks"]
+    cols = ["pages", "gold", "opened", "hlines", "hopen", "segs", "secs", "stray", "empty"]
+    cols += ["pgend", "leaks"]
     print(f"{'file':42} " + " ".join(f"{c:>6}" for c in cols) + "  front first")
     for r in rows:
         first = "-" if r["first"] is None else ("yes" if r["first"] else "NO")
@@ -235,7 +239,7 @@ def main() -> None:
     print(
         f"gold headings opening a section {total['opened']}/{total['gold']}, "
         f"sampled heading lines {total['hopen']}/{total['hlines']}, "
-        f"sections at no gold heading {total['stray']}, "
+        f"sections at no gold heading {total['stray']}, empty sections {total['empty']}, "
         f"page-number ends {total['pgend']}, leaks {total['leaks']}"
     )
 
