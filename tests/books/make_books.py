@@ -21,6 +21,11 @@ heading, page, and first and last body lines.
   verse and a refrain set larger than the prose (not bold), the refrain recurring.
 * ``bold_titles``: a word-processor look: section titles in the body font and size,
   bold, with space above; a bold lead-in (``…:``) on a line of its own; no bookmarks.
+* ``sefer_book``: a sefer's look: a part's page (its title, its chapters listed as
+  ``א. …`` items set large), then chapters opened by a numbered label (``מאמר א׳``)
+  with the chapter's name set larger under it, each running over several pages under
+  titles of its own (smaller, with space above). In ``chapters``, a title inside a
+  chapter has ``within``: the chapter's label and name.
 
 Texts: Pirkei Avot and Genesis (public domain), Tanya (Wikisource, CC BY-SA) via the
 shared fixture, as in ``tests/layouts/make_layouts.py``.
@@ -257,10 +262,53 @@ def bold_titles() -> None:
     book.done("bold_titles", run_in="הערה חשובה:")
 
 
+def sefer_book() -> None:
+    tanya = tanya_paragraphs()
+    book = Book(body=11, regular="FrankRuehlCLM-Medium.ttf", bold="FrankRuehlCLM-Bold.ttf")
+    book.header = "אור הבדיקה"
+    chapters = [
+        ("מאמר א׳", "מעלות התורה", ["פעולות התורה", "תורה ויראה", "אשרי הלומד"]),
+        ("מאמר ב׳", "ביטול תורה", ["רוח וגשם", "דרכי היצר", "עצות פרטיות"]),
+        ("מאמר ג׳", "התמדה בתורה", ["טעמו וראו", "חשבון הדרך", "התחלות קשות"]),
+    ]
+    # A part's page: its title, and its chapters listed as items, set large.
+    book.new_page(furniture=False)
+    book.y = A5[1] * 0.25
+    book.put("שער התורה", 28, "C", bold=True)
+    book.record("part", "שער התורה")
+    book.y += 28 * MM_PER_PT * 2
+    for n, (_, name, _) in enumerate(chapters):
+        item = f"{'אבג'[n]}. {name}"
+        book.put(item, 15, "C")
+        book.record("contents", item)
+        book.y += 15 * MM_PER_PT * 1.8
+    paragraphs = iter(tanya[40:])
+    for label, name, titles in chapters:
+        # Each chapter on a new page: its numbered label, its name set larger under it.
+        book.new_page()
+        book.y += book.pitch
+        book.line("heading", label, 15, align="C", bold=True)
+        book.line("heading", name, 22, align="C", bold=True)
+        book.chapters.append({"heading": f"{label} {name}", "page": book.pdf.page_no()})
+        book.y += book.pitch
+        for title in titles:
+            # A title of its own inside the chapter, with space above, then a page and
+            # more of text: the chapter runs over several pages.
+            book.heading(title, 14)
+            book.chapters[-1]["within"] = f"{label} {name}"
+            words = 0
+            while words < 420:
+                text = next(paragraphs)
+                words += len(text.split())
+                book.paragraph(text)
+    book.done("sefer_book", part="שער התורה")
+
+
 def main() -> None:
     toc_book()
     verse_book()
     bold_titles()
+    sefer_book()
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from itertools import pairwise
 from libtext.headings._bold import bold_titles
 from libtext.headings._declared import (
     declared_segments,
+    one_destination_each,
     structure_hints,
     unlisted_like_listed,
     usable_bookmarks,
@@ -87,6 +88,7 @@ _MAX_HEADING_WORDS = 14
 _MAX_SECTION_WORDS = 8
 _NOISY_PER_PAGE = 1.5  # more chapters a page than this: the sizes are noise
 _LIST_ITEM = re.compile(r"^(?:[א-ת]|\d{1,3}|[a-zA-Z])[.)]\s")
+_ITEM = re.compile(r"^(?:[א-ת]{1,2}|\d{1,3}|[a-zA-Z])[.)]\s")  # "יא. תשובה" too
 _CONTINUED = ("המשך ", "(המשך")
 _SMALLER = 0.95  # a line this much smaller than a title is set apart from it
 _SAME_SIZE = 0.05  # lines of one size, a point either way
@@ -104,6 +106,12 @@ _SAME_POINT = 0.5  # headings set in one size, to this many points
 _ALIKE_PAGES = 2  # later pages opened by headings set as page 1's title: its chapters
 _LONG_LINE = 6  # words of a line of running text, more than
 _RUNNING_LINES = 3  # such lines under a first chapter's title on page 1, at least
+_LONG_PAGES = 3  # a chapter over this many pages or more is cut at its own titles
+_APART = 1.5  # a title has this many line steps of space above it, at least
+_NEAR_BODY = 0.1  # a line this close to the text's size (a share of it) is set as the text
+_LISTED = 3  # items of a part's list of its chapters, at least
+_LABEL_WORDS = 3  # a bare numbered label: its word and numeral (a numeral split in two)
+_LABEL_GAP = 3.0  # a chapter's name stands this many of its sizes under its label, at most
 
 
 @dataclass(slots=True)
@@ -322,13 +330,16 @@ def chapter_sections(doc: ExtractedDocument, outline: DocumentOutline) -> Docume
     the book's own bookmarks outline and lists fewer headings than there are numerals.
 
     The outline itself keeps the headings the book prints (a numeral is not a title),
-    but a section is a unit of translation: one per chapter, not one per book.
+    but a section is a unit of translation: one per chapter, not one per book. So
+    too, bookmarks that share one destination are cut where their titles are printed
+    (:func:`~libtext.headings._declared.one_destination_each`), not left empty.
     """
     listed = usable_bookmarks(doc)
     if not listed or not outline.outline_segments:
         return outline
     extra = _numbered_chapters(doc, listed)
-    if not extra:
+    placed = one_destination_each(doc, listed)
+    if not extra and placed == listed:
         return outline
     text = book_text(doc)
     own = unlisted_like_listed(text, listed, skip_first_page=_title_page_at(doc) == 0)
@@ -337,7 +348,8 @@ def chapter_sections(doc: ExtractedDocument, outline: DocumentOutline) -> Docume
         s.segment_title for s in outline.outline_segments
     ]:
         return outline  # another outline (a model's): its cuts stand
-    finer = sorted([*headings, *extra], key=lambda h: (h.page, h.y))
+    # Bookmarks that share one destination are cut where their titles are printed.
+    finer = sorted([*placed, *own, *extra], key=lambda h: (h.page, h.y))
     segments = declared_segments(text, finer, _summary)
     return outline.model_copy(update={"outline_segments": segments}) if segments else outline
 
@@ -438,6 +450,7 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
         def heading(k: int) -> bool:
             return lines[k].kind == "heading" or k in tagged  # noqa: B023 - used at once
 
+        first_block = len(blocks)
         while i < len(lines):
             if not heading(i):
                 i += 1
@@ -487,10 +500,24 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
             if parsed is None:
                 blocks[-1].word = "?"  # not written like a heading
             i = end
+        if _lists_contents(page):
+            blocks[first_block:] = [b for b in blocks[first_block:] if not _ITEM.match(b.text)]
     blocks = _without_running(blocks)
     _assign_levels(blocks)
     _when_noisy(blocks, len(doc.pages))
     return blocks
+
+
+def _lists_contents(page: ExtractedPage) -> bool:
+    """A page that lists a part's chapters as items under its title (``א. יראה``,
+    ``ב. תפילה``, three or more, and no other text than headings): the items are its
+    contents, not headings, whatever size the layer gave them; the chapters open
+    where the book prints them."""
+    lines = [ln for ln in page.lines if ln.kind in ("body", "heading") and ln.text.strip()]
+    items = [ln for ln in lines if _ITEM.match(ln.text)]
+    if len(items) < _LISTED:
+        return False
+    return all(ln.kind == "heading" for ln in lines if not _ITEM.match(ln.text))
 
 
 def _when_noisy(blocks: list[Heading], pages: int) -> None:
@@ -589,13 +616,12 @@ def _ends_sentence(text: str) -> bool:
 
 
 def _same_block(first: ExtractedLine, other: ExtractedLine) -> bool:
-    # A heading's second line (its title) is close below it and not much larger,
-    # unless the first is a bare label ("מאמר ב׳") over its name set larger; a line
-    # written as a numbered heading of its own (a part title, then "פרק א") starts a
-    # new block.
-    label = _bare_label(first.text)
-    reach = max(first.size, other.size) if label else first.size
-    if (other.size > first.size * 1.05 and not label) or other.y - first.y >= 2.5 * max(reach, 1.0):
+    # A heading's second line (its title) is close below it and not much larger; a
+    # line written as a numbered heading of its own (a part title, then "פרק א")
+    # starts a new block.
+    if _label_and_title(first, other):
+        return True
+    if other.size > first.size * 1.05 or other.y - first.y >= 2.5 * max(first.size, 1.0):
         return False
     if first.text.rstrip().endswith((".", ":", ";", "!", "?")) or _LIST_ITEM.match(other.text):
         return False  # the end of a sentence set in bold, or a list item, then a heading
@@ -612,8 +638,18 @@ def _bare_label(text: str) -> bool:
     return parsed is not None and bool(parsed[0]) and len(text.split()) <= _LABEL_WORDS
 
 
-# A bare label is its heading word and number: two words, three with a split numeral.
-_LABEL_WORDS = 3
+def _label_and_title(first: ExtractedLine, other: ExtractedLine) -> bool:
+    """A bare numbered label (``מאמר א׳``, ``פרק ג``) with the chapter's name set larger
+    right under it: one heading, at the label's level. Apart, the label would be an
+    empty chapter and its name a part title over every later chapter."""
+    if not _bare_label(first.text):
+        return False
+    if other.size <= first.size * 1.05 or _reads_as_text(other.text):
+        return False
+    below = parse_heading(other.text)
+    if below is not None and below[0]:
+        return False  # a numbered heading of its own
+    return 0 < other.y - first.y < _LABEL_GAP * other.size
 
 
 def _assign_levels(blocks: list[Heading]) -> None:
@@ -693,7 +729,7 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
             return DocumentOutline(source_metadata=metadata, outline_segments=declared)
     headings: list[Heading] = []
     found = find_headings(doc)
-    sections = _sections(doc, found)
+    sections = _sections(doc, found) | _sub_sections(doc, found)
     work = _title_heading(doc, found, metadata.work_title)
     _facing_alternates(doc, found)
     for h in found:
@@ -711,12 +747,20 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
             continue
         headings.append(h)
     # Body lines in reading order with their page numbers and positions.
+    # Lines marked as headings that no heading took and that run on at the text's size
+    # (an OCR layer's paragraph under a title, its words set a point larger) are text.
+    taken = {(h.page, h.line_index + k) for h in found for k in range(len(h.lines))}
     flow: list[tuple[int, int, str]] = []
     for p, page in enumerate(doc.pages):
         if p == title_page:
             continue
+        text_size = _text_size(page, doc.body_size)
         for i, ln in enumerate(page.lines):
-            if ln.kind == "body" and ln.text.strip():
+            if not ln.text.strip():
+                continue
+            if ln.kind == "body" or (
+                ln.kind == "heading" and (page.number, i) not in taken and _runs_on(ln, text_size)
+            ):
                 flow.append((page.number, i, ln.text.strip()))
     starts = [(h.page, h.line_index) for h in headings]
     positions = [(f[0], f[1]) for f in flow]
@@ -744,6 +788,17 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
             _segment(len(segments) + 1, h, without_gloss(h.lines[0]), body, part=within)
         )
     return DocumentOutline(source_metadata=metadata, outline_segments=segments)
+
+
+def _text_size(page: ExtractedPage, body: float) -> float:
+    """The size of the page's body lines (their median), else the document's."""
+    sizes = sorted(ln.size for ln in page.lines if ln.kind == "body" and ln.text.strip())
+    return sizes[len(sizes) // 2] if sizes else body
+
+
+def _runs_on(ln: ExtractedLine, body: float) -> bool:
+    """A line of running text: more than a title's few words, at about the text's size."""
+    return len(ln.text.split()) > _LONG_LINE and abs(ln.size - body) <= _NEAR_BODY * body
 
 
 def _facing_alternates(doc: ExtractedDocument, found: list[Heading]) -> None:
@@ -813,6 +868,72 @@ def _sections(doc: ExtractedDocument, found: list[Heading]) -> set[int]:
     if not chapters or chapters > max(1, pages // 6) or not 2 * chapters <= len(subs) <= pages:
         return set()
     return {id(h) for h in subs}
+
+
+def _sub_sections(doc: ExtractedDocument, found: list[Heading]) -> set[int]:
+    """Titles inside long chapters that are sections of their own (ids into ``found``).
+
+    A chapter of a sefer runs over many pages under titles of its own (a ``מאמר``
+    over ten pages, a title every page or two): one segment of it all is too long to
+    read or translate as a unit, and its titles are where the author cut it. So when a
+    chapter runs over :data:`_LONG_PAGES` pages or more and holds at least two such
+    titles, each opens a segment. A title here is a sub-heading that reads as one
+    (short, no final stop, comma or colon, not a list item nor a continuation) and
+    stands apart, with more space above it than the text's line step: a line of
+    running text that the layer sets a little larger (an OCR layer's word sizes) has
+    none.
+    """
+    step = _line_step(doc)
+    if not step:
+        return set()
+    index_of = {p.number: k for k, p in enumerate(doc.pages)}
+    last_page = doc.pages[-1].number if doc.pages else 0
+    out: set[int] = set()
+    opened: Heading | None = None
+    titles: list[Heading] = []
+    for h in [*found, None]:
+        if h is not None and h.level == "sub":
+            if opened is not None and _stands_apart(doc, h, step, index_of):
+                titles.append(h)
+            continue
+        if h is not None and h.level not in ("part", "chapter"):
+            continue
+        end = h.page if h is not None else last_page
+        if opened is not None and len(titles) >= 2 and end - opened.page >= _LONG_PAGES - 1:
+            out.update(id(t) for t in titles)
+        opened, titles = h, []
+    return out
+
+
+def _stands_apart(
+    doc: ExtractedDocument, h: Heading, step: float, index_of: dict[int, int]
+) -> bool:
+    """A sub-heading that reads as a title, set clearly larger than the text (or bold at
+    its size), with a gap above it wider than a line step."""
+    text = h.text
+    if len(text.split()) > _MAX_SECTION_WORDS or _LIST_ITEM.match(text):
+        return False
+    if not h.plain and h.size < _TITLE_SIZE * (doc.body_size or h.size):
+        return False  # a line the layer set a point larger than the text: no title
+    if text.startswith(_CONTINUED) or _reads_as_text(text) or h.page not in index_of:
+        return False
+    lines = doc.pages[index_of[h.page]].lines
+    above = [ln for ln in lines[: h.line_index] if ln.kind in ("body", "heading") and ln.text]
+    if not above:
+        return False  # atop its page: no gap to tell a title from a running line
+    return lines[h.line_index].y - above[-1].y >= _APART * step
+
+
+def _line_step(doc: ExtractedDocument) -> float:
+    """The text's usual distance from one body line to the next, in points (0: unknown)."""
+    steps: Counter[int] = Counter()
+    for page in doc.pages:
+        body = [ln for ln in page.lines if ln.kind == "body" and ln.text.strip()]
+        for a, b in pairwise(body):
+            dy = b.y - a.y
+            if 0 < dy <= _PITCH * max(a.size, 1.0):
+                steps[round(dy)] += 1
+    return float(steps.most_common(1)[0][0]) if steps else 0.0
 
 
 def _segment(

@@ -23,6 +23,7 @@ from libtext.models import DocumentHeading, ExtractedDocument, ExtractedPage, Ou
 __all__ = [
     "MAX_LEVEL",
     "declared_segments",
+    "one_destination_each",
     "structure_hints",
     "unlisted_like_listed",
     "usable_bookmarks",
@@ -33,6 +34,7 @@ MAX_LEVEL = 3
 
 _PHRASE_WORDS = 8
 _MATCH = 0.6
+_SAME_TITLE = 0.9  # a printed line that reads as a bookmark's title, at least
 _WORD = re.compile(r"\S+")
 _LEADING_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)*)\.?\s+")
 _LATIN_LABEL = re.compile(
@@ -57,6 +59,58 @@ def usable_bookmarks(doc: ExtractedDocument) -> list[DocumentHeading]:
         for h in doc.headings
         if h.source == "bookmark" and h.page in numbers and h.level <= MAX_LEVEL
     ]
+
+
+def one_destination_each(
+    doc: ExtractedDocument, listed: list[DocumentHeading]
+) -> list[DocumentHeading]:
+    """Bookmarks that share one destination (a producer that anchored several sections
+    at the first one's place) moved each to where its title is printed, between that
+    destination and the next bookmark's; one whose title is found nowhere there stays.
+
+    Left at one place, all but the first would be empty sections, and the first would
+    hold the text of them all. The outline keeps the destinations the PDF declares;
+    the sections are cut where the titles are printed.
+    """
+    index_of = {p.number: k for k, p in enumerate(doc.pages)}
+    out = list(listed)
+    k = 0
+    while k < len(out):
+        where = (out[k].page, out[k].y)
+        end = k + 1
+        while end < len(out) and (out[end].page, out[end].y) == where:
+            end += 1
+        if end - k >= 2:
+            limit = (out[end].page, out[end].y) if end < len(out) else (10**9, 0.0)
+            after = (where[0], where[1] - 2)
+            for j in range(k, end):
+                found = _printed_after(doc, index_of, out[j].title, after, limit)
+                if found is not None:
+                    after = found
+                    out[j] = out[j].model_copy(update={"page": found[0], "y": found[1] - 1})
+        k = end
+    return sorted(out, key=lambda h: (h.page, h.y)) if out != listed else out
+
+
+def _printed_after(
+    doc: ExtractedDocument,
+    index_of: dict[int, int],
+    title: str,
+    after: tuple[int, float],
+    limit: tuple[int, float],
+) -> tuple[int, float] | None:
+    """(page, y) of the first heading line after ``after`` and before ``limit`` that
+    reads as ``title``."""
+    for number in range(after[0], limit[0] + 1):
+        if number not in index_of:
+            continue
+        for ln in doc.pages[index_of[number]].lines:
+            place = (number, ln.y)
+            if place <= after or place >= limit or ln.kind != "heading":
+                continue
+            if _similarity(title, ln.text) >= _SAME_TITLE:
+                return place
+    return None
 
 
 def unlisted_like_listed(

@@ -22,7 +22,9 @@ Shabbat, daf 12):
   title that the running header then repeats; a title that stands each time over a
   new subtitle is a new section, and is kept); atop two pages in a row when it is
   set exactly as the lines atop many other pages (a running header that names each
-  short section: the header slot of the book, its text changing with the section).
+  short section: the header slot of the book, its text changing with the section);
+  and, on a page where extraction marked no running header, the top line (or two)
+  holding every word the book's marked running headers share.
 
 :func:`book_text` gives the document without them; the offline outline and the
 section cut both read that, so segments neither start nor end on them.
@@ -57,6 +59,8 @@ _RECURS = 3  # pages a running line must be met on
 _SLOT_PAGES = 6  # pages whose first line is set alike: the book's running-header slot
 _ROWS_SHARE = 0.5  # contents rows must make at least this share of a page's lines
 _RISING = 0.75  # share of consecutive rows whose page numbers do not go down
+_HEADER_PAGES = 5  # pages with marked running headers, at least, to learn their words
+_SHARED = 0.8  # share of the marked running headers a word of theirs is on, at least
 _NUMERAL_SIZE = 1.05  # a chapter numeral is set at least this much larger than the body
 
 
@@ -213,6 +217,43 @@ def _running(doc: ExtractedDocument) -> dict[int, set[int]]:
             out[k].add(i)
     for k, i in _running_slot(doc, met):
         out[k].add(i)
+    for k, i in _unmarked_headers(doc):
+        out[k].add(i)
+    return out
+
+
+def _unmarked_headers(doc: ExtractedDocument) -> list[tuple[int, int]]:
+    """Running headers extraction did not mark, on pages where it marked none: the first
+    text line (or two) atop the page, holding every word the book's marked running headers
+    share (``אור`` … ``לציון`` around a section and a page numeral that change), and
+    hardly longer than they are. An OCR layer gives such a line in another word order
+    and a larger size now and then, so neither its text nor its look recurs.
+    """
+    marked: dict[int, list[str]] = defaultdict(list)
+    for k, page in enumerate(doc.pages):
+        for ln in page.lines:
+            if ln.kind == "header" and ln.text.strip():
+                marked[k] += normalize_for_match(ln.text).split()
+    pages = set(marked)
+    if len(pages) < _HEADER_PAGES:
+        return []
+    counts = Counter(w for words in marked.values() for w in set(words) if w.isalpha())
+    shared = {w for w, n in counts.items() if n >= _SHARED * len(pages)}
+    if len(shared) < 2:
+        return []
+    longest = max(len(words) for words in marked.values())
+    out: list[tuple[int, int]] = []
+    for k, page in enumerate(doc.pages):
+        lines = _text_lines(page)
+        if k in pages or not lines:
+            continue
+        # Its fields may come as two lines on one baseline (section | book and page).
+        top = [i for i in lines[:2] if _in_band(page.lines[i], page) == "top"]
+        for n in range(1, len(top) + 1):
+            words = [w for i in top[:n] for w in normalize_for_match(page.lines[i].text).split()]
+            if shared <= set(words) and len(words) <= longest + 1:
+                out.extend((k, i) for i in top[:n])
+                break
     return out
 
 
