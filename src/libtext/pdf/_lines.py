@@ -40,11 +40,11 @@ class RawLine:
         "brackets_fixed",
         "cells",
         "colour",
+        "ocr",
         "size",
         "text",
         "x0",
         "x1",
-        "ocr",
         "y",
     )
 
