@@ -1,12 +1,14 @@
 """Typeset whole pages with real producers (LibreOffice Writer, Chromium, LuaLaTeX,
-XeLaTeX), with their truths.
+XeLaTeX, Typst, WeasyPrint), with their truths.
 
 Dev-only: needs LibreOffice Writer and Chromium (Debian ``libreoffice-writer-nogui``,
 ``chromium``), for the ``tex_*`` pages LuaLaTeX and XeLaTeX (see the TeX section; without
 an engine its committed PDF is kept), Tesseract (``tesseract-ocr``, ``tesseract-ocr-heb``) and poppler's
 ``pdftoppm`` for the OCR layer, the fonts of Debian ``culmus``, ``fonts-sil-ezra`` and
-``fonts-dejavu``, ``pypdfium2`` (the spread, the rotated and cropped pages) and Pillow. The sources
-(``sources/*.fodt``, ``sources/*.html``, ``sources/*.tex``), the PDFs and the ``*.pages.json`` truths are
+``fonts-dejavu``, ``pypdfium2`` (the spread, the rotated and cropped pages) and Pillow; for the
+``typst_*`` pages the ``typst`` package and for the ``weasy_*`` pages ``weasyprint`` (both from
+PyPI; without one its committed PDFs are kept). The sources (``sources/*.fodt``,
+``sources/*.html``, ``sources/*.tex``, ``sources/*.typ``), the PDFs and the ``*.pages.json`` truths are
 committed, so the tests need none of them. Run from the repository root::
 
     python tests/pages/make_pages.py [NAME ...]
@@ -1544,6 +1546,332 @@ def tex_xe_parallel() -> list[Page]:
     ]
 
 
+# --- Typst, WeasyPrint ------------------------------------------------------------------
+
+# Two more producers of Hebrew books, both from PyPI: Typst (``pip install typst``: the
+# compiler inside the package) and WeasyPrint (``pip install weasyprint``: HTML and CSS
+# paged media over Pango, as web apps that publish Hebrew texts use it; Debian's
+# ``libpango-1.0-0``). The same four books are set with each (``typst_*`` pages need
+# Typst, ``weasy_*`` pages WeasyPrint; without the package its committed PDFs are kept):
+# a book (contents page with dot leaders, chapter and section titles, footnotes, a running
+# header and the page number), two columns under a title with a footnote, a Hebrew text
+# with its English beside it, and verses with points and accents (te'amim).
+
+# Genesis 1:1-4 with points and accents (the Masoretic text, public domain).
+GENESIS_TAAMIM = [
+    "בְּרֵאשִׁ֖ית בָּרָ֣א אֱלֹהִ֑ים אֵ֥ת הַשָּׁמַ֖יִם וְאֵ֥ת הָאָֽרֶץ׃",
+    "וְהָאָ֗רֶץ הָיְתָ֥ה תֹ֙הוּ֙ וָבֹ֔הוּ וְחֹ֖שֶׁךְ עַל־פְּנֵ֣י תְה֑וֹם וְר֣וּחַ אֱלֹהִ֔ים מְרַחֶ֖פֶת עַל־פְּנֵ֥י הַמָּֽיִם׃",
+    "וַיֹּ֥אמֶר אֱלֹהִ֖ים יְהִ֣י א֑וֹר וַֽיְהִי־אֽוֹר׃",
+    "וַיַּ֧רְא אֱלֹהִ֛ים אֶת־הָא֖וֹר כִּי־ט֑וֹב וַיַּבְדֵּ֣ל אֱלֹהִ֔ים בֵּ֥ין הָא֖וֹר וּבֵ֥ין הַחֹֽשֶׁךְ׃",
+]
+
+
+@dataclass
+class _Section:
+    title: str
+    text: str
+    note: str = ""
+
+
+@dataclass
+class _Book:
+    """What both producers set: titles, paragraphs, notes; the truths come from here."""
+
+    header: str
+    chapters: list[tuple[str, list[_Section]]]
+
+
+def _book() -> _Book:
+    tanya = tanya_paragraphs()
+    return _Book(
+        "ספר התניא",
+        [
+            (
+                "פרק ראשון: הקדמת המלקט",
+                [
+                    _Section("א. אגרת השלוחה", tanya[0], NOTES[0]),
+                    _Section("ב. ספר של בינונים", tanya[1], NOTES[1]),
+                ],
+            ),
+            ("פרק שני: נפש האלהית", [_Section("א. חלק אלוה ממעל", tanya[2], NOTES[2])]),
+        ],
+    )
+
+
+def _book_pages(book: _Book) -> list[Page]:
+    """Page 1 the contents (chapters and their sections, each with its page), then a
+    chapter a page, each paragraph ending in its note's marker."""
+    rows = []
+    pages = []
+    n = 0
+    for k, (chapter, sections) in enumerate(book.chapters):
+        rows.append(f"{chapter} {k + 2}")
+        rows += [f"{s.title} {k + 2}" for s in sections]
+        body: list[list[str]] = [[chapter]]
+        notes = []
+        for s in sections:
+            n += 1
+            body += [[s.title], [f"{s.text}{n}"]]
+            notes.append(f"{n} {s.note}")
+        pages.append(
+            Page(
+                body,
+                footnotes=notes,
+                header=[book.header],
+                page_number=str(k + 2),
+                headings=[chapter, *(s.title for s in sections)],
+                notes="a chapter title, section titles a size smaller, notes at the foot",
+            )
+        )
+    contents = Page(
+        [["תוכן העניינים"], rows],
+        page_number="1",
+        headings=["תוכן העניינים"],
+        notes="contents rows: title, dot leaders, page number (leaders not in the truth)",
+    )
+    return [contents, *pages]
+
+
+def _columns_text() -> tuple[str, list[str], str]:
+    """A title, paragraphs that fill one column and part of the next, a note on the first."""
+    return "פרק ראשון", [*BERAKHOT, *tanya_paragraphs()[3:5]], "ברכות ב, א."
+
+
+def _columns_pages() -> list[Page]:
+    title, paras, note = _columns_text()
+    return [
+        Page(
+            [[title], [paras[0] + "1", *paras[1:]]],
+            footnotes=[f"1 {note}"],
+            header=["משנה ברכות"],
+            page_number="1",
+            headings=[title],
+            notes="two columns under a centred title, the right one first",
+        )
+    ]
+
+
+_PARALLEL_TITLE = "הא לחמא עניא"
+
+
+def _parallel_pages() -> list[Page]:
+    return [
+        Page(
+            [[_PARALLEL_TITLE], [HA_LACHMA, MA_NISHTANA], [HA_LACHMA_EN, MA_NISHTANA_EN]],
+            header=["הגדה של פסח"],
+            page_number="1",
+            headings=[_PARALLEL_TITLE],
+            notes="parallel texts: the Hebrew column, then the English one",
+        )
+    ]
+
+
+def _pointed_verses() -> list[str]:
+    plain = GENESIS[len(GENESIS_TAAMIM) :]
+    return [f"({_HEB_NUM[k]}) {v}" for k, v in enumerate([*GENESIS_TAAMIM, *plain])]
+
+
+def _pointed_pages() -> list[Page]:
+    return [
+        Page(
+            [["בראשית א"], _pointed_verses()],
+            header=["תורה"],
+            page_number="1",
+            headings=["בראשית א"],
+            notes="verses with points, the first four with accents and maqaf",
+        )
+    ]
+
+
+def _typ(text: str) -> str:
+    """Text as a Typst string literal: no markup, no smart quotes."""
+    return '#"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+_TYP_HEAD = """#set page(paper: "a5", margin: (x: 16mm, top: 20mm, bottom: 18mm),
+  header: context if here().page() >= %(first)d {
+    align(center, text(size: 9pt, font: "David CLM")[%(header)s]) },
+  footer: context align(center, text(size: 9pt, counter(page).display())))
+#set text(lang: "he", dir: rtl, font: "%(font)s", size: %(size)s)
+#set par(justify: true, spacing: 6pt)
+#set smartquote(enabled: false)
+#show heading.where(level: 1): set text(size: 16pt)
+#show heading.where(level: 1): set align(center)
+#show heading.where(level: 2): set text(size: 12.5pt)
+"""
+
+
+def _typst(
+    name: str,
+    body: str,
+    *,
+    header: str,
+    font: str = "Frank Ruehl CLM",
+    size: str = "12pt",
+    first: int = 1,
+) -> None:
+    """Write ``sources/NAME.typ`` and compile it; without ``typst`` the committed PDF stays."""
+    src = SOURCES / f"{name}.typ"
+    head = _TYP_HEAD % {"header": _typ(header), "font": font, "size": size, "first": first}
+    src.write_text(head + body, "utf-8")
+    try:
+        import typst
+    except ImportError:
+        print(f"{name}: no typst, the committed PDF is kept", file=sys.stderr)
+        return
+    typst.compile(str(src), output=str(HERE / f"{name}.pdf"), timestamp=0)
+
+
+def typst_book() -> list[Page]:
+    """Typst: ``#outline`` (its dot leaders, level-two rows indented), ``=`` and ``==``
+    titles, ``#footnote``, the header from page 2, the page number centred at the foot."""
+    book = _book()
+    parts = ["#outline(title: [תוכן העניינים], indent: auto)\n"]
+    for chapter, sections in book.chapters:
+        parts.append(f"#pagebreak()\n= {_typ(chapter)}\n")
+        for s in sections:
+            parts.append(f"== {_typ(s.title)}\n{_typ(s.text)}#footnote[{_typ(s.note)}]\n\n")
+    _typst("typst_book", "".join(parts), header=book.header, first=2)
+    return _book_pages(book)
+
+
+def typst_columns() -> list[Page]:
+    """Typst: a centred title over ``#columns(2)`` (filled, not balanced), a footnote."""
+    title, paras, note = _columns_text()
+    body = (
+        f"= {_typ(title)}\n#columns(2)[\n{_typ(paras[0])}#footnote[{_typ(note)}]\n\n"
+        + "\n\n".join(_typ(p) for p in paras[1:])
+        + "\n]\n"
+    )
+    _typst("typst_columns", body, header="משנה ברכות", size="11pt")
+    return _columns_pages()
+
+
+def typst_parallel() -> list[Page]:
+    """Typst: a ``#grid`` of two columns, the Hebrew first (at the right), the English in
+    ``text(lang: "en", dir: ltr)``."""
+    en = "\n\n".join(_typ(x) for x in (HA_LACHMA_EN, MA_NISHTANA_EN))
+    body = (
+        f"= {_typ(_PARALLEL_TITLE)}\n#grid(columns: (1fr, 1fr), column-gutter: 7mm,\n"
+        f"  [{_typ(HA_LACHMA)}\n\n{_typ(MA_NISHTANA)}],\n"
+        f'  text(lang: "en", dir: ltr, font: "DejaVu Serif", size: 9.5pt)'
+        f"[#set par(justify: false)\n{en}])\n"
+    )
+    _typst("typst_parallel", body, header="הגדה של פסח")
+    return _parallel_pages()
+
+
+def typst_pointed() -> list[Page]:
+    """Typst: verses with points and accents (Ezra SIL), the verse numbers in bold."""
+    verses = _pointed_verses()
+    body = f"= {_typ('בראשית א')}\n" + "\n\n".join(
+        "#strong[" + _typ(v.split(" ", 1)[0]) + "] " + _typ(v.split(" ", 1)[1]) for v in verses
+    )
+    _typst("typst_pointed", body + "\n", header="תורה", font="Ezra SIL", size="14pt")
+    return _pointed_pages()
+
+
+_WEASY_CSS = """
+@page { size: A5; margin: 20mm 16mm 18mm 16mm;
+  @top-center { content: "%(header)s"; font-family: "David CLM"; font-size: 9pt }
+  @bottom-center { content: counter(page); font-family: "David CLM"; font-size: 9pt }
+  @footnote { border-top: 0.5pt solid black; padding-top: 3pt } }
+body { font-family: "%(font)s"; font-size: %(size)s; line-height: 1.3; margin: 0 }
+p { margin: 0 0 5pt 0; text-align: justify }
+h1 { font-size: 16pt; text-align: center; margin: 0 0 8pt 0 }
+h2 { font-size: 12.5pt; margin: 8pt 0 3pt 0 }
+.fn { float: footnote; font-size: 9pt; text-align: right }
+.fn::footnote-call { content: counter(footnote); vertical-align: super; font-size: 7pt }
+.fn::footnote-marker { content: counter(footnote) " " }
+.en { font-family: "DejaVu Serif"; font-size: 9.5pt; text-align: left }
+.brk { break-before: page }
+"""
+
+
+def _weasy(name: str, body: str, css: str) -> None:
+    """Write ``sources/NAME.html`` and render it; without WeasyPrint the committed PDF
+    stays."""
+    src = SOURCES / f"{name}.html"
+    src.write_text(
+        '<!doctype html>\n<html lang="he" dir="rtl"><head><meta charset="utf-8">\n'
+        f"<style>{css}</style></head>\n<body>\n{body}\n</body></html>\n",
+        "utf-8",
+    )
+    try:
+        from weasyprint import HTML
+    except (ImportError, OSError):  # OSError: the package without Pango
+        print(f"{name}: no weasyprint, the committed PDF is kept", file=sys.stderr)
+        return
+    HTML(filename=str(src)).write_pdf(HERE / f"{name}.pdf")
+
+
+def weasy_book() -> list[Page]:
+    """WeasyPrint: contents rows with ``leader('.')`` and ``target-counter`` (their page
+    numbers counted by the renderer), ``h1``/``h2``, ``float: footnote``; the header
+    left off the first page."""
+    book = _book()
+    css = _WEASY_CSS % {"header": book.header, "font": "Frank Ruehl CLM", "size": "12pt"} + (
+        "@page :first { @top-center { content: none } }"
+        ".toc a { color: black; text-decoration: none }"
+        ".toc a::after { content: leader('.') target-counter(attr(href), page) }"
+        ".toc p { text-align: right; margin: 0 0 3pt 0 } .toc .s { margin-right: 8mm }"
+    )
+    toc = []
+    text = []
+    for k, (chapter, sections) in enumerate(book.chapters):
+        toc.append(f'<p><a href="#c{k}">{_esc(chapter)}</a></p>')
+        text.append(f'<h1 id="c{k}" class="brk">{_esc(chapter)}</h1>')
+        for j, s in enumerate(sections):
+            toc.append(f'<p class="s"><a href="#c{k}s{j}">{_esc(s.title)}</a></p>')
+            text.append(
+                f'<h2 id="c{k}s{j}">{_esc(s.title)}</h2>'
+                f'<p>{_esc(s.text)}<span class="fn">{_esc(s.note)}</span></p>'
+            )
+    head = f"<h1>{_esc('תוכן העניינים')}</h1>"
+    _weasy("weasy_book", head + f'<div class="toc">{"".join(toc)}</div>' + "".join(text), css)
+    return _book_pages(book)
+
+
+def weasy_columns() -> list[Page]:
+    """WeasyPrint: ``column-count: 2`` (balanced) under a centred title, a footnote."""
+    title, paras, note = _columns_text()
+    css = _WEASY_CSS % {"header": "משנה ברכות", "font": "Frank Ruehl CLM", "size": "11pt"} + (
+        ".cols { column-count: 2; column-gap: 8mm }"
+    )
+    first = f'<p>{_esc(paras[0])}<span class="fn">{_esc(note)}</span></p>'
+    rest = "".join(f"<p>{_esc(p)}</p>" for p in paras[1:])
+    _weasy("weasy_columns", f'<h1>{_esc(title)}</h1><div class="cols">{first}{rest}</div>', css)
+    return _columns_pages()
+
+
+def weasy_parallel() -> list[Page]:
+    """WeasyPrint: a two-cell table row, the Hebrew cell first (at the right), the
+    English cell ``dir="ltr"``."""
+    css = _WEASY_CSS % {"header": "הגדה של פסח", "font": "Frank Ruehl CLM", "size": "12pt"} + (
+        "table { border-collapse: collapse; width: 100% } td { vertical-align: top;"
+        " width: 50%; padding: 0 3.5mm }"
+    )
+    he = "".join(f"<p>{_esc(x)}</p>" for x in (HA_LACHMA, MA_NISHTANA))
+    en = "".join(f"<p>{_esc(x)}</p>" for x in (HA_LACHMA_EN, MA_NISHTANA_EN))
+    body = (
+        f"<h1>{_esc(_PARALLEL_TITLE)}</h1><table><tr><td>{he}</td>"
+        f'<td class="en" dir="ltr" lang="en">{en}</td></tr></table>'
+    )
+    _weasy("weasy_parallel", body, css)
+    return _parallel_pages()
+
+
+def weasy_pointed() -> list[Page]:
+    """WeasyPrint: verses with points and accents (Ezra SIL), the verse numbers in bold."""
+    css = _WEASY_CSS % {"header": "תורה", "font": "Ezra SIL", "size": "14pt"}
+    items = "".join(
+        f"<p><b>{_esc(v.split(' ', 1)[0])}</b> {_esc(v.split(' ', 1)[1])}</p>"
+        for v in _pointed_verses()
+    )
+    _weasy("weasy_pointed", f"<h1>{_esc('בראשית א')}</h1>{items}", css)
+    return _pointed_pages()
+
+
 # --- main ---------------------------------------------------------------------------------
 
 
@@ -1582,6 +1910,14 @@ def main(names: list[str]) -> None:
         "tex_poly_columns": tex_poly_columns,
         "tex_poly_mixed": tex_poly_mixed,
         "tex_xe_parallel": tex_xe_parallel,
+        "typst_book": typst_book,
+        "typst_columns": typst_columns,
+        "typst_parallel": typst_parallel,
+        "typst_pointed": typst_pointed,
+        "weasy_book": weasy_book,
+        "weasy_columns": weasy_columns,
+        "weasy_parallel": weasy_parallel,
+        "weasy_pointed": weasy_pointed,
     }
     for name, make in simple.items():
         if not names or name in names:
