@@ -36,6 +36,7 @@ from statistics import median
 
 from libtext.hebrew import parse_numeral
 from libtext.models import LineKind
+from libtext.pdf._letters import script_letters
 from libtext.pdf._lines import TITLE_WORDS
 from libtext.pdf._read import RawLine, RawPage
 
@@ -71,6 +72,27 @@ def dominant_size(pages: list[RawPage]) -> float:
         for ln in page.lines:
             weights[round(ln.size * 2) / 2] += len(ln.text)
     return weights.most_common(1)[0][0] if weights else 0.0
+
+
+def _script_sizes(pages: list[RawPage]) -> tuple[float, float]:
+    """The body size of each script's text (Hebrew, Latin): the size that carries most
+    of its letters. A translation set smaller beside the Hebrew may carry the page's
+    most letters; a Hebrew running header is small beside the Hebrew text."""
+    weights: tuple[Counter[float], Counter[float]] = (Counter(), Counter())
+    for page in pages:
+        for ln in page.lines:
+            hebrew, latin = script_letters(ln.text)
+            if hebrew or latin:
+                weights[0 if hebrew >= latin else 1][round(ln.size * 2) / 2] += hebrew + latin
+    he, la = (w.most_common(1)[0][0] if w else 0.0 for w in weights)
+    return he, la
+
+
+def _own_small(ln: RawLine, sizes: tuple[float, float]) -> bool:
+    """Whether ``ln`` is small beside the body text of its own script."""
+    hebrew, latin = script_letters(ln.text)
+    own = sizes[0 if hebrew >= latin else 1]
+    return own > 0 and ln.size <= own * _SMALL
 
 
 def _groups(lines: list[RawLine]) -> list[list[int]]:
@@ -257,6 +279,7 @@ def _mark_margins(
     # in a short document.
     repeated = 2 if len(pages) <= 5 else 3
     pitch = _body_pitch(pages, body)
+    sizes = _script_sizes(pages)
 
     for p, (page, grp) in enumerate(zip(pages, groups, strict=True)):
         lines = page.lines
@@ -334,7 +357,8 @@ def _mark_margins(
                 # Small alone does not make a header of a long line met once: a
                 # running title is a few words, a boxed section title a sentence.
                 short = len(ln.text.split()) <= _HEADER_WORDS
-                if at_top and (repeats or (ln.size <= body * _SMALL and not texty and short)):
+                small = ln.size <= body * _SMALL or _own_small(ln, sizes)
+                if at_top and (repeats or (small and not texty and short)):
                     kinds[p][i] = "header"
                 elif not at_top and repeats:
                     kinds[p][i] = "footer"
@@ -744,7 +768,7 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
         len(ln.text) for ln in body_lines
     )
     for p, page in enumerate(pages):
-        runs = _set_as_text(page)
+        runs = _set_as_text(page, body)
         sized = _ocr_sized(page, kinds[p], body) if ocr else None
         for i, ln in enumerate(page.lines):
             if kinds[p][i] != "body":
@@ -982,14 +1006,19 @@ def _text_sizes(pages: list[RawPage], body: float) -> set[float]:
     }
 
 
-def _set_as_text(page: RawPage) -> set[tuple[int, int]]:
+def _set_as_text(page: RawPage, body: float) -> set[tuple[int, int]]:
     """The (block, size) pairs of a page's blocks set in one size over many lines.
 
     A larger size alone does not make a heading: a column of verse or a parallel
     text set large (a haggadah's Hebrew beside its translation) runs over many
-    lines of one block; a heading takes a line or two.
+    lines of one block; a heading takes a line or two. Only lines larger than the
+    body count: a section title half a point above a 12-point text rounds to its
+    size, and the text's own lines are no run of large type.
     """
-    counts = Counter((ln.block, round(ln.size)) for ln in page.lines if ln.block >= 0)
+    large = body * _SLIGHTLY
+    counts = Counter(
+        (ln.block, round(ln.size)) for ln in page.lines if ln.block >= 0 and ln.size >= large
+    )
     return {key for key, n in counts.items() if n >= _TEXT_LINES}
 
 

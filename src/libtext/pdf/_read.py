@@ -50,9 +50,11 @@ _MARKS = re.compile("[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]")
 _HEBREW = re.compile("[\u05d0-\u05ea]")
 _LATIN = re.compile("[A-Za-z]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
-# A surrogate half, a left-to-right letter or digit, or a mark: one search for the three.
+# A surrogate half, a left-to-right letter or digit, a mark, or a bidi control (Typst
+# writes one into a contents row; pdfium puts it inside the last word): one search.
 _UNTRUSTED = re.compile(
-    r"[\ud800-\udfffA-Za-z0-9\u00c0-\u024f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]"
+    r"[\ud800-\udfffA-Za-z0-9\u00c0-\u024f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7"
+    r"\u202a-\u202e\u2066-\u2069]"
 )
 # Whether a line holds a :data:`PUNCT_RUN`: two punctuation marks in a row, found
 # without trying the greedy run at each mark (about twice as fast on a line).
@@ -822,11 +824,30 @@ def _needs_geometry(
         # Within the first word and within the last, letters run left to right
         # (whatever order pdfium gave the words in: a table row's cells).
         rising = _center(r, a + first) < _center(r, a + second)
-        return rising and _center(r, a + penult) < _center(r, a + last)
+        if rising and _center(r, a + penult) < _center(r, a + last):
+            return True
+        return _word_runs_rightwards(r, line, a)
     # Both the line's ends and its first two letters run left to right: a line that
     # pdfium merely took in two halves (its second half first) is not visual.
     c0 = _center(r, a + first)
-    return c0 < _center(r, a + last) and c0 < _center(r, a + second)
+    if c0 < _center(r, a + last) and c0 < _center(r, a + second):
+        return True
+    return _word_runs_rightwards(r, line, a)
+
+
+# A Hebrew word of the stream: two letters or more, no space between.
+_HEBREW_WORD = re.compile("[\u05d0-\u05ea]{2,}")
+
+
+def _word_runs_rightwards(r: PageReader, line: str, a: int) -> bool:
+    """Whether a word of a logical-order line has its letters drawn left to right: Typst
+    writes some words of a justified right-to-left line in visual order, in a stream
+    whose other words are logical. pdfium gives those words reversed; the glyphs'
+    boxes order them."""
+    for w in _HEBREW_WORD.finditer(line):
+        if _center(r, a + w.start()) < _center(r, a + w.end() - 1):
+            return True
+    return False
 
 
 def _center(r: PageReader, i: int) -> float:

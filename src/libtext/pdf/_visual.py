@@ -58,8 +58,9 @@ _COLUMN_GAP: Final = 1.5
 _TAB_GAP: Final = 1.2
 # Punctuation that ends a sentence, after its last word.
 _SENTENCE_END: Final = frozenset(".?!:;")
-# Invisible characters that are neither letters nor spaces (combining grapheme joiner).
-_DROP: Final = frozenset("\u034f")
+# Invisible characters that are neither letters nor spaces (combining grapheme joiner;
+# bidi embeddings, overrides and isolates, which Typst writes into a contents row).
+_DROP: Final = frozenset("\u034f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 # Marks drawn at the top left of their letter, over the gap to the letter after it.
 _LEFT_MARKS: Final = frozenset("\u05b9\u05ba\u05c2")
 
@@ -623,11 +624,17 @@ def visual_parts(
     # A space of no width between two Hebrew letters (pdfium's at the bounds of a
     # replacement text, which LuaTeX writes for each pointed cluster it draws as one
     # glyph) marks no place on the line: the gaps alone tell whether it is a word's.
+    # Nor does one anywhere in a stream whose word spaces have widths (Typst writes a
+    # replacement text for each pointed cluster, its glyphs in visual order).
+    no_width = _NO_WIDTH * em
+    sized = any(w > no_width for w in real.values()) if real else False
     apart: dict[int, int] = {}
     for key in real:
         p, q = divmod(key, n)
         if rank[p] >= 0 and rank[q] >= 0:
-            if real[key] <= _NO_WIDTH * em and _hebrew(glyphs[p].ch) and _hebrew(glyphs[q].ch):
+            if real[key] <= no_width and (
+                sized or (_hebrew(glyphs[p].ch) and _hebrew(glyphs[q].ch))
+            ):
                 continue
             apart[key] = abs(rank[p] - rank[q])
     spaces = sorted(x for pair, x in where.items() if apart.get(pair, 0) > 2) if real else []
@@ -651,6 +658,8 @@ def visual_parts(
         pair = base_pos[k - 1] * n + base_pos[k]
         back = base_pos[k] * n + base_pos[k - 1]
         stream_space = max(real.get(pair, -1.0), real.get(back, -1.0)) if real else -1.0
+        if sized and 0.0 <= stream_space <= no_width:
+            stream_space = -1.0  # no word space: the line's usual limit decides
         if (
             (stream_space > 0.1 * em and (gap >= touch or turns_at(bases[k - 1].ch, bases[k].ch)))
             or (stream_space >= 0 and (gap > space_gap or ocr))
@@ -670,13 +679,17 @@ def visual_parts(
         p, q = divmod(key, n)
         if distance <= 1:
             continue
+        first, last = sorted((rank[p], rank[q]))
         if distance > 2:
-            # A space with a width at a direction change: Word's run boundary.
+            # A space with a width at a direction change: Word's run boundary. One
+            # drawn in a gap of its letters' span that has a space already is placed
+            # (Typst draws a pointed word's clusters out of the stream's order).
             width = real.get(key, 0.0)
-            if width <= 0.1 * em or not _at_turn(bases, after, rank[p], rank[q], direction):
+            if (
+                width <= 0.1 * em or not _at_turn(bases, after, rank[p], rank[q], direction)
+            ) and not _placed(where.get(key, -1.0), first, last, lo, hi, after):
                 missing += 1
             continue
-        first, last = sorted((rank[p], rank[q]))
         between = range(first + 1, last + 1)
         if all(not after[k - 1] for k in between):
             widest = _widest_gap(between, lo, hi)
@@ -984,6 +997,17 @@ def _drop_precomposed(
                 drop.add(j)
                 break
     return [g for k, g in enumerate(stream) if k not in drop] if drop else stream
+
+
+def _placed(
+    x: float, first: int, last: int, lo: list[float], hi: list[float], after: list[str]
+) -> bool:
+    """Whether a stream space drawn at ``x`` lies in a gap between bases ``first`` and
+    ``last`` (visual ranks) that has a space already."""
+    for k in range(first + 1, last + 1):
+        if after[k - 1] and hi[k - 1] - 0.5 <= x <= lo[k] + 0.5:
+            return True
+    return False
 
 
 def _hebrew(ch: str) -> bool:
