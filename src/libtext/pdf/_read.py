@@ -42,6 +42,7 @@ from libtext.pdf._rows import join_rows
 from libtext.pdf._shown import upright, visible
 from libtext.pdf._spaces import closed_letters, lost_spaces
 from libtext.pdf._text import is_mark
+from libtext.pdf._unmapped import restore_unmapped, unmapped_suspect
 from libtext.pdf._visual import TOUCH, Direction, turns_at, visual_direction, visual_parts
 
 __all__ = ["RawLine", "RawPage", "ligatures_in_order", "read_page", "reading_order"]
@@ -114,6 +115,9 @@ def _read_shown(raw: Any, page: Any, number: int) -> RawPage:
             text = page_text(raw, tp, n)
         if len(text) != n:  # pdfium skipped or inserted characters: go one by one
             text = "".join(chr(raw.FPDFText_GetUnicode(tp, i) or 0xFFFD) for i in range(n))
+        if unmapped_suspect(text):
+            # Glyphs the ToUnicode maps to nothing: their codes read as Latin letters.
+            text = restore_unmapped(raw, tp, text)
         if "\ufffe" in text:
             # pdfium's mark for a hyphen that ends a line (a word broken there): the
             # page shows a hyphen.

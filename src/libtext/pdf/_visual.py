@@ -594,7 +594,9 @@ def visual_parts(
     owners = _slot_owners(glyphs, rank, dirs, mark_of, mark_pos, bases, marks, owners, size)
     for i in range(len(marks)):  # marks and their owners (zip is a generic call compiled)
         m, k = marks[i], owners[i]
-        attached.setdefault(k, []).append(m.ch)
+        on = attached.setdefault(k, [])
+        if m.ch not in on:  # a letter bears a mark once (WeasyPrint maps two glyphs to one)
+            on.append(m.ch)
         if m.x1 - m.x0 > 0.05 * size:  # a mark with a slot of its own widens its letter
             lo[k], hi[k] = min(lo[k], m.x0), max(hi[k], m.x1)
     # Word spaces: the text stream's own where it has them, else the gaps (LuaTeX
