@@ -51,6 +51,11 @@ _KNOWN = {
     "cut by a made-up space: a line without stream spaces is judged like LuaTeX's",
     ("main", "weasy_pointed"): "WeasyPrint maps a second glyph of one word to meteg "
     "in its ToUnicode: the word reads with a meteg the page does not show",
+    **{
+        ("roles", name): "a section title half a point larger than its 12-point text "
+        "rounds to the text's size, whose lines make a run of text set large: body"
+        for name in ("typst_book", "weasy_book")
+    },
     ("roles", "chabad_ocr"): "an OCR layer keeps no weight: a bold body-size title is "
     "told by nothing but its place; and the header's OCR line holds its page number",
     **{

@@ -768,7 +768,7 @@ def _mark_headings(pages: list[RawPage], kinds: list[list[LineKind]], body: floa
         len(ln.text) for ln in body_lines
     )
     for p, page in enumerate(pages):
-        runs = _set_as_text(page, body)
+        runs = _set_as_text(page)
         sized = _ocr_sized(page, kinds[p], body) if ocr else None
         for i, ln in enumerate(page.lines):
             if kinds[p][i] != "body":
@@ -1006,19 +1006,14 @@ def _text_sizes(pages: list[RawPage], body: float) -> set[float]:
     }
 
 
-def _set_as_text(page: RawPage, body: float) -> set[tuple[int, int]]:
+def _set_as_text(page: RawPage) -> set[tuple[int, int]]:
     """The (block, size) pairs of a page's blocks set in one size over many lines.
 
     A larger size alone does not make a heading: a column of verse or a parallel
     text set large (a haggadah's Hebrew beside its translation) runs over many
-    lines of one block; a heading takes a line or two. Only lines larger than the
-    body count: a section title half a point above a 12-point text rounds to its
-    size, and the text's own lines are no run of large type.
+    lines of one block; a heading takes a line or two.
     """
-    large = body * _SLIGHTLY
-    counts = Counter(
-        (ln.block, round(ln.size)) for ln in page.lines if ln.block >= 0 and ln.size >= large
-    )
+    counts = Counter((ln.block, round(ln.size)) for ln in page.lines if ln.block >= 0)
     return {key for key, n in counts.items() if n >= _TEXT_LINES}
 
 

@@ -626,17 +626,13 @@ def visual_parts(
     # A space of no width between two Hebrew letters (pdfium's at the bounds of a
     # replacement text, which LuaTeX writes for each pointed cluster it draws as one
     # glyph) marks no place on the line: the gaps alone tell whether it is a word's.
-    # Nor does one anywhere in a stream whose word spaces have widths (Typst writes a
-    # replacement text for each pointed cluster, its glyphs in visual order).
     no_width = _NO_WIDTH * em
     sized = any(w > no_width for w in real.values()) if real else False
     apart: dict[int, int] = {}
     for key in real:
         p, q = divmod(key, n)
         if rank[p] >= 0 and rank[q] >= 0:
-            if real[key] <= no_width and (
-                sized or (_hebrew(glyphs[p].ch) and _hebrew(glyphs[q].ch))
-            ):
+            if real[key] <= no_width and _hebrew(glyphs[p].ch) and _hebrew(glyphs[q].ch):
                 continue
             apart[key] = abs(rank[p] - rank[q])
     spaces = sorted(x for pair, x in where.items() if apart.get(pair, 0) > 2) if real else []
@@ -660,8 +656,16 @@ def visual_parts(
         pair = base_pos[k - 1] * n + base_pos[k]
         back = base_pos[k] * n + base_pos[k - 1]
         stream_space = max(real.get(pair, -1.0), real.get(back, -1.0)) if real else -1.0
-        if sized and 0.0 <= stream_space <= no_width:
-            stream_space = -1.0  # no word space: the line's usual limit decides
+        if (
+            sized
+            and 0.0 <= stream_space <= no_width
+            and _hebrew(bases[k - 1].ch)
+            and _hebrew(bases[k].ch)
+        ):
+            # In a stream whose word spaces have widths, one of no width between two
+            # Hebrew letters is pdfium's at the bounds of a replacement text (Typst
+            # writes one for each pointed cluster): the line's usual limit decides.
+            stream_space = -1.0
         if (
             (stream_space > 0.1 * em and (gap >= touch or turns_at(bases[k - 1].ch, bases[k].ch)))
             or (stream_space >= 0 and (gap > space_gap or ocr))
@@ -684,12 +688,16 @@ def visual_parts(
         first, last = sorted((rank[p], rank[q]))
         if distance > 2:
             # A space with a width at a direction change: Word's run boundary. One
-            # drawn in a gap of its letters' span that has a space already is placed
-            # (Typst draws a pointed word's clusters out of the stream's order).
+            # between Hebrew letters, drawn in a gap of their span that has a space
+            # already, is placed (Typst draws pointed clusters out of the stream's order).
             width = real.get(key, 0.0)
             if (
                 width <= 0.1 * em or not _at_turn(bases, after, rank[p], rank[q], direction)
-            ) and not _placed(where.get(key, -1.0), first, last, lo, hi, after):
+            ) and not (
+                _hebrew(glyphs[p].ch)
+                and _hebrew(glyphs[q].ch)
+                and _placed(where.get(key, -1.0), first, last, lo, hi, after)
+            ):
                 missing += 1
             continue
         between = range(first + 1, last + 1)
