@@ -48,11 +48,6 @@ _KNOWN = {
     "cut by a made-up space: a line without stream spaces is judged like LuaTeX's",
     ("roles", "chabad_ocr"): "an OCR layer keeps no weight: a bold body-size title is "
     "told by nothing but its place; and the header's OCR line holds its page number",
-    **{
-        ("roles", name): "LuaTeX draws the running header's title and page number as "
-        "one run that pdfium hands over whole: the header line holds its page number"
-        for name in ("tex_babel_notes", "tex_babel_columns", "tex_poly_columns")
-    },
 }
 
 

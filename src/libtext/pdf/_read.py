@@ -447,23 +447,46 @@ def _baseline_runs(
 
 
 def _split_on_gaps(r: PageReader, text: str, idx: list[int], size: float) -> list[list[int]]:
+    """The items of a line far wider than its text, cut where the ink leaves a gap.
+
+    Between two items the stream holds a space (pdfium's), or nothing at all: a
+    producer that draws a running header as one run (LuaTeX: title and page number
+    set apart by glue, no space character) gives its items back to back. Without a
+    space, a cut needs the part read so far and the rest of the line to stand apart
+    on the page by the gap (two characters of one item in logical order may stand
+    far apart: a number inside a Hebrew line).
+    """
+    gap = _SPLIT_GAP * max(size, 1.0)
     parts: list[list[int]] = [[]]
     prev: int | None = None
     pending: list[int] = []
-    for i in idx:
+    span = (0.0, 0.0)  # the ink of the part read so far
+    for n, i in enumerate(idx):
         if text[i].isspace():
             pending.append(i)
             continue
-        if prev is not None and pending:
+        if prev is not None:
             (lp, rp), (lq, rq) = r.box(prev), r.box(i)
-            if max(lp, lq) - min(rp, rq) > _SPLIT_GAP * max(size, 1.0):
+            if max(lp, lq) - min(rp, rq) > gap and (
+                pending or _clear_of(r, text, idx[n:], span, gap)
+            ):
                 parts.append([])
                 pending = []
         parts[-1].extend(pending)
         pending = []
+        lo, hi = r.box(i)
+        span = (min(span[0], lo), max(span[1], hi)) if parts[-1] else (lo, hi)
         parts[-1].append(i)
         prev = i
     return [p for p in parts if p]
+
+
+def _clear_of(
+    r: PageReader, text: str, rest: list[int], span: tuple[float, float], gap: float
+) -> bool:
+    """Whether the ink of ``rest`` stands ``gap`` or more to one side of ``span``."""
+    boxes = [r.box(i) for i in rest if not text[i].isspace()]
+    return min(lo for lo, _ in boxes) - span[1] > gap or span[0] - max(hi for _, hi in boxes) > gap
 
 
 def _make_line(
