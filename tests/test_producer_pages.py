@@ -99,7 +99,7 @@ def test_the_cases_are_there() -> None:
     assert {"tex_babel_notes", "tex_babel_columns", "tex_poly_columns", "tex_poly_mixed"} <= set(
         NAMES
     )
-    assert "tex_xe_parallel" in NAMES
+    assert {"tex_xe_parallel", "tex_babel_foot"} <= set(NAMES)
     assert {"title_second", "haggadah_title", "haggadah_facing"} <= set(TITLES)
 
 

@@ -96,3 +96,18 @@ def test_notes_below_the_right_column_come_after_both_columns() -> None:
     header = _raw("1 משנה ברכות", 11.0, 60.0, 40.0, 380.0)
     order = [ln.text for ln in order_lines([header, *right, *left, *notes], "R")]
     assert order == [ln.text for ln in (header, *right, *left, *notes)]
+
+
+def test_notes_below_the_right_column_come_after_both_without_a_line_across() -> None:
+    # No running header set across the page (its title and page number two items at
+    # its corners, or none): a river runs from the page's top to its foot.
+    words = "מאימתי קורין את שמע בערבית משעה שהכהנים נכנסים"
+    right = [_raw(f"{words} {n}", 11.0, 100.0 + 14 * n, 220.0, 380.0) for n in range(8)]
+    left = [_raw(f"{words} {n + 8}", 11.0, 100.0 + 14 * n, 40.0, 200.0) for n in range(6)]
+    notes = [_raw(f"{n} ראה ברכות יג, א.", 9.0, 520.0 + 11 * n, 300.0, 380.0) for n in (1, 2)]
+    foot = _raw("12", 11.0, 560.0, 370.0, 380.0)
+    corners = [_raw("13", 11.0, 60.0, 370.0, 380.0), _raw("משנה ברכות", 11.0, 60.0, 40.0, 95.0)]
+    text = [ln.text for ln in (*right, *left, *notes)]
+    for page in ([*right, *left, *notes, foot], [*corners, *right, *left, *notes]):
+        got = [ln.text for ln in order_lines(page, "R")]
+        assert [t for t in got if t in text] == text

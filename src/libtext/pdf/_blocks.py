@@ -195,20 +195,20 @@ def _notes_under(lines: list[RawLine], side: list[int], other: list[int], em: fl
     running header as one line) the river runs from the page's top to its bottom,
     and read with their column they would come before the other column. Below a
     band's gap, smaller type opened by its marker, and lower than the other side's
-    last line: the notes of both columns, read after them.
+    last line: the notes of both columns, read after them (with what stands below
+    them: a page number in the foot's corner).
     """
     rows = _rows(lines, side)
     if len(rows) < 3:
         return []
     gaps, limit = _row_gaps(lines, rows, em)
     lowest = max(_bottom(lines[k]) for k in other)
-    for i in range(len(gaps) - 1, -1, -1):
-        if gaps[i] <= limit:
-            continue
+    for i in range(1, len(gaps)):
         first = rows[i + 1]
-        if i == 0 or min(_top(lines[k]) for k in first) < lowest or not _opens_note(lines, first, em):
-            return []
-        return [k for row in rows[i + 1 :] for k in row]
+        if gaps[i] > limit and _opens_note(lines, first, em):
+            if min(_top(lines[k]) for k in first) < lowest:
+                return []
+            return [k for row in rows[i + 1 :] for k in row]
     return []
 
 
