@@ -278,8 +278,10 @@ def _ocr_joined(pieces: list[RawLine]) -> RawLine:
 def _joined_line(r: PageReader, text: str, group: list[tuple[int, int]]) -> RawLine:
     """One line from segments pdfium split, its text re-read from the glyphs' boxes."""
     idx: list[int] = []
-    mid = group[len(group) // 2][0]
-    mid = _solid(text, mid, mid, group[len(group) // 2][1])
+    # Size and weight are the longest piece's, at a letter in its middle, as for a
+    # line in one piece: not a bold bullet's or a superscript's at a piece's start.
+    lo, hi = max(group, key=lambda seg: seg[1] - seg[0])
+    mid = _letter(text, (lo + hi) // 2, lo, hi)
     size = round(max(r.size(mid), 1.0), 1)
     for a, b in group:
         if idx and _apart(r, idx[-1], a, size):
