@@ -451,14 +451,16 @@ def _baseline_runs(
 def _split_on_gaps(r: PageReader, text: str, idx: list[int], size: float) -> list[list[int]]:
     """The items of a line far wider than its text, cut where the ink leaves a gap.
 
-    Between two items the stream holds a space (pdfium's), or nothing at all: a
-    producer that draws a running header as one run (LuaTeX: title and page number
-    set apart by glue, no space character) gives its items back to back. Without a
-    space, a cut needs the part read so far and the rest of the line to stand apart
-    on the page by the gap (two characters of one item in logical order may stand
-    far apart: a number inside a Hebrew line).
+    Between two items the stream holds a space (pdfium's), or, in a run written
+    without any space character in the order it is drawn (LuaTeX sets a running
+    header's title and page number apart by glue, as it does its words), nothing at
+    all: there a cut needs the part
+    read so far and the rest of the line to stand apart on the page by the gap (two
+    characters of one item in logical order may stand far apart: a number inside a
+    Hebrew line).
     """
     gap = _SPLIT_GAP * max(size, 1.0)
+    glued = not any(text[i].isspace() for i in idx) and _drawn_along(r, idx)
     parts: list[list[int]] = [[]]
     prev: int | None = None
     pending: list[int] = []
@@ -470,7 +472,7 @@ def _split_on_gaps(r: PageReader, text: str, idx: list[int], size: float) -> lis
         if prev is not None:
             (lp, rp), (lq, rq) = r.box(prev), r.box(i)
             if max(lp, lq) - min(rp, rq) > gap and (
-                pending or _clear_of(r, text, idx[n:], span, gap)
+                pending or (glued and _clear_of(r, text, idx[n:], span, gap))
             ):
                 parts.append([])
                 pending = []
@@ -481,6 +483,14 @@ def _split_on_gaps(r: PageReader, text: str, idx: list[int], size: float) -> lis
         parts[-1].append(i)
         prev = i
     return [p for p in parts if p]
+
+
+def _drawn_along(r: PageReader, idx: list[int]) -> bool:
+    """Whether the characters stand one after another along the line, all one way (a
+    run drawn in order: a formula's scripts and limits are not)."""
+    mids = [sum(r.box(i)) for i in idx]
+    steps = [b - a for a, b in itertools.pairwise(mids)]
+    return all(d > 0 for d in steps) or all(d < 0 for d in steps)
 
 
 def _clear_of(
