@@ -111,3 +111,63 @@ def test_notes_below_the_right_column_come_after_both_without_a_line_across() ->
     for page in ([*right, *left, *notes, foot], [*corners, *right, *left, *notes]):
         got = [ln.text for ln in order_lines(page, "R")]
         assert [t for t in got if t in text] == text
+
+
+class _Boxes:
+    """pdfium's character boxes, all a reader is asked here."""
+
+    def __init__(self, boxes: dict[int, tuple[float, float]]) -> None:
+        self.boxes = boxes
+
+    def box(self, i: int) -> tuple[float, float]:
+        return self.boxes[i]
+
+
+def test_a_running_headers_pieces_out_of_order_are_one_item() -> None:
+    from libtext.pdf._read import _items, _split_on_gaps
+
+    # A LuaTeX header (9 pt) handed over as: the title's first letters, the page's
+    # numeral at the right corner, the title's last letters, the verse number at the
+    # left: three items, the title's two pieces one of them (recorded geometry).
+    text = "באר גי תי 5"
+    x = {0: 297.0, 1: 290.0, 2: 284.0, 4: 492.0, 5: 496.5, 7: 272.0, 8: 277.0, 10: 74.0}
+    boxes = {i: (lo, lo + 4.0) for i, lo in x.items()} | {
+        3: (284, 284),
+        6: (498, 498),
+        9: (279, 279),
+    }
+    reader = _Boxes(boxes)
+    parts = _split_on_gaps(reader, text, list(range(len(text))), 9.0)  # type: ignore[arg-type]
+    items = _items(reader, parts, 9.0)  # type: ignore[arg-type]
+    assert [[text[p[0] : p[-1] + 1] for p in item] for item in items] == [
+        ["באר", "תי"],
+        ["גי"],
+        ["5"],
+    ]
+
+
+def test_a_glued_running_header_is_cut_where_its_ink_parts() -> None:
+    from libtext.pdf._read import _split_on_gaps
+
+    # LuaTeX draws "משנה ברכות" and the page number as one run, in visual order, no
+    # space character anywhere: the title at the left corner, "1" at the right.
+    text = "תוכרבהנשמ1"
+    lo = [45.0 + 5.0 * k for k in range(9)] + [370.0]
+    reader = _Boxes({i: (x, x + 4.5) for i, x in enumerate(lo)})
+    parts = _split_on_gaps(reader, text, list(range(len(text))), 10.9)  # type: ignore[arg-type]
+    assert ["".join(text[i] for i in p) for p in parts] == ["תוכרבהנשמ", "1"]
+    # A formula's glyphs are not drawn along the line: a jump is no gap there.
+    jumbled = [45.0, 300.0, 50.0, 55.0, 60.0, 65.0, 70.0, 75.0, 80.0, 370.0]
+    reader = _Boxes({i: (x, x + 4.5) for i, x in enumerate(jumbled)})
+    assert len(_split_on_gaps(reader, text, list(range(len(text))), 10.9)) == 1  # type: ignore[arg-type]
+
+
+def test_a_two_letter_numeral_in_visual_order_is_read_from_its_glyphs() -> None:
+    from libtext.pdf._read import _HEBREW, _needs_geometry
+
+    # "יג" (13) as LuaTeX draws it: the stream gives "גי", its first letter left.
+    visual = _Boxes({0: (492.0, 496.0), 1: (496.5, 498.0)})
+    logical = _Boxes({0: (496.5, 498.0), 1: (492.0, 496.0)})
+    for reader, want in ((visual, True), (logical, False)):
+        got = _needs_geometry(reader, "גי", (492.0, 498.0), 0, 2, _HEBREW.search("גי"))  # type: ignore[arg-type]
+        assert got is want

@@ -390,8 +390,11 @@ def _read_segment(r: PageReader, text: str, a: int, b: int, out: list[RawLine]) 
     l1, r1 = r.box(last)
     extent = max(r0, r1) - min(l0, l1)
     if b - a > 1 and extent > 0.9 * size * (b - a):
-        for part in _split_on_gaps(r, text, list(range(a, b)), size):
-            out.extend(_make_line(r, text, part[0], part[-1] + 1))
+        for item in _items(r, _split_on_gaps(r, text, list(range(a, b)), size), size):
+            if len(item) == 1:
+                out.extend(_make_line(r, text, item[0][0], item[0][-1] + 1))
+            else:
+                out.append(_joined_line(r, text, [(p[0], p[-1] + 1) for p in item]))
     else:
         out.extend(_make_line(r, text, a, b, (min(l0, l1), max(r0, r1)), mid))
 
@@ -491,6 +494,28 @@ def _drawn_along(r: PageReader, idx: list[int]) -> bool:
     mids = [sum(r.box(i)) for i in idx]
     steps = [b - a for a, b in itertools.pairwise(mids)]
     return all(d > 0 for d in steps) or all(d < 0 for d in steps)
+
+
+def _items(r: PageReader, parts: list[list[int]], size: float) -> list[list[list[int]]]:
+    """``parts`` grouped by where they stand: parts whose ink lies within the gap of
+    each other are one item, in the stream's order. pdfium may give a header's
+    pieces out of order (a pointed title's last letters after the page number at
+    the far corner): cut where the stream jumps, the title's halves are one item."""
+    gap = _SPLIT_GAP * max(size, 1.0)
+    spans = []
+    for n, part in enumerate(parts):
+        boxes = [r.box(i) for i in part]
+        spans.append((min(lo for lo, _ in boxes), max(hi for _, hi in boxes), n))
+    spans.sort()
+    groups: list[list[int]] = []
+    reach = -1e9
+    for lo, hi, n in spans:
+        if groups and lo - reach <= gap:
+            groups[-1].append(n)
+        else:
+            groups.append([n])
+        reach = max(reach, hi) if len(groups[-1]) > 1 else hi
+    return [[parts[n] for n in sorted(g)] for g in sorted(groups, key=min)]
 
 
 def _clear_of(
@@ -832,8 +857,8 @@ def _needs_geometry(
 
     That is a line with surrogate halves, a Hebrew line with Latin letters or digits
     (pdfium guesses their order), a Hebrew line in visual order: its first letter
-    left of its last, where the text stream came from LuaTeX, or a Latin line read
-    right to left.
+    left of its last, where the text stream came from LuaTeX (a word of two letters
+    too), or a Latin line read right to left.
     """
     if m is None:
         if _SURROGATE.search(line):
@@ -851,7 +876,9 @@ def _needs_geometry(
     last = _last_hebrew(line, len(line))
     penult = _last_hebrew(line, last)
     if penult <= first:
-        return False
+        # Two letters (a page's Hebrew numeral, a short word): visual when the first
+        # stands left of the second.
+        return second == last == first + 1 and _center(r, a + first) < _center(r, a + last)
 
     if second == first + 1 and last == penult + 1:
         # Within the first word and within the last, letters run left to right
