@@ -122,6 +122,9 @@ class _Boxes:
     def box(self, i: int) -> tuple[float, float]:
         return self.boxes[i]
 
+    def baseline(self, i: int) -> float:
+        return 40.0 if i < 100 else 140.0  # the items of a second line: from 100 on
+
 
 def test_a_running_headers_pieces_out_of_order_are_one_item() -> None:
     from libtext.pdf._read import _items, _split_on_gaps
@@ -144,6 +147,10 @@ def test_a_running_headers_pieces_out_of_order_are_one_item() -> None:
         ["גי"],
         ["5"],
     ]
+    # Pieces in the same place on two baselines (a title over its text) stay apart.
+    reader.boxes |= {100: (297.0, 301.0), 101: (290.0, 294.0), 102: (284.0, 288.0)}
+    below = [[100, 101], [102]]
+    assert _items(reader, [[0, 1, 2], *below], 9.0) == [[[0, 1, 2]], below]  # type: ignore[arg-type]
 
 
 def test_a_glued_running_header_is_cut_where_its_ink_parts() -> None:

@@ -497,24 +497,34 @@ def _drawn_along(r: PageReader, idx: list[int]) -> bool:
 
 
 def _items(r: PageReader, parts: list[list[int]], size: float) -> list[list[list[int]]]:
-    """``parts`` grouped by where they stand: parts whose ink lies within the gap of
-    each other are one item, in the stream's order. pdfium may give a header's
+    """``parts`` grouped by where they stand: parts on one baseline whose ink lies
+    within the gap of each other are one item, in the stream's order. pdfium may give a header's
     pieces out of order (a pointed title's last letters after the page number at
     the far corner): cut where the stream jumps, the title's halves are one item."""
     gap = _SPLIT_GAP * max(size, 1.0)
-    spans = []
-    for n, part in enumerate(parts):
-        boxes = [r.box(i) for i in part]
-        spans.append((min(lo for lo, _ in boxes), max(hi for _, hi in boxes), n))
-    spans.sort()
-    groups: list[list[int]] = []
-    reach = -1e9
-    for lo, hi, n in spans:
-        if groups and lo - reach <= gap:
-            groups[-1].append(n)
+    by_y = sorted(range(len(parts)), key=lambda n: r.baseline(parts[n][0]))
+    bands: list[list[int]] = []
+    for n in by_y:
+        y = r.baseline(parts[n][0])
+        if bands and y - r.baseline(parts[bands[-1][-1]][0]) <= _SAME_LINE * max(size, 1.0):
+            bands[-1].append(n)
         else:
-            groups.append([n])
-        reach = max(reach, hi) if len(groups[-1]) > 1 else hi
+            bands.append([n])
+    groups: list[list[int]] = []
+    for band in bands:
+        spans = []
+        for n in band:
+            boxes = [r.box(i) for i in parts[n]]
+            spans.append((min(lo for lo, _ in boxes), max(hi for _, hi in boxes), n))
+        reach = -1e9
+        first = len(groups)
+        for lo, hi, n in sorted(spans):
+            if len(groups) > first and lo - reach <= gap:
+                groups[-1].append(n)
+                reach = max(reach, hi)
+            else:
+                groups.append([n])
+                reach = hi
     return [[parts[n] for n in sorted(g)] for g in sorted(groups, key=min)]
 
 
