@@ -12,8 +12,9 @@ a contents page, a table on a right-to-left page, a header's corners and verse s
 a refrain tab-set at the far end of a verse, a contents page of flex rows, a Hebrew paragraph with Latin italics on a
 page of English, a title page after an abstract (``*.title.json``), and books set with
 LuaLaTeX (babel, polyglossia: right-to-left text drawn in visual order, pointed clusters
-as replacement texts, a line handed over in pieces) and XeLaTeX: footnotes below two
-columns, a parallel text. Scored like ``realpdf_pages_score.py``: the main text
+as replacement texts, a line handed over in pieces, the running header's title and
+page number drawn as one run, notes under the right column of a page with nothing set
+across it) and XeLaTeX: footnotes below two columns, a parallel text. Scored like ``realpdf_pages_score.py``: the main text
 (body and heading lines in order) against the truth's blocks, with edit distance.
 """
 

@@ -6,7 +6,11 @@ made-up or recorded line:
   with a space of no width at each such text's bounds, which cut the word in two
   (``הַמָּ יִם``). Word 365 writes each pointed letter so;
 * notes set far below two columns, under the right one alone, were read as that
-  column's last lines, before the left column: no longer notes.
+  column's last lines, before the left column: no longer notes (with a running
+  header across the page, and without one);
+* a running header drawn as one run without spaces (title and page number apart by
+  glue) was one line; a pointed header's pieces given out of order were cut in the
+  middle of a word; a page's numeral of two letters in visual order stayed reversed.
 """
 
 from __future__ import annotations
