@@ -178,3 +178,26 @@ def test_a_boolean_is_not_a_number_in_request_bodies(value: bool) -> None:
     with pytest.raises(ValidationError):
         ProcessRequest(work_id="1", max_pages=value)
     assert EnrichedSegment(sequence_id=3).sequence_id == 3
+
+
+def test_a_pages_header_as_printed_keeps_its_page_number_in_reading_order() -> None:
+    from libtext.models import ExtractedLine, ExtractedPage
+
+    def line(text: str, kind: str, y: float, x0: float, x1: float) -> ExtractedLine:
+        return ExtractedLine(text=text, kind=kind, size=11.0, y=y, x0=x0, x1=x1)  # type: ignore[arg-type]
+
+    page = ExtractedPage(
+        number=3,
+        lines=[
+            line("משנה ברכות", "header", 37.0, 45.0, 92.0),
+            line("12", "page_number", 37.2, 366.0, 374.0),
+            line("פרק שני", "heading", 68.0, 277.0, 374.0),
+            line("היה קורא בתורה", "body", 93.0, 214.0, 374.0),
+            line("נוסח אשכנז", "footer", 560.0, 180.0, 240.0),
+        ],
+    )
+    # The lines keep the header's fields and the page number apart, by role.
+    assert [ln.kind for ln in page.lines][:2] == ["header", "page_number"]
+    assert page.header == "12 משנה ברכות"  # right to left, as printed
+    assert page.footer == "נוסח אשכנז"
+    assert "header" not in page.model_dump()  # a view of the lines, not a field

@@ -822,3 +822,37 @@ def test_raw_line_survives_pickling() -> None:
         [(40.0, 90.0, "a")],
     )
     assert back != RawLine("שלום (1)", 11.5, True, 120.25, 40.0, 300.5)
+
+
+class _PiecesReader(_FakeReader):
+    """A line's characters with a bold bullet: size, weight and baseline per index."""
+
+    def __init__(self, boxes: list[tuple[float, float]], bold: set[int]) -> None:
+        super().__init__(boxes, unmapped=set())
+        self.bolds = bold
+
+    def size(self, i: int) -> float:
+        return 10.5
+
+    def bold(self, i: int) -> bool:
+        return i in self.bolds
+
+    def baseline(self, i: int) -> float:
+        return 219.0
+
+
+def test_a_line_in_pieces_takes_its_weight_from_its_words_not_a_bold_bullet() -> None:
+    from libtext.pdf._read import _joined_line
+
+    # A list item pdfium hands over in two pieces: its closing run (another font's),
+    # then the bold bullet and the item's words (as InDesign draws them): not bold.
+    last, rest = "?!", "+ היפותרמיה קשה – מתחת לשמונה ועשרים"
+    text = f"{last}\n{rest}"
+    x = 700.0
+    boxes: list[tuple[float, float]] = [(0.0, 0.0)] * len(text)
+    for i in [*range(len(last) + 1, len(text)), *range(len(last))]:
+        boxes[i] = (x, x + 5.0)  # right to left, from the bullet on
+        x -= 4.0 if text[i] == " " else 5.0
+    reader = _PiecesReader(boxes, bold={len(last) + 1})
+    line = _joined_line(reader, text, [(0, len(last)), (len(last) + 1, len(text))])  # type: ignore[arg-type]
+    assert not line.bold

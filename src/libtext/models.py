@@ -722,6 +722,46 @@ class ExtractedPage(_Model):
         """The footnote area's lines joined with newlines."""
         return "\n".join(ln.text for ln in self.lines if ln.kind == "footnote")
 
+    @property
+    def header(self) -> str:
+        """The running header as printed: each row of it one line, its fields and the
+        page number on its baseline in reading order (``"12 פרקי אבות"``); the lines
+        keep them apart, by role. A spread gives each half's rows."""
+        return "\n".join(_band_rows(half.lines, "header") for half in self.book_pages()).strip()
+
+    @property
+    def footer(self) -> str:
+        """The running footer as printed, as :attr:`header` is."""
+        return "\n".join(_band_rows(half.lines, "footer") for half in self.book_pages()).strip()
+
+
+def _band_rows(lines: list[ExtractedLine], role: Literal["header", "footer"]) -> str:
+    """The rows holding a ``role`` line, with the page numbers on their baselines, each
+    read in its script's direction (right to left for a Hebrew row)."""
+    rows: list[list[ExtractedLine]] = []
+    for ln in lines:
+        if ln.kind != role:
+            continue
+        row = next((r for r in rows if abs(r[0].y - ln.y) <= 0.5 * max(ln.size, 1.0)), None)
+        if row is None:
+            rows.append([ln])
+        else:
+            row.append(ln)
+    for row in rows:
+        row.extend(
+            ln
+            for ln in lines
+            if ln.kind == "page_number" and abs(row[0].y - ln.y) <= 0.5 * max(ln.size, 1.0)
+        )
+    out = []
+    for row in sorted(rows, key=lambda r: r[0].y):
+        text = "".join(ln.text for ln in row)
+        hebrew = sum("\u05d0" <= ch <= "\u05ea" for ch in text)
+        latin = sum(ch.isascii() and ch.isalpha() for ch in text)
+        ordered = sorted(row, key=lambda ln: -ln.x1 if hebrew >= latin else ln.x0)
+        out.append(" ".join(ln.text for ln in ordered))
+    return "\n".join(out)
+
 
 class DocumentHeading(_Model):
     """A heading the PDF itself declares (extension): a bookmark or a tagged ``H1``–``H6``.

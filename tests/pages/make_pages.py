@@ -1421,6 +1421,38 @@ def tex_babel_columns() -> list[Page]:
     ]
 
 
+def tex_babel_foot() -> list[Page]:
+    """LuaLaTeX with babel (``layout=columns.footnotes``): two columns under a section
+    title with no running header and the page number in a corner of the foot, the
+    notes below the right column alone: nothing is set across the page above them."""
+    notes = ["ראה ברכות יג, א.", "כלומר בין פרק לפרק של קריאת שמע.", "ברכות יד, ב."]
+    calls = [("יצא,", 1), ("", 0), ("לשמע,", 2), ("שמוע?", 3)]
+    paras = [
+        _noted(lead, text, at, notes[k - 1], k)
+        for (lead, text), (at, k) in zip(BERAKHOT_2, calls, strict=True)
+    ]
+    latin = (r"(Deut. 6:4)", r"(\foreignlanguage{english}{Deut. 6:4})")
+    paras[3] = (paras[3][0].replace(*latin), paras[3][1])
+    title = "משנה ברכות, פרק שני"
+    body = (
+        rf"\section*{{{title}}}"
+        + "\n\\begin{multicols}{2}\n"
+        + "\n\n".join(t for t, _ in paras)
+        + "\n\\end{multicols}\n"
+    )
+    lang = _BABEL.replace("[bidi=basic]", "[bidi=basic,layout=columns.footnotes]")
+    style = r"\renewcommand{\headrulewidth}{0pt}\fancyfoot[L]{\thepage}"
+    _tex("tex_babel_foot", "lualatex", lang, body, style=style, packages=r"\usepackage{multicol}")
+    return [
+        Page(
+            [[title], [t for _, t in paras]],
+            footnotes=[f"{k} {x}" for k, x in enumerate(notes, 1)],
+            page_number="1",
+            headings=[title],
+        )
+    ]
+
+
 def _columns(title: str, right: list[str], left: list[str]) -> str:
     """A centred bold title over two balanced columns, ``right`` in the first."""
     return (
@@ -1907,6 +1939,7 @@ def main(names: list[str]) -> None:
         "colour_titles": colour_titles,
         "tex_babel_notes": tex_babel_notes,
         "tex_babel_columns": tex_babel_columns,
+        "tex_babel_foot": tex_babel_foot,
         "tex_poly_columns": tex_poly_columns,
         "tex_poly_mixed": tex_poly_mixed,
         "tex_xe_parallel": tex_xe_parallel,

@@ -174,12 +174,50 @@ def _vertical(
         return None  # not a column on each side: read across, row by row
     if _cells_beside(lines, left, right, em):
         return None
+    for side, other in ((right, left), (left, right)):
+        notes = _notes_under(lines, side, other, em)
+        if notes:
+            gone = set(notes)
+            return [[k for k in node if k not in gone], notes]
     first, second = (right, left) if direction == "R" else (left, right)
     # A parallel text: the Hebrew block first, whatever the page's direction.
     scripts = (_script(lines, first), _script(lines, second))
     if scripts == ("L", "R"):
         first, second = second, first
     return [first, second]
+
+
+def _notes_under(lines: list[RawLine], side: list[int], other: list[int], em: float) -> list[int]:
+    """The notes set below ``side``'s text, lower than all of ``other``, else [].
+
+    Notes at the foot of a page of two columns may stand under one column alone (a
+    right-to-left page's first); with nothing set across the page above them (no
+    running header as one line) the river runs from the page's top to its bottom,
+    and read with their column they would come before the other column. Below a
+    band's gap, smaller type opened by its marker, and lower than the other side's
+    last line: the notes of both columns, read after them (with what stands below
+    them: a page number in the foot's corner).
+    """
+    rows = _rows(lines, side)
+    if len(rows) < 3:
+        return []
+    gaps, limit = _row_gaps(lines, rows, em)
+    lowest = max(_bottom(lines[k]) for k in other)
+    for i in range(1, len(gaps)):
+        first = rows[i + 1]
+        if gaps[i] > limit and _opens_note(lines, first, em):
+            if min(_top(lines[k]) for k in first) < lowest:
+                return []
+            return [k for row in rows[i + 1 :] for k in row]
+    return []
+
+
+def _opens_note(lines: list[RawLine], row: _Row, em: float) -> bool:
+    """Whether ``row`` is smaller type opened by a note's marker."""
+    return (
+        all(lines[k].size < _NOTE_SIZE * em for k in row)
+        and _MARKER.fullmatch(lines[row[0]].text.split(" ", 1)[0]) is not None
+    )
 
 
 def _over_both(
@@ -328,11 +366,7 @@ def _runs(lines: list[RawLine], rows: list[_Row], least: float, em: float) -> li
     later = [False] * (len(rows) + 1)
     for i in range(len(rows) - 1, -1, -1):
         later[i] = parted[i] or later[i + 1]
-    note = [
-        all(lines[k].size < _NOTE_SIZE * em for k in row)
-        and _MARKER.fullmatch(lines[row[0]].text.split(" ", 1)[0]) is not None
-        for row in rows
-    ]
+    note = [_opens_note(lines, row, em) for row in rows]
     lo = min(lines[k].x0 for row in rows for k in row)
     hi = max(lines[k].x1 for row in rows for k in row)
     free = [_free(lines, row, lo, hi, least) for row in rows]

@@ -284,8 +284,10 @@ def _ocr_joined(pieces: list[RawLine]) -> RawLine:
 def _joined_line(r: PageReader, text: str, group: list[tuple[int, int]]) -> RawLine:
     """One line from segments pdfium split, its text re-read from the glyphs' boxes."""
     idx: list[int] = []
-    mid = group[len(group) // 2][0]
-    mid = _solid(text, mid, mid, group[len(group) // 2][1])
+    # Size and weight are the longest piece's, at a letter in its middle, as for a
+    # line in one piece: not a bold bullet's or a superscript's at a piece's start.
+    lo, hi = max(group, key=lambda seg: seg[1] - seg[0])
+    mid = _letter(text, (lo + hi) // 2, lo, hi)
     size = round(max(r.size(mid), 1.0), 1)
     for a, b in group:
         if idx and _apart(r, idx[-1], a, size):
@@ -394,8 +396,11 @@ def _read_segment(r: PageReader, text: str, a: int, b: int, out: list[RawLine]) 
     l1, r1 = r.box(last)
     extent = max(r0, r1) - min(l0, l1)
     if b - a > 1 and extent > 0.9 * size * (b - a):
-        for part in _split_on_gaps(r, text, list(range(a, b)), size):
-            out.extend(_make_line(r, text, part[0], part[-1] + 1))
+        for item in _items(r, _split_on_gaps(r, text, list(range(a, b)), size), size):
+            if len(item) == 1:
+                out.extend(_make_line(r, text, item[0][0], item[0][-1] + 1))
+            else:
+                out.append(_joined_line(r, text, [(p[0], p[-1] + 1) for p in item]))
     else:
         out.extend(_make_line(r, text, a, b, (min(l0, l1), max(r0, r1)), mid))
 
@@ -453,23 +458,88 @@ def _baseline_runs(
 
 
 def _split_on_gaps(r: PageReader, text: str, idx: list[int], size: float) -> list[list[int]]:
+    """The items of a line far wider than its text, cut where the ink leaves a gap.
+
+    Between two items the stream holds a space (pdfium's), or, in a run written
+    without any space character in the order it is drawn (LuaTeX sets a running
+    header's title and page number apart by glue, as it does its words), nothing at
+    all: there a cut needs the part
+    read so far and the rest of the line to stand apart on the page by the gap (two
+    characters of one item in logical order may stand far apart: a number inside a
+    Hebrew line).
+    """
+    gap = _SPLIT_GAP * max(size, 1.0)
+    glued = not any(text[i].isspace() for i in idx) and _drawn_along(r, idx)
     parts: list[list[int]] = [[]]
     prev: int | None = None
     pending: list[int] = []
-    for i in idx:
+    span = (0.0, 0.0)  # the ink of the part read so far
+    for n, i in enumerate(idx):
         if text[i].isspace():
             pending.append(i)
             continue
-        if prev is not None and pending:
+        if prev is not None:
             (lp, rp), (lq, rq) = r.box(prev), r.box(i)
-            if max(lp, lq) - min(rp, rq) > _SPLIT_GAP * max(size, 1.0):
+            if max(lp, lq) - min(rp, rq) > gap and (
+                pending or (glued and _clear_of(r, text, idx[n:], span, gap))
+            ):
                 parts.append([])
                 pending = []
         parts[-1].extend(pending)
         pending = []
+        lo, hi = r.box(i)
+        span = (min(span[0], lo), max(span[1], hi)) if parts[-1] else (lo, hi)
         parts[-1].append(i)
         prev = i
     return [p for p in parts if p]
+
+
+def _drawn_along(r: PageReader, idx: list[int]) -> bool:
+    """Whether the characters stand one after another along the line, all one way (a
+    run drawn in order: a formula's scripts and limits are not)."""
+    mids = [sum(r.box(i)) for i in idx]
+    steps = [b - a for a, b in itertools.pairwise(mids)]
+    return all(d > 0 for d in steps) or all(d < 0 for d in steps)
+
+
+def _items(r: PageReader, parts: list[list[int]], size: float) -> list[list[list[int]]]:
+    """``parts`` grouped by where they stand: parts on one baseline whose ink lies
+    within the gap of each other are one item, in the stream's order. pdfium may give a header's
+    pieces out of order (a pointed title's last letters after the page number at
+    the far corner): cut where the stream jumps, the title's halves are one item."""
+    gap = _SPLIT_GAP * max(size, 1.0)
+    by_y = sorted(range(len(parts)), key=lambda n: r.baseline(parts[n][0]))
+    bands: list[list[int]] = []
+    for n in by_y:
+        y = r.baseline(parts[n][0])
+        if bands and y - r.baseline(parts[bands[-1][-1]][0]) <= _SAME_LINE * max(size, 1.0):
+            bands[-1].append(n)
+        else:
+            bands.append([n])
+    groups: list[list[int]] = []
+    for band in bands:
+        spans = []
+        for n in band:
+            boxes = [r.box(i) for i in parts[n]]
+            spans.append((min(lo for lo, _ in boxes), max(hi for _, hi in boxes), n))
+        reach = -1e9
+        first = len(groups)
+        for lo, hi, n in sorted(spans):
+            if len(groups) > first and lo - reach <= gap:
+                groups[-1].append(n)
+                reach = max(reach, hi)
+            else:
+                groups.append([n])
+                reach = hi
+    return [[parts[n] for n in sorted(g)] for g in sorted(groups, key=min)]
+
+
+def _clear_of(
+    r: PageReader, text: str, rest: list[int], span: tuple[float, float], gap: float
+) -> bool:
+    """Whether the ink of ``rest`` stands ``gap`` or more to one side of ``span``."""
+    boxes = [r.box(i) for i in rest if not text[i].isspace()]
+    return min(lo for lo, _ in boxes) - span[1] > gap or span[0] - max(hi for _, hi in boxes) > gap
 
 
 def _make_line(
@@ -803,8 +873,8 @@ def _needs_geometry(
 
     That is a line with surrogate halves, a Hebrew line with Latin letters or digits
     (pdfium guesses their order), a Hebrew line in visual order: its first letter
-    left of its last, where the text stream came from LuaTeX, or a Latin line read
-    right to left.
+    left of its last, where the text stream came from LuaTeX (a word of two letters
+    too), or a Latin line read right to left.
     """
     if m is None:
         if _SURROGATE.search(line):
@@ -822,7 +892,9 @@ def _needs_geometry(
     last = _last_hebrew(line, len(line))
     penult = _last_hebrew(line, last)
     if penult <= first:
-        return False
+        # Two letters (a page's Hebrew numeral, a short word): visual when the first
+        # stands left of the second.
+        return second == last == first + 1 and _center(r, a + first) < _center(r, a + last)
 
     if second == first + 1 and last == penult + 1:
         # Within the first word and within the last, letters run left to right
