@@ -51,7 +51,7 @@ def find_gutter(
         em = max(size(_letter_near(text, (a + b) // 2, b)), 1.0)
         (l0, r0), (l1, r1) = box(a), box(b - 1)
         left, right = min(l0, l1), max(r0, r1)
-        if " " in text[a:b]:
+        if text.find(" ", a, b) >= 0:  # no slice
             gaps = []
             around: list[int] = []  # the letters either side of each space
             for m in _SPACES.finditer(text, a + 1, b - 1):

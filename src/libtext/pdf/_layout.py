@@ -658,7 +658,15 @@ def side_notes_in_place(lines: list[RawLine], kinds: list[LineKind]) -> list[int
         if not text:
             loose.append(i)
             continue
-        near = min(text, key=lambda j: (abs(lines[j].y - lines[i].y), j))
+        # The nearest text line, the first of equals: min(text, key=(distance, j)) as a
+        # plain loop (compiled: no closure, no key tuples; a note meets every line).
+        y = lines[i].y
+        near = text[0]
+        best = abs(lines[near].y - y)
+        for j in text:
+            d = abs(lines[j].y - y)
+            if d < best:
+                near, best = j, d
         after.setdefault(near, []).append(i)
     order: list[int] = []
     for i, kind in enumerate(kinds):

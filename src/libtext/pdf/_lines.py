@@ -302,8 +302,8 @@ def margin_note(text: str, a: int, b: int, box: _Box, size: _Size) -> tuple[int,
     letters and farther from them than a word space, is such a note (as
     :func:`margin_number` for a number).
     """
-    if b - a < 12:
-        return None
+    if b - a < 12 or not (text[a].isalpha() or text[b - 1].isalpha()):
+        return None  # a note's end is a letter (asked again below, after the sizes)
     em = _letter_size(text, a, b, size)
     if em is None:
         return None

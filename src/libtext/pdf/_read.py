@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -449,6 +450,13 @@ def _baseline_runs(
     for k in range(len(runs) - 1):
         runs[k][1] = runs[k + 1][0]
     runs[-1][1] = b
+    return _top_to_bottom(r, text, runs)
+
+
+def _top_to_bottom(r: PageReader, text: str, runs: list[list[int]]) -> list[tuple[int, int]]:
+    """The runs top to bottom, without trailing spaces (a function of its own: the
+    sort key's closure in :func:`_baseline_runs` would cost every line a frame object,
+    compiled)."""
     out = []
     for lo, hi in sorted(runs, key=lambda run: r.baseline(run[0])):  # top to bottom
         while hi > lo and text[hi - 1].isspace():
@@ -615,7 +623,7 @@ def _make_line(
     # gains none from the repairs below: one search answers for the whole line.
     hebrew = first_hebrew is not None
     if "\u200d" in line_text or "\u200c" in line_text:
-        line_text = ligatures_in_order(line_text, lambda k: r.box(a + k))
+        line_text = ligatures_in_order(line_text, _shifted_box(r, a))
     if not hebrew and _MARKS.search(line_text):
         line_text = fix_marks(r, text, list(range(a, b)), size)
     else:
@@ -656,10 +664,22 @@ def _make_line(
     if (
         r.direction == "R"
         and not line.cells
+        and line.text[:1] in _STOPS  # what LEFT_STOP starts with: most lines skip the sub
         and not (hebrew if line_text == drawn else _HEBREW.search(line_text))
     ):
         line.text = LEFT_STOP.sub(r"\2\1", line.text)
     return [line]
+
+
+# The stops :data:`LEFT_STOP` starts with (a set: "" is in every string).
+_STOPS = frozenset(".,:;!?")
+
+
+def _shifted_box(r: PageReader, a: int) -> Callable[[int], tuple[float, float]]:
+    """``r.box`` of character ``a + k`` by ``k``: made here, as a closure in
+    :func:`_make_line` would put that function's locals in a frame object on every
+    line (compiled)."""
+    return lambda k: r.box(a + k)
 
 
 def _line_colour(r: PageReader, text: str, a: int, b: int, mid: int) -> tuple[int, int, int] | None:
@@ -879,7 +899,7 @@ def _needs_geometry(
     if m is None:
         if _SURROGATE.search(line):
             return True
-        if _NUMBER_PUNCT.fullmatch(line) and r.direction == "R":
+        if r.direction == "R" and _NUMBER_PUNCT.fullmatch(line):
             return True  # "2019." at a right-to-left paragraph's end: read as drawn
         return _LATIN.search(line) is not None and _runs_leftwards(r, line, a)
     if _UNTRUSTED.search(line):
