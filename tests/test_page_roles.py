@@ -313,3 +313,37 @@ def test_an_ocr_layers_running_header_set_large_in_changing_word_orders_is_a_hea
     for page_kinds in classify(pages, 11.5):
         assert page_kinds[0] == "header"
         assert set(page_kinds[1:]) == {"body"}
+
+
+def _ocr(text: str, y: float, x0: float, x1: float, size: float) -> RawLine:
+    return RawLine(text=text, size=size, bold=False, y=y, x0=x0, x1=x1, ocr=True)
+
+
+def test_an_ocr_layers_large_specks_marks_and_web_stamps_are_no_headings() -> None:
+    # An OCR layer's page: running text (its sizes a little uneven, as OCR sizes are),
+    # a title set large with space above it, and large lines that do not read as a
+    # title's words: a speck read as a Latin letter in the margin, a stray mark, a
+    # misread page number between marks, a fragment ending in a comma, and the stamp a
+    # web site set on the scan (a line over the site's address).
+    def body(y0: float, rows: int) -> list[RawLine]:
+        return [
+            _ocr(ln.text, ln.y, ln.x0, ln.x1, 11.0 + 0.3 * (k % 3))
+            for k, ln in enumerate(_text(y0, rows, 60.0, 360.0))
+        ]
+
+    title = _ocr("חכמה בינה ודעת", 118.0, 160.0, 260.0, 15.0)
+    noise = [
+        _ocr("L", 40.0, 14.0, 19.0, 15.0),
+        _ocr("+\u00ad", 95.0, 200.0, 207.0, 15.0),
+        _ocr("\u00ad80\u00ad", 420.0, 163.0, 186.0, 15.0),
+        _ocr("מ״ו,", 460.0, 128.0, 144.0, 15.0),
+    ]
+    stamp = [_ocr("הועתק והוכנס לאינטרנט", 480.0, 168.0, 262.0, 15.0),
+             _ocr("www.hebrewbooks.org", 492.0, 170.0, 259.0, 9.0)]  # fmt: skip
+    lines = [*noise[:2], title, *body(140.0, 16), *noise[2:], *stamp]
+    pages = [RawPage(1, 420.0, 523.0, lines, 1000)] + [
+        RawPage(n, 420.0, 523.0, body(60.0, 25), 1000) for n in range(2, 5)
+    ]
+    kinds = dict(zip([ln.text for ln in lines], classify(pages, 11.0)[0], strict=True))
+    assert kinds["חכמה בינה ודעת"] == "heading"
+    assert [t for t in [ln.text for ln in [*noise, *stamp]] if kinds[t] == "heading"] == []

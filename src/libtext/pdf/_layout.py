@@ -844,9 +844,39 @@ def _ocr_sized(page: RawPage, kinds: list[LineKind], body: float) -> set[int]:
         apart = k < 0 or lines[i].y - lines[k].y >= _GAP * pitch or (k in out and akin(k, i))
         opens = big(down[i]) and short(down[i]) and akin(down[i], i)
         standout = lines[i].size >= text * _OCR_STANDOUT
-        if (short(i) and (apart or standout)) or (apart and opens):
+        if ((short(i) and (apart or standout)) or (apart and opens)) and _reads_as_words(
+            lines, i, down[i]
+        ):
             out.add(i)
     return out
+
+
+# A word of a title: two letters or more of one script (an OCR layer's noise is stray
+# marks, lone Latin letters and digits). A lone Hebrew letter is a section's numeral.
+_WORD = re.compile(r"[א-ת]|[A-Za-z]{2}")
+_WEB = re.compile(r"(?:https?://|www\.)\S+|\S+@\S+\.\S+|\S+\.(?:org|com|net)\b", re.IGNORECASE)
+# A comma, a semicolon or a lone stop or mark after the last word (not an ellipsis, nor
+# a dash that breaks a title in two: ``דיוק –``).
+_TRAILING_MARK = re.compile(r"(?:[,;]|\s(?:\.|[^\w\s.…\-–—\xad]{1,3}))$")
+
+
+def _reads_as_words(lines: list[RawLine], i: int, below: int) -> bool:
+    """Whether an OCR layer's large line reads as a title's words.
+
+    Not a title: a line with no word (marks, digits, a lone Latin letter: specks on the
+    scan read as text), one that ends in a comma or a detached mark (running text or
+    noise, ``ליו .``), a web address, nor a line right over a web address: a stamp
+    that a site or a browser set on the scan (``הועתק והוכנס לאינטרנט`` over
+    ``www.…``), not the book's.
+    """
+    ln = lines[i]
+    text = " ".join(ln.text.split())
+    if not _WORD.search(text) or _TRAILING_MARK.search(text) or _WEB.search(text):
+        return False
+    if below < 0:
+        return True
+    under = lines[below]
+    return not (_WEB.search(under.text) and under.y - ln.y <= 2 * max(ln.size, under.size))
 
 
 def _neighbours(lines: list[RawLine], kinds: list[LineKind]) -> tuple[list[int], list[int]]:
