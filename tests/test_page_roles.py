@@ -347,3 +347,28 @@ def test_an_ocr_layers_large_specks_marks_and_web_stamps_are_no_headings() -> No
     kinds = dict(zip([ln.text for ln in lines], classify(pages, 11.0)[0], strict=True))
     assert kinds["חכמה בינה ודעת"] == "heading"
     assert [t for t in [ln.text for ln in [*noise, *stamp]] if kinds[t] == "heading"] == []
+
+
+def test_an_ocr_layers_running_header_misread_differently_on_each_page_is_a_header() -> None:
+    # A scanned sefer's running header (``אבי עב״ד הנחל``) set large, that the OCR
+    # misreads a letter or two differently on each page, so that no two pages read it
+    # alike: its words, each alone or a letter off, top most pages.
+    readings = ["אבי אנ״כ הנחל", "חכי אנ״כ הנחל", "אפי אנ״פ הנחל", "חכי אג׳ב הנחל",
+                "אבי אנ׳כ הנהל.", "חכי עב״ד הנחל"]  # fmt: skip
+    pages = []
+    for n, header in enumerate(readings):
+        lines = [_raw(header, 25.0, 130.0, 295.0, size=13.0), *_text(60.0, 25, 40.0, 400.0)]
+        pages.append(RawPage(n + 1, 420.0, 532.0, lines, 1000))
+    for page_kinds in classify(pages, 11.5):
+        assert page_kinds[0] == "header"
+        assert set(page_kinds[1:]) == {"body"}
+
+
+def test_a_numbered_title_atop_pages_is_no_misread_header() -> None:
+    # Chapter titles atop their pages (``פרק א``, ``פרק ב`` ...), set large: the word
+    # tops many pages, but a numbered title is a heading, not a running header.
+    pages = []
+    for n, title in enumerate(["פרק א", "פרק ב", "פרק ג", "פרק ד", "פרק ה"]):
+        lines = [_raw(title, 25.0, 250.0, 290.0, size=16.0), *_text(60.0, 25, 40.0, 400.0)]
+        pages.append(RawPage(n + 1, 420.0, 532.0, lines, 1000))
+    assert all(page_kinds[0] != "header" for page_kinds in classify(pages, 11.5))

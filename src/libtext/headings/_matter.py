@@ -102,8 +102,11 @@ def contents_pages(doc: ExtractedDocument) -> dict[int, set[int]]:
         span = [i for i in lines if first <= i <= last]
         numbers = [n for _, n, _ in rows]
         rising = sum(b >= a for a, b in pairwise(numbers))
-        if rising < _RISING * (len(numbers) - 1) and not going_on:
-            continue  # (a page the contents goes on to may hold a misread number)
+        # A page the contents goes on to, numbered in letters, may hold a number the
+        # OCR misread (``רצו`` for ``רלו``): digits rise, or it is no contents.
+        lettered = not any(ln.text.rstrip()[-1:].isdecimal() for ln in page.lines)
+        if rising < _RISING * (len(numbers) - 1) and not (going_on and lettered):
+            continue
         leaders = sum(1 for i in taken if _has_leaders(page.lines[i].text))
         recur = sum(1 for t, _, _ in rows if any(titles.get(w, set()) - {k} for w in _forms(t)))
         if not going_on and 2 * leaders < len(rows) and 4 * recur < len(rows):
