@@ -308,6 +308,7 @@ def test_a_sefers_dedication_leads_as_front_matter_and_its_talks_are_one_level()
         body_size=10.0,
     )
     segments = offline_outline(doc).outline_segments
-    # Every talk is a chapter of its own, in order; the dedication and what leads to it
-    # open none.
-    assert [s.chapter_title for s in segments] == talks
+    # The preface and every talk are chapters of their own, in order, all at one level;
+    # the dedications open none.
+    assert [s.chapter_title for s in segments] == ["פתח דבר", *talks]
+    assert len({s.segment_title.count(" — ") for s in segments}) == 1

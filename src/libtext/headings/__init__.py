@@ -723,15 +723,13 @@ def _top_run(sizes: list[float]) -> float:
     return recurring[-1][0]
 
 
-def _front_until(found: list[Heading], pages: list[int]) -> int:
-    """The last page of a book's leading dedications (0: none): a dedication among its
-    first pages, with everything before it (title, preface, contents), is front
-    matter, not a chapter."""
+def _dedications(found: list[Heading], pages: list[int]) -> set[int]:
+    """The ids of a book's leading dedications (``לעלוי נשמת`` among its first pages):
+    front matter, not chapters; their pages' text stays with what comes before them
+    (the front matter, or the preface they follow)."""
     lead = max(_FRONT_PAGES, int(_FRONT_SHARE * len(pages)))
     first = pages[0] if pages else 1
-    return max(
-        (h.page for h in found if _DEDICATION.match(h.text) and h.page - first < lead), default=0
-    )
+    return {id(h) for h in found if _DEDICATION.match(h.text) and h.page - first < lead}
 
 
 def _summary(lines: list[str]) -> str:
@@ -780,12 +778,12 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
     sections = _sections(doc, found) | _sub_sections(doc, found)
     work = _title_heading(doc, found, metadata.work_title)
     _facing_alternates(doc, found)
-    front = _front_until(found, [p.number for p in doc.pages])
+    dedications = _dedications(found, [p.number for p in doc.pages])
     for h in found:
         if h.level not in ("part", "chapter") and not (h.level == "sub" and id(h) in sections):
             continue
-        if h.page <= front:
-            continue  # a dedication, and what leads to it: the book's front matter
+        if id(h) in dedications:
+            continue  # a dedication: the book's front matter, no chapter
         if h is work:
             continue  # the document's title atop its first page: front matter, not chapter 1
         last = next((k for k in reversed(headings) if k.level == h.level), None)
