@@ -111,10 +111,14 @@ def contents_pages(doc: ExtractedDocument) -> dict[int, set[int]]:
         recur = sum(1 for t, _, _ in rows if any(titles.get(w, set()) - {k} for w in _forms(t)))
         if not going_on and 2 * leaders < len(rows) and 4 * recur < len(rows):
             continue  # lines that end in numbers, but not a list of the book's parts
-        # An entry's topics listed under it, without page numbers, are short lines;
-        # running text between a few rows runs the measure.
+        # A sefer's contents, numbered in letters, lists each entry's topics under it,
+        # without page numbers: short lines (running text between a few rows runs the
+        # measure). Pages numbered in digits are read by their rows alone (a chart's
+        # short lines between numbered boxes are no topics).
         widest = max(page.lines[i].x1 - page.lines[i].x0 for i in lines)
-        topics = {i for i in span if i not in taken and _narrow(page.lines[i], widest)}
+        topics = {
+            i for i in span if lettered and i not in taken and _narrow(page.lines[i], widest)
+        }
         if len(taken | topics) < _ROWS_SHARE * len(lines) and 2 * leaders < len(rows):
             continue  # a few rows in running text
         drop = set(span)
