@@ -116,9 +116,7 @@ def contents_pages(doc: ExtractedDocument) -> dict[int, set[int]]:
         # measure). Pages numbered in digits are read by their rows alone (a chart's
         # short lines between numbered boxes are no topics).
         widest = max(page.lines[i].x1 - page.lines[i].x0 for i in lines)
-        topics = {
-            i for i in span if lettered and i not in taken and _narrow(page.lines[i], widest)
-        }
+        topics = {i for i in span if lettered and i not in taken and _narrow(page.lines[i], widest)}
         if len(taken | topics) < _ROWS_SHARE * len(lines) and 2 * leaders < len(rows):
             continue  # a few rows in running text
         drop = set(span)
