@@ -357,7 +357,9 @@ def test_an_ocr_layers_running_header_misread_differently_on_each_page_is_a_head
                 "אבי אנ׳כ הנהל.", "חכי עב״ד הנחל"]  # fmt: skip
     pages = []
     for n, header in enumerate(readings):
-        lines = [_raw(header, 25.0, 130.0, 295.0, size=13.0), *_text(60.0, 25, 40.0, 400.0)]
+        head = _raw(header, 25.0, 130.0, 295.0, size=13.0)
+        head.ocr = True
+        lines = [head, *_text(60.0, 25, 40.0, 400.0)]
         pages.append(RawPage(n + 1, 420.0, 532.0, lines, 1000))
     for page_kinds in classify(pages, 11.5):
         assert page_kinds[0] == "header"
@@ -369,6 +371,8 @@ def test_a_numbered_title_atop_pages_is_no_misread_header() -> None:
     # tops many pages, but a numbered title is a heading, not a running header.
     pages = []
     for n, title in enumerate(["פרק א", "פרק ב", "פרק ג", "פרק ד", "פרק ה"]):
-        lines = [_raw(title, 25.0, 250.0, 290.0, size=16.0), *_text(60.0, 25, 40.0, 400.0)]
+        head = _raw(title, 25.0, 250.0, 290.0, size=16.0)
+        head.ocr = True
+        lines = [head, *_text(60.0, 25, 40.0, 400.0)]
         pages.append(RawPage(n + 1, 420.0, 532.0, lines, 1000))
     assert all(page_kinds[0] != "header" for page_kinds in classify(pages, 11.5))

@@ -353,7 +353,12 @@ def _mark_margins(
                         and _recurring_words(key, top_words, max(3, repeated))
                     ):
                         kinds[p][i] = "header"  # an OCR layer's header, its words reordered
-                    elif at_top and value is None and _misread_header(ln.text, top_single, 3):
+                    elif (
+                        at_top
+                        and ln.ocr
+                        and value is None
+                        and _misread_header(ln.text, top_single, 3)
+                    ):
                         kinds[p][i] = "header"
                     continue
                 if value is not None and (
