@@ -297,9 +297,16 @@ def test_a_sefers_dedication_leads_as_front_matter_and_its_talks_are_one_level()
         [line("פתח דבר", 90, 13.0, "heading"), *prose("פתיחה", 110)],
         [line("לעלוי נשמת", 105, 23.0, "heading"), line("האשה החשובה מרת שרה ע״ה", 136, 18.0)],
     ]
-    for title, size in zip(talks, sizes, strict=True):
+    inner = ["העין", "הלב", "המח", "הפה", "היד", "הרגל", "הקול", "הנפש"]
+    for title, size, sub in zip(talks, sizes, inner, strict=True):
         pages.append([line(title, 90, size, "heading"), *prose(title, 110)])
-        pages.append(prose(f"{title} המשך", 60))
+        # Halfway down the next page, a title inside the talk, set flush right (the
+        # talks' titles stand centred), as large as they are.
+        rest = prose(f"{title} המשך", 60)
+        at = ExtractedLine(text=sub, kind="heading", size=size, y=267, x0=373, x1=392)
+        pages.append(
+            [*rest[:15], at, *[ln.model_copy(update={"y": ln.y + 30}) for ln in rest[15:]]]
+        )
     doc = ExtractedDocument(
         pages=[
             ExtractedPage(number=n, lines=ls, width=420, height=595)
@@ -308,7 +315,7 @@ def test_a_sefers_dedication_leads_as_front_matter_and_its_talks_are_one_level()
         body_size=10.0,
     )
     segments = offline_outline(doc).outline_segments
-    # The preface and every talk are chapters of their own, in order, all at one level;
-    # the dedications open none.
+    # The preface and every talk are chapters of their own, in order, all at one level
+    # (a title flush right inside a talk is none); the dedications open none.
     assert [s.chapter_title for s in segments] == ["פתח דבר", *talks]
     assert len({s.segment_title.count(" — ") for s in segments}) == 1

@@ -138,6 +138,7 @@ class Heading:
     word: str = ""
     level: str = "chapter"  # "part", "chapter", "sub" or "alternate" (another's title)
     plain: bool = False  # a bold title at body size, told by weight and space alone
+    aside: bool = False  # set off the page's middle (flush to a side), not centred
 
 
 def text_page(
@@ -506,6 +507,7 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
                     word=parsed[0] if parsed else "",
                     level="part" if not has_body else "chapter",
                     plain=i in bold.get(page.number, ()),
+                    aside=_aside(lines[i], page),
                 )
             )
             if parsed is None:
@@ -671,6 +673,7 @@ def _assign_levels(blocks: list[Heading]) -> None:
         for b in blocks:
             b.level = "chapter"
         return
+    inside: set[int] = set()  # titles inside a chapter, told by their place alone
     patterned = Counter(round(b.size) for b in candidates if b.word not in ("?", ""))
     if patterned:
         # The most frequent size of numbered headings; on a tie the smaller one, as
@@ -679,6 +682,11 @@ def _assign_levels(blocks: list[Heading]) -> None:
         chapter_size = float(min(s for s, n in patterned.items() if n == top))
     elif _noisy_sizes(candidates):
         chapter_size = _top_run([b.size for b in candidates])
+        # Sizes told nothing: where most titles stand centred, one set flush to a side
+        # is a title inside a chapter (``הפה`` at the right, inside a centred talk's).
+        titles = [b for b in candidates if b.size >= chapter_size * 0.94]
+        if 2 * sum(not b.aside for b in titles) > len(titles):
+            inside = {id(b) for b in titles if b.aside}
     else:
         sizes = Counter(round(b.size) for b in candidates)
         recurring = [s for s, n in sizes.items() if n >= 2]
@@ -694,10 +702,23 @@ def _assign_levels(blocks: list[Heading]) -> None:
             b.level = "chapter"
         elif b.size > chapter_size * 1.08 and patterned:
             b.level = "part"
+        elif id(b) in inside:
+            b.level = "sub"
         elif b.size >= chapter_size * 0.94 and not _SUB_NUMBER.match(b.text):
             b.level = "chapter"
         else:
             b.level = "sub"
+
+
+def _aside(ln: ExtractedLine, page: ExtractedPage) -> bool:
+    """A line set off the page's middle: its centre a tenth of the page's width or
+    more away from the page's (a title flush to a side, not centred)."""
+    if page.width <= 0 or ln.x1 <= ln.x0:
+        return False
+    return abs((ln.x0 + ln.x1) / 2 - page.width / 2) >= _ASIDE * page.width
+
+
+_ASIDE = 0.1
 
 
 def _noisy_sizes(blocks: list[Heading]) -> bool:
