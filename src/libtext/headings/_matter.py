@@ -89,6 +89,7 @@ def contents_pages(doc: ExtractedDocument) -> dict[int, set[int]]:
     for k, page in enumerate(doc.pages):
         rows = [r for r in contents_rows(page) if r[1] <= pages + 50]  # a year is no page
         going_on = (k - 1) in out and len(rows) >= 2 and rows[0][1] >= last_number
+        continued = going_on  # the page after a contents page, its rows going on
         # A chapter's title page that the book's contents points to, listing the
         # chapter's parts from its own page on: a short contents of its own.
         going_on = going_on or (
@@ -134,6 +135,13 @@ def contents_pages(doc: ExtractedDocument) -> dict[int, set[int]]:
         if going_on and topics:
             for i in lines:
                 if i >= first or not _narrow(page.lines[i], widest):
+                    break
+                drop.add(i)
+        if continued:
+            # Atop a page the contents goes on to, a heading over its next rows (a
+            # group's title, ``תשס״ח``, ``שער העבודה``) is the contents' own.
+            for i in lines:
+                if i >= first or page.lines[i].kind != "heading":
                     break
                 drop.add(i)
         for i in lines:
