@@ -269,3 +269,53 @@ def test_title_and_author_atop_the_first_page_without_title_page() -> None:
     meta = outline.source_metadata
     assert (meta.work_title, meta.author_name) == ("ספר הדוגמה", "רבי פלוני אלמוני")
     assert [s.chapter_title for s in outline.outline_segments] == ["פרק א", "פרק ב"]
+
+
+def test_a_sefers_dedication_leads_as_front_matter_and_its_talks_are_one_level() -> None:
+    # A book of talks read from an OCR layer: a title page, a dedication page
+    # (``לעלוי נשמת`` set large over the names), a preface, another dedication page
+    # (the book's front matter, as such a book prints it), then talks, each under a
+    # title set a little larger than the text; the OCR sizes each title from its own
+    # letters (12.1 to 13.9 here), so no two titles share a size.
+    from libtext.models import ExtractedLine, ExtractedPage
+
+    def line(text: str, y: float, size: float, kind: str = "body") -> ExtractedLine:
+        return ExtractedLine(text=text, kind=kind, size=size, y=y, x0=60, x1=360)  # type: ignore[arg-type]
+
+    def prose(tag: str, y0: float) -> list[ExtractedLine]:
+        return [
+            line(f"{tag} שורה {k} של גוף הדברים הנמשכת עוד כמה מילים כאן ושם", y0 + 14 * k, 10.0)
+            for k in range(30)
+        ]
+
+    talks = ["כבודן של ישראל", "על מה אבדה הארץ", "ותרד עיני דמעה", "ימי בין המצרים",
+             "אגודה אחת", "אבן שתיה", "על כן ציון במר תבכה", "לזכור את האב"]  # fmt: skip
+    sizes = [12.1, 13.4, 12.7, 13.9, 12.4, 13.1, 12.9, 13.6]
+    pages = [
+        [line("דברו על לב ירושלים", 150, 40.0, "heading"), line("שיחות", 250, 18.0)],
+        [line("לעלוי נשמת", 90, 17.0, "heading"), line("ר׳ לוי יצחק ב״ר יהודה ז״ל", 110, 14.0)],
+        [line("פתח דבר", 90, 13.0, "heading"), *prose("פתיחה", 110)],
+        [line("לעלוי נשמת", 105, 23.0, "heading"), line("האשה החשובה מרת שרה ע״ה", 136, 18.0)],
+    ]
+    inner = ["העין", "הלב", "המח", "הפה", "היד", "הרגל", "הקול", "הנפש"]
+    for title, size, sub in zip(talks, sizes, inner, strict=True):
+        pages.append([line(title, 90, size, "heading"), *prose(title, 110)])
+        # Halfway down the next page, a title inside the talk, set flush right (the
+        # talks' titles stand centred), as large as they are.
+        rest = prose(f"{title} המשך", 60)
+        at = ExtractedLine(text=sub, kind="heading", size=size, y=267, x0=373, x1=392)
+        pages.append(
+            [*rest[:15], at, *[ln.model_copy(update={"y": ln.y + 30}) for ln in rest[15:]]]
+        )
+    doc = ExtractedDocument(
+        pages=[
+            ExtractedPage(number=n, lines=ls, width=420, height=595)
+            for n, ls in enumerate(pages, start=1)
+        ],
+        body_size=10.0,
+    )
+    segments = offline_outline(doc).outline_segments
+    # The preface and every talk are chapters of their own, in order, all at one level
+    # (a title flush right inside a talk is none); the dedications open none.
+    assert [s.chapter_title for s in segments] == ["פתח דבר", *talks]
+    assert len({s.segment_title.count(" — ") for s in segments}) == 1

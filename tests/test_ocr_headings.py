@@ -20,6 +20,7 @@ from tests.conftest import SHARED
 from libtext.headings import find_headings
 from libtext.models import ExtractedDocument
 from libtext.pdf import extract_pdf
+from libtext.process import process_document
 
 REALDATA = SHARED / "realdata" / "pdfs"
 TRUTH = json.loads((Path(__file__).parent / "data" / "ocr_headings.json").read_text("utf-8"))
@@ -90,3 +91,30 @@ def test_chapters_are_one_series() -> None:
     name = "hebrewbooks_19976_ocrlayer.pdf"
     chapters = [h for h in find_headings(_doc(name)) if h.level == "chapter"]
     assert chapters and all(h.word == "מאמר" for h in chapters)
+
+
+CONTENTS = [
+    (name, entry["contents"]) for name, entry in sorted(FILES.items()) if "contents" in entry
+]
+
+
+@pytest.mark.parametrize(("name", "pages"), CONTENTS)
+def test_contents_pages_reach_no_section(name: str, pages: list[int]) -> None:
+    # A contents page numbered in Hebrew letters (``מאמר א׳ ­ מעלות התורה יא``) is
+    # contents: no section opens on it, and none of its lines (those not printed again
+    # elsewhere in the book, as a chapter's title is) stands in a section's text.
+    doc = _doc(name)
+    sections = process_document(doc, cache=False).sections
+    assert [s.page_ref for s in sections if s.sequence_id and int(s.page_ref) in pages] == []
+    elsewhere = {
+        _norm(ln.text) for page in doc.pages if page.number not in pages for ln in page.lines
+    }
+    listed = {
+        _norm(ln.text)
+        for page in doc.pages
+        if page.number in pages
+        for ln in page.lines
+        if ln.kind in ("body", "heading")
+    }
+    text = {_norm(t) for s in sections for t in s.original_hebrew_block.splitlines()}
+    assert sorted((listed - elsewhere) & text) == []

@@ -101,3 +101,95 @@ def test_a_rows_pieces_are_read_in_their_scripts_direction() -> None:
     english = [_raw("Egypt,", 12.0, 80.0, 300.0, 340.0), _raw("from", 12.0, 80.0, 200.0, 230.0),
                _raw("out", 12.0, 80.0, 100.0, 130.0)]  # fmt: skip
     assert [ln.text for ln in order_lines(english, "R")] == ["out", "from", "Egypt,"]
+
+
+def _placed(text: str, y: float, x0: float, x1: float, *, kind: str = "body") -> ExtractedLine:
+    return ExtractedLine(text=text, kind=kind, size=11.0, y=y, x0=x0, x1=x1)  # type: ignore[arg-type]
+
+
+# A sefer's contents numbered in Hebrew letters: each chapter's row (its label and name
+# at the right, its page number at the far left margin: one line across the gap, or the
+# number a line of its own on a baseline a point off), the chapter's topics listed under
+# it, short and without numbers; it goes on over a second page.
+_CHAPTERS = [
+    ("מאמר א׳ ­ מעלות התורה", "יא", ["מלך ועבד", "פעולות התורה על האדם"]),
+    ("מאמר ב׳ ­ ביטול תורה", "כח", ["רוח וגשם", "דרכי היצר ותחבולותיו"]),
+    ("מאמר ג׳ ­ התמדה בתורה", "לג", ["בואו חשבון", "כל התחלות קשות"]),
+    ("מאמר ד׳ ­ עמלה של תורה", "מח", ["זוכה ומזכה"]),
+    ("מאמר ה׳ ­ תורה לשמה", "נב", ["דרגות בלשמה", "לימוד תורה לשמה"]),
+    ("מאמר ו׳ ­ כבוד חכמים", "סד", ["הזהרו בגחלתן"]),
+    ("מאמר ז׳ ­ בין הזמנים", "עג", ["זמן מהו", "תעניות"]),
+]
+
+
+def _contents_page(
+    chapters: list[tuple[str, str, list[str]]], *, title: bool
+) -> list[ExtractedLine]:
+    lines = [_placed("תוכן הענינים", 60, 200, 290, kind="heading")] if title else []
+    y = 100.0
+    for k, (row, number, topics) in enumerate(chapters):
+        if k % 2:
+            lines.append(_placed(row, y, 250, 400))
+            lines.append(_placed(number, y - 1.5, 100, 112))
+        else:
+            lines.append(_placed(f"{row} {number}", y, 100, 400))
+        for topic in topics:
+            y += 14
+            lines.append(_placed(topic, y, 400 - 5 * len(topic), 400))
+        y += 20
+    return lines
+
+
+def _sefer_page(label: str, name: str) -> list[ExtractedLine]:
+    head = [
+        _placed(label, 80, 230, 270, kind="heading"),
+        _placed(name, 100, 210, 290, kind="heading"),
+    ]
+    prose = [
+        _placed(
+            f"שורה {k} של גוף הטקסט הנמשכת עוד כמה מילים כאן ושם עד הסוף", 130 + 14 * k, 100, 400
+        )
+        for k in range(8)
+    ]
+    return head + prose
+
+
+def test_a_contents_numbered_in_hebrew_letters_is_a_contents_page() -> None:
+    # A book of 90 pages (the numbers are pages of it, not years); each chapter opens
+    # with its label and name over its text.
+    pages = [
+        _contents_page(_CHAPTERS[:4], title=True),
+        _contents_page(_CHAPTERS[4:], title=False),
+        *(_sefer_page(row.split(" ­ ")[0], row.split(" ­ ")[1]) for row, _, _ in _CHAPTERS * 12),
+    ]
+    doc = ExtractedDocument(
+        pages=[
+            ExtractedPage(number=k, lines=lines, width=500, height=700)
+            for k, lines in enumerate(pages, start=1)
+        ],
+        body_size=11.0,
+    )
+    found = contents_pages(doc)
+    # Every line of both contents pages: title, rows, their numbers and the topics.
+    assert found.get(0) == set(range(len(pages[0])))
+    assert found.get(1) == set(range(len(pages[1])))
+    assert all(k not in found for k in range(2, len(pages)))
+
+
+def test_lines_ending_in_words_that_read_as_numerals_are_no_contents() -> None:
+    # Running text whose lines end in words that are also Hebrew numerals (לא, מה, רב):
+    # they run the measure, and their "numbers" do not rise row after row.
+    words = ["לא", "מה", "רב", "לא", "מה", "כי", "רב", "לא"]
+    text = [
+        _placed(f"שורה של גוף הטקסט הנמשכת עוד כמה מילים כאן ושם {w}", 100 + 14 * k, 100, 400)
+        for k, w in enumerate(words)
+    ]
+    pages = [text, *(_sefer_page("מאמר א׳", "לא") for _ in range(3))]
+    doc = ExtractedDocument(
+        pages=[
+            ExtractedPage(number=k, lines=lines, width=500, height=700)
+            for k, lines in enumerate(pages, start=1)
+        ],
+        body_size=11.0,
+    )
+    assert contents_pages(doc) == {}

@@ -313,3 +313,66 @@ def test_an_ocr_layers_running_header_set_large_in_changing_word_orders_is_a_hea
     for page_kinds in classify(pages, 11.5):
         assert page_kinds[0] == "header"
         assert set(page_kinds[1:]) == {"body"}
+
+
+def _ocr(text: str, y: float, x0: float, x1: float, size: float) -> RawLine:
+    return RawLine(text=text, size=size, bold=False, y=y, x0=x0, x1=x1, ocr=True)
+
+
+def test_an_ocr_layers_large_specks_marks_and_web_stamps_are_no_headings() -> None:
+    # An OCR layer's page: running text (its sizes a little uneven, as OCR sizes are),
+    # a title set large with space above it, and large lines that do not read as a
+    # title's words: a speck read as a Latin letter in the margin, a stray mark, a
+    # misread page number between marks, a fragment ending in a comma, and the stamp a
+    # web site set on the scan (a line over the site's address).
+    def body(y0: float, rows: int) -> list[RawLine]:
+        return [
+            _ocr(ln.text, ln.y, ln.x0, ln.x1, 11.0 + 0.3 * (k % 3))
+            for k, ln in enumerate(_text(y0, rows, 60.0, 360.0))
+        ]
+
+    title = _ocr("חכמה בינה ודעת", 118.0, 160.0, 260.0, 15.0)
+    noise = [
+        _ocr("L", 40.0, 14.0, 19.0, 15.0),
+        _ocr("+\u00ad", 95.0, 200.0, 207.0, 15.0),
+        _ocr("\u00ad80\u00ad", 420.0, 163.0, 186.0, 15.0),
+        _ocr("מ״ו,", 460.0, 128.0, 144.0, 15.0),
+    ]
+    stamp = [_ocr("הועתק והוכנס לאינטרנט", 480.0, 168.0, 262.0, 15.0),
+             _ocr("www.hebrewbooks.org", 492.0, 170.0, 259.0, 9.0)]  # fmt: skip
+    lines = [*noise[:2], title, *body(140.0, 16), *noise[2:], *stamp]
+    pages = [RawPage(1, 420.0, 523.0, lines, 1000)] + [
+        RawPage(n, 420.0, 523.0, body(60.0, 25), 1000) for n in range(2, 5)
+    ]
+    kinds = dict(zip([ln.text for ln in lines], classify(pages, 11.0)[0], strict=True))
+    assert kinds["חכמה בינה ודעת"] == "heading"
+    assert [t for t in [ln.text for ln in [*noise, *stamp]] if kinds[t] == "heading"] == []
+
+
+def test_an_ocr_layers_running_header_misread_differently_on_each_page_is_a_header() -> None:
+    # A scanned sefer's running header (``אבי עב״ד הנחל``) set large, that the OCR
+    # misreads a letter or two differently on each page, so that no two pages read it
+    # alike: its words, each alone or a letter off, top most pages.
+    readings = ["אבי אנ״כ הנחל", "חכי אנ״כ הנחל", "אפי אנ״פ הנחל", "חכי אג׳ב הנחל",
+                "אבי אנ׳כ הנהל.", "חכי עב״ד הנחל"]  # fmt: skip
+    pages = []
+    for n, header in enumerate(readings):
+        head = _raw(header, 25.0, 130.0, 295.0, size=13.0)
+        head.ocr = True
+        lines = [head, *_text(60.0, 25, 40.0, 400.0)]
+        pages.append(RawPage(n + 1, 420.0, 532.0, lines, 1000))
+    for page_kinds in classify(pages, 11.5):
+        assert page_kinds[0] == "header"
+        assert set(page_kinds[1:]) == {"body"}
+
+
+def test_a_numbered_title_atop_pages_is_no_misread_header() -> None:
+    # Chapter titles atop their pages (``פרק א``, ``פרק ב`` ...), set large: the word
+    # tops many pages, but a numbered title is a heading, not a running header.
+    pages = []
+    for n, title in enumerate(["פרק א", "פרק ב", "פרק ג", "פרק ד", "פרק ה"]):
+        head = _raw(title, 25.0, 250.0, 290.0, size=16.0)
+        head.ocr = True
+        lines = [head, *_text(60.0, 25, 40.0, 400.0)]
+        pages.append(RawPage(n + 1, 420.0, 532.0, lines, 1000))
+    assert all(page_kinds[0] != "header" for page_kinds in classify(pages, 11.5))

@@ -98,6 +98,17 @@ _QUOTES = ('"', "״", "“", "„", "'", "‘", "«")
 _BULLETS = ("•", "▪", "◦", "·", "●", "■", "►", "➢", "✓")
 _NUMBERED = re.compile(r"^\s*\.?\d{1,2}(?:\.\d{1,2})*[.)]?(?!\d)")  # "3.", ".3", "2.1"
 _SUB_NUMBER = re.compile(r"^\d+\.\d+")  # "11.1 …": a section inside chapter 11
+# A dedication's opening words (``לעלוי נשמת``, ``לזכר``, ``In memory of``): a
+# dedication page is front matter, not a chapter.
+_DEDICATION = re.compile(
+    r"^(?:לעילוי|לעלוי|לעלות|לזכר|לזכרון|לע[\"״]נ|נדבת|מוקדש|הוקדש|in\s+(?:loving\s+)?memory"
+    r"|dedicated|dedication)(?=\s|$|[:.])",
+    re.IGNORECASE,
+)
+_FRONT_SHARE = 0.1  # dedications in this share of a book's pages (or its first pages) lead it
+_FRONT_PAGES = 12
+_NOISY_SIZES = 0.5  # distinct heading sizes per heading, over this: an OCR layer's sizes
+_SIZE_STEP = 1.06  # in such sizes, a step under this ratio is noise, not another size
 _SUMMARY_WORDS = 40
 _OWN_CHAPTER_LINES = 4  # heading lines above a book's first chapter numeral on its page
 _TITLE_SIZE = 1.25  # a title is set at least this much larger than the text
@@ -127,6 +138,7 @@ class Heading:
     word: str = ""
     level: str = "chapter"  # "part", "chapter", "sub" or "alternate" (another's title)
     plain: bool = False  # a bold title at body size, told by weight and space alone
+    aside: bool = False  # set off the page's middle (flush to a side), not centred
 
 
 def text_page(
@@ -495,6 +507,7 @@ def find_headings(doc: ExtractedDocument) -> list[Heading]:
                     word=parsed[0] if parsed else "",
                     level="part" if not has_body else "chapter",
                     plain=i in bold.get(page.number, ()),
+                    aside=_aside(lines[i], page),
                 )
             )
             if parsed is None:
@@ -653,18 +666,27 @@ def _label_and_title(first: ExtractedLine, other: ExtractedLine) -> bool:
 
 
 def _assign_levels(blocks: list[Heading]) -> None:
-    candidates = [b for b in blocks if b.level != "part"]
+    # A dedication's formula is set as its page wants: its size says nothing of levels.
+    candidates = [b for b in blocks if b.level != "part" and not _DEDICATION.match(b.text)]
     if not candidates:
         # Every heading stands alone on its page: they are the chapters.
         for b in blocks:
             b.level = "chapter"
         return
+    inside: set[int] = set()  # titles inside a chapter, told by their place alone
     patterned = Counter(round(b.size) for b in candidates if b.word not in ("?", ""))
     if patterned:
         # The most frequent size of numbered headings; on a tie the smaller one, as
         # parts are larger and fewer than their chapters.
         top = max(patterned.values())
         chapter_size = float(min(s for s, n in patterned.items() if n == top))
+    elif _noisy_sizes(candidates):
+        chapter_size = _top_run([b.size for b in candidates])
+        # Sizes told nothing: where most titles stand centred, one set flush to a side
+        # is a title inside a chapter (``הפה`` at the right, inside a centred talk's).
+        titles = [b for b in candidates if b.size >= chapter_size * 0.94]
+        if 2 * sum(not b.aside for b in titles) > len(titles):
+            inside = {id(b) for b in titles if b.aside}
     else:
         sizes = Counter(round(b.size) for b in candidates)
         recurring = [s for s, n in sizes.items() if n >= 2]
@@ -680,10 +702,55 @@ def _assign_levels(blocks: list[Heading]) -> None:
             b.level = "chapter"
         elif b.size > chapter_size * 1.08 and patterned:
             b.level = "part"
+        elif id(b) in inside:
+            b.level = "sub"
         elif b.size >= chapter_size * 0.94 and not _SUB_NUMBER.match(b.text):
             b.level = "chapter"
         else:
             b.level = "sub"
+
+
+def _aside(ln: ExtractedLine, page: ExtractedPage) -> bool:
+    """A line set off the page's middle: its centre a tenth of the page's width or
+    more away from the page's (a title flush to a side, not centred)."""
+    if page.width <= 0 or ln.x1 <= ln.x0:
+        return False
+    return abs((ln.x0 + ln.x1) / 2 - page.width / 2) >= _ASIDE * page.width
+
+
+_ASIDE = 0.1
+
+
+def _noisy_sizes(blocks: list[Heading]) -> bool:
+    """Headings whose sizes hardly ever repeat (an OCR layer sizes each line from its
+    own letters): sizes then fall on a continuum, not on a few type sizes."""
+    distinct = {round(b.size, 1) for b in blocks}
+    return len(blocks) >= _MIN_NOISY and len(distinct) > _NOISY_SIZES * len(blocks)
+
+
+_MIN_NOISY = 6
+
+
+def _top_run(sizes: list[float]) -> float:
+    """The least size of the largest run of sizes that recurs: sorted, a step under
+    :data:`_SIZE_STEP` joins the run (noise); a larger step starts another size."""
+    runs: list[list[float]] = []
+    for size in sorted(sizes):
+        if runs and size < runs[-1][-1] * _SIZE_STEP:
+            runs[-1].append(size)
+        else:
+            runs.append([size])
+    recurring = [r for r in runs if len(r) >= 2] or runs
+    return recurring[-1][0]
+
+
+def _dedications(found: list[Heading], pages: list[int]) -> set[int]:
+    """The ids of a book's leading dedications (``לעלוי נשמת`` among its first pages):
+    front matter, not chapters; their pages' text stays with what comes before them
+    (the front matter, or the preface they follow)."""
+    lead = max(_FRONT_PAGES, int(_FRONT_SHARE * len(pages)))
+    first = pages[0] if pages else 1
+    return {id(h) for h in found if _DEDICATION.match(h.text) and h.page - first < lead}
 
 
 def _summary(lines: list[str]) -> str:
@@ -732,9 +799,12 @@ def offline_outline(doc: ExtractedDocument) -> DocumentOutline:
     sections = _sections(doc, found) | _sub_sections(doc, found)
     work = _title_heading(doc, found, metadata.work_title)
     _facing_alternates(doc, found)
+    dedications = _dedications(found, [p.number for p in doc.pages])
     for h in found:
         if h.level not in ("part", "chapter") and not (h.level == "sub" and id(h) in sections):
             continue
+        if id(h) in dedications:
+            continue  # a dedication: the book's front matter, no chapter
         if h is work:
             continue  # the document's title atop its first page: front matter, not chapter 1
         last = next((k for k in reversed(headings) if k.level == h.level), None)

@@ -53,10 +53,12 @@ _CONTENTS_TITLE = re.compile(
     re.IGNORECASE,
 )
 _DIGITS = re.compile(r"\d+")
+_LABEL_DASH = re.compile(r"\s[-–—־\xad]\s")  # between a row's label and its title
 _LEAD_NUMBER = re.compile(r"\d{1,3}\s+")
 _BAND = 0.12  # the top and bottom share of a page where running lines stand
 _RECURS = 3  # pages a running line must be met on
 _SLOT_PAGES = 6  # pages whose first line is set alike: the book's running-header slot
+_NARROW = 0.6  # a listed topic is at most this share of the page's widest line
 _ROWS_SHARE = 0.5  # contents rows must make at least this share of a page's lines
 _RISING = 0.75  # share of consecutive rows whose page numbers do not go down
 _HEADER_PAGES = 5  # pages with marked running headers, at least, to learn their words
@@ -85,10 +87,9 @@ def contents_pages(doc: ExtractedDocument) -> dict[int, set[int]]:
     last_number = -1
     listed: set[int] = set()  # the pages that the contents found so far point to
     for k, page in enumerate(doc.pages):
-        if sum(1 for ln in page.lines if ln.text.rstrip()[-1:].isdigit()) < 2:
-            continue  # no two lines end in a number: no contents rows here
         rows = [r for r in contents_rows(page) if r[1] <= pages + 50]  # a year is no page
         going_on = (k - 1) in out and len(rows) >= 2 and rows[0][1] >= last_number
+        continued = going_on  # the page after a contents page, its rows going on
         # A chapter's title page that the book's contents points to, listing the
         # chapter's parts from its own page on: a short contents of its own.
         going_on = going_on or (
@@ -102,21 +103,45 @@ def contents_pages(doc: ExtractedDocument) -> dict[int, set[int]]:
         span = [i for i in lines if first <= i <= last]
         numbers = [n for _, n, _ in rows]
         rising = sum(b >= a for a, b in pairwise(numbers))
-        if rising < _RISING * (len(numbers) - 1):
+        # A page the contents goes on to, numbered in letters, may hold a number the
+        # OCR misread (``רצו`` for ``רלו``): digits rise, or it is no contents.
+        lettered = not any(ln.text.rstrip()[-1:].isdecimal() for ln in page.lines)
+        if rising < _RISING * (len(numbers) - 1) and not (going_on and lettered):
             continue
         leaders = sum(1 for i in taken if _has_leaders(page.lines[i].text))
-        recur = sum(1 for t, _, _ in rows if titles.get(_key(_strip_number(t)), set()) - {k})
+        recur = sum(1 for t, _, _ in rows if any(titles.get(w, set()) - {k} for w in _forms(t)))
         if not going_on and 2 * leaders < len(rows) and 4 * recur < len(rows):
             continue  # lines that end in numbers, but not a list of the book's parts
-        if len(taken) < _ROWS_SHARE * len(lines) and 2 * leaders < len(rows):
+        # A sefer's contents, numbered in letters, lists each entry's topics under it,
+        # without page numbers: short lines (running text between a few rows runs the
+        # measure). Pages numbered in digits are read by their rows alone (a chart's
+        # short lines between numbered boxes are no topics).
+        widest = max(page.lines[i].x1 - page.lines[i].x0 for i in lines)
+        topics = {i for i in span if lettered and i not in taken and _narrow(page.lines[i], widest)}
+        if len(taken | topics) < _ROWS_SHARE * len(lines) and 2 * leaders < len(rows):
             continue  # a few rows in running text
         drop = set(span)
         # Under the last row, the lines set like those between rows (an entry's list
-        # of topics) still belong to it.
+        # of topics) still belong to it; so do the topics atop a page the contents
+        # goes on to (the last entry of the page before).
         between = {round(page.lines[i].size, 1) for i in span if i not in taken}
         for i in lines:
             if i > last:
-                if round(page.lines[i].size, 1) not in between:
+                if round(page.lines[i].size, 1) not in between and not (
+                    topics and _narrow(page.lines[i], widest)
+                ):
+                    break
+                drop.add(i)
+        if going_on and topics:
+            for i in lines:
+                if i >= first or not _narrow(page.lines[i], widest):
+                    break
+                drop.add(i)
+        if continued:
+            # Atop a page the contents goes on to, a heading over its next rows (a
+            # group's title, ``תשס״ח``, ``שער העבודה``) is the contents' own.
+            for i in lines:
+                if i >= first or page.lines[i].kind != "heading":
                     break
                 drop.add(i)
         for i in lines:
@@ -128,6 +153,20 @@ def contents_pages(doc: ExtractedDocument) -> dict[int, set[int]]:
         last_number = numbers[-1]
         listed.update(numbers)
     return out
+
+
+def _narrow(ln: ExtractedLine, widest: float) -> bool:
+    """A line well short of the page's measure (a listed topic, not running text)."""
+    return ln.x1 - ln.x0 <= _NARROW * widest
+
+
+def _forms(title: str) -> list[str]:
+    """The keys a contents title may recur under in the book: the whole title, and
+    the title after its label (``מאמר א׳ ­ מעלות התורה``: the book prints ``מאמר א׳``
+    and ``מעלות התורה`` on lines of their own)."""
+    whole = _strip_number(title)
+    parts = _LABEL_DASH.split(whole, maxsplit=1)
+    return [_key(whole)] + ([_key(parts[1])] if len(parts) == 2 and parts[1].strip() else [])
 
 
 def _has_leaders(text: str) -> bool:

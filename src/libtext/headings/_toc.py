@@ -5,26 +5,33 @@ Where a PDF has no bookmarks, its printed contents page (``פרק 3 / מצבי �
 their pages. :func:`printed_toc` finds it among the first pages: a page with at least
 :data:`MIN_ENTRIES` lines that end in a page number (after dot leaders or not; an
 entry may wrap, or have its number on a line of its own), the numbers never going
-down. The printed page numbers are mapped to the PDF's by the offset most entries
-agree on (a title found as a heading line near its page); a list whose titles head
-too few pages (under a quarter, or under two) is not a table of contents.
+down. A Hebrew book may number its pages in letters (``מאמר א׳ ­ מעלות התורה יא``,
+``כבוד ⏎ רכז``): a page none of whose lines end in a digit is read again with a
+Hebrew numeral (``יא``, ``קכג``) as the row's number, where the row runs across a
+gap to the far margin and most numbers rise. The printed page numbers are mapped
+to the PDF's by the offset most entries agree on (a title found as a heading line
+near its page); a list whose titles head too few pages (under a quarter, or under
+two) is not a table of contents.
 """
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import re
 from collections import Counter
 
 from libtext.headings._line import parse_heading
-from libtext.hebrew import normalize_for_match
-from libtext.models import DocumentHeading, ExtractedDocument, ExtractedPage
+from libtext.hebrew import normalize_for_match, parse_numeral
+from libtext.models import DocumentHeading, ExtractedDocument, ExtractedLine, ExtractedPage
 
 __all__ = ["MIN_ENTRIES", "contents_entries", "contents_rows", "printed_toc", "split_entry"]
 
 MIN_ENTRIES = 4
 _SCAN_PAGES = 12
 _LETTER = re.compile(r"[^\W\d_]")
+# A page number in Hebrew letters: up to four letters, a geresh or gershayim allowed.
+_LETTER_NUMBER = re.compile(r"^(?:[א-ת]{1,4}['׳\"״]?|[א-ת]{1,3}[\"״][א-ת])$")
 _NUMBERED = re.compile(r"^(?P<num>\d{1,3}(?:\.\d{1,3})*)\.?\s+(?=\S)")
 _WORD_NUMBERED = re.compile(
     # "\s*+": the spaces before the separator are not given back to the spaces after it
@@ -102,14 +109,31 @@ def _numbered(title: str) -> bool:
     return own is not None and bool(own[0]) and own[1] is not None
 
 
-def split_entry(text: str) -> tuple[str, bool, int] | None:
+def letter_number(text: str) -> int | None:
+    """The value of ``text`` read as a page number in Hebrew letters (``יא``, ``קכ״ג``):
+    a canonical numeral of at most four letters; ``None`` otherwise."""
+    if not _LETTER_NUMBER.match(text):
+        return None
+    return parse_numeral(text, spelled=False)
+
+
+def split_entry(text: str, *, letters: bool = False) -> tuple[str, bool, int] | None:
     """A contents line read as (title, has leaders, page number); ``None`` if it is not one.
 
     The line (whitespace already collapsed) ends in a page number of at most four
-    digits, after dot leaders or not; the title is the rest before them and must hold
-    a letter. Linear in the line's length, whatever the line.
+    digits, after dot leaders or not (with ``letters``, a Hebrew numeral word instead:
+    ``מעלות התורה יא``); the title is the rest before them and must hold a letter.
+    Linear in the line's length, whatever the line.
     """
     end = len(text)
+    if letters:
+        start = text.rfind(" ") + 1
+        value = letter_number(text[start:]) if start > 0 else None
+        if value is None:
+            return None
+        cut, leaders = _tail_start(text, start)
+        title = text[:cut]
+        return (title, leaders, value) if _LETTER.search(title) else None
     start = end
     while start > 0 and end - start < 4 and text[start - 1].isdecimal():
         start -= 1
@@ -132,27 +156,84 @@ def contents_rows(page: ExtractedPage) -> list[tuple[str, int, list[int]]]:
 
     An entry may take two lines (a wrapped title, or a title and its page number on
     a line of its own): the lines that make it are the ones to keep out of the text.
+    Rows numbered in digits are read first; on a page where no line ends in a digit,
+    rows numbered in Hebrew letters.
     """
+    if any(ln.text.rstrip()[-1:].isdecimal() for ln in page.lines if ln.kind in _ROW_KINDS):
+        return _rows(page, letters=False)
+    rows = _rows(page, letters=True)
+    # Words that happen to read as numerals do not rise row after row (an OCR layer
+    # misreads a number now and then: most of them, not every one, must rise).
+    rising = _rising([n for _, n, _ in rows])
+    return rows if len(rows) >= _LETTER_ROWS and rising >= _RISING * len(rows) else []
+
+
+def _rising(numbers: list[int]) -> int:
+    """The length of the longest run, not necessarily contiguous, that never goes down."""
+    tails: list[int] = []  # tails[k]: the least last number of such a run of k + 1
+    for n in numbers:
+        k = bisect.bisect_right(tails, n)
+        tails[k : k + 1] = [n]
+    return len(tails)
+
+
+_ROW_KINDS = ("body", "heading")
+_LETTER_ROWS = 3  # rows numbered in letters on a page, at least
+_RISING = 0.6  # share of letter-numbered rows that rise, in order, at least
+_SPREAD = 1.5  # a joined row is this much wider than its letters, at least
+
+
+def _pitch(page: ExtractedPage) -> float:
+    """The page's usual width per character of a text line (its median)."""
+    pitches = sorted(
+        (ln.x1 - ln.x0) / len(ln.text)
+        for ln in page.lines
+        if ln.kind in _ROW_KINDS and len(ln.text) >= 10 and ln.x1 > ln.x0
+    )
+    return pitches[len(pitches) // 2] if pitches else 0.0
+
+
+def _spread(ln: ExtractedLine, pitch: float) -> bool:
+    """Whether the line is much wider than its characters take: a title and its page
+    number at the far margin, joined into one line across the gap between them."""
+    return pitch > 0 and ln.x1 - ln.x0 >= _SPREAD * pitch * len(ln.text)
+
+
+def _number(text: str, letters: bool) -> int | None:
+    """A line that is only a page number (digits; with ``letters``, a Hebrew numeral)."""
+    if text.isdigit():
+        return int(text)
+    return letter_number(text) if letters else None
+
+
+def _rows(page: ExtractedPage, *, letters: bool) -> list[tuple[str, int, list[int]]]:
     out: list[tuple[str, int, list[int]]] = []
     pending = row_title = ""
     pending_at: list[int] = []
     row_at = 0
+    pitch = _pitch(page) if letters else 0.0
     for i, ln in enumerate(page.lines):
-        if ln.kind not in ("body", "heading"):
+        if ln.kind not in _ROW_KINDS:
             continue
         text = " ".join(ln.text.split())
-        if text.isdigit() and pending:
-            out.append((pending, int(text), [*pending_at, i]))
+        alone = _number(text, letters)
+        if alone is not None and pending:
+            out.append((pending, alone, [*pending_at, i]))
             pending, pending_at = "", []
             continue
-        if text.isdigit() and row_title and abs(ln.y - page.lines[row_at].y) < 2:
-            # A row whose page number sits at the far margin, read as a line of its own.
-            out.append((row_title, int(text), [row_at, i]))
+        row = page.lines[row_at]
+        if alone is not None and row_title and abs(ln.y - row.y) < max(2.0, 0.3 * row.size):
+            # A row whose page number sits at the far margin, read as a line of its own
+            # (an OCR layer's baselines differ by a point or two along one row).
+            out.append((row_title, alone, [row_at, i]))
             row_title = ""
             continue
-        row_title = text if any(ch.isalpha() for ch in text) and not text[-1].isdigit() else ""
+        m = split_entry(text, letters=letters)
+        if letters and m is not None and not _spread(ln, pitch):
+            m = None  # a line of text whose last word reads as a numeral
+        ends_number = text[-1:].isdigit() or (letters and m is not None)
+        row_title = text if any(ch.isalpha() for ch in text) and not ends_number else ""
         row_at = i
-        m = split_entry(text)
         if m is None:
             # A title waiting for its number on the next line, or the first line of
             # a wrapped entry ("title:" then its subtitle): the title is kept alone.

@@ -178,6 +178,42 @@ def _recurring_words(key: str, top_words: Counter[str], least: int) -> bool:
     return False
 
 
+def _header_words(text: str) -> set[str]:
+    """A top line's words of three letters or more, by their letters (marks dropped),
+    numbers left out."""
+    return {
+        "".join(ch for ch in w if ch.isalpha())
+        for w in text.split()
+        if sum(ch.isalpha() for ch in w) >= 3 and page_number_value(w) is None
+    }
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by one letter at most (changed, added or dropped)."""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) <= 1
+    short, long = sorted((a, b), key=len)
+    return any(long[:k] + long[k + 1 :] == short for k in range(len(long)))
+
+
+def _misread_header(text: str, top_single: Counter[str], least: int) -> bool:
+    """An OCR layer's running header misread differently on each page (``אבי עב״ד
+    הנחל`` read ``חכי אנ״כ הנחל``, ``אפי אנ״פ הנחל``, or in pieces): no two pages
+    read it alike, but its words, each alone, top ``least`` pages or more. A short
+    line most of whose words do so is the header; a numbered title atop its page
+    (``פרק ב``) is not, whatever tops other pages."""
+    words = text.split()
+    if len(words) > _HEADER_WORDS or _heading_line().match(" ".join(words)):
+        return False
+    own = _header_words(text)
+    # A word misread by a letter on this page counts as the word it misreads.
+    common = [w for w, n in top_single.items() if n >= least]
+    met = sum(1 for w in own if top_single[w] >= least or any(_one_edit(w, c) for c in common))
+    return bool(own) and 2 * met >= len(own) and (met >= 2 or len(words) <= 2)
+
+
 def _style_key(ln: RawLine) -> tuple[str, float, bool]:
     # A running header looks the same on every page; a chapter heading atop a page
     # that the running header repeats usually does not (it is larger or bold).
@@ -257,6 +293,7 @@ def _mark_margins(
     bottom_keys: Counter[tuple[str, float, bool]] = Counter()
     top_texts: Counter[str] = Counter()
     top_words: Counter[str] = Counter()
+    top_single: Counter[str] = Counter()  # words atop pages, each counted once a page
     bottom_texts: Counter[str] = Counter()
     offsets: Counter[int] = Counter()
     for page, grp in zip(pages, groups, strict=True):
@@ -268,6 +305,7 @@ def _mark_margins(
             bottom_keys[_style_key(page.lines[i])] += 1
         top_texts.update({_bare_key(page.lines[i].text) for i in grp[0]})
         top_words.update({_word_key(page.lines[i].text) for i in grp[0]})
+        top_single.update({w for i in grp[0] for w in _header_words(page.lines[i].text)})
         bottom_texts.update({_bare_key(page.lines[i].text) for i in grp[-1]})
         for g in {0, len(grp) - 1}:
             for i in grp[g]:
@@ -338,6 +376,13 @@ def _mark_margins(
                         and _recurring_words(key, top_words, max(3, repeated))
                     ):
                         kinds[p][i] = "header"  # an OCR layer's header, its words reordered
+                    elif (
+                        at_top
+                        and ln.ocr
+                        and value is None
+                        and _misread_header(ln.text, top_single, 3)
+                    ):
+                        kinds[p][i] = "header"
                     continue
                 if value is not None and (
                     (value - page.number == common_offset and support >= 2) or gap > 1.25 * pitch
@@ -876,9 +921,39 @@ def _ocr_sized(page: RawPage, kinds: list[LineKind], body: float) -> set[int]:
         apart = k < 0 or lines[i].y - lines[k].y >= _GAP * pitch or (k in out and akin(k, i))
         opens = big(down[i]) and short(down[i]) and akin(down[i], i)
         standout = lines[i].size >= text * _OCR_STANDOUT
-        if (short(i) and (apart or standout)) or (apart and opens):
+        if ((short(i) and (apart or standout)) or (apart and opens)) and _reads_as_words(
+            lines, i, down[i]
+        ):
             out.add(i)
     return out
+
+
+# A word of a title: two letters or more of one script (an OCR layer's noise is stray
+# marks, lone Latin letters and digits). A lone Hebrew letter is a section's numeral.
+_WORD = re.compile(r"[א-ת]|[A-Za-z]{2}")
+_WEB = re.compile(r"(?:https?://|www\.)\S+|\S+@\S+\.\S+|\S+\.(?:org|com|net)\b", re.IGNORECASE)
+# A comma, a semicolon or a lone stop or mark after the last word (not an ellipsis, nor
+# a dash that breaks a title in two: ``דיוק –``).
+_TRAILING_MARK = re.compile(r"(?:[,;]|\s(?:\.|[^\w\s.…\-–—\xad]{1,3}))$")
+
+
+def _reads_as_words(lines: list[RawLine], i: int, below: int) -> bool:
+    """Whether an OCR layer's large line reads as a title's words.
+
+    Not a title: a line with no word (marks, digits, a lone Latin letter: specks on the
+    scan read as text), one that ends in a comma or a detached mark (running text or
+    noise, ``ליו .``), a web address, nor a line right over a web address: a stamp
+    that a site or a browser set on the scan (``הועתק והוכנס לאינטרנט`` over
+    ``www.…``), not the book's.
+    """
+    ln = lines[i]
+    text = " ".join(ln.text.split())
+    if not _WORD.search(text) or _TRAILING_MARK.search(text) or _WEB.search(text):
+        return False
+    if below < 0:
+        return True
+    under = lines[below]
+    return not (_WEB.search(under.text) and under.y - ln.y <= 2 * max(ln.size, under.size))
 
 
 def _neighbours(lines: list[RawLine], kinds: list[LineKind]) -> tuple[list[int], list[int]]:
