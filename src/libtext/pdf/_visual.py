@@ -586,7 +586,9 @@ def visual_parts(
     # The stream's spaces by their first base: a base starts at most one pair.
     real_to = [-1] * n
     for pos, g in enumerate(glyphs):
-        code = _code(g.ch)
+        code = _CODES.get(g.ch, -1)  # one lookup: nearly every character is known
+        if code < 0:
+            code = _code(g.ch)
         if code == _HALF_CODE:
             # A UTF-16 half: read the line again with the halves joined (no line has
             # one but in a few books: no search of every line's text for them).
@@ -854,26 +856,31 @@ def _left_to_right(glyphs: list[Glyph], stream: list[int]) -> list[int]:
     A stream drawn in order (left to right, or right to left without a tie) comes
     back as it is or reversed, without a sort: nearly every line is one of the two.
     """
-    centers = [(glyphs[p].x0 + glyphs[p].x1) / 2 for p in stream]
-    count = len(centers)
+    count = len(stream)
     if count < 2:
         return stream
+    # One run first, the centres in locals (compiled: no float object per glyph).
+    g = glyphs[stream[0]]
+    prev = (g.x0 + g.x1) / 2
+    g = glyphs[stream[1]]
+    falling = (g.x0 + g.x1) / 2 < prev
+    end = 1
+    while end < count:
+        g = glyphs[stream[end]]
+        center = (g.x0 + g.x1) / 2
+        if (center < prev) != falling:
+            break
+        prev = center
+        end += 1
+    if end == count:
+        # One falling run (nearly every right-to-left line), or one rising run.
+        return stream[::-1] if falling else stream
+    centers = [(glyphs[p].x0 + glyphs[p].x1) / 2 for p in stream]
     # The stream's runs, as a stable sort finds them: each rising (no centre left
     # of the one before) as it is, each falling (every centre left of the one
     # before: no tie) reversed; a few runs merged, the earlier first on a tie. That
     # is the stable sort's answer without a key call per glyph (pdfium's logical
     # order of a right-to-left line with a number in it is three runs).
-    end = 1
-    if centers[1] < centers[0]:
-        while end < count and centers[end] < centers[end - 1]:
-            end += 1
-        if end == count:
-            return stream[::-1]  # one falling run (nearly every right-to-left line)
-    else:
-        while end < count and not centers[end] < centers[end - 1]:
-            end += 1
-        if end == count:
-            return stream  # one rising run
     runs: list[list[int]] = []  # indices in stream
     start = 0
     while start < count and len(runs) <= _MERGED_RUNS:
@@ -1134,9 +1141,11 @@ def _space_between(spaces: list[float], lo: float, hi: float) -> bool:
 _RLM: Final = "\u200f"
 # Sentence punctuation at the left end of a word, with a space or nothing before it.
 _LEFT_PUNCT: Final = re.compile(r"(?:(?<=\s)|^)([.,:;!?]+)(?=[^\W\d_])")
-# What every match of it holds, found by a scan for its first character (the
-# pattern above, starting with a lookbehind, is tried at every position).
-_PUNCT_LETTER: Final = re.compile(r"[.,:;!?][^\W\d_]")
+# What every match of it that changes the text holds (punctuation before a letter
+# outside the Hebrew block, none of whose letters is left to right), found by a
+# scan for its first character (the pattern above, starting with a lookbehind, is
+# tried at every position).
+_PUNCT_LETTER: Final = re.compile(r"[.,:;!?][^\W\d_\u0590-\u05ff]")
 # A list label's number and its dash (``1-``, typed after Hebrew words) drawn between
 # a Latin run and those words: the label is the Hebrew text's, not the Latin run's end.
 _LABEL_NUMBER: Final = re.compile(r"(?<=\S\s)-(?=\d{1,3}\s+[\u05d0-\u05ea])")
@@ -1159,7 +1168,8 @@ def _trailing_marks(visual: str, direction: Direction) -> str:
     if "-" in visual and _DASH_DIGIT.search(visual):
         visual = _LABEL_NUMBER.sub(_RLM + "-", visual)
     # Only punctuation before a left-to-right letter changes: a Hebrew line's full
-    # stop drawn left of its last word (nearly every line) is left as it is.
+    # stop drawn left of its last word (nearly every line) is left as it is, and
+    # the scan passes over it.
     for m in _PUNCT_LETTER.finditer(visual):
         if _strong(visual[m.end() - 1]) == "L":
             break
