@@ -216,9 +216,18 @@ def _kind(ch: str) -> int:
 
 # A glyph's kind and strong direction in one lookup, for the per-glyph loop: the
 # kind in the low two bits, above them 0 (no strong direction), 1 ("L") or 2 ("R");
-# _HALF_CODE alone for a UTF-16 half.
+# _HALF_CODE alone for a UTF-16 half. The bits above say what the per-mark and
+# per-gap tests ask of a character (each the same test of the string, made once per
+# character, not once per glyph: compiled, a string comparison is a generic call).
 _CODES: Final[dict[str, int]] = {}
 _HALF_CODE: Final = 16
+_STRONG_BITS: Final = 12  # the strong direction's two bits
+_DIGIT: Final = 32  # "0" to "9"
+_HEBREW_BIT: Final = 64  # a Hebrew letter, alef to tav
+_ACCENT: Final = 128  # cantillation, U+0591 to U+05AF
+_LEFT_BIT: Final = 256  # one of _LEFT_MARKS
+_VAV: Final = 512
+_PUNCT_BIT: Final = 1024  # see _punct
 _DIRECTIONS: Final[tuple[Direction | None, Direction | None, Direction | None]] = (
     None,
     "L",
@@ -233,6 +242,12 @@ def _code(ch: str) -> int:
         pass
     strong = _strong(ch)
     code = _kind(ch) | (0 if strong is None else 4 if strong == "L" else 8)
+    code |= _DIGIT if "0" <= ch <= "9" else 0
+    code |= _HEBREW_BIT if _hebrew(ch) else 0
+    code |= _ACCENT if "\u0591" <= ch <= "\u05af" else 0
+    code |= _LEFT_BIT if ch in _LEFT_MARKS else 0
+    code |= _VAV if ch == "ו" else 0
+    code |= _PUNCT_BIT if _punct(ch) else 0
     if 0xD800 <= ord(ch[0]) <= 0xDFFF:
         code = _HALF_CODE
     if len(_CODES) < _TABLE_LIMIT:
@@ -336,43 +351,60 @@ def _dist(b: Glyph, x: float) -> float:
     return min(abs(x - b.x0), abs(x - b.x1))
 
 
-def _owners(bases: list[Glyph], marks: list[Glyph], size: float) -> list[int]:
+def _owners(
+    bases: list[Glyph], marks: list[Glyph], size: float, codes: list[int] | None = None
+) -> list[int]:
     """For each mark, the index (in ``bases``, left to right) of the letter it sits over.
 
     Over a letter's advance box, else the nearest (some producers give a mark its own
-    slot just after its letter).
+    slot just after its letter). ``codes``: the bases' :func:`_code` where known.
     """
-    owners = []
+    owners: list[int] = []
+    if not marks:
+        return owners
+    if codes is None:
+        codes = [_code(b.ch) for b in bases]
     tolerance = 0.15 * size
     centers = [(b.x0 + b.x1) / 2 for b in bases]
+    count = len(bases)
     for m in marks:
         x = m.center
-        k = bisect.bisect_left(centers, x)
+        # bisect.bisect_left(centers, x), written out: compiled, a typed loop where
+        # the module function is a generic call (this runs for every mark).
+        k, top = 0, count
+        while k < top:
+            middle = (k + top) // 2
+            if centers[middle] < x:
+                k = middle + 1
+            else:
+                top = middle
         # The nearest box (0 inside it), the narrower on a tie: a plain loop, as this
         # runs for every mark of a pointed book.
         # (distance, width) compared as a pair, without a tuple per candidate.
         best, best_dist, best_width = -1, math.inf, math.inf
-        for j in range(max(0, k - 3), min(len(bases), k + 3)):
+        for j in range(max(0, k - 3), min(count, k + 3)):
             # A point is never a digit's (a note's number set small beside its word).
-            far = size if "0" <= bases[j].ch <= "9" else 0.0
+            far = size if codes[j] & _DIGIT else 0.0
             dist = _dist(bases[j], x) + far
             width = bases[j].x1 - bases[j].x0
             if dist < best_dist or (dist == best_dist and width < best_width):
                 best, best_dist, best_width = j, dist, width
-        accent = "\u0591" <= m.ch <= "\u05af"
+        code = _code(m.ch)
+        accent = code & _ACCENT != 0
+        left_mark = code & _LEFT_BIT != 0
         # Holam male sits over its vav; a holam on the vav's right edge, touching the
         # letter on its right, is that letter's (הֹו in יְהֹוָה).
         b = bases[best]
         own_vav = (
-            m.ch in _LEFT_MARKS
-            and b.ch == "ו"
+            left_mark
+            and codes[best] & _VAV != 0
             and not (
                 best + 1 < len(bases)
                 and b.x1 - x <= 0.2 * (b.x1 - b.x0)
                 and _dist(bases[best + 1], x) <= 0.05 * size
             )
         )
-        if (accent or m.ch in _LEFT_MARKS) and best + 1 < len(bases) and not own_vav:
+        if (accent or left_mark) and best + 1 < count and not own_vav:
             # Holam sits at its letter's top left: over the gap, or over the right
             # edge of the letter on the left (לֹא); over a vav it is the vav's own.
             # Cantillation drawn at its letter's left edge (הַיּ֔וֹם) likewise.
@@ -551,8 +583,13 @@ def visual_parts(
     inferred: set[int] = set()
     pending: Glyph | None = None
     dirs: list[Direction | None] = [None] * n  # position -> a base's strong direction
+    codes = [0] * n  # position -> a base's _code
+    # The stream's spaces by their first base: a base starts at most one pair.
+    real_to = [-1] * n
     for pos, g in enumerate(glyphs):
-        code = _code(g.ch)
+        code = _CODES.get(g.ch, -1)  # one lookup: nearly every character is known
+        if code < 0:
+            code = _code(g.ch)
         if code == _HALF_CODE:
             # A UTF-16 half: read the line again with the halves joined (no line has
             # one but in a few books: no search of every line's text for them).
@@ -574,15 +611,17 @@ def visual_parts(
             else:
                 real[stream[-1] * n + pos] = pending.x1 - pending.x0
                 where[stream[-1] * n + pos] = pending.center
+                real_to[stream[-1]] = pos
             pending = None
         stream.append(pos)
-        dirs[pos] = _DIRECTIONS[code >> 2]
+        dirs[pos] = _DIRECTIONS[(code >> 2) & 3]
+        codes[pos] = code
     if not stream:
         return []
-    stream = _drop_precomposed(glyphs, stream, dirs, size)
-    centers = [(glyphs[p].x0 + glyphs[p].x1) / 2 for p in stream]
-    base_pos = [stream[k] for k in sorted(range(len(stream)), key=centers.__getitem__)]
+    stream = _drop_precomposed(glyphs, stream, codes, size)
+    base_pos = _left_to_right(glyphs, stream)
     bases = [glyphs[p] for p in base_pos]
+    base_codes = [codes[p] for p in base_pos]
     rank = [-1] * len(glyphs)  # position -> index in bases
     for k, p in enumerate(base_pos):
         rank[p] = k
@@ -590,13 +629,18 @@ def visual_parts(
     attached: dict[int, list[str]] = {}
     lo = [g.x0 for g in bases]
     hi = [g.x1 for g in bases]
-    owners = _owners(bases, marks, size)
-    owners = _slot_owners(glyphs, rank, dirs, mark_of, mark_pos, bases, marks, owners, size)
+    if marks:
+        owners = _owners(bases, marks, size, base_codes)
+        owners = _slot_owners(glyphs, rank, dirs, mark_of, mark_pos, bases, marks, owners, size)
+    else:
+        owners = []
     for i in range(len(marks)):  # marks and their owners (zip is a generic call compiled)
         m, k = marks[i], owners[i]
-        on = attached.setdefault(k, [])
-        if m.ch not in on:  # a letter bears a mark once (WeasyPrint maps two glyphs to one)
-            on.append(m.ch)
+        own = attached.get(k)
+        if own is None:
+            attached[k] = [m.ch]
+        elif m.ch not in own:  # a letter bears a mark once (WeasyPrint maps two glyphs to one)
+            own.append(m.ch)
         if m.x1 - m.x0 > 0.05 * size:  # a mark with a slot of its own widens its letter
             lo[k], hi[k] = min(lo[k], m.x0), max(hi[k], m.x1)
     # Word spaces: the text stream's own where it has them, else the gaps (LuaTeX
@@ -607,17 +651,19 @@ def visual_parts(
     # is the median, that of letters within words; a justified line that spaces
     # its letters apart raises it.
     em = max(size, 1.0)
-    gaps = [lo[k] - hi[k - 1] for k in range(1, len(bases))]
-    gaps = sorted([0.0 if gap < 0.0 else gap for gap in gaps])  # max(gap, 0.0)
-    wide = len([gap for gap in gaps if gap > SPACE_GAP * em])
-    if 2 * len(real) < wide:
-        real = {}  # a stray space or two in a stream without them
-    usual = gaps[len(gaps) // 2] if gaps else 0.0
-    gap_limit = (
-        min(_STREAM_GAP * em, max(SPACE_GAP * em, usual + _OVER_USUAL * em))
-        if real
-        else SPACE_GAP * em
-    )
+    gap_limit = SPACE_GAP * em
+    if real:  # the usual gap matters with the stream's spaces alone
+        gaps = [lo[k] - hi[k - 1] for k in range(1, len(bases))]
+        wide = 0
+        for gap in gaps:
+            if gap > SPACE_GAP * em:
+                wide += 1
+        if 2 * len(real) < wide:
+            real = {}  # a stray space or two in a stream without them
+        else:
+            gaps = sorted([0.0 if gap < 0.0 else gap for gap in gaps])  # max(gap, 0.0)
+            usual = gaps[len(gaps) // 2] if gaps else 0.0
+            gap_limit = min(_STREAM_GAP * em, max(SPACE_GAP * em, usual + _OVER_USUAL * em))
     # Where a stream space is drawn matters only when its own letters are far apart
     # on the line (a line pdfium took in two halves); between neighbours it is
     # placed already, and its box may lie anywhere (Word 365 puts a right-to-left
@@ -632,7 +678,7 @@ def visual_parts(
     for key in real:
         p, q = divmod(key, n)
         if rank[p] >= 0 and rank[q] >= 0:
-            if real[key] <= no_width and _hebrew(glyphs[p].ch) and _hebrew(glyphs[q].ch):
+            if real[key] <= no_width and codes[p] & codes[q] & _HEBREW_BIT:
                 continue
             apart[key] = abs(rank[p] - rank[q])
     spaces = sorted(x for pair, x in where.items() if apart.get(pair, 0) > 2) if real else []
@@ -653,14 +699,21 @@ def visual_parts(
         # some over a letter): not a space, unless the direction turns there (its
         # boundary, which Word draws without room). An OCR layer's (``ocr``) spaces
         # are its engine's word boundaries, set where the scan shows them: kept.
-        pair = base_pos[k - 1] * n + base_pos[k]
-        back = base_pos[k] * n + base_pos[k - 1]
-        stream_space = max(real.get(pair, -1.0), real.get(back, -1.0)) if real else -1.0
+        a, b = base_pos[k - 1], base_pos[k]
+        pair = a * n + b
+        back = b * n + a
+        # max(real.get(pair, -1.0), real.get(back, -1.0)), each looked up only when
+        # there (at most one of the two: a base starts one pair).
+        stream_space = -1.0
+        if real:
+            if real_to[a] == b:
+                stream_space = real[pair]
+            elif real_to[b] == a:
+                stream_space = real[back]
         if (
             sized
             and 0.0 <= stream_space <= no_width
-            and _hebrew(bases[k - 1].ch)
-            and _hebrew(bases[k].ch)
+            and base_codes[k - 1] & base_codes[k] & _HEBREW_BIT
         ):
             # In a stream whose word spaces have widths, one of no width between two
             # Hebrew letters is pdfium's at the bounds of a replacement text (Typst
@@ -712,8 +765,8 @@ def visual_parts(
                 for k in range(1, len(bases))
                 if not after[k - 1]
                 and lo[k] - hi[k - 1] > 0.06 * em
-                and not _punct(bases[k - 1].ch)
-                and not _punct(bases[k].ch)
+                and not base_codes[k - 1] & _PUNCT_BIT
+                and not base_codes[k] & _PUNCT_BIT
             ],
             lo,
             hi,
@@ -728,25 +781,29 @@ def visual_parts(
         ]
         if cuts:
             return _split_texts(glyphs, cuts, size, direction, metrics)
-    items: list[list[str]] = [[]]
+    item: list[str] = []
+    items: list[list[str]] = [item]
     spans: list[list[float]] = [[lo[0], hi[0]]]
     for k, g in enumerate(bases):
         if k and after[k - 1] == "\t":
-            items.append([])
+            item = []
+            items.append(item)
             spans.append([lo[k], hi[k]])
         elif k and after[k - 1]:
-            items[-1].append(" ")
+            item.append(" ")
         spans[-1][1] = hi[k]
         own = attached.get(k) if attached else None
         if own is None:
-            items[-1].append(g.ch)
+            item.append(g.ch)
         elif strong[k] == "R":
-            # Written reversed, so that the bidi reversal gives letter, then marks.
-            items[-1].extend(reversed(own))
-            items[-1].append(g.ch)
+            # Written reversed, so that the bidi reversal gives letter, then marks
+            # (an index loop: compiled, reversed() is a generic iterator).
+            for j in range(len(own) - 1, -1, -1):
+                item.append(own[j])
+            item.append(g.ch)
         else:
-            items[-1].append(g.ch)
-            items[-1].extend(own)
+            item.append(g.ch)
+            item.extend(own)
     # Items far apart with words on both sides are two columns' lines: parts of their own.
     groups: list[list[int]] = [[0]]
     for k in range(1, len(items)):
@@ -756,7 +813,10 @@ def visual_parts(
         groups[-1].append(k)
     parts = []
     for group in groups:
-        visual = "".join([ch for k in group for ch in items[k]])
+        if len(group) == 1:
+            visual = "".join(items[group[0]])
+        else:
+            visual = "".join([ch for k in group for ch in items[k]])
         lead, tail = _end_directions(visual)
         own_dir = lead if lead is not None and lead == tail else direction
         if own_dir == "L" and direction == "R":
@@ -766,7 +826,14 @@ def visual_parts(
         # left to right: so set them before the bidi algorithm pairs them, and after.
         # A group without brackets has none before the bidi algorithm or after it: no
         # search of each item for them, twice.
-        brackets = _ANY_BRACKET.search(visual) is not None
+        brackets = (
+            "(" in visual
+            or ")" in visual
+            or "[" in visual
+            or "]" in visual
+            or "{" in visual
+            or "}" in visual
+        )
         # A group of one item (nearly every line) is its visual text.
         raw = [visual] if len(group) == 1 else ["".join(items[k]) for k in group]
         texts = [
@@ -801,6 +868,77 @@ def visual_parts(
 def _widest_gap(between: range, lo: list[float], hi: list[float]) -> int:
     """The ``k`` of ``between`` with the widest gap before ``lo[k]`` (the first on a tie)."""
     return max(between, key=lambda k: lo[k] - hi[k - 1])
+
+
+def _left_to_right(glyphs: list[Glyph], stream: list[int]) -> list[int]:
+    """``stream`` ordered by its glyphs' advance box centres, left to right (stable).
+
+    A stream drawn in order (left to right, or right to left without a tie) comes
+    back as it is or reversed, without a sort: nearly every line is one of the two.
+    """
+    count = len(stream)
+    if count < 2:
+        return stream
+    # One run first, the centres in locals (compiled: no float object per glyph).
+    g = glyphs[stream[0]]
+    prev = (g.x0 + g.x1) / 2
+    g = glyphs[stream[1]]
+    falling = (g.x0 + g.x1) / 2 < prev
+    end = 1
+    while end < count:
+        g = glyphs[stream[end]]
+        center = (g.x0 + g.x1) / 2
+        if (center < prev) != falling:
+            break
+        prev = center
+        end += 1
+    if end == count:
+        # One falling run (nearly every right-to-left line), or one rising run.
+        return stream[::-1] if falling else stream
+    centers = [(glyphs[p].x0 + glyphs[p].x1) / 2 for p in stream]
+    # The stream's runs, as a stable sort finds them: each rising (no centre left
+    # of the one before) as it is, each falling (every centre left of the one
+    # before: no tie) reversed; a few runs merged, the earlier first on a tie. That
+    # is the stable sort's answer without a key call per glyph (pdfium's logical
+    # order of a right-to-left line with a number in it is three runs).
+    runs: list[list[int]] = []  # indices in stream
+    start = 0
+    while start < count and len(runs) <= _MERGED_RUNS:
+        end = start + 1
+        if end < count and centers[end] < centers[start]:
+            while end < count and centers[end] < centers[end - 1]:
+                end += 1
+            runs.append(list(range(end - 1, start - 1, -1)))
+        else:
+            while end < count and not centers[end] < centers[end - 1]:
+                end += 1
+            runs.append(list(range(start, end)))
+        start = end
+    if len(runs) > _MERGED_RUNS or any(c != c for c in centers):  # NaN: the sort's own
+        return [stream[k] for k in sorted(range(count), key=centers.__getitem__)]
+    order = runs[0]
+    for r in range(1, len(runs)):
+        order = _merge(order, runs[r], centers)
+    return [stream[k] for k in order]
+
+
+_MERGED_RUNS: Final = 4  # more runs than this: sorted
+
+
+def _merge(left: list[int], right: list[int], centers: list[float]) -> list[int]:
+    """Two runs of indices in ``centers``, each in order, merged: ``left``'s first on a tie."""
+    out: list[int] = []
+    i = j = 0
+    while i < len(left) and j < len(right):
+        if centers[right[j]] < centers[left[i]]:
+            out.append(right[j])
+            j += 1
+        else:
+            out.append(left[i])
+            i += 1
+    out.extend(left[i:])
+    out.extend(right[j:])
+    return out
 
 
 def _widest_first(ks: list[int], lo: list[float], hi: list[float]) -> list[int]:
@@ -965,23 +1103,24 @@ _NEAREST: Final = (1, -1, 2, -2, 3, -3)  # a letter's stream neighbours, nearest
 
 
 def _drop_precomposed(
-    glyphs: list[Glyph], stream: list[int], dirs: list[Direction | None], size: float
+    glyphs: list[Glyph], stream: list[int], codes: list[int], size: float
 ) -> list[int]:
     """Drop the stray characters of precomposed pointed letters.
 
     A font that draws a pointed letter (``פְּ``) as one glyph gives the letter a sliver
     of a box and the glyph itself one more character (``&``, ``)``, whatever its
     faulty mapping says) over it. The stray goes; the letter takes its box.
-    ``stream`` holds positions in ``glyphs``, ``dirs`` their strong directions.
+    ``stream`` holds positions in ``glyphs``, ``codes`` their :func:`_code`.
     """
+    # A stray: no strong direction, no Hebrew letter; a letter: a Hebrew one.
+    stray_bits = _STRONG_BITS | _HEBREW_BIT
     # Only a letter within three of a stray candidate (a base without a strong
     # direction: punctuation, a digit) can take one: most lines have few or none.
     count = len(stream)
     near = [False] * count
     found = False
     for j in range(count):
-        o = glyphs[stream[j]]
-        if dirs[stream[j]] is None and not "\u05d0" <= o.ch <= "\u05ea":
+        if not codes[stream[j]] & stray_bits:
             for k in range(max(0, j - 3), min(count, j + 4)):
                 near[k] = True
             found = True
@@ -993,15 +1132,15 @@ def _drop_precomposed(
             continue
         g = glyphs[stream[k]]
         # The width first: a number compared, where most letters fail.
-        if g.x1 - g.x0 >= 0.4 * size or not "\u05d0" <= g.ch <= "\u05ea":
+        if g.x1 - g.x0 >= 0.4 * size or not codes[stream[k]] & _HEBREW_BIT:
             continue
         for step in _NEAREST:
             j = k + step
             if not 0 <= j < count or j in drop:
                 continue
-            o = glyphs[stream[j]]
-            if "\u05d0" <= o.ch <= "\u05ea" or dirs[stream[j]] is not None:
+            if codes[stream[j]] & stray_bits:
                 continue
+            o = glyphs[stream[j]]
             if o.x0 - 0.5 <= g.x0 and g.x1 <= o.x1 + 0.5 and o.x1 - o.x0 > g.x1 - g.x0:
                 g.x0, g.x1 = o.x0, o.x1
                 drop.add(j)
@@ -1033,9 +1172,11 @@ def _space_between(spaces: list[float], lo: float, hi: float) -> bool:
 _RLM: Final = "\u200f"
 # Sentence punctuation at the left end of a word, with a space or nothing before it.
 _LEFT_PUNCT: Final = re.compile(r"(?:(?<=\s)|^)([.,:;!?]+)(?=[^\W\d_])")
-# What every match of it holds, found by a scan for its first character (the
-# pattern above, starting with a lookbehind, is tried at every position).
-_PUNCT_LETTER: Final = re.compile(r"[.,:;!?][^\W\d_]")
+# What every match of it that changes the text holds (punctuation before a letter
+# outside the Hebrew block, none of whose letters is left to right), found by a
+# scan for its first character (the pattern above, starting with a lookbehind, is
+# tried at every position).
+_PUNCT_LETTER: Final = re.compile(r"[.,:;!?][^\W\d_\u0590-\u05ff]")
 # A list label's number and its dash (``1-``, typed after Hebrew words) drawn between
 # a Latin run and those words: the label is the Hebrew text's, not the Latin run's end.
 _LABEL_NUMBER: Final = re.compile(r"(?<=\S\s)-(?=\d{1,3}\s+[\u05d0-\u05ea])")
@@ -1057,7 +1198,15 @@ def _trailing_marks(visual: str, direction: Direction) -> str:
         return visual
     if "-" in visual and _DASH_DIGIT.search(visual):
         visual = _LABEL_NUMBER.sub(_RLM + "-", visual)
-    if not _PUNCT_LETTER.search(visual) or not _LEFT_PUNCT.search(visual):
+    # Only punctuation before a left-to-right letter changes: a Hebrew line's full
+    # stop drawn left of its last word (nearly every line) is left as it is, and
+    # the scan passes over it.
+    for m in _PUNCT_LETTER.finditer(visual):
+        if _strong(visual[m.end() - 1]) == "L":
+            break
+    else:
+        return visual
+    if not _LEFT_PUNCT.search(visual):
         return visual
     return _LEFT_PUNCT.sub(
         lambda m: m.group(1) + _RLM if _strong(visual[m.end()]) == "L" else m.group(1), visual
