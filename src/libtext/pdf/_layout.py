@@ -931,7 +931,12 @@ def _ocr_sized(page: RawPage, kinds: list[LineKind], body: float) -> set[int]:
 # A word of a title: two letters or more of one script (an OCR layer's noise is stray
 # marks, lone Latin letters and digits). A lone Hebrew letter is a section's numeral.
 _WORD = re.compile(r"[א-ת]|[A-Za-z]{2}")
-_WEB = re.compile(r"(?:https?://|www\.)\S+|\S+@\S+\.\S+|\S+\.(?:org|com|net)\b", re.IGNORECASE)
+# Each alternative starts only where a word (or, for an address, a part after ``@``)
+# starts: from every position, ``\S+`` would make a search quadratic on a long word.
+_WEB = re.compile(
+    r"(?:https?://|www\.)\S+|(?<![^\s@])[^\s@]+@[^\s@]+\.[^\s@]+|(?<!\S)\S+\.(?:org|com|net)\b",
+    re.IGNORECASE,
+)
 # A comma, a semicolon or a lone stop or mark after the last word (not an ellipsis, nor
 # a dash that breaks a title in two: ``דיוק –``).
 _TRAILING_MARK = re.compile(r"(?:[,;]|\s(?:\.|[^\w\s.…\-–—\xad]{1,3}))$")
