@@ -317,7 +317,7 @@ def _mark_margins(
     # in a short document.
     repeated = 2 if len(pages) <= 5 else 3
     pitch = _body_pitch(pages, body)
-    sizes = _script_sizes(pages)
+    sizes: tuple[float, float] | None = None  # _script_sizes, read when a line asks
 
     for p, (page, grp) in enumerate(zip(pages, groups, strict=True)):
         lines = page.lines
@@ -402,7 +402,11 @@ def _mark_margins(
                 # Small alone does not make a header of a long line met once: a
                 # running title is a few words, a boxed section title a sentence.
                 short = len(ln.text.split()) <= _HEADER_WORDS
-                small = ln.size <= body * _SMALL or _own_small(ln, sizes)
+                small = ln.size <= body * _SMALL
+                if not small and at_top and short and not texty:
+                    if sizes is None:
+                        sizes = _script_sizes(pages)
+                    small = _own_small(ln, sizes)
                 if at_top and (repeats or (small and not texty and short)):
                     kinds[p][i] = "header"
                 elif not at_top and repeats:

@@ -939,9 +939,16 @@ def _word_runs_rightwards(r: PageReader, line: str, a: int) -> bool:
     """Whether a word of a logical-order line has its letters drawn left to right: Typst
     writes some words of a justified right-to-left line in visual order, in a stream
     whose other words are logical. pdfium gives those words reversed; the glyphs'
-    boxes order them."""
+    boxes order them. Every line of a right-to-left page asks this: the words' end
+    letters are read in one batch, not a cached call each."""
+    ends: list[int] = []
     for w in _HEBREW_WORD.finditer(line):
-        if _center(r, a + w.start()) < _center(r, a + w.end() - 1):
+        ends.append(a + w.start())
+        ends.append(a + w.end() - 1)
+    boxes = r.boxes(ends) if ends else []
+    for k in range(0, len(boxes), 2):
+        (l0, r0), (l1, r1) = boxes[k], boxes[k + 1]
+        if l0 + r0 < l1 + r1:  # _center's sums: the first letter's left of the last's
             return True
     return False
 
